@@ -1,0 +1,28 @@
+# Set-up is part of every target: a fresh clone needs only Python >= 3.10 and make.
+#   make demo    the main job
+#   make test    the whole test suite
+#   make bench   the benchmarks (one BLAS thread)
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+
+.PHONY: demo test bench venv clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+demo: venv
+	$(PY) -m minigrad demo
+
+test: venv
+	$(PY) -m pytest -q
+
+bench: venv
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

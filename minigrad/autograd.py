@@ -1,0 +1,199 @@
+"""The engine: the base class of every op, the grad mode, and the backward pass.
+
+Read this file in one sitting; it is all of reverse-mode autodiff:
+
+- An op is a `Function`. Calling it runs `forward` on plain NumPy arrays and, when a gradient is
+  wanted, records the op as the `creator` of its output and keeps its `inputs` (a list, in
+  argument order).
+- `backward(root)` sorts the graph (an iterative depth-first search, so long chains never hit
+  Python's recursion limit), then walks it from the root to the leaves, calling each op's
+  `backward` once with the gradient that arrived at its output.
+- Gradients of intermediate tensors live in a dict local to one backward call; only leaves keep
+  theirs, adding up over calls until `zero_grad()`.
+"""
+
+import contextlib
+import inspect
+
+import numpy as np
+
+from minigrad.tensor import Tensor
+
+
+# ---------------------------------------------------------------------------------------------
+# Grad mode
+# ---------------------------------------------------------------------------------------------
+
+_grad_enabled = True
+
+
+def is_grad_enabled():
+    """True unless inside `no_grad()`."""
+    return _grad_enabled
+
+
+class no_grad(contextlib.ContextDecorator):
+    """Run ops without recording the graph: `with no_grad(): ...` or `@no_grad()` on a function."""
+
+    def __enter__(self):
+        global _grad_enabled
+        self.previous = _grad_enabled
+        _grad_enabled = False
+        return self
+
+    def __exit__(self, *exc):
+        global _grad_enabled
+        _grad_enabled = self.previous
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Function: the base class of every op
+# ---------------------------------------------------------------------------------------------
+
+class Function:
+    """One op. Subclasses write `forward(*arrays) -> array` and `backward(grad_y) -> tuple`.
+
+    Settings go to `__init__` (they show in the op's repr); whatever `backward` needs is saved on
+    `self` by `forward`, as arrays. `backward` returns one gradient per input, each of that
+    input's shape, or `None` where an input needs none.
+    """
+
+    inputs = ()
+
+    def __call__(self, *args):
+        inputs = [a if isinstance(a, Tensor) else _constant(a, args) for a in args]
+        try:
+            y = self.forward(*[x.data for x in inputs])
+        except (ValueError, IndexError, TypeError) as error:
+            shapes = ", ".join(str(x.shape) for x in inputs)
+            raise type(error)(f"{self!r}: {error} (input shapes {shapes})") from error
+        out = Tensor._from_op(y)
+        if _grad_enabled:
+            for x in inputs:
+                if x.requires_grad:
+                    out.requires_grad = True
+                    out.creator = self
+                    self.inputs = inputs
+                    break
+        return out
+
+    def forward(self, *arrays):
+        raise NotImplementedError(f"{type(self).__name__} has no forward")
+
+    def backward(self, grad_y):
+        raise NotImplementedError(f"{type(self).__name__} has no backward")
+
+    def settings(self):
+        """The op's settings: the arguments of its `__init__`, read back from `self`."""
+        names = _init_parameters(type(self))
+        return {name: getattr(self, name) for name in names if hasattr(self, name)}
+
+    def __repr__(self):
+        settings = ", ".join(f"{k}={_short(v)}" for k, v in self.settings().items())
+        return f"{type(self).__name__}({settings})"
+
+
+def _constant(value, args):
+    """A non-tensor argument as a constant tensor. A Python number takes the dtype NumPy would
+    give it beside the op's tensors (so `x32 * 2.0` stays float32); lists become float64."""
+    if isinstance(value, (int, float, bool)) and not isinstance(value, np.generic):
+        like = next((a.data for a in args if isinstance(a, Tensor)), None)
+        dtype = np.float64 if like is None else np.result_type(like, value)
+        return Tensor(np.asarray(value, dtype=dtype))
+    return Tensor(value)
+
+
+_init_cache = {}
+
+
+def _init_parameters(cls):
+    if cls not in _init_cache:
+        if cls.__init__ is object.__init__:
+            _init_cache[cls] = ()
+        else:
+            params = inspect.signature(cls.__init__).parameters
+            _init_cache[cls] = tuple(n for n in params if n != "self")
+    return _init_cache[cls]
+
+
+def _short(value):
+    if isinstance(value, np.ndarray):
+        return f"array{value.shape}"
+    if isinstance(value, tuple) and any(isinstance(v, np.ndarray) for v in value):
+        return "(" + ", ".join(_short(v) for v in value) + ")"
+    return repr(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# The backward pass
+# ---------------------------------------------------------------------------------------------
+
+def topological_order(root):
+    """Every tensor that requires grad and leads to `root`, each after all of its inputs.
+
+    An iterative depth-first search (no recursion limit); inputs are visited in argument order,
+    so the order is the same on every run.
+    """
+    order = []
+    visited = set()
+    stack = [(root, False)]
+    while stack:
+        t, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(t)                     # all of t's inputs are already in `order`
+            continue
+        if id(t) in visited:
+            continue
+        visited.add(id(t))
+        stack.append((t, True))
+        if t.creator is not None:
+            for x in reversed(t.creator.inputs):    # reversed: the first input is visited first
+                if x.requires_grad and id(x) not in visited:
+                    stack.append((x, False))
+    return order
+
+
+def backward(root, grad=None):
+    """Fill `.grad` of every leaf that `root` depends on with d(root)/d(leaf), times `grad`."""
+    if not root.requires_grad:
+        raise RuntimeError(f"backward: {root!r} does not require grad, so it has no graph to walk")
+    if grad is None:
+        if root.data.size != 1:
+            raise RuntimeError(f"backward: the root has shape {root.shape}, not a single number; "
+                               "pass grad= an array of that shape (the gradient arriving at it)")
+        grad = np.ones_like(root.data)
+    grad = np.asarray(grad.data if isinstance(grad, Tensor) else grad, dtype=root.dtype)
+    if grad.shape != root.shape:
+        raise ValueError(f"backward: grad has shape {grad.shape}, the root has shape {root.shape}")
+
+    grads = {id(root): grad}                            # gradients in flight, by tensor id
+    for t in reversed(topological_order(root)):
+        grad_t = grads.pop(id(t), None)                 # pop: freed once it has been passed on
+        if grad_t is None:
+            continue
+        if t.creator is None:                           # a leaf: accumulate until zero_grad()
+            t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t
+            continue
+        op = t.creator
+        grads_in = op.backward(grad_t)                  # <- step into any op from here
+        _check_gradients(op, grads_in)
+        for x, grad_x in zip(op.inputs, grads_in):
+            if grad_x is None or not x.requires_grad:
+                continue
+            if grad_x.dtype != x.data.dtype:            # e.g. a float32 input of a float64 op
+                grad_x = grad_x.astype(x.data.dtype)
+            key = id(x)
+            grads[key] = grad_x if key not in grads else grads[key] + grad_x   # never in place
+
+
+def _check_gradients(op, grads_in):
+    """A backward must return one gradient per input, each of its input's shape."""
+    if not isinstance(grads_in, tuple) or len(grads_in) != len(op.inputs):
+        got = len(grads_in) if isinstance(grads_in, tuple) else type(grads_in).__name__
+        raise TypeError(f"{op!r}.backward returned {got} gradient(s) for {len(op.inputs)} "
+                        "input(s); return a tuple with one gradient (or None) per input")
+    for i, (x, grad_x) in enumerate(zip(op.inputs, grads_in)):
+        if grad_x is not None and np.shape(grad_x) != x.data.shape:
+            raise ValueError(f"{op!r}.backward returned a gradient of shape {np.shape(grad_x)} "
+                             f"for input {i}, which has shape {x.data.shape}")

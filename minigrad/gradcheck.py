@@ -1,0 +1,81 @@
+"""gradcheck: compare the gradients backward computes with finite differences.
+
+For a function f of some tensors, draw a random upstream gradient r (of f's output shape) and
+look at the number s = sum(f(x) * r). Backward gives ds/dx for every element at once; the
+central difference (s(x + eps) - s(x - eps)) / (2 eps) gives it one element at a time. They must
+agree. A random r (not all ones) is what catches a backward that forgets to multiply by the
+gradient arriving at it.
+"""
+
+import numpy as np
+
+from minigrad.autograd import no_grad
+from minigrad.tensor import Tensor
+
+
+class GradcheckError(AssertionError):
+    """The analytic and numeric gradients disagree (the message says where and by how much)."""
+
+
+def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
+    """Check the gradients of `fn(*inputs)` with respect to every input that requires grad.
+
+    Inputs that require grad must be float64 tensors; they are perturbed in place and restored.
+    `fn` may return a tensor or a tuple of tensors. Returns True, or raises `GradcheckError`
+    naming the input, the element, the analytic and numeric values and the largest error.
+    """
+    checked = [(i, x) for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+    if not checked:
+        raise ValueError("gradcheck: no input requires grad, so there is nothing to check")
+    for i, x in checked:
+        if x.dtype != np.float64:
+            raise TypeError(f"gradcheck: input {i} is {x.dtype}; finite differences need float64 "
+                            "(use Tensor(..., dtype=np.float64) or module.double())")
+
+    rng = np.random.default_rng(seed)
+    outputs = _as_tuple(fn(*inputs))
+    upstream = [rng.standard_normal(out.shape) for out in outputs]
+
+    def weighted_sum():                    # s = sum_k sum(out_k * r_k), a plain number
+        with no_grad():
+            return sum(float(np.sum(out.data * r)) for out, r in zip(_as_tuple(fn(*inputs)), upstream))
+
+    saved_grads = [x.grad for _, x in checked]
+    for _, x in checked:
+        x.grad = None
+    total = None
+    for out, r in zip(outputs, upstream):
+        if out.requires_grad:
+            term = (out * Tensor(r)).sum()
+            total = term if total is None else total + term
+    if total is not None:
+        total.backward()
+    analytic = [np.zeros_like(x.data) if x.grad is None else x.grad for _, x in checked]
+    for (_, x), saved in zip(checked, saved_grads):
+        x.grad = saved
+
+    for (i, x), grad in zip(checked, analytic):
+        numeric = np.zeros_like(x.data)
+        flat = x.data.reshape(-1)          # a view: writing into it perturbs x.data
+        for k in range(flat.size):
+            original = flat[k]
+            flat[k] = original + eps
+            plus = weighted_sum()
+            flat[k] = original - eps
+            minus = weighted_sum()
+            flat[k] = original
+            numeric.reshape(-1)[k] = (plus - minus) / (2 * eps)
+        error = np.abs(grad - numeric)
+        bad = error > atol + rtol * np.abs(numeric)
+        if np.any(bad):
+            k = np.unravel_index(np.argmax(np.where(bad, error, -1)), x.shape)
+            name = f" ({x.name!r})" if x.name else ""
+            raise GradcheckError(
+                f"gradcheck: input {i}{name} of shape {x.shape}, element {tuple(map(int, k))}: "
+                f"analytic {grad[k]:.8g}, numeric {numeric[k]:.8g}; largest error {error.max():.3g} "
+                f"({int(bad.sum())} of {x.size} elements off; atol={atol}, rtol={rtol})")
+    return True
+
+
+def _as_tuple(out):
+    return tuple(out) if isinstance(out, (tuple, list)) else (out,)

@@ -1,0 +1,9 @@
+"""The ops: one class per op, forward and backward side by side.
+
+arithmetic   + - * / ** @ and unary minus, and `unbroadcast`
+elementwise  exp, log, sqrt, tanh, sigmoid, relu, abs, clip, where
+reduce       sum, mean, max, min
+shapes       reshape, transpose, indexing, concat, stack, split
+softmax      softmax, log_softmax, cross_entropy
+layers       embedding, dropout
+"""

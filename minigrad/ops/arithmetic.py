@@ -1,0 +1,164 @@
+"""Arithmetic: + - * / ** @ and unary minus. All broadcast as NumPy does; each backward sums its
+gradients back to its inputs' shapes with `unbroadcast`, visibly."""
+
+import numpy as np
+
+from minigrad.autograd import Function
+
+
+def unbroadcast(grad, shape):
+    """Sum `grad` down to `shape`: the reverse of NumPy broadcasting.
+
+    Broadcasting copies an input along new leading axes and along axes of length 1; each copy
+    received its own gradient, so the input's gradient is their sum.
+    (2, 3, 4) -> (3, 1): sum over axis 0 (new), then axis 2 (was 1), keeping its length 1.
+    """
+    if grad.shape == shape:
+        return grad
+    extra = grad.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1)
+    return grad.sum(axis=axes, keepdims=True).reshape(shape)
+
+
+class Add(Function):
+    """y = a + b        dL/da = dL/dy        dL/db = dL/dy        (each unbroadcast)"""
+
+    def forward(self, a, b):
+        self.a_shape, self.b_shape = a.shape, b.shape
+        return a + b
+
+    def backward(self, grad_y):
+        return unbroadcast(grad_y, self.a_shape), unbroadcast(grad_y, self.b_shape)
+
+
+class Sub(Function):
+    """y = a - b        dL/da = dL/dy        dL/db = -dL/dy       (each unbroadcast)"""
+
+    def forward(self, a, b):
+        self.a_shape, self.b_shape = a.shape, b.shape
+        return a - b
+
+    def backward(self, grad_y):
+        return unbroadcast(grad_y, self.a_shape), unbroadcast(-grad_y, self.b_shape)
+
+
+class Mul(Function):
+    """y = a * b        dL/da = dL/dy * b    dL/db = dL/dy * a    (each unbroadcast)"""
+
+    def forward(self, a, b):
+        self.a, self.b = a, b
+        return a * b
+
+    def backward(self, grad_y):
+        grad_a = unbroadcast(grad_y * self.b, self.a.shape)
+        grad_b = unbroadcast(grad_y * self.a, self.b.shape)
+        return grad_a, grad_b
+
+
+class Div(Function):
+    """y = a / b        dL/da = dL/dy / b    dL/db = -dL/dy * a / b**2 = -dL/dy * y / b"""
+
+    def forward(self, a, b):
+        self.a_shape, self.b = a.shape, b
+        self.y = a / b
+        return self.y
+
+    def backward(self, grad_y):
+        grad_a = unbroadcast(grad_y / self.b, self.a_shape)
+        grad_b = unbroadcast(-grad_y * self.y / self.b, self.b.shape)
+        return grad_a, grad_b
+
+
+class Neg(Function):
+    """y = -x           dL/dx = -dL/dy"""
+
+    def forward(self, x):
+        return -x
+
+    def backward(self, grad_y):
+        return (-grad_y,)
+
+
+class Pow(Function):
+    """y = a ** b       dL/da = dL/dy * b * a**(b-1)
+                        dL/db = dL/dy * y * log(a)   (taken as 0 where a <= 0: there the real
+                                                      power has no derivative in b)"""
+
+    def forward(self, a, b):
+        self.a, self.b = a, b
+        self.y = a ** b
+        return self.y
+
+    def backward(self, grad_y):
+        a, b = self.a, self.b
+        grad_a = unbroadcast(grad_y * b * a ** (b - 1), a.shape)
+        log_a = np.log(np.where(a > 0, a, 1))
+        grad_b = unbroadcast(grad_y * self.y * log_a, b.shape)
+        return grad_a, grad_b
+
+
+class PowConstant(Function):
+    """y = x ** p, p a fixed number      dL/dx = dL/dy * p * x**(p-1)"""
+
+    def __init__(self, p):
+        self.p = p
+
+    def forward(self, x):
+        self.x = x
+        return x ** self.p
+
+    def backward(self, grad_y):
+        return (grad_y * self.p * self.x ** (self.p - 1),)
+
+
+class MatMul(Function):
+    """Y = A @ B     A: (..., n, k)  B: (..., k, m)  ->  Y: (..., n, m)
+    dL/dA = dL/dY @ B^T        dL/dB = A^T @ dL/dY   (summed over broadcast batch dims)
+    A vector is a matrix with one row (as A) or one column (as B), as in NumPy."""
+
+    def forward(self, a, b):
+        self.a, self.b = a, b
+        return a @ b
+
+    def backward(self, grad_y):
+        a = self.a[None, :] if self.a.ndim == 1 else self.a          # (k,) -> (1, k)
+        b = self.b[:, None] if self.b.ndim == 1 else self.b          # (k,) -> (k, 1)
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        grad_y = grad_y.reshape(batch + (a.shape[-2], b.shape[-1]))  # (..., n, m)
+        grad_a = grad_y @ np.swapaxes(b, -1, -2)                     # (..., n, k)
+        grad_b = np.swapaxes(a, -1, -2) @ grad_y                     # (..., k, m)
+        grad_a = unbroadcast(grad_a, a.shape).reshape(self.a.shape)
+        grad_b = unbroadcast(grad_b, b.shape).reshape(self.b.shape)
+        return grad_a, grad_b
+
+
+def add(a, b):
+    return Add()(a, b)
+
+
+def sub(a, b):
+    return Sub()(a, b)
+
+
+def mul(a, b):
+    return Mul()(a, b)
+
+
+def div(a, b):
+    return Div()(a, b)
+
+
+def neg(x):
+    return Neg()(x)
+
+
+def pow(a, b):
+    """a ** b. A fixed Python number as exponent makes the simpler `PowConstant` op."""
+    if isinstance(b, (int, float)):
+        return PowConstant(b)(a)
+    return Pow()(a, b)
+
+
+def matmul(a, b):
+    return MatMul()(a, b)

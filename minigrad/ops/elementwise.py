@@ -1,0 +1,157 @@
+"""Elementwise functions: y has x's shape, and dL/dx = dL/dy * f'(x), element by element."""
+
+import numpy as np
+
+from minigrad.autograd import Function
+from minigrad.ops.arithmetic import unbroadcast
+
+
+class Exp(Function):
+    """y = exp(x)       dL/dx = dL/dy * y"""
+
+    def forward(self, x):
+        self.y = np.exp(x)
+        return self.y
+
+    def backward(self, grad_y):
+        return (grad_y * self.y,)
+
+
+class Log(Function):
+    """y = log(x)       dL/dx = dL/dy / x"""
+
+    def forward(self, x):
+        self.x = x
+        return np.log(x)
+
+    def backward(self, grad_y):
+        return (grad_y / self.x,)
+
+
+class Sqrt(Function):
+    """y = sqrt(x)      dL/dx = dL/dy / (2 y)"""
+
+    def forward(self, x):
+        self.y = np.sqrt(x)
+        return self.y
+
+    def backward(self, grad_y):
+        return (grad_y / (2 * self.y),)
+
+
+class Tanh(Function):
+    """y = tanh(x)      dL/dx = dL/dy * (1 - y**2)"""
+
+    def forward(self, x):
+        self.y = np.tanh(x)             # the derivative is cheapest in terms of y
+        return self.y
+
+    def backward(self, grad_y):
+        return (grad_y * (1 - self.y ** 2),)
+
+
+class Sigmoid(Function):
+    """y = 1 / (1 + exp(-x))     dL/dx = dL/dy * y * (1 - y)"""
+
+    def forward(self, x):
+        self.y = 0.5 * (np.tanh(0.5 * x) + 1)    # the same function; no overflow for large |x|
+        return self.y
+
+    def backward(self, grad_y):
+        return (grad_y * self.y * (1 - self.y),)
+
+
+class ReLU(Function):
+    """y = max(x, 0)    dL/dx = dL/dy where x > 0, else 0"""
+
+    def forward(self, x):
+        self.positive = x > 0
+        return np.where(self.positive, x, 0).astype(x.dtype, copy=False)
+
+    def backward(self, grad_y):
+        return (np.where(self.positive, grad_y, 0).astype(grad_y.dtype, copy=False),)
+
+
+class Abs(Function):
+    """y = |x|          dL/dx = dL/dy * sign(x)      (0 at x = 0, as in PyTorch)"""
+
+    def forward(self, x):
+        self.sign = np.sign(x)
+        return np.abs(x)
+
+    def backward(self, grad_y):
+        return (grad_y * self.sign,)
+
+
+class Clip(Function):
+    """y = min(max(x, low), high)     dL/dx = dL/dy where low <= x <= high, else 0"""
+
+    def __init__(self, low, high):
+        self.low, self.high = low, high
+
+    def forward(self, x):
+        self.inside = np.ones(x.shape, dtype=bool)
+        if self.low is not None:
+            self.inside &= x >= self.low
+        if self.high is not None:
+            self.inside &= x <= self.high
+        return np.clip(x, self.low, self.high)
+
+    def backward(self, grad_y):
+        return (np.where(self.inside, grad_y, 0).astype(grad_y.dtype, copy=False),)
+
+
+class Where(Function):
+    """y = a where cond else b    (cond: a boolean array, fixed; a, b broadcast)
+    dL/da = dL/dy where cond, else 0      dL/db = dL/dy where not cond, else 0"""
+
+    def __init__(self, cond):
+        self.cond = cond
+
+    def forward(self, a, b):
+        self.a_shape, self.b_shape = a.shape, b.shape
+        return np.where(self.cond, a, b)
+
+    def backward(self, grad_y):
+        zero = np.zeros((), dtype=grad_y.dtype)
+        grad_a = unbroadcast(np.where(self.cond, grad_y, zero), self.a_shape)
+        grad_b = unbroadcast(np.where(self.cond, zero, grad_y), self.b_shape)
+        return grad_a, grad_b
+
+
+def exp(x):
+    return Exp()(x)
+
+
+def log(x):
+    return Log()(x)
+
+
+def sqrt(x):
+    return Sqrt()(x)
+
+
+def tanh(x):
+    return Tanh()(x)
+
+
+def sigmoid(x):
+    return Sigmoid()(x)
+
+
+def relu(x):
+    return ReLU()(x)
+
+
+def abs(x):
+    return Abs()(x)
+
+
+def clip(x, low=None, high=None):
+    return Clip(low, high)(x)
+
+
+def where(cond, a, b):
+    """Elements of `a` where `cond` is True, else of `b`. `cond` is a boolean array (or tensor)."""
+    cond = np.asarray(getattr(cond, "data", cond), dtype=bool)
+    return Where(cond)(a, b)

@@ -1,0 +1,91 @@
+"""Reductions over axes: sum, mean, max, min. Backward spreads the gradient back over the axes
+that were reduced (`axis=None` means all of them)."""
+
+import numpy as np
+
+from minigrad.autograd import Function
+
+
+def _keep_reduced_axes(grad_y, x_shape, axis, keepdims):
+    """Put back, with length 1, the axes that the reduction removed, so grad_y broadcasts
+    against x.      x: (2, 3, 4), axis=1  ->  grad_y: (2, 4) becomes (2, 1, 4)"""
+    if keepdims:
+        return grad_y
+    axes = range(len(x_shape)) if axis is None else np.atleast_1d(axis)
+    axes = tuple(int(a) % len(x_shape) for a in axes)
+    return np.expand_dims(grad_y, axes)
+
+
+class Sum(Function):
+    """y = sum of x over `axis`        dL/dx = dL/dy, copied over the summed axes
+    x: (2, 3, 4), axis=1  ->  y: (2, 4)"""
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis, self.keepdims = axis, keepdims
+
+    def forward(self, x):
+        self.x_shape = x.shape
+        return np.sum(x, axis=self.axis, keepdims=self.keepdims)
+
+    def backward(self, grad_y):
+        grad_y = _keep_reduced_axes(grad_y, self.x_shape, self.axis, self.keepdims)
+        return (np.broadcast_to(grad_y, self.x_shape),)
+
+
+class Mean(Function):
+    """y = mean of x over `axis` = sum / n      dL/dx = dL/dy / n, copied over the axes"""
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis, self.keepdims = axis, keepdims
+
+    def forward(self, x):
+        self.x_shape = x.shape
+        y = np.mean(x, axis=self.axis, keepdims=self.keepdims)
+        self.n = x.size // np.size(y) if x.size else 1   # how many elements each mean averaged
+        return y
+
+    def backward(self, grad_y):
+        grad_y = _keep_reduced_axes(grad_y, self.x_shape, self.axis, self.keepdims)
+        return (np.broadcast_to(grad_y / self.n, self.x_shape),)
+
+
+class Max(Function):
+    """y = max of x over `axis`       dL/dx = dL/dy at the arg-max element(s), else 0;
+    ties share the gradient evenly (as in PyTorch's full reduction). `Min` is the same with min."""
+
+    reduce = staticmethod(np.max)
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis, self.keepdims = axis, keepdims
+
+    def forward(self, x):
+        self.x = x
+        self.y = self.reduce(x, axis=self.axis, keepdims=True)
+        return self.y if self.keepdims else np.squeeze(self.y, self.axis)
+
+    def backward(self, grad_y):
+        grad_y = _keep_reduced_axes(grad_y, self.x.shape, self.axis, self.keepdims)
+        is_max = self.x == self.y                                     # the winner(s)
+        count = np.sum(is_max, axis=self.axis, keepdims=True)         # how many tied
+        return (np.where(is_max, grad_y / count, 0).astype(grad_y.dtype, copy=False),)
+
+
+class Min(Max):
+    __doc__ = Max.__doc__
+    reduce = staticmethod(np.min)
+
+
+def sum(x, axis=None, keepdims=False):
+    return Sum(axis, keepdims)(x)
+
+
+def mean(x, axis=None, keepdims=False):
+    return Mean(axis, keepdims)(x)
+
+
+def max(x, axis=None, keepdims=False):
+    return Max(axis, keepdims)(x)
+
+
+def min(x, axis=None, keepdims=False):
+    return Min(axis, keepdims)(x)

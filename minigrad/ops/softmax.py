@@ -1,0 +1,121 @@
+"""Softmax, log-softmax and cross-entropy, each one fused op with its own backward.
+
+All three subtract the row's maximum before `exp` (the result is the same, and nothing
+overflows: logits of 1e4 are fine). A `-inf` logit is a masked position: it gets weight 0. A row
+that is all `-inf` (fully masked) gets weights of 0, never NaN.
+(The `attention` package builds softmax again from primitive ops, to show each step.)
+"""
+
+import numpy as np
+
+from minigrad.autograd import Function
+
+
+def _shifted(x, axis):
+    """x minus its maximum along `axis`; a row that is all -inf is shifted by 0, not by -inf."""
+    peak = np.max(x, axis=axis, keepdims=True)
+    peak = np.where(np.isneginf(peak), 0, peak)
+    return x - peak
+
+
+class Softmax(Function):
+    """y_i = exp(x_i) / sum_j exp(x_j)   along `axis`
+    dL/dx = y * (dL/dy - sum(dL/dy * y))   (the sum along `axis`)        x, y: any shape"""
+
+    def __init__(self, axis=-1):
+        self.axis = axis
+
+    def forward(self, x):
+        e = np.exp(_shifted(x, self.axis))
+        total = np.sum(e, axis=self.axis, keepdims=True)
+        self.y = e / np.where(total == 0, 1, total)      # a fully masked row stays all 0
+        return self.y
+
+    def backward(self, grad_y):
+        y = self.y
+        return (y * (grad_y - np.sum(grad_y * y, axis=self.axis, keepdims=True)),)
+
+
+class LogSoftmax(Function):
+    """y_i = x_i - log sum_j exp(x_j)    along `axis`
+    dL/dx = dL/dy - softmax(x) * sum(dL/dy)                                x, y: any shape"""
+
+    def __init__(self, axis=-1):
+        self.axis = axis
+
+    def forward(self, x):
+        z = _shifted(x, self.axis)
+        total = np.sum(np.exp(z), axis=self.axis, keepdims=True)
+        y = z - np.log(np.where(total == 0, 1, total))
+        self.softmax = np.exp(y)
+        return y
+
+    def backward(self, grad_y):
+        total = np.sum(grad_y, axis=self.axis, keepdims=True)
+        return (grad_y - self.softmax * total,)
+
+
+class CrossEntropy(Function):
+    """L = -log softmax(logits)[target], averaged (or summed) over the targets that count.
+
+    logits: (..., C), classes on the last axis    targets: (...) integer class ids (fixed)
+    dL/dlogits = (softmax(logits) - onehot(target)) * dL/dL_n, 0 where target == ignore_index
+    reduction: "mean" (over counted targets; 0 when none counts), "sum", or "none" (shape (...)).
+    """
+
+    def __init__(self, targets, ignore_index=None, reduction="mean"):
+        self.targets, self.ignore_index, self.reduction = targets, ignore_index, reduction
+
+    def forward(self, logits):
+        targets, classes = self.targets, logits.shape[-1]
+        if targets.shape != logits.shape[:-1]:
+            raise ValueError(f"targets of shape {targets.shape} do not fit logits of shape "
+                             f"{logits.shape}: expected {logits.shape[:-1]}")
+        self.counted = (np.ones(targets.shape, dtype=bool) if self.ignore_index is None
+                        else targets != self.ignore_index)
+        safe = np.where(self.counted, targets, 0)
+        if np.any(safe < 0) or np.any(safe >= classes):
+            bad = safe[(safe < 0) | (safe >= classes)][0]
+            raise IndexError(f"target {bad} is out of range for {classes} classes")
+        self.safe_targets = safe
+        log_p = LogSoftmax(-1).forward(logits)                               # (..., C)
+        self.softmax = np.exp(log_p)
+        picked = np.take_along_axis(log_p, safe[..., None], axis=-1)[..., 0]  # (...)
+        losses = np.where(self.counted, -picked, 0).astype(logits.dtype, copy=False)
+        self.count = max(int(self.counted.sum()), 1)
+        if self.reduction == "none":
+            return losses
+        if self.reduction == "sum":
+            return np.sum(losses)
+        if self.reduction == "mean":
+            return np.sum(losses) / self.count
+        raise ValueError(f"reduction must be 'mean', 'sum' or 'none', not {self.reduction!r}")
+
+    def backward(self, grad_y):
+        onehot = np.zeros_like(self.softmax)
+        np.put_along_axis(onehot, self.safe_targets[..., None], 1, axis=-1)
+        grad = self.softmax - onehot                                         # (..., C)
+        if self.reduction == "mean":
+            grad_y = grad_y / self.count
+        weight = np.where(self.counted, grad_y, 0)                           # (...)
+        return ((grad * weight[..., None]).astype(grad_y.dtype, copy=False),)
+
+
+def softmax(x, axis=-1):
+    return Softmax(axis)(x)
+
+
+def log_softmax(x, axis=-1):
+    return LogSoftmax(axis)(x)
+
+
+def cross_entropy(logits, targets, ignore_index=None, reduction="mean"):
+    """Mean negative log-likelihood of integer class `targets` under softmax(`logits`).
+
+    Classes are on the last axis of `logits` (PyTorch puts them on axis 1; with 2-d logits the
+    two agree). Targets equal to `ignore_index` (e.g. padding) add no loss and get no gradient.
+    """
+    targets = np.asarray(getattr(targets, "data", targets))
+    if not np.issubdtype(targets.dtype, np.integer):
+        raise TypeError(f"cross_entropy: targets must be integer class ids, not {targets.dtype}")
+    return CrossEntropy(targets, ignore_index, reduction)(logits)
