@@ -1,0 +1,190 @@
+"""Benchmark of the engine's overhead, side by side with raw NumPy and (where installed) PyTorch.
+
+    python bench/engine.py                # or: make bench
+    python bench/engine.py --repeats 5
+
+Two workloads, each timed forward + backward, best of N runs:
+
+1. A chain of small ops (add, mul, tanh in turn) on shape (1,): the arrays are tiny, so the time
+   is the framework's own bookkeeping per op. Raw NumPy runs the same chain forward only.
+2. An LSTM unrolled over 29 steps (batch 128, input 16, hidden 256) from primitive ops: matmul,
+   add, slicing the gates, sigmoid, tanh, mul. Here the arithmetic dominates.
+
+Everything runs on one BLAS thread, so the figures compare the frameworks, not the thread pools.
+"""
+
+import os
+
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS"):
+    os.environ[_name] = "1"          # before NumPy is imported, or the BLAS ignores it
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from minigrad import Tensor  # noqa: E402
+
+try:
+    import torch
+    torch.set_num_threads(1)
+except ImportError:                   # the comparison is skipped without PyTorch
+    torch = None
+
+
+@dataclass
+class Config:
+    chain_length: int = 2000
+    steps: int = 29
+    batch: int = 128
+    input_size: int = 16
+    hidden: int = 256
+    repeats: int = 7                  # each figure is the best of this many runs
+    dtype: str = "float32"            # of the LSTM; the chain runs in float64
+
+
+def best_time(fn, repeats):
+    """The fastest of `repeats` runs of fn(), in seconds (after one warm-up run)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+# ---- 1. a chain of small ops -------------------------------------------------------------------
+
+def chain_minigrad(n):
+    x = Tensor(np.array([0.5]), requires_grad=True)
+    c = Tensor(np.array([0.9]))
+    y = x
+    for i in range(n):
+        y = y + c if i % 3 == 0 else y * c if i % 3 == 1 else y.tanh()
+    y.sum().backward()
+    return x.grad
+
+
+def chain_numpy(n):
+    x = np.array([0.5])
+    c = np.array([0.9])
+    y = x
+    for i in range(n):
+        y = y + c if i % 3 == 0 else y * c if i % 3 == 1 else np.tanh(y)
+    return y
+
+
+def chain_torch(n):
+    x = torch.tensor([0.5], dtype=torch.float64, requires_grad=True)
+    c = torch.tensor([0.9], dtype=torch.float64)
+    y = x
+    for i in range(n):
+        y = y + c if i % 3 == 0 else y * c if i % 3 == 1 else y.tanh()
+    y.sum().backward()
+    return x.grad
+
+
+# ---- 2. an unrolled LSTM from primitive ops ----------------------------------------------------
+
+def lstm_weights(config, seed=0):
+    """Inputs and weights as NumPy arrays, shared by the three versions."""
+    rng = np.random.default_rng(seed)
+    H, dtype = config.hidden, np.dtype(config.dtype)
+    scale = 1 / np.sqrt(H)
+    return {
+        "x": rng.standard_normal((config.steps, config.batch, config.input_size)).astype(dtype),
+        "w_ih": rng.uniform(-scale, scale, (config.input_size, 4 * H)).astype(dtype),
+        "w_hh": rng.uniform(-scale, scale, (H, 4 * H)).astype(dtype),
+        "bias": rng.uniform(-scale, scale, 4 * H).astype(dtype),
+    }
+
+
+def lstm_step(x, h, c, w_ih, w_hh, bias, H, sigmoid, tanh):
+    """One LSTM step; works on minigrad tensors, NumPy arrays and PyTorch tensors alike."""
+    gates = x @ w_ih + h @ w_hh + bias                 # (B, 4H)
+    i = sigmoid(gates[:, :H])                          # (B, H) input gate
+    f = sigmoid(gates[:, H:2 * H])                     # (B, H) forget gate
+    g = tanh(gates[:, 2 * H:3 * H])                    # (B, H) candidate cell
+    o = sigmoid(gates[:, 3 * H:])                      # (B, H) output gate
+    c = f * c + i * g                                  # (B, H)
+    h = o * tanh(c)                                    # (B, H)
+    return h, c
+
+
+def lstm_minigrad(arrays, config):
+    w_ih, w_hh, bias = (Tensor(arrays[k], requires_grad=True) for k in ("w_ih", "w_hh", "bias"))
+    h = c = Tensor(np.zeros((config.batch, config.hidden), dtype=config.dtype))
+    for x in arrays["x"]:
+        h, c = lstm_step(Tensor(x), h, c, w_ih, w_hh, bias, config.hidden,
+                         Tensor.sigmoid, Tensor.tanh)
+    h.sum().backward()
+    return w_ih.grad
+
+
+def lstm_numpy(arrays, config):
+    def sigmoid(z):
+        return 0.5 * (np.tanh(0.5 * z) + 1)
+
+    h = c = np.zeros((config.batch, config.hidden), dtype=config.dtype)
+    for x in arrays["x"]:
+        h, c = lstm_step(x, h, c, arrays["w_ih"], arrays["w_hh"], arrays["bias"], config.hidden,
+                         sigmoid, np.tanh)
+    return h.sum()
+
+
+def lstm_torch(arrays, config):
+    w_ih, w_hh, bias = (torch.tensor(arrays[k], requires_grad=True) for k in ("w_ih", "w_hh", "bias"))
+    h = c = torch.zeros((config.batch, config.hidden), dtype=getattr(torch, config.dtype))
+    for x in torch.from_numpy(arrays["x"]):
+        h, c = lstm_step(x, h, c, w_ih, w_hh, bias, config.hidden, torch.sigmoid, torch.tanh)
+    h.sum().backward()
+    return w_ih.grad
+
+
+# ---- the table ---------------------------------------------------------------------------------
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=Config.repeats)
+    parser.add_argument("--chain-length", type=int, default=Config.chain_length)
+    parser.add_argument("--dtype", choices=["float32", "float64"], default=Config.dtype)
+    args = parser.parse_args(argv)
+    config = Config(repeats=args.repeats, chain_length=args.chain_length, dtype=args.dtype)
+    n = config.chain_length
+
+    print(f"minigrad engine benchmark (best of {config.repeats}; one BLAS thread"
+          f"{'' if torch is None else f'; PyTorch {torch.__version__}'})\n")
+
+    print(f"1. chain of {n} small ops (add, mul, tanh on shape (1,)), per op")
+    chain = {"minigrad (fwd+bwd)": best_time(lambda: chain_minigrad(n), config.repeats) / n,
+             "NumPy (fwd only)": best_time(lambda: chain_numpy(n), config.repeats) / n}
+    if torch is not None:
+        chain["PyTorch (fwd+bwd)"] = best_time(lambda: chain_torch(n), config.repeats) / n
+    print_table(chain, unit=1e-6, unit_name="us/op")
+
+    print(f"\n2. LSTM, {config.steps} steps unrolled, batch {config.batch}, input "
+          f"{config.input_size}, hidden {config.hidden}, {config.dtype}")
+    arrays = lstm_weights(config)
+    lstm = {"minigrad (fwd+bwd)": best_time(lambda: lstm_minigrad(arrays, config), config.repeats),
+            "NumPy (fwd only)": best_time(lambda: lstm_numpy(arrays, config), config.repeats)}
+    if torch is not None:
+        lstm["PyTorch (fwd+bwd)"] = best_time(lambda: lstm_torch(arrays, config), config.repeats)
+    print_table(lstm, unit=1e-3, unit_name="ms")
+
+
+def print_table(times, unit, unit_name):
+    """One line per framework, with its ratio to PyTorch (or to minigrad without PyTorch)."""
+    reference_name = "PyTorch (fwd+bwd)" if "PyTorch (fwd+bwd)" in times else "minigrad (fwd+bwd)"
+    reference = times[reference_name]
+    print(f"   {'':20s} {unit_name:>10s}   {'/ ' + reference_name.split()[0]:>12s}")
+    for name, seconds in times.items():
+        print(f"   {name:20s} {seconds / unit:10.3f}   {seconds / reference:12.2f}")
+
+
+if __name__ == "__main__":
+    main()
