@@ -1,0 +1,56 @@
+"""SGD: stochastic gradient descent, with optional momentum, Nesterov momentum and weight decay,
+exactly as `torch.optim.SGD` (with dampening 0)."""
+
+from minigrad.optim.optimizer import Optimizer
+
+
+class SGD(Optimizer):
+    """For each parameter p with gradient g, one step is
+
+        g = g + weight_decay * p                  (L2 penalty, added to the gradient)
+        b = g                      on the first step, then
+        b = momentum * b + g       (the momentum buffer, a running sum of past gradients)
+        d = g + momentum * b       with nesterov, else   d = b
+        p = p - lr * d
+
+    With momentum 0 there is no buffer and d = g: plain gradient descent.
+    Parameters whose .grad is None are skipped. Parameters are updated in place, keeping their
+    dtype.
+    """
+
+    hyperparameters = ("lr", "momentum", "weight_decay", "nesterov")
+
+    def __init__(self, params, lr, momentum=0.0, weight_decay=0.0, nesterov=False):
+        super().__init__(params)
+        if lr < 0.0:
+            raise ValueError(f"SGD: invalid learning rate lr={lr}")
+        if momentum < 0.0:
+            raise ValueError(f"SGD: invalid momentum={momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"SGD: invalid weight_decay={weight_decay}")
+        if nesterov and momentum <= 0.0:
+            raise ValueError("SGD: nesterov=True needs a momentum above 0")
+        self.lr = lr
+        self.momentum = momentum
+        self.weight_decay = weight_decay
+        self.nesterov = nesterov
+
+    def step(self):
+        """Update every parameter that has a gradient."""
+        for i, p in enumerate(self.params):
+            if p.grad is None:
+                continue
+            grad = p.grad
+            if self.weight_decay != 0.0:
+                grad = grad + self.weight_decay * p.data        # a new array: p.grad is kept
+            if self.momentum != 0.0:
+                state = self.state.setdefault(i, {})
+                if "momentum_buffer" not in state:
+                    state["momentum_buffer"] = grad.astype(p.data.dtype)   # a copy we own
+                else:
+                    buffer = state["momentum_buffer"]
+                    buffer *= self.momentum                     # in place: the optimiser's own
+                    buffer += grad
+                buffer = state["momentum_buffer"]
+                grad = grad + self.momentum * buffer if self.nesterov else buffer
+            p.data -= self.lr * grad                            # in place, dtype kept
