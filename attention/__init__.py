@@ -8,6 +8,8 @@ functional       dot_product_attention, hard_attention, self_attention, attend
 """
 
 from attention.softmax import softmax
-from attention.functional import attend, dot_product_attention, hard_attention, self_attention
+from attention.functional import (attend, dot_product_attention, hard_attention, one_hot_argmax,
+                                  self_attention)
 
-__all__ = ["softmax", "dot_product_attention", "attend", "hard_attention", "self_attention"]
+__all__ = ["softmax", "dot_product_attention", "attend", "hard_attention", "one_hot_argmax",
+           "self_attention"]

@@ -39,10 +39,10 @@ def dot_product_attention(query, keys, values, mask=None, scale=None):
            scaled_dot_product_attention).
     """
     query, keys, values, mask, unstack = _as_matrices(query, keys, values, mask)
-    scores = query @ keys.swapaxes(-1, -2)          # 1. score    (..., m, d) @ (..., d, n) -> (..., m, n)
+    scores = query @ keys.swapaxes(-1, -2)          # 1. score   (..., m, n)
     scores = _scaled(scores, scale, keys.shape[-1])
-    weights = softmax(_masked(scores, mask))        # 2. weigh    (..., m, n), each row sums to 1
-    context = weights @ values                      # 3. mix      (..., m, n) @ (..., n, dv) -> (..., m, dv)
+    weights = softmax(_masked(scores, mask))        # 2. weigh   (..., m, n), each row sums to 1
+    context = weights @ values                      # 3. mix     (..., m, dv)
     return unstack(context, weights)
 
 
@@ -66,12 +66,20 @@ def hard_attention(query, keys, values):
     gradient at all. The values still get one, through the one-hot mixture.
     """
     query, keys, values, _, unstack = _as_matrices(query, keys, values, None)
-    scores = query.data @ np.swapaxes(keys.data, -1, -2)                 # (..., m, n), a plain array
-    best = np.argmax(scores, axis=-1)                                    # (..., m)
-    onehot = (np.arange(scores.shape[-1]) == best[..., None]).astype(values.dtype)
-    weights = Tensor(onehot, name="one-hot")                             # (..., m, n), no creator
-    context = weights @ values                                           # (..., m, dv)
+    scores = query.data @ np.swapaxes(keys.data, -1, -2)    # 1. score   (..., m, n), a plain array
+    weights = one_hot_argmax(scores)                        # 2. choose  (..., m, n), no creator
+    context = weights @ values                              # 3. mix     (..., m, dv)
     return unstack(context, weights)
+
+
+def one_hot_argmax(scores):
+    """Weight 1 on the largest score of each row (the first, if tied), 0 on the rest: a constant
+    tensor with no creator, so nothing flows back from it to the scores.
+    scores (..., n) array or tensor  ->  weights (..., n)"""
+    scores = np.asarray(getattr(scores, "data", scores))
+    best = np.argmax(scores, axis=-1)                                    # (...)
+    onehot = np.arange(scores.shape[-1]) == best[..., None]              # (..., n)
+    return Tensor(onehot.astype(scores.dtype), name="one-hot")
 
 
 def self_attention(x, attention=None, mask=None, scale=None):
@@ -100,12 +108,12 @@ def _as_matrices(query, keys, values, mask):
         raise ValueError(f"attention: query {query.shape} and keys {keys.shape} must have the same "
                          "last axis d (a query is compared with each key)")
     if values.shape[-1 if numbers else -2] != keys.shape[-2]:
-        raise ValueError(f"attention: keys {keys.shape} and values {values.shape} must have the same "
-                         "number of candidates n")
+        raise ValueError(f"attention: keys {keys.shape} and values {values.shape} must have the "
+                         "same number of candidates n")
     if single:
         query = query.expand_dims(-2)                                    # (..., 1, d)
         if mask is not None:
-            mask = np.expand_dims(np.asarray(getattr(mask, "data", mask)), -2)   # (..., 1, n)
+            mask = np.expand_dims(np.asarray(getattr(mask, "data", mask)), -2)  # (..., 1, n)
     if numbers:
         values = values.expand_dims(-1)                                  # (..., n, 1)
 
@@ -123,7 +131,7 @@ def _scaled(scores, scale, d):
     if scale is None or scale is False:
         return scores
     if scale is True:
-        return scores / math.sqrt(d)            # keeps the scores' spread near 1 for unit-variance q, k
+        return scores / math.sqrt(d)        # unit-variance q and k: scores of variance 1, not d
     return scores * float(scale)
 
 
@@ -136,6 +144,6 @@ def _masked(scores, mask):
     if mask.dtype != bool:
         raise TypeError(f"attention: mask must be boolean (True = may attend), not {mask.dtype}")
     if np.broadcast_shapes(mask.shape, scores.shape) != scores.shape:
-        raise ValueError(f"attention: a mask of shape {mask.shape} does not broadcast to the scores' "
-                         f"shape {scores.shape}")
+        raise ValueError(f"attention: a mask of shape {mask.shape} does not broadcast to the "
+                         f"scores' shape {scores.shape}")
     return F.where(mask, scores, -np.inf)
