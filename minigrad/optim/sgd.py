@@ -1,6 +1,8 @@
 """SGD: stochastic gradient descent, with optional momentum, Nesterov momentum and weight decay,
 exactly as `torch.optim.SGD` (with dampening 0)."""
 
+import numpy as np
+
 from minigrad.optim.optimizer import Optimizer
 
 
@@ -46,7 +48,7 @@ class SGD(Optimizer):
             if self.momentum != 0.0:
                 state = self.state.setdefault(i, {})
                 if "momentum_buffer" not in state:
-                    state["momentum_buffer"] = grad.astype(p.data.dtype)   # a copy we own
+                    state["momentum_buffer"] = np.array(grad, dtype=p.data.dtype)   # our copy
                 else:
                     buffer = state["momentum_buffer"]
                     buffer *= self.momentum                     # in place: the optimiser's own
