@@ -108,7 +108,7 @@ def _encode(obj, arrays, path, where, parents):
     if isinstance(obj, (list, tuple)):
         values = [_encode(v, arrays, path, f"{where}[{i}]", parents) for i, v in enumerate(obj)]
         return {"tuple" if isinstance(obj, tuple) else "list": values}
-    raise CheckpointError(f"cannot save to {path!r}: {where} is a {type(obj).__name__}; a "
+    raise CheckpointError(f"cannot save to {path!r}: {where} has the type {type(obj).__name__}; a "
                           "checkpoint holds None, bool, int, float, str, dict, list, tuple, "
                           "NumPy arrays and scalars, and Tensors")
 

@@ -125,7 +125,8 @@ def test_training_loop_with_backward_and_clipping_matches_torch():
     x, y = rng.standard_normal((16, 3)), rng.standard_normal((16, 2))
     w0, b0 = rng.standard_normal((3, 2)), rng.standard_normal(2)
     w, b = Tensor(w0.copy(), requires_grad=True), Tensor(b0.copy(), requires_grad=True)
-    tw, tb = torch.tensor(w0.copy(), requires_grad=True), torch.tensor(b0.copy(), requires_grad=True)
+    tw = torch.tensor(w0.copy(), requires_grad=True)
+    tb = torch.tensor(b0.copy(), requires_grad=True)
     opt = SGD([w, b], lr=0.1, momentum=0.9)
     topt = torch.optim.SGD([tw, tb], lr=0.1, momentum=0.9)
     losses = []
@@ -274,10 +275,12 @@ def test_load_state_dict_refuses_a_mismatch():
 # ---- clip_grad_norm_ ------------------------------------------------------------------------
 
 def grads_pair(dtype=np.float64, seed=2):
+    """The same parameters and gradients for minigrad and torch; the last has no gradient."""
     rng = np.random.default_rng(seed)
     ours, theirs = [], []
     for shape in SHAPES + [(2, 2)]:
-        value, grad = rng.standard_normal(shape).astype(dtype), rng.standard_normal(shape).astype(dtype)
+        value = rng.standard_normal(shape).astype(dtype)
+        grad = rng.standard_normal(shape).astype(dtype)
         p, q = Tensor(value, requires_grad=True), torch.tensor(value, requires_grad=True)
         if shape != (2, 2):                         # the last one has no gradient
             p.grad, q.grad = grad.copy(), torch.from_numpy(grad.copy())
