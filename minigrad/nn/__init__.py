@@ -1,0 +1,18 @@
+"""Layers with parameters, as in `torch.nn`: `from minigrad import nn`.
+
+module       Module (parameters, state_dict, train/eval, to(dtype)) and Parameter
+layers       Linear, Embedding, Dropout
+lstm         LSTMCell and LSTM, built from primitive ops
+fused_lstm   the same LSTM step as one op with a hand-derived backward (fused=True)
+init         initialisation (uniform_, normal_, zeros_)
+utils        clip_grad_norm_
+"""
+
+from minigrad.nn import init  # noqa: F401
+from minigrad.nn import utils  # noqa: F401
+from minigrad.nn.layers import Dropout, Embedding, Linear
+from minigrad.nn.lstm import LSTM, LSTMCell
+from minigrad.nn.module import Module, Parameter
+
+__all__ = ["Module", "Parameter", "Linear", "Embedding", "Dropout", "LSTMCell", "LSTM",
+           "init", "utils"]
