@@ -38,7 +38,7 @@ def dot_product_attention(query, keys, values, mask=None, scale=None):
            a number: multiply the scores by it (as `scale` in PyTorch's
            scaled_dot_product_attention).
     """
-    query, keys, values, mask, unstack = _as_matrices(query, keys, values, mask)
+    query, keys, values, mask, unstack = as_matrices(query, keys, values, mask)
     scores = query @ keys.swapaxes(-1, -2)          # 1. score   (..., m, n)
     scores = _scaled(scores, scale, keys.shape[-1])
     weights = softmax(_masked(scores, mask))        # 2. weigh   (..., m, n), each row sums to 1
@@ -65,7 +65,7 @@ def hard_attention(query, keys, values):
     function, flat almost everywhere, so the scores (and the query and keys that made them) get no
     gradient at all. The values still get one, through the one-hot mixture.
     """
-    query, keys, values, _, unstack = _as_matrices(query, keys, values, None)
+    query, keys, values, _, unstack = as_matrices(query, keys, values)
     scores = query.data @ np.swapaxes(keys.data, -1, -2)    # 1. score   (..., m, n), a plain array
     weights = one_hot_argmax(scores)                        # 2. choose  (..., m, n), no creator
     context = weights @ values                              # 3. mix     (..., m, dv)
@@ -96,15 +96,18 @@ def self_attention(x, attention=None, mask=None, scale=None):
 # Shapes: everything inside works on stacks of queries (..., m, d) and of value vectors (..., n, dv)
 # ---------------------------------------------------------------------------------------------
 
-def _as_matrices(query, keys, values, mask):
+def as_matrices(query, keys, values, mask=None, same_size=True):
     """Bring a single query to one row (..., 1, d) and number values to columns (..., n, 1), and
-    return a function `unstack(context, weights)` that takes those axes out again."""
+    return a function `unstack(context, weights)` that takes those axes out again.
+    same_size: the query and the keys must have the same last axis (False for score functions
+    that project them to a common size first, as additive attention does).
+    -> query (..., m, d), keys (..., n, dk), values (..., n, dv), mask (or None), unstack"""
     query, keys, values = (x if isinstance(x, Tensor) else Tensor(x) for x in (query, keys, values))
     if keys.ndim < 2:
         raise ValueError(f"attention: keys must be (..., n, d), got shape {keys.shape}")
     single = query.ndim == keys.ndim - 1
     numbers = values.ndim == keys.ndim - 1
-    if query.shape[-1] != keys.shape[-1]:
+    if same_size and query.shape[-1] != keys.shape[-1]:
         raise ValueError(f"attention: query {query.shape} and keys {keys.shape} must have the same "
                          "last axis d (a query is compared with each key)")
     if values.shape[-1 if numbers else -2] != keys.shape[-2]:
