@@ -1,0 +1,165 @@
+"""Attention weights as a picture: in the terminal (`text_heatmap`) or as a PNG (`plot_heatmap`).
+
+weights[t, s] is how much output token t looked at source token s while it was produced: one
+row per output token, one column per source token, each row summing to 1.
+
+    >>> print(text_heatmap(weights, ["ねこ", "が", "さかな", "を", "たべる"],
+    ...                    ["the", "cat", "eats", "fish", "<eos>"]))
+           ね が さ を た
+           こ    か    べ
+                 な    る
+      the │▓▓▓
+      cat │███
+     eats │         ░░░▓▓▓
+     fish │      ▒▒▒░░░
+    <eos> │            ███
+    weight:  ' ' < 0.2 ≤ '░' < 0.4 ≤ '▒' < 0.6 ≤ '▓' < 0.8 ≤ '█'
+
+(The verb "たべる" comes last in Japanese but third in English: the crossing is the picture.)
+"""
+
+import functools
+import unicodedata
+
+import numpy as np
+
+SHADES = " ░▒▓█"            # weight 0 .. 1, in five equal steps
+MAX_HEADER = 10              # longer source tokens are cut, with "…", in the column headers
+
+
+def display_width(text):
+    """Terminal cells `text` takes: 2 for wide (East Asian) characters, 0 for combining marks."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _pad(text, width, right=False):
+    space = " " * max(0, width - display_width(text))
+    return space + text if right else text + space
+
+
+def _visible(token):
+    """A token as it is shown: whitespace (a space is a token at the character level) as "␣"."""
+    return "".join("␣" if ch.isspace() else ch for ch in str(token)) or "␣"
+
+
+def _check(weights, source_tokens, target_tokens):
+    weights = np.asarray(weights, dtype=np.float64)
+    expected = (len(target_tokens), len(source_tokens))
+    if weights.shape != expected:
+        raise ValueError(f"weights have shape {weights.shape}, expected (target tokens, source "
+                         f"tokens) = {expected}")
+    return weights
+
+
+def text_heatmap(weights, source_tokens, target_tokens):
+    """The weights as text: source tokens written downwards over the columns, output tokens at
+    the start of the rows, each cell shaded with SHADES by its weight (clipped to [0, 1]).
+
+    A column is one character wider than the widest header character: 2 terminal cells, or 3
+    when a header has a wide (Japanese) character."""
+    weights = _check(weights, source_tokens, target_tokens)                 # (T, S)
+    levels = np.floor(np.clip(np.nan_to_num(weights), 0.0, 1.0) * len(SHADES))
+    levels = np.minimum(levels, len(SHADES) - 1).astype(int)               # (T, S) in 0..4
+    labels = [_visible(t) for t in target_tokens]
+    label_width = max([display_width(label) for label in labels], default=0)
+    headers = [_visible(t) for t in source_tokens]
+    headers = [h if len(h) <= MAX_HEADER else h[:MAX_HEADER - 1] + "…" for h in headers]
+    margin = " " * (label_width + 2)                # the labels, then " │"
+    cell = 1 + max([display_width(ch) for h in headers for ch in h], default=1)   # a gap after each
+
+    lines = []
+    for row in range(max([len(h) for h in headers], default=0)):
+        cells = [_pad(h[row] if row < len(h) else "", cell) for h in headers]
+        lines.append((margin + "".join(cells)).rstrip())
+    for label, row in zip(labels, levels):
+        cells = "".join(SHADES[level] * cell for level in row)
+        lines.append((_pad(label, label_width, right=True) + " │" + cells).rstrip())
+    steps = " ≤ ".join(f"{shade!r} < {(i + 1) / len(SHADES):.1f}" for i, shade in enumerate(SHADES[:-1]))
+    lines.append(f"weight:  {steps} ≤ {SHADES[-1]!r}")
+    return "\n".join(lines)
+
+
+# ---- PNG -----------------------------------------------------------------------------------
+
+# Fonts that have Japanese (kana and kanji) glyphs, looked for when a token needs one
+CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Noto Sans JP", "Source Han Sans", "IPAexGothic",
+                  "IPAGothic", "IPAPGothic", "TakaoGothic", "VL Gothic", "Droid Sans Fallback",
+                  "WenQuanYi", "Hiragino", "Yu Gothic", "MS Gothic", "Meiryo", "Unifont")
+
+
+@functools.lru_cache(maxsize=1)
+def _cjk_fonts():
+    """(name, set of code points) of the installed fonts named in CJK_FONT_HINTS."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+    known = {entry.fname for entry in font_manager.fontManager.ttflist}
+    for path in font_manager.findSystemFonts():     # fonts installed after matplotlib's font cache
+        if path not in known:                       # was built are not in its list yet
+            try:
+                font_manager.fontManager.addfont(path)
+            except (OSError, RuntimeError, ValueError):
+                continue
+    fonts = []
+    for entry in font_manager.fontManager.ttflist:
+        if any(hint.lower() in entry.name.lower() for hint in CJK_FONT_HINTS):
+            try:
+                fonts.append((entry.name, frozenset(FT2Font(entry.fname).get_charmap())))
+            except (OSError, RuntimeError, ValueError):
+                continue                            # a font file FreeType cannot read
+    return fonts
+
+
+def font_family(tokens):
+    """The font list to draw `tokens` with: matplotlib's default font, plus a fallback font that
+    has the glyphs the default lacks (Japanese, say) if one is installed."""
+    from matplotlib import rcParams
+    family = list(rcParams["font.family"])
+    needed = {ord(ch) for token in tokens for ch in str(token) if ord(ch) > 0x2FF}
+    if needed:
+        for name, charmap in _cjk_fonts():
+            if needed <= charmap:
+                return family + [name]
+    return family
+
+
+def plot_heatmap(weights, source_tokens, target_tokens, path, title=None):
+    """Draw the weights to an image file (PNG by its name): source tokens along the x axis,
+    output tokens down the y axis, and a colour bar. Returns `path`.
+
+    Drawn with matplotlib's Agg canvas, without pyplot, so nothing global changes. When no
+    installed font has a glyph (Japanese on a bare system), the token is drawn with empty boxes
+    and the warnings about it are kept quiet.
+    """
+    import warnings
+
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    weights = _check(weights, source_tokens, target_tokens)                 # (T, S)
+    n_target, n_source = weights.shape
+    source_labels = [_visible(t) for t in source_tokens]
+    target_labels = [_visible(t) for t in target_tokens]
+    family = font_family(source_labels + target_labels + [title or ""])
+    with warnings.catch_warnings(), matplotlib.rc_context({"font.family": family}):
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from")
+        figure = Figure(figsize=(max(4.0, 1.5 + 0.4 * n_source), max(3.0, 1.2 + 0.35 * n_target)))
+        FigureCanvasAgg(figure)
+        ax = figure.add_subplot()
+        image = ax.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
+        upright = all(len(label) == 1 for label in source_labels)         # characters
+        ax.set_xticks(range(n_source), source_labels, rotation=0 if upright else 90)
+        ax.set_yticks(range(n_target), target_labels)
+        ax.set_xlabel("source token")
+        ax.set_ylabel("output token")
+        if title:
+            ax.set_title(title)
+        figure.colorbar(image, ax=ax, label="attention weight")
+        figure.tight_layout()
+        figure.savefig(path, dpi=100)
+    return path
