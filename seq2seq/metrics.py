@@ -1,6 +1,7 @@
 """How good are the translations? Exact match, token accuracy, BLEU, and accuracy by length.
 
-`corpus_bleu` gives exactly the score of sacrebleu's `corpus_bleu(hyps, [refs]).score / 100` with
+`corpus_bleu` gives the score of sacrebleu's `corpus_bleu(hyps, [refs]).score / 100` (equal up to
+float rounding: sacrebleu works in percent, so it says 1.0000000000000004 where this says 1.0) with
 its defaults (one reference per sentence, tokenizer "13a", "exp" smoothing, n-grams up to 4, case
 kept), written out here step by step so that it can be read, and so that sacrebleu is needed only
 by the tests that check this claim.
@@ -130,11 +131,10 @@ def corpus_bleu(hypotheses, references):
     for n in range(1, MAX_ORDER + 1):
         if matches[n - 1] == 0:
             halvings *= 2
-            log_precisions.append(math.log(100.0 / (halvings * totals[n - 1])))
+            log_precisions.append(math.log(1.0 / (halvings * totals[n - 1])))
         else:
-            log_precisions.append(math.log(100.0 * matches[n - 1] / totals[n - 1]))
-    # in percent, then back, so the rounding is the same as sacrebleu's
-    return brevity_penalty * math.exp(sum(log_precisions) / MAX_ORDER) / 100.0
+            log_precisions.append(math.log(matches[n - 1] / totals[n - 1]))
+    return brevity_penalty * math.exp(sum(log_precisions) / MAX_ORDER)
 
 
 def _check_same_length(a, b):
