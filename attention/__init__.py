@@ -3,13 +3,19 @@
     from attention import dot_product_attention
     context, weights = dot_product_attention(query, keys, values)
 
-softmax          softmax from primitive ops (max, subtract, exp, sum, divide)
-functional       dot_product_attention, hard_attention, self_attention, attend
+softmax      softmax from primitive ops (subtract the max, exp, sum, divide)
+functional   dot_product_attention, hard_attention, self_attention, attend, one_hot_argmax
+modules      DotProductAttention, ScaledDotProductAttention, GeneralAttention,
+             AdditiveAttention, MultiHeadAttention
+demo         `python -m attention demo`: why the soft mixture trains and the hard choice cannot
 """
 
 from attention.softmax import softmax
 from attention.functional import (attend, dot_product_attention, hard_attention, one_hot_argmax,
                                   self_attention)
+from attention.modules import (AdditiveAttention, DotProductAttention, GeneralAttention,
+                               MultiHeadAttention, ScaledDotProductAttention)
 
 __all__ = ["softmax", "dot_product_attention", "attend", "hard_attention", "one_hot_argmax",
-           "self_attention"]
+           "self_attention", "DotProductAttention", "ScaledDotProductAttention",
+           "GeneralAttention", "AdditiveAttention", "MultiHeadAttention"]

@@ -195,7 +195,7 @@ def test_huge_scores_and_length_one_sequences_stay_finite():
 def test_matches_torch_scaled_dot_product_attention(masked):
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(12)
-    q, k, v = rng.standard_normal((2, 3, 5, 4)), rng.standard_normal((2, 3, 7, 4)), rng.standard_normal((2, 3, 7, 6))
+    q, k, v = (rng.standard_normal(s) for s in ((2, 3, 5, 4), (2, 3, 7, 4), (2, 3, 7, 6)))
     mask = None
     if masked:
         mask = rng.random((5, 7)) < 0.5

@@ -1,0 +1,165 @@
+"""Attention as modules: the same three steps, with different score functions.
+
+    score(q, k)                                   module                      parameters
+    q . k                                         DotProductAttention         none
+    q . k / sqrt(d)                               ScaledDotProductAttention   none
+    q^T W k                   (Luong et al., 2015) GeneralAttention            W (dq, dk)
+    v^T tanh(W q + U k)    (Bahdanau et al., 2015) AdditiveAttention           W, U, v
+    per head: (q W_q) . (k W_k) / sqrt(d_head)    MultiHeadAttention          PyTorch's layout
+
+A score function has no per-position parameters: the same function, with the same weights,
+scores every candidate, so one module serves sequences of any length.
+
+Every module is called as module(query, keys, values, mask=None) -> (context, weights), with the
+shapes of `attention.dot_product_attention`, and keeps the last weights as a NumPy array in
+`self.weights` (what a heatmap draws).
+"""
+
+import math
+
+import numpy as np
+
+import minigrad.functional as F
+from minigrad.nn import init
+from minigrad.nn.layers import Linear
+from minigrad.nn.module import Module, Parameter, check_dtype
+from attention.functional import as_matrices, attend, dot_product_attention
+
+
+class DotProductAttention(Module):
+    """score(q, k) = q . k (times `scale`: see dot_product_attention). No parameters."""
+
+    def __init__(self, scale=None):
+        self.scale = scale
+        self.weights = None
+
+    def forward(self, query, keys, values, mask=None):
+        context, weights = dot_product_attention(query, keys, values, mask=mask, scale=self.scale)
+        self.weights = weights.data
+        return context, weights
+
+    def extra_repr(self):
+        return "" if self.scale is None else f"scale={self.scale}"
+
+
+class ScaledDotProductAttention(DotProductAttention):
+    """score(q, k) = q . k / sqrt(d) (Vaswani et al., 2017): for query and key entries of
+    variance 1, the scores have variance 1 whatever d is, so the softmax does not saturate."""
+
+    def __init__(self):
+        super().__init__(scale=True)
+
+    def extra_repr(self):
+        return ""
+
+
+class GeneralAttention(Module):
+    """score(q, k) = q^T W k = q . (W k)        W: (query_size, key_size), Luong's "general" score.
+
+    The keys are projected to the query's size, W k, and compared with q by a dot product; the
+    values are mixed as they are. W is `W.weight` (a Linear without bias, from key_size to
+    query_size).
+    """
+
+    def __init__(self, query_size, key_size):
+        self.W = Linear(key_size, query_size, bias=False)
+        self.weights = None
+
+    def forward(self, query, keys, values, mask=None):
+        projected_keys = self.W(keys)                                   # (..., n, query_size)
+        context, weights = dot_product_attention(query, projected_keys, values, mask=mask)
+        self.weights = weights.data
+        return context, weights
+
+
+class AdditiveAttention(Module):
+    """score(q, k) = v^T tanh(W q + U k)     (Bahdanau, Cho and Bengio, 2015: the alignment model)
+
+    A one-layer network scores each (query, key) pair: W: (hidden, query_size),
+    U: (hidden, key_size), v: (1, hidden), all without bias (as in the paper).
+    U k does not depend on the query, so it is computed once for all queries.
+    """
+
+    def __init__(self, query_size, key_size, hidden_size):
+        self.W = Linear(query_size, hidden_size, bias=False)
+        self.U = Linear(key_size, hidden_size, bias=False)
+        self.v = Linear(hidden_size, 1, bias=False)
+        self.weights = None
+
+    def forward(self, query, keys, values, mask=None):
+        query, keys, values, mask, unstack = as_matrices(query, keys, values, mask,
+                                                         same_size=False)
+        queries = self.W(query).expand_dims(-2)                         # (..., m, 1, hidden)
+        keys = self.U(keys).expand_dims(-3)                             # (..., 1, n, hidden)
+        features = (queries + keys).tanh()                              # (..., m, n, hidden)
+        scores = self.v(features).squeeze(-1)                           # (..., m, n)
+        context, weights = attend(scores, values, mask)                 # (..., m, dv), (..., m, n)
+        context, weights = unstack(context, weights)
+        self.weights = weights.data
+        return context, weights
+
+
+class MultiHeadAttention(Module):
+    """num_heads scaled dot-product attentions side by side, each on its own projection of the
+    queries, keys and values to head_dim = embed_dim / num_heads, their contexts concatenated and
+    projected back (Vaswani et al., 2017). Parameters as in torch.nn.MultiheadAttention:
+
+        in_proj_weight (3E, E)   rows [W_q; W_k; W_v]       in_proj_bias (3E,)   [b_q; b_k; b_v]
+        out_proj.weight (E, E)   out_proj.bias (E,)
+
+    forward(query (B, Tq, E), key (B, Tk, E), value (B, Tk, E), mask=None) -> (output, weights)
+    (PyTorch's batch_first=True layout; leading axes other than B work too, or none.)
+    mask: boolean, True = may attend (the opposite of PyTorch's boolean attn_mask), broadcastable
+    to (B, Tq, Tk); the same for every head. For a padding mask over keys use shape (B, 1, Tk).
+    weights: (B, Tq, Tk), averaged over the heads, as PyTorch returns by default; the per-head
+    weights (B, H, Tq, Tk) are kept in `self.head_weights`.
+    """
+
+    def __init__(self, embed_dim, num_heads):
+        if embed_dim % num_heads:
+            raise ValueError(f"MultiHeadAttention: embed_dim {embed_dim} is not divisible by "
+                             f"num_heads {num_heads}")
+        self.embed_dim, self.num_heads = embed_dim, num_heads
+        self.head_dim = embed_dim // num_heads
+        self.in_proj_weight = Parameter(np.empty((3 * embed_dim, embed_dim), dtype=np.float32))
+        self.in_proj_bias = Parameter(np.zeros(3 * embed_dim, dtype=np.float32))
+        self.out_proj = Linear(embed_dim, embed_dim)
+        self.weights = self.head_weights = None
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """As PyTorch: Xavier-uniform in_proj_weight (fan_in E, fan_out 3E), zero biases."""
+        bound = math.sqrt(6 / (self.embed_dim + 3 * self.embed_dim))
+        init.uniform_(self.in_proj_weight, -bound, bound)
+        init.zeros_(self.in_proj_bias)
+        init.zeros_(self.out_proj.bias)
+
+    def forward(self, query, key, value, mask=None):
+        check_dtype(self, query, self.in_proj_weight)
+        w_q, w_k, w_v = F.split(self.in_proj_weight, 3)                 # 3 x (E, E)
+        b_q, b_k, b_v = F.split(self.in_proj_bias, 3)                   # 3 x (E,)
+        q = self.split_heads(query @ w_q.T + b_q)                       # (B, H, Tq, Dh)
+        k = self.split_heads(key @ w_k.T + b_k)                         # (B, H, Tk, Dh)
+        v = self.split_heads(value @ w_v.T + b_v)                       # (B, H, Tk, Dh)
+        if mask is not None:
+            mask = np.atleast_2d(np.asarray(getattr(mask, "data", mask)))     # (B, Tq, Tk)
+            mask = np.expand_dims(mask, -3)                                 # (B, 1, Tq, Tk)
+        context, weights = dot_product_attention(q, k, v, mask=mask, scale=True)
+        context = self.merge_heads(context)                             # (B, Tq, E)
+        output = self.out_proj(context)                                 # (B, Tq, E)
+        average = weights.mean(axis=-3)                                 # (B, Tq, Tk)
+        self.weights, self.head_weights = average.data, weights.data
+        return output, average
+
+    def split_heads(self, x):
+        """(..., T, E) -> (..., H, T, Dh): head h gets features h*Dh ... (h+1)*Dh - 1."""
+        x = x.reshape(*x.shape[:-1], self.num_heads, self.head_dim)    # (..., T, H, Dh)
+        return x.swapaxes(-2, -3)                                       # (..., H, T, Dh)
+
+    def merge_heads(self, x):
+        """(..., H, T, Dh) -> (..., T, E): the heads' outputs side by side."""
+        x = x.swapaxes(-2, -3)                                          # (..., T, H, Dh)
+        return x.reshape(*x.shape[:-2], self.embed_dim)                 # (..., T, E)
+
+    def extra_repr(self):
+        return f"embed_dim={self.embed_dim}, num_heads={self.num_heads}"
