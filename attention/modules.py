@@ -20,9 +20,8 @@ import math
 import numpy as np
 
 import minigrad.functional as F
-from minigrad.nn import init
-from minigrad.nn.layers import Linear
-from minigrad.nn.module import Module, Parameter, check_dtype
+from minigrad.nn import Linear, Module, Parameter, init
+from minigrad.nn.module import check_dtype
 from attention.functional import as_matrices, attend, dot_product_attention
 
 
