@@ -1,0 +1,316 @@
+"""The data side of seq2seq: tokenisers, Vocab, the built-in tasks, corpus files, heatmaps."""
+
+import datetime
+import json
+import re
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from seq2seq import data
+from seq2seq.heatmap import SHADES, display_width, font_family, plot_heatmap, text_heatmap
+from seq2seq.vocab import BOS, EOS, PAD, UNK, Vocab, detokenize, tokenize
+
+SHARED_DATES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dates-dlfs2.txt"
+
+
+# ---- tokenisers and Vocab ------------------------------------------------------------------
+
+def test_tokenize_and_detokenize_round_trip():
+    assert tokenize("9/27/94", "char") == ["9", "/", "2", "7", "/", "9", "4"]
+    assert tokenize(" the  cat\teats ", "word") == ["the", "cat", "eats"]
+    assert detokenize(tokenize("sep 27, 1994", "char"), "char") == "sep 27, 1994"
+    assert detokenize(tokenize("ねこ が さかな", "word"), "word") == "ねこ が さかな"
+    with pytest.raises(ValueError, match="'byte'"):
+        tokenize("abc", "byte")
+
+
+def test_vocab_specials_come_first_with_fixed_ids():
+    v = Vocab(["b", "a", "b"])                  # a repeated token keeps its first id
+    assert [v.token(i) for i in range(len(v))] == [PAD, BOS, EOS, UNK, "b", "a"]
+    assert (v.pad_id, v.bos_id, v.eos_id, v.unk_id) == (0, 1, 2, 3)
+    assert "a" in v and "z" not in v and len(v) == 6
+
+
+def test_vocab_build_orders_by_frequency_then_token():
+    v = Vocab.build([["c", "b", "a"], ["a", "b"], ["a", "d", "d"], [EOS]])
+    assert v.to_dict()["tokens"][4:] == ["a", "b", "d", "c"]        # 3, 2, 2, 1 times
+    assert len(v) == 8                                              # <eos> is not added twice
+    assert Vocab.build([["c", "b", "a"], ["a", "b"]], min_freq=2).to_dict()["tokens"][4:] == ["a", "b"]
+    # the order of the sentences does not change the ids
+    assert Vocab.build([["x", "y"], ["y", "x"]]).to_dict() == Vocab.build([["y", "x"], ["x", "y"]]).to_dict()
+
+
+def test_vocab_encode_decode_round_trip_with_unknown_tokens():
+    v = Vocab.build([tokenize("the cat eats fish", "word")])
+    ids = v.encode(["the", "dog", "eats"], bos=True, eos=True)
+    assert ids == [v.bos_id, v.index("the"), v.unk_id, v.index("eats"), v.eos_id]
+    assert v.index("dog") == 3
+    assert v.decode(ids) == ["the", UNK, "eats"]
+    assert v.decode(ids + [v.pad_id, v.pad_id]) == ["the", UNK, "eats"]
+    assert v.decode(ids, strip=False) == [BOS, "the", UNK, "eats", EOS]
+    # stops at the first <eos>, skips <pad>, takes NumPy integers
+    assert v.decode(np.array([v.pad_id, v.index("cat"), v.eos_id, v.index("fish")])) == ["cat"]
+    with pytest.raises(IndexError, match="out of range"):
+        v.token(len(v))
+
+
+def test_vocab_to_dict_from_dict_keeps_every_id_through_json():
+    v = Vocab.build([tokenize("ねこ が さかな を たべる", "word"), ["ねこ"]])
+    restored = Vocab.from_dict(json.loads(json.dumps(v.to_dict())))
+    assert restored.to_dict() == v.to_dict()
+    assert [restored.index(t) for t in ["ねこ", "たべる", "?"]] == [v.index(t) for t in ["ねこ", "たべる", "?"]]
+    with pytest.raises(ValueError, match="must start with"):
+        Vocab.from_dict({"tokens": ["a", PAD, BOS, EOS, UNK]})
+
+
+# ---- toy-ja-en -------------------------------------------------------------------------------
+
+def _translate(source):
+    """An independent reading of the toy grammar: parse the Japanese, then write the English."""
+    def np_english(words):
+        out = []
+        for k, part in enumerate(" ".join(words).split(" と ")):
+            part = part.split()
+            possessor = part[0] if len(part) > 1 and part[1] == "の" else None
+            rest = part[2:] if possessor else part
+            adjective, noun = (rest[0], rest[1]) if len(rest) == 2 else (None, rest[0])
+            out += ["and"] * (k > 0) + ["the"] * bool(possessor or noun in data.ANIMATE)
+            out += ([data.ADJECTIVES[adjective]] if adjective else []) + [data.NOUNS[noun]]
+            out += ["of", "the", data.ANIMATE[possessor]] if possessor else []
+        return out, k + 1
+
+    english = []
+    for k, clause in enumerate(source.split(" そして ")):
+        words = clause.split()
+        marker = next(i for i, w in enumerate(words) if w in ("が", "は"))
+        subject, n_subjects = np_english(words[:marker])
+        verb = words[-1]
+        obj = np_english(words[marker + 1:-2])[0] if words[-2] == "を" else []
+        english += ["and"] * (k > 0) + subject + [data.VERBS[verb][0 if n_subjects == 1 else 1]] + obj
+    return " ".join(english)
+
+
+def test_toy_grammar_makes_the_example_sentence():
+    pairs = data.make_task("toy-ja-en", 3000, seed=0, max_len=5)
+    assert ("ねこ が さかな を たべる", "the cat eats fish") in pairs
+
+
+def test_toy_translation_is_a_function_of_the_source():
+    pairs = data.make_task("toy-ja-en", 2000, seed=3)
+    for source, target in pairs:
+        assert _translate(source) == target, source
+    seen = {}
+    for source, target in data.make_task("toy-ja-en", 5000, seed=4, max_len=6):
+        assert seen.setdefault(source, target) == target        # no source with two translations
+
+
+def test_toy_alignment_crosses_verb_and_object():
+    pairs = data.make_task("toy-ja-en", 1000, seed=5, max_len=8)
+    simple = [(s.split(), t.split()) for s, t in pairs if "そして" not in s and "を" in s and "と" not in s
+              and "の" not in s]
+    assert len(simple) > 20
+    for src, tgt in simple:
+        assert src[-1] in data.VERBS                            # Japanese: the verb is last
+        verb = data.VERBS[src[-1]][0]
+        obj = data.NOUNS[src[src.index("を") - 1]]
+        assert tgt.index(verb) < tgt.index(obj)                 # English: verb before object
+        assert src.index("を") < len(src) - 1
+
+
+def test_toy_lengths_follow_min_len_and_max_len():
+    lengths = Counter(len(s.split()) for s, _ in data.make_task("toy-ja-en", 2000, seed=0))
+    assert min(lengths) == 3 and max(lengths) == 25              # the default range, both ends
+    assert len(lengths) == 23                                   # and every length in between
+    lengths = {len(s.split()) for s, _ in data.make_task("toy-ja-en", 300, min_len=8, max_len=10)}
+    assert lengths == {8, 9, 10}
+
+
+def test_toy_vocabulary_is_small():
+    pairs = data.make_task("toy-ja-en", 3000, seed=1)
+    source_words = {w for s, _ in pairs for w in s.split()}
+    assert len(source_words) == 15 + 8 + 6 + 6                  # nouns, verbs, adjectives, particles
+    assert {"が", "を", "は", "の", "と", "そして"} <= source_words
+
+
+# ---- dates, reverse, copy, make_task -----------------------------------------------------------
+
+STRPTIME_FORMATS = ["%B %d, %Y", "%b %d, %Y", "%A, %B %d, %Y", "%d %B %Y", "%d %b %Y", "%d-%b-%Y",
+                    "%Y %b %d", "%m/%d/%y", "%m/%d/%Y", "%d.%m.%Y", "%d.%m.%y", "%Y/%m/%d"]
+
+
+def _parse_dates(source):
+    """Every date that `source` can be read as, by the standard library's strptime."""
+    text = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", source, flags=re.IGNORECASE)
+    found = set()
+    for fmt in STRPTIME_FORMATS:
+        try:
+            found.add(datetime.datetime.strptime(text, fmt).date())
+        except ValueError:
+            pass
+    return found
+
+
+def test_dates_parse_back_to_exactly_their_iso_target():
+    pairs = data.make_task("dates", 1500, seed=2)
+    for source, target in pairs:
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", target)
+        date = datetime.date.fromisoformat(target)
+        assert datetime.date(1970, 1, 1) <= date <= datetime.date(2029, 12, 31)
+        assert _parse_dates(source) == {date}, source          # readable, and only one way
+        weekday = source.split(",")[0].lower()
+        if weekday in data.WEEKDAYS:
+            assert weekday == data.WEEKDAYS[date.weekday()], source
+    sources = [s for s, _ in pairs]
+    assert any(s.isupper() for s in sources) and any(s[0].isupper() and not s.isupper() for s in sources)
+    assert any(re.fullmatch(r"\d+/\d+/\d\d", s) for s in sources)
+    assert any(re.fullmatch(r"[a-z]+, [a-z]+ \d+, \d{4}", s) for s in sources)
+
+
+def test_reverse_and_copy_are_digit_strings_of_the_asked_lengths():
+    for source, target in data.make_task("reverse", 200, min_len=4, max_len=6):
+        assert source.isdigit() and target == source[::-1] and 4 <= len(source) <= 6
+    copies = data.make_task("copy", 200)
+    assert all(s.isdigit() and t == s for s, t in copies)
+    assert {len(s) for s, _ in copies} == set(range(3, 13))
+
+
+def test_make_task_is_reproducible_from_its_seed():
+    for name in data.TASKS:
+        assert data.make_task(name, 50, seed=7) == data.make_task(name, 50, seed=7)
+        assert data.make_task(name, 50, seed=7) != data.make_task(name, 50, seed=8)
+    assert data.make_task("dates", 0) == []
+
+
+def test_make_task_errors_name_the_tasks_and_the_lengths():
+    with pytest.raises(ValueError, match="toy-ja-en, dates, reverse, copy"):
+        data.make_task("french", 10)
+    with pytest.raises(ValueError, match="min_len"):
+        data.make_task("copy", 10, min_len=5, max_len=2)
+    with pytest.raises(ValueError, match="length 1..3"):
+        data.make_task("dates", 10, max_len=3)                  # no date is that short
+
+
+def test_task_level():
+    assert [data.task_level(n) for n in data.TASKS] == ["word", "char", "char", "char"]
+    with pytest.raises(ValueError):
+        data.task_level("nope")
+
+
+# ---- corpus files --------------------------------------------------------------------------
+
+def _write(tmp_path, content, name="pairs.txt"):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return path
+
+
+def test_load_pairs_tab_separated_strips_and_skips_blank_lines(tmp_path):
+    path = _write(tmp_path, "\ufeffねこ が ねる\tthe cat sleeps\r\n\n  a b \t x\ty  \n")
+    assert data.load_pairs(path) == [("ねこ が ねる", "the cat sleeps"), ("a b", "x\ty")]
+
+
+def test_load_pairs_custom_separator_splits_at_the_first_one(tmp_path):
+    path = _write(tmp_path, "september 27, 1994           _1994-09-27\n9/27/94 _a_b\n")
+    assert data.load_pairs(path, sep="_") == [("september 27, 1994", "1994-09-27"), ("9/27/94", "a_b")]
+
+
+@pytest.mark.parametrize("content, line, message", [
+    ("a\tb\nc\td\nno separator here\n", 3, "found no '\\\\t'"),
+    ("a\tb\n\n\t b\n", 3, "empty source"),
+    ("", 1, "the file is empty"),
+    ("\n  \n", 2, "no pairs"),
+    (b"a\tb\nc\t\xff\xfe\n", 2, "not UTF-8"),
+])
+def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, message):
+    path = _write(tmp_path, content)
+    with pytest.raises(data.CorpusError, match=message) as info:
+        data.load_pairs(path)
+    assert str(info.value).startswith(f"{path}:{line}: ")
+    assert isinstance(info.value, ValueError)
+
+
+def test_split_pairs_is_a_deterministic_shuffled_partition():
+    pairs = [(str(i), str(i)) for i in range(100)]
+    train, val = data.split_pairs(pairs, val_fraction=0.2, seed=1)
+    assert len(train) == 80 and len(val) == 20
+    assert sorted(train + val) == sorted(pairs)
+    assert train != pairs[:80]                                  # shuffled
+    assert (train, val) == data.split_pairs(pairs, val_fraction=0.2, seed=1)
+    assert val != data.split_pairs(pairs, val_fraction=0.2, seed=2)[1]
+    assert data.split_pairs(pairs, val_fraction=0.0)[1] == []
+    with pytest.raises(ValueError):
+        data.split_pairs(pairs, val_fraction=1.0)
+
+
+@pytest.mark.skipif(not SHARED_DATES.exists(), reason="the shared dates file is not there")
+def test_shared_dates_file_loads_fifty_thousand_pairs():
+    pairs = data.load_pairs(SHARED_DATES, sep="_")
+    assert len(pairs) == 50_000
+    assert pairs[0] == ("september 27, 1994", "1994-09-27")
+    assert all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", t) for _, t in pairs)
+    assert all(s == s.strip() and s for s, _ in pairs)
+
+
+# ---- heatmaps ------------------------------------------------------------------------------
+
+def test_text_heatmap_shades_each_cell_by_its_weight():
+    weights = np.array([[0.0, 0.25, 0.5, 0.75, 1.0]])
+    lines = text_heatmap(weights, list("abcde"), ["x"]).splitlines()
+    assert lines[0] == "   a b c d e"
+    assert lines[1] == "x │  ░░▒▒▓▓██"
+    assert lines[2].startswith("weight:")
+    assert len(lines) == 1 + 1 + 1                              # header rows, output rows, legend
+
+
+def test_text_heatmap_has_one_row_per_output_and_one_column_per_source():
+    rng = np.random.default_rng(0)
+    weights = rng.dirichlet(np.ones(6), size=4)                 # (4, 6), rows sum to 1
+    weights[:, -1] = 0.9                                        # so no row ends in blanks
+    text = text_heatmap(weights, ["the", "cat", "eats", "<eos>", " ", "x"], ["a", "bb", "ccc", "d"])
+    lines = text.splitlines()
+    assert len(lines) == 5 + 4 + 1                              # "<eos>" is 5 characters high
+    rows = lines[5:9]
+    assert [r.split("│")[0].strip() for r in rows] == ["a", "bb", "ccc", "d"]
+    assert all(len(r.split("│")[1]) == 6 * 2 and set(r.split("│")[1]) <= set(SHADES) for r in rows)
+    assert "␣" in lines[0]                                      # a space token stays visible
+
+
+def test_text_heatmap_pads_japanese_by_display_width():
+    weights = np.full((2, 3), 0.9)
+    text = text_heatmap(weights, ["ねこ", "が", "たべる"], ["the", "ねこ"])
+    lines = text.splitlines()
+    assert display_width("ねこ") == 4 and display_width("が") == 2
+    widths = {display_width(line) for line in lines[3:5]}
+    assert widths == {4 + 2 + 3 * 3}                            # labels, " │", 3 columns of 3
+    assert lines[0] == "      ね が た"
+
+
+def test_text_heatmap_cuts_long_headers_and_checks_the_shape():
+    text = text_heatmap(np.ones((1, 1)), ["abcdefghijklmnop"], ["x"])
+    assert [line[-1] for line in text.splitlines()[:10]] == list("abcdefghi…")
+    with pytest.raises(ValueError, match=r"expected \(target tokens, source tokens\) = \(2, 3\)"):
+        text_heatmap(np.ones((3, 2)), list("abc"), list("xy"))
+
+
+def test_plot_heatmap_writes_a_png_without_glyph_warnings(tmp_path):
+    pytest.importorskip("matplotlib")
+    weights = np.array([[0.9, 0.1, 0.0], [0.0, 0.2, 0.8]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                          # a missing glyph must stay quiet
+        path = plot_heatmap(weights, ["ねこ", "が", "ねる"], ["the", "cat"], tmp_path / "h.png",
+                            title="ねこ が ねる")
+    assert path == tmp_path / "h.png"
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert path.stat().st_size > 2000
+
+
+def test_font_family_adds_a_fallback_only_for_glyphs_it_needs():
+    matplotlib = pytest.importorskip("matplotlib")
+    default = list(matplotlib.rcParams["font.family"])
+    assert font_family(["the", "cat", "<eos>"]) == default
+    family = font_family(["ねこ"])
+    assert family[:len(default)] == default and len(family) <= len(default) + 1
