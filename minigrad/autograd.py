@@ -12,7 +12,7 @@ Read this file in one sitting; it is all of reverse-mode autodiff:
   theirs, adding up over calls until `zero_grad()`.
 """
 
-import contextlib
+import functools
 import inspect
 
 import numpy as np
@@ -32,8 +32,12 @@ def is_grad_enabled():
     return _grad_enabled
 
 
-class no_grad(contextlib.ContextDecorator):
-    """Run ops without recording the graph: `with no_grad(): ...` or `@no_grad()` on a function."""
+class no_grad:
+    """Run ops without recording the graph: `with no_grad(): ...` or `@no_grad()` on a function.
+
+    Nothing is recorded inside: outputs have no creator and do not require grad, and the ops
+    keep nothing alive. The previous mode comes back on the way out, even after an exception.
+    """
 
     def __enter__(self):
         global _grad_enabled
@@ -46,6 +50,13 @@ class no_grad(contextlib.ContextDecorator):
         _grad_enabled = self.previous
         return False
 
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def fn_without_grad(*args, **kwargs):
+            with no_grad():            # a fresh context per call, so recursion restores correctly
+                return fn(*args, **kwargs)
+        return fn_without_grad
+
 
 # ---------------------------------------------------------------------------------------------
 # Function: the base class of every op
@@ -56,22 +67,21 @@ class Function:
 
     Settings go to `__init__` (they show in the op's repr); whatever `backward` needs is saved on
     `self` by `forward`, as arrays. `backward` returns one gradient per input, each of that
-    input's shape, or `None` where an input needs none.
+    input's shape, or `None` where an input needs none. One instance is one call of the op.
     """
 
     inputs = ()
 
     def __call__(self, *args):
-        inputs = [a if isinstance(a, Tensor) else _constant(a, args) for a in args]
+        inputs = [x if isinstance(x, Tensor) else _constant(x, args) for x in args]
         try:
             y = self.forward(*[x.data for x in inputs])
         except (ValueError, IndexError, TypeError) as error:
-            shapes = ", ".join(str(x.shape) for x in inputs)
-            raise type(error)(f"{self!r}: {error} (input shapes {shapes})") from error
+            raise _with_op_and_shapes(error, self, inputs) from error
         out = Tensor._from_op(y)
         if _grad_enabled:
             for x in inputs:
-                if x.requires_grad:
+                if x.requires_grad:                     # one input is enough: record the op
                     out.requires_grad = True
                     out.creator = self
                     self.inputs = inputs
@@ -96,12 +106,23 @@ class Function:
 
 def _constant(value, args):
     """A non-tensor argument as a constant tensor. A Python number takes the dtype NumPy would
-    give it beside the op's tensors (so `x32 * 2.0` stays float32); lists become float64."""
-    if isinstance(value, (int, float, bool)) and not isinstance(value, np.generic):
+    give it beside the op's tensors (so `x32 * 2.0` stays float32); lists become float64;
+    NumPy arrays and NumPy scalars keep their dtype."""
+    if isinstance(value, (int, float)) and not isinstance(value, np.generic):
         like = next((a.data for a in args if isinstance(a, Tensor)), None)
         dtype = np.float64 if like is None else np.result_type(like, value)
         return Tensor(np.asarray(value, dtype=dtype))
     return Tensor(value)
+
+
+def _with_op_and_shapes(error, op, inputs):
+    """The same kind of error, its message prefixed by the op and followed by the input shapes."""
+    shapes = ", ".join(str(x.shape) for x in inputs)
+    message = f"{op!r}: {error} (input shapes {shapes})"
+    try:
+        return type(error)(message)
+    except TypeError:                      # an error class that takes other arguments
+        return ValueError(message) if isinstance(error, ValueError) else TypeError(message)
 
 
 _init_cache = {}
@@ -142,15 +163,13 @@ def topological_order(root):
         t, inputs_done = stack.pop()
         if inputs_done:
             order.append(t)                     # all of t's inputs are already in `order`
-            continue
-        if id(t) in visited:
-            continue
-        visited.add(id(t))
-        stack.append((t, True))
-        if t.creator is not None:
-            for x in reversed(t.creator.inputs):    # reversed: the first input is visited first
-                if x.requires_grad and id(x) not in visited:
-                    stack.append((x, False))
+        elif t not in visited:
+            visited.add(t)
+            stack.append((t, True))
+            if t.creator is not None:
+                for x in reversed(t.creator.inputs):    # reversed: the first input is visited first
+                    if x.requires_grad and x not in visited:
+                        stack.append((x, False))
     return order
 
 
@@ -163,37 +182,41 @@ def backward(root, grad=None):
             raise RuntimeError(f"backward: the root has shape {root.shape}, not a single number; "
                                "pass grad= an array of that shape (the gradient arriving at it)")
         grad = np.ones_like(root.data)
-    grad = np.asarray(grad.data if isinstance(grad, Tensor) else grad, dtype=root.dtype)
+    grad = np.array(grad.data if isinstance(grad, Tensor) else grad, dtype=root.dtype)
     if grad.shape != root.shape:
         raise ValueError(f"backward: grad has shape {grad.shape}, the root has shape {root.shape}")
 
-    grads = {id(root): grad}                            # gradients in flight, by tensor id
+    grads = {root: grad}                                # gradients in flight, by tensor
     for t in reversed(topological_order(root)):
-        grad_t = grads.pop(id(t), None)                 # pop: freed once it has been passed on
+        grad_t = grads.pop(t, None)                     # pop: freed once it has been passed on
         if grad_t is None:
             continue
         if t.creator is None:                           # a leaf: accumulate until zero_grad()
-            t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t
+            t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t   # its own array
             continue
         op = t.creator
         grads_in = op.backward(grad_t)                  # <- step into any op from here
-        _check_gradients(op, grads_in)
+        if not isinstance(grads_in, tuple) or len(grads_in) != len(op.inputs):
+            raise _wrong_count(op, grads_in)
         for x, grad_x in zip(op.inputs, grads_in):
             if grad_x is None or not x.requires_grad:
                 continue
+            if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
+                grad_x = np.asarray(grad_x)
+            if grad_x.shape != x.data.shape:
+                raise _wrong_shape(op, x, grad_x)
             if grad_x.dtype != x.data.dtype:            # e.g. a float32 input of a float64 op
                 grad_x = grad_x.astype(x.data.dtype)
-            key = id(x)
-            grads[key] = grad_x if key not in grads else grads[key] + grad_x   # never in place
+            grads[x] = grad_x if x not in grads else grads[x] + grad_x     # never in place
 
 
-def _check_gradients(op, grads_in):
-    """A backward must return one gradient per input, each of its input's shape."""
-    if not isinstance(grads_in, tuple) or len(grads_in) != len(op.inputs):
-        got = len(grads_in) if isinstance(grads_in, tuple) else type(grads_in).__name__
-        raise TypeError(f"{op!r}.backward returned {got} gradient(s) for {len(op.inputs)} "
-                        "input(s); return a tuple with one gradient (or None) per input")
-    for i, (x, grad_x) in enumerate(zip(op.inputs, grads_in)):
-        if grad_x is not None and np.shape(grad_x) != x.data.shape:
-            raise ValueError(f"{op!r}.backward returned a gradient of shape {np.shape(grad_x)} "
-                             f"for input {i}, which has shape {x.data.shape}")
+def _wrong_count(op, grads_in):
+    got = len(grads_in) if isinstance(grads_in, tuple) else type(grads_in).__name__
+    return TypeError(f"{op!r}.backward returned {got} gradient(s) for {len(op.inputs)} "
+                     "input(s); return a tuple with one gradient (or None) per input")
+
+
+def _wrong_shape(op, x, grad_x):
+    i = next(i for i, input in enumerate(op.inputs) if input is x)
+    return ValueError(f"{op!r}.backward returned a gradient of shape {grad_x.shape} for input {i}, "
+                      f"which has shape {x.data.shape}")

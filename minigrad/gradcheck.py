@@ -56,15 +56,16 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
 
     for (i, x), grad in zip(checked, analytic):
         numeric = np.zeros_like(x.data)
-        flat = x.data.reshape(-1)          # a view: writing into it perturbs x.data
-        for k in range(flat.size):
-            original = flat[k]
-            flat[k] = original + eps
-            plus = weighted_sum()
-            flat[k] = original - eps
-            minus = weighted_sum()
-            flat[k] = original
-            numeric.reshape(-1)[k] = (plus - minus) / (2 * eps)
+        for k in np.ndindex(x.shape):      # each element in turn, nudged in place and restored
+            original = x.data[k]
+            try:
+                x.data[k] = original + eps
+                plus = weighted_sum()
+                x.data[k] = original - eps
+                minus = weighted_sum()
+            finally:
+                x.data[k] = original
+            numeric[k] = (plus - minus) / (2 * eps)
         error = np.abs(grad - numeric)
         bad = error > atol + rtol * np.abs(numeric)
         if np.any(bad):

@@ -18,13 +18,13 @@ class Tensor:
     """
 
     __slots__ = ("data", "grad", "requires_grad", "creator", "name", "__weakref__")
-    __array_priority__ = 1000        # `array + tensor` calls Tensor.__radd__, not NumPy's add
+    __array_ufunc__ = None           # `array + tensor` calls Tensor.__radd__; np.exp(tensor) is an error
 
     def __init__(self, data, requires_grad=False, name=None, dtype=None):
         if isinstance(data, Tensor):
             data = data.data
-        if isinstance(data, np.ndarray):
-            data = data if dtype is None else data.astype(dtype, copy=False)
+        if isinstance(data, (np.ndarray, np.generic)):     # NumPy arrays keep their dtype
+            data = np.asarray(data, dtype=dtype)
         else:                                   # Python numbers and lists become float64
             data = np.asarray(data, dtype=np.float64 if dtype is None else dtype)
         if requires_grad and not np.issubdtype(data.dtype, np.floating):
@@ -38,9 +38,9 @@ class Tensor:
 
     @classmethod
     def _from_op(cls, data):
-        """The output of an op (no checks: the op made a fresh array)."""
+        """The output of an op (no checks: the op made the array)."""
         t = cls.__new__(cls)
-        t.data = data if type(data) is np.ndarray else np.asarray(data)
+        t.data = data if type(data) is np.ndarray else np.asarray(data)   # NumPy scalar -> 0-d
         t.grad = None
         t.requires_grad = False
         t.creator = None
@@ -223,15 +223,13 @@ class Tensor:
         return shapes.transpose(self, None)
 
     def swapaxes(self, axis1, axis2):
-        axes = list(range(self.ndim))
-        axes[axis1], axes[axis2] = axes[axis2], axes[axis1]
-        return shapes.transpose(self, tuple(axes))
+        return shapes.swapaxes(self, axis1, axis2)
 
     def expand_dims(self, axis):
-        return shapes.reshape(self, np.expand_dims(self.data, axis).shape)
+        return shapes.expand_dims(self, axis)
 
     def squeeze(self, axis=None):
-        return shapes.reshape(self, np.squeeze(self.data, axis).shape)
+        return shapes.squeeze(self, axis)
 
     def __getitem__(self, index):
         return shapes.getitem(self, index)

@@ -109,6 +109,8 @@ class PowConstant(Function):
         return x ** self.p
 
     def backward(self, grad_y):
+        if self.p == 0:                 # y = 1: no slope (and no 0 * x**-1 = NaN at x = 0)
+            return (np.zeros_like(grad_y),)
         return (grad_y * self.p * self.x ** (self.p - 1),)
 
 

@@ -54,7 +54,8 @@ class Sigmoid(Function):
     """y = 1 / (1 + exp(-x))     dL/dx = dL/dy * y * (1 - y)"""
 
     def forward(self, x):
-        self.y = 0.5 * (np.tanh(0.5 * x) + 1)    # the same function; no overflow for large |x|
+        with np.errstate(over="ignore"):    # exp(-x) = inf for x < -709 gives y = 0, as it should
+            self.y = 1 / (1 + np.exp(-x))
         return self.y
 
     def backward(self, grad_y):

@@ -75,17 +75,22 @@ class Min(Max):
     reduce = staticmethod(np.min)
 
 
+def _axis(axis):
+    """An axis given as a list works too, as a tuple (what NumPy takes)."""
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
 def sum(x, axis=None, keepdims=False):
-    return Sum(axis, keepdims)(x)
+    return Sum(_axis(axis), keepdims)(x)
 
 
 def mean(x, axis=None, keepdims=False):
-    return Mean(axis, keepdims)(x)
+    return Mean(_axis(axis), keepdims)(x)
 
 
 def max(x, axis=None, keepdims=False):
-    return Max(axis, keepdims)(x)
+    return Max(_axis(axis), keepdims)(x)
 
 
 def min(x, axis=None, keepdims=False):
-    return Min(axis, keepdims)(x)
+    return Min(_axis(axis), keepdims)(x)

@@ -29,12 +29,13 @@ class Transpose(Function):
         self.axes = axes
 
     def forward(self, x):
-        return np.transpose(x, self.axes)
+        y = np.transpose(x, self.axes)           # a view; checks the axes
+        axes = range(x.ndim)[::-1] if self.axes is None else [a % x.ndim for a in self.axes]
+        self.inverse = np.argsort(axes)          # where each axis of x went in y
+        return y
 
     def backward(self, grad_y):
-        if self.axes is None:
-            return (np.transpose(grad_y),)
-        return (np.transpose(grad_y, np.argsort(self.axes)),)
+        return (np.transpose(grad_y, self.inverse),)
 
 
 class GetItem(Function):
@@ -47,21 +48,21 @@ class GetItem(Function):
 
     def forward(self, x):
         self.x_shape = x.shape
-        return x[self.index]
+        return x[self.index]                     # basic indexing gives a view, not a copy
 
     def backward(self, grad_y):
         grad_x = np.zeros(self.x_shape, dtype=grad_y.dtype)
-        if _is_basic(self.index):
-            grad_x[self.index] = grad_y              # a view: every element is picked once
+        if _picks_each_once(self.index):
+            grad_x[self.index] = grad_y          # no element is picked twice: assign
         else:
             np.add.at(grad_x, self.index, grad_y)    # repeated indices accumulate
         return (grad_x,)
 
 
-def _is_basic(index):
-    """True for NumPy's 'basic' indexing (ints, slices, None, ...): no element is picked twice."""
+def _picks_each_once(index):
+    """True unless the index holds an integer array, the only kind that can repeat an element."""
     parts = index if isinstance(index, tuple) else (index,)
-    return all(p is None or p is Ellipsis or isinstance(p, (int, np.integer, slice)) for p in parts)
+    return not any(isinstance(p, np.ndarray) and p.dtype != bool for p in parts)
 
 
 class Concat(Function):
@@ -107,20 +108,47 @@ def getitem(x, index):
 
 
 def _plain_index(index):
-    """Tensors and lists inside an index become arrays; boolean masks become integer arrays
-    (`np.nonzero`), so backward can add into exactly the picked elements."""
+    """Tensors and lists inside an index become NumPy arrays (boolean or integer)."""
     parts = index if isinstance(index, tuple) else (index,)
-    plain = []
-    for p in parts:
-        if isinstance(p, Tensor):
-            p = p.data
-        if isinstance(p, list):
-            p = np.asarray(p)
-        if isinstance(p, np.ndarray) and p.dtype == bool:
-            plain.extend(np.nonzero(p))
-        else:
-            plain.append(p)
-    return tuple(plain) if isinstance(index, tuple) or len(plain) > 1 else plain[0]
+    plain = tuple(_plain_part(p) for p in parts)
+    return plain if isinstance(index, tuple) else plain[0]
+
+
+def _plain_part(part):
+    if isinstance(part, Tensor):
+        return part.data
+    if isinstance(part, list):
+        return np.asarray(part)
+    return part
+
+
+def swapaxes(x, axis1, axis2):
+    """x with two axes exchanged: a `Transpose`."""
+    axes = list(range(x.ndim))
+    for axis in (axis1, axis2):
+        if not -x.ndim <= axis < x.ndim:
+            raise np.exceptions.AxisError(f"swapaxes: axis {axis} is out of range for a tensor "
+                                          f"of shape {x.shape}")
+    axes[axis1], axes[axis2] = axes[axis2], axes[axis1]
+    return transpose(x, tuple(axes))
+
+
+def expand_dims(x, axis):
+    """x with a new axis of length 1 at `axis`: a `Reshape`.      (2, 3), axis=1 -> (2, 1, 3)"""
+    try:
+        shape = np.expand_dims(np.empty(x.shape, dtype=bool), axis).shape
+    except ValueError as error:
+        raise type(error)(f"expand_dims: {error}, for a tensor of shape {x.shape}") from error
+    return reshape(x, shape)
+
+
+def squeeze(x, axis=None):
+    """x without axes of length 1 (all of them, or those in `axis`): a `Reshape`."""
+    try:
+        shape = np.squeeze(np.empty(x.shape, dtype=bool), axis).shape
+    except ValueError as error:
+        raise type(error)(f"squeeze: {error}, for a tensor of shape {x.shape}") from error
+    return reshape(x, shape)
 
 
 def concat(tensors, axis=0):
@@ -136,15 +164,19 @@ def stack(tensors, axis=0):
 def split(x, indices_or_sections, axis=0):
     """Cut `x` along `axis` into a list of tensors, as `np.split` does: a number of equal parts,
     or the indices where to cut. Each part is its own slice of `x` in the graph."""
+    if not -x.ndim <= axis < x.ndim:
+        raise np.exceptions.AxisError(f"split: axis {axis} is out of range for a tensor of "
+                                      f"shape {x.shape}")
+    axis = axis % x.ndim
     length = x.shape[axis]
-    if isinstance(indices_or_sections, int):
-        if length % indices_or_sections:
+    if isinstance(indices_or_sections, (int, np.integer)):
+        parts = int(indices_or_sections)
+        if parts <= 0 or length % parts:
             raise ValueError(f"split: axis {axis} of shape {x.shape} has length {length}, "
-                             f"which does not divide into {indices_or_sections} equal parts")
-        step = length // indices_or_sections
+                             f"which does not divide into {parts} equal parts")
+        step = length // parts
         cuts = list(range(step, length, step))
     else:
         cuts = list(indices_or_sections)
     bounds = zip([0] + cuts, cuts + [length])
-    axis = axis % x.ndim
     return [x[(slice(None),) * axis + (slice(start, stop),)] for start, stop in bounds]

@@ -87,9 +87,7 @@ class CrossEntropy(Function):
             return losses
         if self.reduction == "sum":
             return np.sum(losses)
-        if self.reduction == "mean":
-            return np.sum(losses) / self.count
-        raise ValueError(f"reduction must be 'mean', 'sum' or 'none', not {self.reduction!r}")
+        return np.sum(losses) / self.count                                     # "mean"
 
     def backward(self, grad_y):
         onehot = np.zeros_like(self.softmax)
@@ -115,6 +113,9 @@ def cross_entropy(logits, targets, ignore_index=None, reduction="mean"):
     Classes are on the last axis of `logits` (PyTorch puts them on axis 1; with 2-d logits the
     two agree). Targets equal to `ignore_index` (e.g. padding) add no loss and get no gradient.
     """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"cross_entropy: reduction must be 'mean', 'sum' or 'none', "
+                         f"not {reduction!r}")
     targets = np.asarray(getattr(targets, "data", targets))
     if not np.issubdtype(targets.dtype, np.integer):
         raise TypeError(f"cross_entropy: targets must be integer class ids, not {targets.dtype}")

@@ -1,0 +1,30 @@
+"""Shared helpers for the engine's tests: float64 tensors with fixed random values."""
+
+import numpy as np
+import pytest
+
+from minigrad import Tensor
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(0)
+
+
+def leaf(rng, shape, low=None, high=None, name=None, dtype=np.float64):
+    """A leaf tensor that requires grad: standard normal values, or uniform in [low, high)."""
+    if low is None:
+        data = rng.standard_normal(shape)
+    else:
+        data = rng.uniform(low, high, shape)
+    return Tensor(np.asarray(data, dtype=dtype), requires_grad=True, name=name)
+
+
+def away_from(rng, shape, points, margin=0.1):
+    """Standard normal values moved at least `margin` away from each of `points` (the kinks of
+    relu, abs, clip), so that finite differences never straddle one."""
+    data = rng.standard_normal(shape)
+    for p in points:
+        close = np.abs(data - p) < margin
+        data = np.where(close, p + np.sign(data - p + 1e-12) * margin * 2, data)
+    return Tensor(data, requires_grad=True)
