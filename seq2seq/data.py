@@ -22,19 +22,7 @@ class CorpusError(ValueError):
     """A corpus file that cannot be read as pairs; the message names the file and the line."""
 
 
-# ---- toy-ja-en: Japanese -> English from a small grammar -----------------------------------
-#
-#   sentence := clause ("そして" clause)*                      -> clause ("and" clause)*
-#   clause   := np ("が" | "は") [np "を"] verb                 -> np verb [np]        (SOV -> SVO)
-#   np       := part ["と" part]                                -> part ["and" part]
-#   part     := [possessor "の"] [adjective] noun               -> [the] [adjective] noun [of the possessor]
-#
-# A subject is a person or an animal ("the cat"), and so is a possessor; an object is whatever
-# its verb takes: things come without "the" ("fish", "apples"), unless they have a possessor
-# ("the fish of the cat"). The verb agrees with its subject: "the cat eats", "the cat and the dog
-# eat". "が" (subject) and "は" (topic) both translate the same. Every source has one parse, so
-# its translation is fixed and a model can get every sentence right. The alignment crosses twice:
-# the object comes before the verb in Japanese and after it in English, and "A の B" becomes "B of A".
+# ---- toy-ja-en: Japanese -> English from a small grammar (see `toy_ja_en`) -----------------
 
 ANIMATE = {"ねこ": "cat", "いぬ": "dog", "とり": "bird", "こども": "child", "せんせい": "teacher",
            "がくせい": "student", "ともだち": "friend"}
@@ -88,11 +76,11 @@ def _english(clauses):
 
 def _grow(rng, clauses, room):
     """Make the sentence longer by one random step of at most `room` words; False if none fits."""
-    parts = [(c, role, p) for c in clauses for role in (0, 1) if c[role] for p in c[role]]
+    parts = [part for clause in clauses for np in clause[:2] if np for part in np]
     steps = []                                  # (words added, what to do)
-    if any(p[1] is None for _, _, p in parts):
+    if any(part[1] is None for part in parts):
         steps.append((1, "adjective"))
-    if any(p[0] is None for _, _, p in parts):
+    if any(part[0] is None for part in parts):
         steps.append((2, "possessor"))
     if any(len(c[role]) == 1 for c in clauses for role in (0, 1) if c[role]):
         steps.append((2, "and"))
@@ -105,7 +93,7 @@ def _grow(rng, clauses, room):
     step = rng.choice(steps)
     if step in ("adjective", "possessor"):
         slot = 1 if step == "adjective" else 0
-        _, _, part = rng.choice([x for x in parts if x[2][slot] is None])
+        part = rng.choice([part for part in parts if part[slot] is None])
         part[slot] = rng.choice(list(ADJECTIVES if slot else ANIMATE))
     elif step == "and":
         clause, role = rng.choice([(c, r) for c in clauses for r in (0, 1) if c[r] and len(c[r]) == 1])
@@ -127,7 +115,28 @@ def _simple_clause(rng):
 
 
 def toy_ja_en(rng, min_len, max_len):
-    """A sentence of the toy grammar with a length drawn evenly from [min_len, max_len] words."""
+    """A Japanese sentence of a small grammar and its English translation, word by word:
+
+        sentence := clause ("そして" clause)*              -> clause ("and" clause)*
+        clause   := np ("が" | "は") [np "を"] verb         -> np verb [np]             (SOV -> SVO)
+        np       := part ["と" part]                        -> part ["and" part]
+        part     := [possessor "の"] [adjective] noun       -> [the] [adjective] noun [of the possessor]
+
+    "ねこ が さかな を たべる" -> "the cat eats fish". A subject is a person or an animal ("the
+    cat"), and so is a possessor; an object is whatever its verb takes (FOOD for たべる, DRINKS
+    for のむ, ...): things come without "the" ("fish", "apples") unless they have a possessor
+    ("the fish of the cat"). The verb agrees with its subject: "the cat eats", "the cat and the
+    dog eat". "が" (subject) and "は" (topic) translate the same. Every source has one parse, so
+    its translation is fixed and a model can get every sentence right. The alignment crosses
+    twice: the object comes before the verb in Japanese and after it in English, and "A の B"
+    becomes "B of A".
+
+    The length, in Japanese words, is drawn evenly from [min_len, max_len] (at least 3); the
+    sentence starts as "N が V" and grows by random steps (an adjective, a possessor, a second
+    noun with "と", an object, another clause) until it has exactly that length.
+    """
+    if max_len < 3:
+        raise ValueError(f"toy-ja-en sentences have at least 3 words, max_len={max_len} is too short")
     length = rng.randint(max(min_len, 3), max_len)
     while True:
         clauses = [_simple_clause(rng)]
@@ -138,12 +147,7 @@ def toy_ja_en(rng, min_len, max_len):
             return " ".join(_japanese(clauses)), " ".join(_english(clauses))
 
 
-# ---- dates: the ways people write a date -> ISO 8601 ----------------------------------------
-#
-# Dates from 1970-01-01 to 2029-12-31, in one of the formats below, with month and weekday names
-# in lower case, capitalised or upper case. Slashes are always month/day/year (US), points
-# day.month.year. A two-digit year means 1970-1999 for 70-99 and 2000-2029 for 00-29, so every
-# source names exactly one date.
+# ---- dates: the ways people write a date -> ISO 8601 (see `dates`) ---------------------------
 
 FIRST_DATE, LAST_DATE = datetime.date(1970, 1, 1), datetime.date(2029, 12, 31)
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",
@@ -180,7 +184,13 @@ def _date_fields(date, case):
 
 
 def dates(rng, min_len, max_len):
-    """A random date in a random human format -> "YYYY-MM-DD" (lengths are checked by make_task)."""
+    """A random date written in a random format -> "YYYY-MM-DD" ("27.09.1994" -> "1994-09-27").
+
+    Dates from 1970-01-01 to 2029-12-31, in one of DATE_FORMATS, with month and weekday names in
+    lower case, capitalised or upper case. Slashes are always month/day/year (US), points
+    day.month.year. A two-digit year means 1970-1999 for 70-99 and 2000-2029 for 00-29, so every
+    source names exactly one date. (Lengths are not aimed at: make_task filters them.)
+    """
     date = datetime.date.fromordinal(rng.randint(FIRST_DATE.toordinal(), LAST_DATE.toordinal()))
     case = rng.choice([str.lower, str.capitalize, str.upper])
     source = rng.choice(DATE_FORMATS).format(**_date_fields(date, case))

@@ -192,6 +192,8 @@ def test_make_task_errors_name_the_tasks_and_the_lengths():
         data.make_task("copy", 10, min_len=5, max_len=2)
     with pytest.raises(ValueError, match="length 1..3"):
         data.make_task("dates", 10, max_len=3)                  # no date is that short
+    with pytest.raises(ValueError, match="at least 3 words"):
+        data.make_task("toy-ja-en", 10, min_len=1, max_len=2)
 
 
 def test_task_level():
