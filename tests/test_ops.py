@@ -9,6 +9,8 @@ import minigrad.functional as F
 from minigrad import Tensor, gradcheck
 from conftest import away_from, leaf
 
+pytestmark = pytest.mark.filterwarnings("error")      # no NaN or overflow warning anywhere
+
 # Pairs of shapes that broadcast: equal, a new leading axis, axes of length 1, scalars.
 BROADCAST_PAIRS = [
     ((3,), (3,)),
