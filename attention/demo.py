@@ -59,6 +59,11 @@ def make_batch(rng, size, config):
     return Batch(keys, values, targets, inputs)
 
 
+def make_test_set(config):
+    """The held-out examples, the same for every run with this config's seed."""
+    return make_batch(np.random.default_rng(config.seed + 1000), config.test_size, config)
+
+
 def random_rotation(rng, d):
     """An orthogonal matrix drawn at random: it keeps lengths but scrambles directions."""
     q, r = np.linalg.qr(rng.standard_normal((d, d)))
@@ -82,8 +87,8 @@ def accuracy(weights, targets):
 def train(attention, initial_projection, config):
     """Train W with Adam from `initial_projection`; every run with the same config sees the same
     batches. Returns the final W and the History."""
-    rng = np.random.default_rng(config.seed + 1)                        # the data, not the init
-    test = make_batch(rng, config.test_size, config)
+    rng = np.random.default_rng(config.seed + 1)                        # the batches
+    test = make_test_set(config)
     projection = Tensor(initial_projection.copy(), requires_grad=True, name="W")
     optimizer = Adam([projection], lr=config.lr)
     history = History()
@@ -187,7 +192,12 @@ def demo(config=DemoConfig(), out=None, log=print):
     log(f"  {'final':>5s} {'':10s} {soft.accuracy[-1]:9.1%} {'':10s} {hard.accuracy[-1]:9.1%}")
     moved = float(np.abs(hard_projection.data - initial).max())
     log(f"  hard attention moved W by {moved:g} (largest change of any element)")
-    result = {"norms": norms, "soft": soft, "hard": hard, "initial": initial,
+    test = make_test_set(config)
+    with no_grad():
+        _, ideal_weights = forward(Tensor(np.eye(config.key_size)), test, dot_product_attention)
+    ideal = accuracy(ideal_weights, test.targets)
+    log(f"  for comparison, W = identity (q along x) on the same test set: {ideal:.1%}")
+    result = {"norms": norms, "soft": soft, "hard": hard, "initial": initial, "ideal": ideal,
               "soft_projection": soft_projection.data, "hard_projection": hard_projection.data}
     if out is not None:
         result["png"] = plot(result, Path(out) / "soft-vs-hard-attention.png")

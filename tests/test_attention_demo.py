@@ -20,6 +20,7 @@ def test_soft_attention_reaches_high_accuracy_and_hard_stays_at_its_start(result
     soft, hard = result["soft"], result["hard"]
     assert soft.accuracy[0] == hard.accuracy[0] < 0.3          # the same poor start
     assert soft.accuracy[-1] >= 0.95
+    assert result["ideal"] - 0.02 < soft.accuracy[-1] <= result["ideal"] + 0.01   # near W = I
     assert np.mean(soft.loss[-10:]) < 0.1 * np.mean(soft.loss[:5])
     assert hard.accuracy == [hard.accuracy[0]] * len(hard.accuracy)
     np.testing.assert_array_equal(result["hard_projection"], result["initial"])
