@@ -73,8 +73,9 @@ class Concat(Function):
         self.axis = axis
 
     def forward(self, *xs):
+        y = np.concatenate(xs, axis=self.axis)      # first: it checks the shapes and the axis
         self.sizes = [x.shape[self.axis] for x in xs]
-        return np.concatenate(xs, axis=self.axis)
+        return y
 
     def backward(self, grad_y):
         cuts = np.cumsum(self.sizes)[:-1]
