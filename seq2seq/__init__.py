@@ -1,0 +1,9 @@
+"""seq2seq: an LSTM encoder-decoder, with attention, that learns to translate and to align.
+
+    python -m seq2seq demo            the main job
+    python -m seq2seq train --help    and evaluate, translate, compare-lengths
+"""
+
+from seq2seq.model import AttentionDecoder, Decoder, Encoder, Seq2Seq
+
+__all__ = ["Encoder", "Decoder", "AttentionDecoder", "Seq2Seq"]

@@ -1,0 +1,153 @@
+"""`python -m seq2seq COMMAND`: train, evaluate, translate, demo, compare-lengths.
+
+Every failure is one line on stderr and a non-zero exit status.
+"""
+
+import argparse
+import dataclasses
+import json
+import sys
+
+from seq2seq.train import TrainConfig
+
+
+def add_train_options(parser, defaults=TrainConfig()):
+    parser.add_argument("--task", default=defaults.task,
+                        help="toy-ja-en, dates, reverse, copy, or a file of source/target pairs")
+    parser.add_argument("--out", default=defaults.out, help="the run folder")
+    parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file (tab)")
+    parser.add_argument("--attention", default=defaults.attention,
+                        choices=["dot", "general", "additive", "none"])
+    parser.add_argument("--wiring", default=defaults.wiring, choices=["luong", "bahdanau"])
+    parser.add_argument("--embed-size", type=int, default=defaults.embed_size)
+    parser.add_argument("--hidden-size", type=int, default=defaults.hidden_size)
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument("--epochs", type=int, default=defaults.epochs)
+    parser.add_argument("--lr", type=float, default=defaults.lr)
+    parser.add_argument("--clip", type=float, default=defaults.clip,
+                        help="clip the gradients' total norm to this")
+    parser.add_argument("--reverse-input", action="store_true", default=defaults.reverse_input)
+    parser.add_argument("--level", choices=["char", "word"], default=defaults.level)
+    parser.add_argument("--val-fraction", type=float, default=defaults.val_fraction)
+    parser.add_argument("--num-examples", type=int, default=defaults.num_examples,
+                        help="pairs generated for a built-in task")
+    parser.add_argument("--min-len", type=int, default=defaults.min_len)
+    parser.add_argument("--max-len", type=int, default=defaults.max_len)
+    parser.add_argument("--teacher-forcing-ratio", type=float,
+                        default=defaults.teacher_forcing_ratio)
+    parser.add_argument("--composed", dest="fused", action="store_false",
+                        help="use the LSTM built from primitive ops instead of the fused one")
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--threads", type=int, default=defaults.threads,
+                        help="BLAS threads (one is often fastest on a small shared machine)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def config_from(args):
+    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    values = {k: v for k, v in vars(args).items() if k in fields}
+    if values.get("attention") == "none":
+        values["attention"] = None
+    return TrainConfig(**values)
+
+
+def check_config(config):
+    for name in ("embed_size", "hidden_size", "batch_size", "threads", "num_examples"):
+        if getattr(config, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
+    if config.epochs < 0 or config.lr <= 0 or config.clip <= 0:
+        raise ValueError("--epochs must be >= 0, --lr and --clip > 0")
+    if not 0 <= config.val_fraction < 1:
+        raise ValueError("--val-fraction must be in [0, 1)")
+    if not 0 <= config.teacher_forcing_ratio <= 1:
+        raise ValueError("--teacher-forcing-ratio must be in [0, 1]")
+
+
+def cmd_train(args):
+    from seq2seq.train import train
+    config = config_from(args)
+    check_config(config)
+    train(config)
+    print(f"checkpoint: {config.out}/checkpoint.npz")
+
+
+def cmd_evaluate(args):
+    from seq2seq import data
+    from seq2seq.train import load_translator
+    translator, state = load_translator(args.run)
+    if args.task is None:
+        config = TrainConfig(**state["config"])
+        from seq2seq.train import load_pairs
+        _, pairs = data.split_pairs(load_pairs(config), config.val_fraction, seed=config.seed)
+    elif args.task in data.TASKS:
+        pairs = data.make_task(args.task, args.num_examples, seed=args.seed)
+    else:
+        pairs = data.load_pairs(args.task, sep=args.sep)
+    if not pairs:
+        raise ValueError("nothing to evaluate: the validation split is empty (use --task)")
+    scores = translator.evaluate(pairs, beam_size=args.beam_size)
+    if args.json:
+        print(json.dumps(scores))
+        return
+    for key in ("exact_match", "token_accuracy", "bleu"):
+        print(f"{key:15s} {scores[key]:.4f}")
+    print("exact match by source length: " + ", ".join(
+        f"{n}: {acc:.2f}" for n, acc in sorted(scores["by_length"].items())))
+
+
+def cmd_translate(args):
+    from seq2seq.heatmap import plot_heatmap, text_heatmap
+    from seq2seq.train import load_translator
+    from seq2seq.vocab import tokenize
+    translator, _ = load_translator(args.run)
+    [output], [weights] = translator.translate([args.text], beam_size=args.beam_size)
+    print(output)
+    if weights is not None:
+        source = translator.source_tokens(args.text)
+        target = tokenize(output, translator.level) + ["<eos>"]
+        weights = weights[:len(target)]
+        print(text_heatmap(weights, source, target[:len(weights)]))
+        if args.plot:
+            plot_heatmap(weights, source, target[:len(weights)], args.plot, title=output)
+            print(f"heatmap: {args.plot}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m seq2seq", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("train", help="train a model")
+    add_train_options(p)
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("evaluate", help="metrics of a trained model")
+    p.add_argument("run", help="the run folder (or its checkpoint.npz)")
+    p.add_argument("--task", help="a built-in task or a pairs file (default: the validation split)")
+    p.add_argument("--sep", default="\t")
+    p.add_argument("--num-examples", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=12345, help="for a generated --task")
+    p.add_argument("--beam-size", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_evaluate)
+
+    p = sub.add_parser("translate", help="translate one sentence and show the attention")
+    p.add_argument("run", help="the run folder (or its checkpoint.npz)")
+    p.add_argument("text")
+    p.add_argument("--beam-size", type=int, default=1)
+    p.add_argument("--plot", metavar="PNG", help="also draw the heatmap to this file")
+    p.set_defaults(func=cmd_translate)
+
+    from seq2seq import experiments
+    experiments.add_commands(sub)
+
+    args = parser.parse_args(argv)
+    try:
+        args.func(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (OSError, ValueError, KeyError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,84 @@
+"""Writing a translation: greedy decoding and beam search. Both return the tokens and, for the
+attention model, the attention weights of every output step (rows: output tokens, columns:
+source positions)."""
+
+import numpy as np
+
+import minigrad.functional as F
+from minigrad import Tensor, no_grad
+
+
+@no_grad()
+def greedy(model, src, bos_id, eos_id, max_len=50):
+    """Feed back the most likely token at every step, for a whole batch at once.
+
+    src (B, S) ids -> (list of B id lists without <bos>/<eos>, list of B weight arrays (n, S) or
+    None). Each sentence stops at its first <eos> or after `max_len` tokens."""
+    enc_outputs, state, src_mask = model.encode(src)
+    batch = len(src)
+    token = np.full(batch, bos_id, dtype=np.int64)
+    outputs = np.full((batch, max_len), eos_id, dtype=np.int64)
+    weights = []
+    done = np.zeros(batch, dtype=bool)
+    for t in range(max_len):
+        logits, state, w = model.decoder.step(token, state, enc_outputs, src_mask)   # (B, V)
+        token = logits.data.argmax(-1)                                               # (B,)
+        outputs[:, t] = np.where(done, eos_id, token)
+        weights.append(None if w is None else w.data)
+        done |= token == eos_id
+        if done.all():
+            break
+    results, attention = [], []
+    for row in range(batch):
+        ids = list(outputs[row, :t + 1])
+        n = ids.index(eos_id) if eos_id in ids else len(ids)
+        results.append([int(i) for i in ids[:n]])
+        attention.append(None if weights[0] is None
+                         else np.stack([w[row] for w in weights[:n + (eos_id in ids)]]))
+    return results, attention
+
+
+@no_grad()
+def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
+    """Keep the `beam_size` best partial translations (by total log-probability) at every step.
+
+    src (1, S) or (S,) for one sentence -> (id list, weights (n, S) or None). A hypothesis that
+    writes <eos> is finished; the search stops when no unfinished one can still beat the best
+    finished one (log-probabilities only fall), or after `max_len` steps. With beam_size=1 this
+    is exactly greedy decoding."""
+    src = np.asarray(src).reshape(1, -1)
+    enc_outputs, state, src_mask = model.encode(src)
+    beams = [([], 0.0, [])]                              # (ids, score, weight rows)
+    finished = []
+    for _ in range(max_len):
+        k = len(beams)
+        tokens = np.array([ids[-1] if ids else bos_id for ids, _, _ in beams], dtype=np.int64)
+        enc_k = F.concat([enc_outputs] * k, axis=0) if k > 1 else enc_outputs       # (k, S, H)
+        mask_k = np.repeat(src_mask, k, axis=0)                                      # (k, S)
+        logits, new_state, w = model.decoder.step(tokens, state, enc_k, mask_k)       # (k, V)
+        log_p = F.log_softmax(logits).data                                           # (k, V)
+        candidates = []
+        for b, (ids, score, rows) in enumerate(beams):
+            for token in np.argsort(-log_p[b], kind="stable")[:beam_size]:
+                candidates.append((score + log_p[b, token], b, int(token)))
+        candidates.sort(key=lambda c: -c[0])
+        beams_next, keep = [], []
+        for score, b, token in candidates:
+            ids, _, rows = beams[b]
+            new_rows = rows + ([] if w is None else [w.data[b]])
+            if token == eos_id:
+                finished.append((ids, score, new_rows))
+            elif len(beams_next) < beam_size:
+                beams_next.append((ids + [token], score, new_rows))
+                keep.append(b)
+            if len(beams_next) == beam_size:
+                break
+        best_finished = max((s for _, s, _ in finished), default=-np.inf)
+        if not beams_next or best_finished >= beams_next[0][1]:
+            break
+        beams = beams_next
+        state = tuple(Tensor(s.data[keep]) for s in new_state)
+    else:
+        finished.extend(beams)                           # max_len reached: take them as they are
+    ids, _, rows = max(finished, key=lambda h: h[1])
+    return ids, (np.stack(rows) if rows else None)

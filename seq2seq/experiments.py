@@ -1,0 +1,128 @@
+"""The demo (the project's main job) and the length experiment.
+
+demo             trains an attention model on toy-ja-en, prints translations with their
+                 attention heatmaps, and writes the heatmaps, the checkpoint and a report.
+compare-lengths  the experiment behind the attention paper's headline figure: exact match by
+                 source length for the plain encoder-decoder and the attention model, trained
+                 with the same budget on the same data.
+"""
+
+import dataclasses
+import json
+from pathlib import Path
+
+from seq2seq.train import TrainConfig
+
+DEMO_SENTENCES = [
+    "ねこ が さかな を たべる",
+]
+
+
+def demo_config(out, seed=0, epochs=None, num_examples=None):
+    """The demo's budget: small enough for about a minute on a laptop CPU."""
+    return TrainConfig(task="toy-ja-en", out=str(out), attention="dot", embed_size=32,
+                       hidden_size=128, batch_size=64, epochs=epochs or 6,
+                       num_examples=num_examples or 6000, lr=3e-3, seed=seed)
+
+
+def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print):
+    from seq2seq import data
+    from seq2seq.heatmap import plot_heatmap, text_heatmap
+    from seq2seq.train import train
+    from seq2seq.vocab import tokenize
+
+    out = Path(out)
+    config = demo_config(out, seed, epochs, num_examples)
+    log(f"training an LSTM encoder-decoder with {config.attention}-product attention on "
+        f"{config.task} ({config.num_examples} sentence pairs, {config.epochs} epochs)")
+    translator, history = train(config, log=log)
+
+    held_out = data.make_task("toy-ja-en", 2000, seed=seed + 1)
+    scores = translator.evaluate(held_out)
+    log(f"held-out sentences: exact match {scores['exact_match']:.2%}, "
+        f"BLEU {scores['bleu']:.4f}")
+    longest = max(held_out, key=lambda p: len(p[0]))
+    sentences = DEMO_SENTENCES + [held_out[0][0], held_out[1][0], longest[0]]
+    outputs, weights = translator.translate(sentences)
+    pictures = []
+    for number, (source, output, w) in enumerate(zip(sentences, outputs, weights), 1):
+        target = tokenize(output, translator.level) + ["<eos>"]
+        w = w[:len(target)]
+        log(f"\n{source}\n  -> {output}")
+        log(text_heatmap(w, translator.source_tokens(source), target[:len(w)]))
+        picture = out / f"attention-{number}.png"
+        plot_heatmap(w, translator.source_tokens(source), target[:len(w)], picture, title=output)
+        pictures.append(picture.name)
+    report = {"config": dataclasses.asdict(config), "history": history,
+              "held_out": {k: v for k, v in scores.items()},
+              "translations": [{"source": s, "output": o} for s, o in zip(sentences, outputs)],
+              "heatmaps": pictures}
+    (out / "demo-report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False),
+                                          encoding="utf-8")
+    log(f"\nwritten to {out}/: checkpoint.npz, {', '.join(pictures)}, demo-report.json")
+    return scores
+
+
+def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=4, num_examples=8000,
+                    hidden_size=128, seed=0, log=print):
+    """Train the plain and the attention model alike; exact match by source length for each."""
+    from seq2seq import data
+    from seq2seq.train import train
+
+    out = Path(out)
+    held_out = data.make_task(task, 3000, seed=seed + 1)
+    table = {}
+    for name, scoring in (("plain", None), ("attention", "dot")):
+        config = TrainConfig(task=task, out=str(out / name), attention=scoring, embed_size=32,
+                             hidden_size=hidden_size, batch_size=64, epochs=epochs,
+                             num_examples=num_examples, lr=3e-3, seed=seed)
+        log(f"training the {name} model")
+        translator, _ = train(config, log=log)
+        table[name] = translator.evaluate(held_out)["by_length"]
+    lengths = sorted(set(table["plain"]) | set(table["attention"]))
+    log(f"\n{'source length':>13}  {'plain':>7}  {'attention':>9}")
+    for n in lengths:
+        log(f"{n:13d}  {table['plain'].get(n, float('nan')):7.2%}  "
+            f"{table['attention'].get(n, float('nan')):9.2%}")
+    (out / "compare-lengths.json").write_text(json.dumps(
+        {k: {str(n): v for n, v in t.items()} for k, t in table.items()}, indent=2))
+    _plot_lengths(table, out / "compare-lengths.png")
+    log(f"written to {out}/compare-lengths.png and compare-lengths.json")
+    return table
+
+
+def _plot_lengths(table, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, by_length in table.items():
+        lengths = sorted(by_length)
+        ax.plot(lengths, [by_length[n] for n in lengths], marker="o", label=name)
+    ax.set_xlabel("source length (tokens)")
+    ax.set_ylabel("exact match")
+    ax.set_ylim(0, 1.02)
+    ax.legend()
+    ax.set_title("Accuracy by input length: plain encoder-decoder vs attention")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def add_commands(sub):
+    p = sub.add_parser("demo", help="the main job: train, translate, show the alignment")
+    p.add_argument("--out", default="runs/demo")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--epochs", type=int, default=None)
+    p.add_argument("--num-examples", type=int, default=None)
+    p.set_defaults(func=lambda a: run_demo(a.out, a.seed, a.epochs, a.num_examples))
+
+    p = sub.add_parser("compare-lengths", help="accuracy by input length, plain vs attention")
+    p.add_argument("--out", default="runs/compare-lengths")
+    p.add_argument("--task", default="toy-ja-en")
+    p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--num-examples", type=int, default=8000)
+    p.add_argument("--hidden-size", type=int, default=128)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=lambda a: compare_lengths(a.out, a.task, a.epochs, a.num_examples,
+                                                  a.hidden_size, a.seed))

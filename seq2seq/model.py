@@ -1,0 +1,191 @@
+"""The encoder-decoder: an LSTM reads the source, another LSTM writes the target.
+
+Shapes: B batch, S source length, T target length, E embedding size, H hidden size, V vocabulary.
+
+Encoder       ids (B, S) -> Embedding -> LSTM -> hidden states (B, S, H) and final state (h, c)
+Decoder       starts from the encoder's final state; at each step reads the previous token and
+              writes scores for the next one. The plain decoder sees the source only through
+              that one fixed-size state.
+AttentionDecoder  also looks back at every encoder hidden state at every step, through an
+              attention module (query = decoder state, keys = values = encoder states), in one
+              of the two classic wirings:
+  "luong"     the LSTM runs first; its new state s_t queries the encoder; [c_t; s_t] feeds the
+              output layer. Under teacher forcing the LSTM runs over all steps first and the
+              attention for all steps is one batched matmul: this is what makes it fast.
+  "bahdanau"  the previous state s_{t-1} queries the encoder; the context c_t goes into the LSTM
+              with the previous token; [s_t; c_t] feeds the output layer. Step by step only.
+
+Source batches are padded on the left (see `seq2seq.batching`), so the encoder's last state is
+the state after the last real token; padded positions get no attention (the mask), padded target
+positions no loss (ignore_index).
+"""
+
+import numpy as np
+
+import minigrad.functional as F
+from minigrad import nn
+
+import attention as attn
+
+SCORINGS = ("dot", "general", "additive")
+WIRINGS = ("luong", "bahdanau")
+
+
+class Encoder(nn.Module):
+    """Embedding -> LSTM.   src (B, S) ids  ->  outputs (B, S, H), final state ((B, H), (B, H))"""
+
+    def __init__(self, vocab_size, embed_size, hidden_size, padding_idx=0, fused=True):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab_size, embed_size, padding_idx=padding_idx)
+        self.lstm = nn.LSTM(embed_size, hidden_size, batch_first=True, fused=fused)
+
+    def forward(self, src):
+        x = self.embedding(src)                         # (B, S, E)
+        outputs, state = self.lstm(x)                   # (B, S, H), ((B, H), (B, H))
+        return outputs, state
+
+
+class Decoder(nn.Module):
+    """The plain decoder: Embedding -> LSTM (from the encoder's final state) -> Linear.
+    It never looks at the encoder's outputs: the whole source must fit in the state (h, c)."""
+
+    uses_attention = False
+
+    def __init__(self, vocab_size, embed_size, hidden_size, padding_idx=0, fused=True):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab_size, embed_size, padding_idx=padding_idx)
+        self.lstm = nn.LSTM(embed_size, hidden_size, batch_first=True, fused=fused)
+        self.out = nn.Linear(hidden_size, vocab_size)
+
+    def forward(self, tgt_in, state, enc_outputs=None, src_mask=None):
+        """Teacher forcing, all steps at once.  tgt_in (B, T) -> logits (B, T, V), weights None"""
+        x = self.embedding(tgt_in)                      # (B, T, E)
+        outputs, _ = self.lstm(x, state)                # (B, T, H)
+        return self.out(outputs), None                  # (B, T, V)
+
+    def step(self, token, state, enc_outputs=None, src_mask=None):
+        """One step.  token (B,) ids -> logits (B, V), new state, weights None"""
+        x = self.embedding(token)                       # (B, E)
+        h, c = self.lstm.cell(x, state)                 # (B, H) each
+        return self.out(h), (h, c), None
+
+
+def make_attention(scoring, hidden_size):
+    """The attention module that scores a decoder state (H) against encoder states (H)."""
+    if scoring == "dot":
+        return attn.DotProductAttention()
+    if scoring == "general":
+        return attn.GeneralAttention(hidden_size, hidden_size)
+    if scoring == "additive":
+        return attn.AdditiveAttention(hidden_size, hidden_size, hidden_size)
+    raise ValueError(f"attention must be one of {SCORINGS} or None, not {scoring!r}")
+
+
+class AttentionDecoder(nn.Module):
+    """A decoder that looks back at the encoder's hidden states at every step (see the module
+    docstring for the two wirings). Returns logits and the attention weights (B, T, S)."""
+
+    uses_attention = True
+
+    def __init__(self, vocab_size, embed_size, hidden_size, scoring="dot", wiring="luong",
+                 padding_idx=0, fused=True):
+        super().__init__()
+        if wiring not in WIRINGS:
+            raise ValueError(f"wiring must be one of {WIRINGS}, not {wiring!r}")
+        self.wiring = wiring
+        self.embedding = nn.Embedding(vocab_size, embed_size, padding_idx=padding_idx)
+        lstm_input = embed_size if wiring == "luong" else embed_size + hidden_size
+        self.lstm = nn.LSTM(lstm_input, hidden_size, batch_first=True, fused=fused)
+        self.attention = make_attention(scoring, hidden_size)
+        self.out = nn.Linear(2 * hidden_size, vocab_size)
+
+    def forward(self, tgt_in, state, enc_outputs, src_mask=None):
+        """Teacher forcing.  tgt_in (B, T) -> logits (B, T, V), weights (B, T, S)"""
+        if self.wiring == "bahdanau":                   # each step needs the previous state
+            return run_steps(self, tgt_in, state, enc_outputs, src_mask)
+        x = self.embedding(tgt_in)                      # (B, T, E)
+        states, _ = self.lstm(x, state)                 # (B, T, H): s_1 .. s_T
+        mask = None if src_mask is None else src_mask[:, None, :]             # (B, 1, S)
+        context, weights = self.attention(states, enc_outputs, enc_outputs, mask)  # (B, T, H)
+        logits = self.out(F.concat([context, states], axis=-1))               # (B, T, V)
+        return logits, weights
+
+    def step(self, token, state, enc_outputs, src_mask=None):
+        """One step.  token (B,) -> logits (B, V), new state, weights (B, S)"""
+        x = self.embedding(token)                       # (B, E)
+        if self.wiring == "luong":
+            h, c = self.lstm.cell(x, state)             # s_t, (B, H)
+            context, weights = self.attention(h, enc_outputs, enc_outputs, src_mask)   # (B, H)
+            logits = self.out(F.concat([context, h], axis=-1))                  # (B, V)
+        else:
+            h_prev = state[0]                           # s_{t-1} queries the encoder
+            context, weights = self.attention(h_prev, enc_outputs, enc_outputs, src_mask)
+            h, c = self.lstm.cell(F.concat([x, context], axis=-1), state)       # (B, H)
+            logits = self.out(F.concat([h, context], axis=-1))                  # (B, V)
+        return logits, (h, c), weights
+
+
+def run_steps(decoder, tgt_in, state, enc_outputs, src_mask, teacher_forcing_ratio=1.0,
+              rng=None):
+    """Run the decoder one step at a time over T steps. At each step the input is the correct
+    previous token with probability `teacher_forcing_ratio` (1.0: always, teacher forcing), or
+    else the model's own best guess from the step before (0.0: free-running, as at inference)."""
+    logits_steps, weight_steps = [], []
+    token = tgt_in[:, 0]                                # <bos>
+    for t in range(tgt_in.shape[1]):
+        logits, state, weights = decoder.step(token, state, enc_outputs, src_mask)  # (B, V)
+        logits_steps.append(logits)
+        weight_steps.append(weights)
+        if t + 1 < tgt_in.shape[1]:
+            guess = logits.data.argmax(-1)              # (B,)
+            if teacher_forcing_ratio >= 1:
+                token = tgt_in[:, t + 1]
+            elif teacher_forcing_ratio <= 0:
+                token = guess
+            else:
+                use_gold = rng.random(len(guess)) < teacher_forcing_ratio
+                token = np.where(use_gold, tgt_in[:, t + 1], guess)
+    logits = F.stack(logits_steps, axis=1)              # (B, T, V)
+    weights = None if weight_steps[0] is None else F.stack(weight_steps, axis=1)  # (B, T, S)
+    return logits, weights
+
+
+class Seq2Seq(nn.Module):
+    """Encoder + decoder. `attention` is "dot", "general", "additive" or None (the plain model)."""
+
+    def __init__(self, src_vocab_size, tgt_vocab_size, embed_size=16, hidden_size=256,
+                 attention="dot", wiring="luong", padding_idx=0, fused=True):
+        super().__init__()
+        self.config = dict(src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size,
+                           embed_size=embed_size, hidden_size=hidden_size, attention=attention,
+                           wiring=wiring, padding_idx=padding_idx, fused=fused)
+        self.padding_idx = padding_idx
+        self.encoder = Encoder(src_vocab_size, embed_size, hidden_size, padding_idx, fused)
+        if attention is None:
+            self.decoder = Decoder(tgt_vocab_size, embed_size, hidden_size, padding_idx, fused)
+        else:
+            self.decoder = AttentionDecoder(tgt_vocab_size, embed_size, hidden_size, attention,
+                                            wiring, padding_idx, fused)
+
+    def encode(self, src):
+        """src (B, S) ids -> encoder outputs (B, S, H), final state, source mask (B, S)"""
+        src = np.asarray(src)
+        enc_outputs, state = self.encoder(src)
+        return enc_outputs, state, src != self.padding_idx
+
+    def forward(self, src, tgt_in, teacher_forcing_ratio=1.0, rng=None):
+        """src (B, S), tgt_in (B, T) starting with <bos>  ->  logits (B, T, V), weights or None"""
+        enc_outputs, state, src_mask = self.encode(src)
+        tgt_in = np.asarray(tgt_in)
+        if teacher_forcing_ratio >= 1:
+            return self.decoder(tgt_in, state, enc_outputs, src_mask)
+        rng = np.random.default_rng() if rng is None else rng
+        return run_steps(self.decoder, tgt_in, state, enc_outputs, src_mask,
+                         teacher_forcing_ratio, rng)
+
+    def loss(self, src, tgt, teacher_forcing_ratio=1.0, rng=None):
+        """Mean cross-entropy of the next token. tgt (B, T+1) = <bos> y_1 .. y_T <eos> <pad>..
+        The decoder reads tgt[:, :-1] and is scored on tgt[:, 1:]; padding counts for nothing."""
+        tgt = np.asarray(tgt)
+        logits, _ = self(src, tgt[:, :-1], teacher_forcing_ratio, rng)      # (B, T, V)
+        return F.cross_entropy(logits, tgt[:, 1:], ignore_index=self.padding_idx)

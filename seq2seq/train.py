@@ -1,0 +1,226 @@
+"""Training: padded batches, Adam, gradient clipping, validation and a checkpoint each epoch.
+
+A run is a folder: `checkpoint.npz` (model, optimiser, vocabularies, config, history; written
+atomically) and `report.json`. `resume=True` continues from the last finished epoch and gives
+exactly the weights an uninterrupted run would: each epoch's shuffle comes from (seed, epoch)
+alone, and the optimiser's state is saved with the model.
+"""
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+import minigrad
+from minigrad.nn.utils import clip_grad_norm_
+from minigrad.optim import Adam
+
+from seq2seq import data, metrics
+from seq2seq.batching import batches, encode_source, encode_target, pad_sources
+from seq2seq.decoding import greedy
+from seq2seq.model import Seq2Seq
+from seq2seq.vocab import Vocab, detokenize, tokenize
+
+CHECKPOINT = "checkpoint.npz"
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    task: str = "toy-ja-en"         # a built-in task, or a file of source/target pairs
+    out: str = "runs/model"
+    sep: str = "\t"                 # the separator of a pairs file
+    attention: str | None = "dot"   # "dot", "general", "additive", or None: the plain model
+    wiring: str = "luong"           # "luong" or "bahdanau"
+    embed_size: int = 16
+    hidden_size: int = 256
+    batch_size: int = 128
+    epochs: int = 10
+    lr: float = 1e-3
+    clip: float = 5.0
+    reverse_input: bool = False
+    level: str | None = None        # "char" or "word"; None: the task's own
+    val_fraction: float = 0.1
+    seed: int = 0
+    threads: int = 1
+    resume: bool = False
+    num_examples: int = 20000       # pairs generated for a built-in task
+    min_len: int | None = None      # source lengths of a built-in task
+    max_len: int | None = None
+    teacher_forcing_ratio: float = 1.0
+    fused: bool = True
+    progress: bool = True
+
+
+def load_pairs(config):
+    """The (source, target) text pairs of the config's task or file."""
+    if config.task in data.TASKS:
+        return data.make_task(config.task, config.num_examples, seed=config.seed,
+                              min_len=config.min_len, max_len=config.max_len)
+    if not Path(config.task).exists():
+        raise FileNotFoundError(f"no such task or file: {config.task!r} "
+                                f"(tasks: {', '.join(data.TASKS)})")
+    return data.load_pairs(config.task, sep=config.sep)
+
+
+class Translator:
+    """A trained model with what it needs to read and write text: vocabularies and settings."""
+
+    def __init__(self, model, src_vocab, tgt_vocab, level, reverse_input):
+        self.model, self.src_vocab, self.tgt_vocab = model, src_vocab, tgt_vocab
+        self.level, self.reverse_input = level, reverse_input
+
+    def source_ids(self, texts):
+        return pad_sources([encode_source(t, self.src_vocab, self.level, self.reverse_input)
+                            for t in texts], self.src_vocab.pad_id)
+
+    def source_tokens(self, text):
+        """The source tokens in the order the encoder reads them (the heatmap's columns)."""
+        tokens = [t if t in self.src_vocab else "<unk>" for t in tokenize(text, self.level)]
+        return tokens[::-1] if self.reverse_input else tokens
+
+    def translate(self, texts, max_len=None, beam_size=1):
+        """Texts -> (translations, attention weights per sentence (n_out, n_src) or None)."""
+        from seq2seq.decoding import beam_search
+        self.model.eval()
+        max_len = max_len or 2 * max(len(tokenize(t, self.level)) for t in texts) + 10
+        tgt = self.tgt_vocab
+        if beam_size > 1:
+            out = [beam_search(self.model, self.source_ids([t]), tgt.bos_id, tgt.eos_id,
+                               beam_size, max_len) for t in texts]
+            ids, weights = [o[0] for o in out], [o[1] for o in out]
+        else:
+            ids, weights = [], []
+            for start in range(0, len(texts), 256):
+                chunk = texts[start:start + 256]
+                i, w = greedy(self.model, self.source_ids(chunk), tgt.bos_id, tgt.eos_id, max_len)
+                ids += i
+                weights += w
+        weights = [None if w is None else w[:, w.shape[1] - len(self.source_tokens(t)):]
+                   for w, t in zip(weights, texts)]           # drop the left padding's columns
+        return [detokenize(tgt.decode(i), self.level) for i in ids], weights
+
+    def evaluate(self, pairs, beam_size=1):
+        """Exact match, token accuracy, BLEU and accuracy by source length on (src, ref) pairs."""
+        sources = [s for s, _ in pairs]
+        references = [r for _, r in pairs]
+        hypotheses, _ = self.translate(sources, beam_size=beam_size)
+        return {
+            "exact_match": metrics.exact_match(hypotheses, references),
+            "token_accuracy": metrics.token_accuracy(
+                [tokenize(h, self.level) for h in hypotheses],
+                [tokenize(r, self.level) for r in references]),
+            "bleu": metrics.corpus_bleu(hypotheses, references),
+            "by_length": metrics.accuracy_by_length(
+                [tokenize(s, self.level) for s in sources], hypotheses, references),
+            "examples": len(pairs),
+        }
+
+
+def build(config, pairs):
+    """Vocabularies from the training pairs, and a fresh model."""
+    level = config.level or (data.task_level(config.task) if config.task in data.TASKS else "char")
+    src_vocab = Vocab.build(tokenize(s, level) for s, _ in pairs)
+    tgt_vocab = Vocab.build(tokenize(t, level) for _, t in pairs)
+    minigrad.manual_seed(config.seed)
+    model = Seq2Seq(len(src_vocab), len(tgt_vocab), config.embed_size, config.hidden_size,
+                    config.attention, config.wiring, src_vocab.pad_id, config.fused)
+    return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input)
+
+
+def train(config, log=print):
+    """Train as the config says; returns (translator, history). Writes the run folder."""
+    from threadpoolctl import threadpool_limits
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with threadpool_limits(limits=config.threads):
+        pairs = load_pairs(config)
+        train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
+        translator = build(config, train_pairs)
+        model = translator.model
+        optimizer = Adam(model.parameters(), lr=config.lr)
+        history, start = [], 0
+        if config.resume and (out / CHECKPOINT).exists():
+            translator, optimizer, history = load_run(out, config)
+            model, start = translator.model, len(history)
+            log(f"resuming after epoch {start}")
+        examples = [(encode_source(s, translator.src_vocab, translator.level, config.reverse_input),
+                     encode_target(t, translator.tgt_vocab, translator.level))
+                    for s, t in train_pairs]
+        for epoch in range(start, config.epochs):
+            model.train()
+            rng = np.random.default_rng([config.seed, epoch])       # the same on resume
+            loss = run_epoch(model, optimizer, examples, config, rng, epoch, log)
+            scores = translator.evaluate(val_pairs) if val_pairs else {}
+            history.append({"epoch": epoch + 1, "loss": loss, **{k: v for k, v in scores.items()
+                                                                  if k != "by_length"}})
+            log(f"epoch {epoch + 1}: loss {loss:.4f}" + "".join(
+                f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
+                if k in scores))
+            save_run(out, config, translator, optimizer, history)
+    return translator, history
+
+
+def run_epoch(model, optimizer, examples, config, rng, epoch, log):
+    """One pass over the shuffled training examples; returns the mean loss."""
+    pad = model.padding_idx
+    n_batches = -(-len(examples) // config.batch_size)
+    progress = _progress(n_batches, f"epoch {epoch + 1}/{config.epochs}", config.progress)
+    total, started = 0.0, time.perf_counter()
+    for i, (src, tgt) in enumerate(batches(examples, config.batch_size, pad, rng), 1):
+        loss = model.loss(src, tgt, config.teacher_forcing_ratio, rng)
+        optimizer.zero_grad()
+        loss.backward()
+        clip_grad_norm_(model.parameters(), config.clip)
+        optimizer.step()
+        total += loss.item()
+        if progress is not None:
+            progress.set_postfix(loss=f"{total / i:.4f}",
+                                 it_s=f"{i / (time.perf_counter() - started):.2f}")
+            progress.update()
+    if progress is not None:
+        progress.close()
+    return total / max(n_batches, 1)
+
+
+def _progress(total, description, enabled):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, desc=description, unit="batch", leave=False, dynamic_ncols=True)
+
+
+def save_run(out, config, translator, optimizer, history):
+    minigrad.save({
+        "config": dataclasses.asdict(config),
+        "model": translator.model.state_dict(),
+        "model_config": translator.model.config,
+        "optimizer": optimizer.state_dict(),
+        "src_vocab": translator.src_vocab.to_dict(),
+        "tgt_vocab": translator.tgt_vocab.to_dict(),
+        "level": translator.level,
+        "reverse_input": translator.reverse_input,
+        "history": history,
+    }, Path(out) / CHECKPOINT)
+    (Path(out) / "report.json").write_text(json.dumps(history, indent=2), encoding="utf-8")
+
+
+def load_translator(path):
+    """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict)."""
+    path = Path(path)
+    file = path / CHECKPOINT if path.is_dir() else path
+    state = minigrad.load(file)
+    model = Seq2Seq(**state["model_config"])
+    model.load_state_dict(state["model"])
+    translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
+                            Vocab.from_dict(state["tgt_vocab"]), state["level"],
+                            state["reverse_input"])
+    return translator, state
+
+
+def load_run(out, config):
+    translator, state = load_translator(out)
+    optimizer = Adam(translator.model.parameters(), lr=config.lr)
+    optimizer.load_state_dict(state["optimizer"])
+    return translator, optimizer, list(state["history"])
