@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from minigrad import Tensor, gradcheck
-from attention import dot_product_attention, hard_attention, self_attention
+from attention import attend, dot_product_attention, hard_attention, self_attention
 
 
 def tensor(rng, *shape, scale=1.0):
@@ -136,6 +136,16 @@ def test_gradcheck_with_a_fully_masked_row():
     assert gradcheck(lambda q, k, v: dot_product_attention(q, k, v, mask=mask), q, keys, values)
 
 
+@pytest.mark.parametrize("masked", [False, True])
+def test_gradcheck_attend_scores_and_values(masked):
+    rng = np.random.default_rng(13)
+    scores, values = tensor(rng, 2, 3, 5), tensor(rng, 2, 5, 4)
+    mask = rng.random((3, 5)) < 0.5 if masked else None
+    context, weights = attend(scores, values, mask)
+    assert context.shape == (2, 3, 4) and weights.shape == (2, 3, 5)
+    assert gradcheck(lambda s, v: attend(s, v, mask), scores, values)
+
+
 def test_self_attention_is_attention_of_x_over_itself():
     rng = np.random.default_rng(9)
     x = tensor(rng, 2, 6, 4)
@@ -145,6 +155,9 @@ def test_self_attention_is_attention_of_x_over_itself():
     np.testing.assert_allclose(context.data, expected.data)
     causal = np.tril(np.ones((6, 6), dtype=bool))
     assert gradcheck(lambda x: self_attention(x, mask=causal), x)
+    assert gradcheck(lambda x: self_attention(x, scale=True), x)
+    _, causal_weights = self_attention(x, mask=causal)
+    np.testing.assert_array_equal(np.triu(causal_weights.data, 1), 0)   # no peeking ahead
 
 
 # ---- hard attention ----------------------------------------------------------------------------

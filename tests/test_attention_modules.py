@@ -155,6 +155,27 @@ def test_modules_stay_finite_for_huge_inputs_masked_rows_and_length_one(name):
             assert t.grad is None or np.all(np.isfinite(t.grad))
 
 
+def test_multihead_stays_finite_for_huge_inputs_masked_rows_and_length_one():
+    rng = np.random.default_rng(10)
+    module = MultiHeadAttention(4, 2).double()
+    module.out_proj.bias.data = rng.standard_normal(4)
+    for Tk in (1, 5):
+        query, key = tensor(rng, 2, 3, 4, scale=1e3), tensor(rng, 2, Tk, 4, scale=1e3)
+        value = tensor(rng, 2, Tk, 4)
+        mask = np.ones((3, Tk), dtype=bool)
+        mask[1] = False                                        # query 1 may attend nothing
+        output, weights = module(query, key, value, mask=mask)
+        assert np.abs(module.head_weights).max() == 1.0        # saturated, still finite
+        output.backward(rng.standard_normal(output.shape))
+        np.testing.assert_array_equal(weights.data[:, 1], 0)
+        np.testing.assert_allclose(output.data[:, 1], [module.out_proj.bias.data] * 2)
+        for t in [output, weights]:
+            assert np.all(np.isfinite(t.data))
+        for t in [query, key, value] + list(module.parameters()):
+            assert np.all(np.isfinite(t.grad))
+        module.zero_grad()
+
+
 # ---- multi-head attention ----------------------------------------------------------------------
 
 def test_multihead_parameters_have_pytorch_names_and_shapes():
@@ -194,7 +215,7 @@ def test_multihead_weights_average_the_heads_and_self_attention_uses_the_module(
     np.testing.assert_allclose(weights.data.sum(-1), 1)
 
 
-@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize("masked", [None, "shared", "per-example", "padding"])
 def test_multihead_matches_torch_outputs_and_every_gradient(masked):
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(9)
@@ -209,10 +230,19 @@ def test_multihead_matches_torch_outputs_and_every_gradient(masked):
 
     arrays = [rng.standard_normal((B, Tq, E)), rng.standard_normal((B, Tk, E)),
               rng.standard_normal((B, Tk, E))]
-    mask = None
-    if masked:
+    mask, torch_masks = None, {}                               # PyTorch: True = may NOT attend
+    if masked == "shared":                                     # (Tq, Tk), the same for all
         mask = rng.random((Tq, Tk)) < 0.5
         mask[:, 0] = True                                      # PyTorch gives NaN for empty rows
+        torch_masks = {"attn_mask": torch.tensor(~mask)}
+    elif masked == "per-example":                              # (B, Tq, Tk); PyTorch: (B*H, Tq, Tk)
+        mask = rng.random((B, Tq, Tk)) < 0.5
+        mask[..., 0] = True
+        torch_masks = {"attn_mask": torch.tensor(np.repeat(~mask, H, axis=0))}
+    elif masked == "padding":                                  # (B, 1, Tk); PyTorch: (B, Tk)
+        lengths = np.array([Tk, 2, 4])
+        mask = (np.arange(Tk) < lengths[:, None])[:, None, :]
+        torch_masks = {"key_padding_mask": torch.tensor(~mask[:, 0, :])}
     upstream_out, upstream_w = rng.standard_normal((B, Tq, E)), rng.standard_normal((B, Tq, Tk))
 
     inputs = [Tensor(a, requires_grad=True) for a in arrays]
@@ -220,8 +250,7 @@ def test_multihead_matches_torch_outputs_and_every_gradient(masked):
     ((output * Tensor(upstream_out)).sum() + (weights * Tensor(upstream_w)).sum()).backward()
 
     torch_inputs = [torch.tensor(a, requires_grad=True) for a in arrays]
-    attn_mask = None if mask is None else torch.tensor(~mask)  # PyTorch: True = may NOT attend
-    expected, expected_weights = theirs(*torch_inputs, attn_mask=attn_mask)
+    expected, expected_weights = theirs(*torch_inputs, **torch_masks)
     ((expected * torch.tensor(upstream_out)).sum()
      + (expected_weights * torch.tensor(upstream_w)).sum()).backward()
 
