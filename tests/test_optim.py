@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad import Tensor
+import minigrad.functional as F
+from minigrad import Tensor, nn
 from minigrad.checkpoint import load, save
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import SGD, Adam
@@ -226,6 +227,42 @@ def test_resume_from_a_checkpoint_is_bit_identical(tmp_path, name, dtype):
 
     for p, q in zip(resumed, straight):
         assert p.data.dtype == dtype
+        assert p.data.tobytes() == q.data.tobytes()
+
+
+def test_a_model_and_its_optimiser_resume_exactly_from_a_checkpoint(tmp_path):
+    rng = np.random.default_rng(3)
+    x = Tensor(rng.standard_normal((8, 3)).astype(np.float32))
+    labels = rng.integers(0, 2, 8)
+
+    def make(seed):
+        minigrad.manual_seed(seed)
+        model = nn.Linear(3, 2)
+        return model, Adam(model.parameters(), lr=0.05)
+
+    def train(model, opt, steps):
+        for _ in range(steps):
+            loss = F.cross_entropy(model(x), labels)
+            opt.zero_grad()
+            loss.backward()
+            clip_grad_norm_(model.parameters(), max_norm=0.1)
+            opt.step()
+
+    straight, straight_opt = make(seed=0)
+    train(straight, straight_opt, 6)
+
+    model, opt = make(seed=0)
+    train(model, opt, 3)
+    save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": 3},
+         tmp_path / "model.npz")
+    model, opt = make(seed=1)                       # other initial weights: the load must win
+    checkpoint = load(tmp_path / "model.npz")
+    model.load_state_dict(checkpoint["model"])
+    opt.load_state_dict(checkpoint["optimizer"])
+    train(model, opt, 6 - checkpoint["epoch"])
+
+    for p, q in zip(model.parameters(), straight.parameters()):
+        assert p.data.dtype == np.float32
         assert p.data.tobytes() == q.data.tobytes()
 
 
