@@ -88,9 +88,9 @@ class AdditiveAttention(Module):
     def forward(self, query, keys, values, mask=None):
         query, keys, values, mask, unstack = as_matrices(query, keys, values, mask,
                                                          same_size=False)
-        queries = self.W(query).expand_dims(-2)                         # (..., m, 1, hidden)
-        keys = self.U(keys).expand_dims(-3)                             # (..., 1, n, hidden)
-        features = (queries + keys).tanh()                              # (..., m, n, hidden)
+        projected_queries = self.W(query).expand_dims(-2)               # (..., m, 1, hidden)
+        projected_keys = self.U(keys).expand_dims(-3)                   # (..., 1, n, hidden)
+        features = (projected_queries + projected_keys).tanh()          # (..., m, n, hidden)
         scores = self.v(features).squeeze(-1)                           # (..., m, n)
         context, weights = attend(scores, values, mask)                 # (..., m, dv), (..., m, n)
         context, weights = unstack(context, weights)
@@ -134,7 +134,8 @@ class MultiHeadAttention(Module):
         init.zeros_(self.out_proj.bias)
 
     def forward(self, query, key, value, mask=None):
-        check_dtype(self, query, self.in_proj_weight)
+        for x in (query, key, value):
+            check_dtype(self, x, self.in_proj_weight)
         w_q, w_k, w_v = F.split(self.in_proj_weight, 3)                 # 3 x (E, E)
         b_q, b_k, b_v = F.split(self.in_proj_bias, 3)                   # 3 x (E,)
         q = self.split_heads(query @ w_q.T + b_q)                       # (B, H, Tq, Dh)
