@@ -11,9 +11,10 @@ from minigrad.autograd import Function, backward, is_grad_enabled, no_grad, topo
 from minigrad import functional
 from minigrad.gradcheck import GradcheckError, gradcheck
 from minigrad.random import manual_seed
+from minigrad.scope import scope
 from minigrad.checkpoint import CheckpointError, load, save
 from minigrad import nn, optim
 
 __all__ = ["Tensor", "Function", "backward", "no_grad", "is_grad_enabled", "topological_order",
            "functional", "gradcheck", "GradcheckError", "manual_seed", "save", "load",
-           "CheckpointError", "nn", "optim"]
+           "CheckpointError", "nn", "optim", "scope"]

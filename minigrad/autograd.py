@@ -17,6 +17,7 @@ import inspect
 
 import numpy as np
 
+from minigrad import scope as scopes
 from minigrad.tensor import Tensor
 
 
@@ -71,6 +72,7 @@ class Function:
     """
 
     inputs = ()
+    scope = ()
 
     def __call__(self, *args):
         inputs = [x if isinstance(x, Tensor) else _constant(x, args) for x in args]
@@ -85,6 +87,7 @@ class Function:
                     out.requires_grad = True
                     out.creator = self
                     self.inputs = inputs
+                    self.scope = scopes.current     # the names of `minigrad.scope` blocks
                     break
         return out
 
