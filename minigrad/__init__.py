@@ -11,7 +11,7 @@ from minigrad.autograd import Function, backward, is_grad_enabled, no_grad, topo
 from minigrad import functional
 from minigrad.gradcheck import GradcheckError, gradcheck
 from minigrad.random import manual_seed
-from minigrad.scope import scope
+from minigrad.scopes import scope
 from minigrad.checkpoint import CheckpointError, load, save
 from minigrad import nn, optim
 

@@ -17,7 +17,7 @@ import inspect
 
 import numpy as np
 
-from minigrad import scope as scopes
+from minigrad import scopes
 from minigrad.tensor import Tensor
 
 
