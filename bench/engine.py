@@ -11,6 +11,13 @@ Two workloads, each timed forward + backward, best of N runs:
    add, slicing the gates, sigmoid, tanh, mul. Here the arithmetic dominates.
 
 Everything runs on one BLAS thread, so the figures compare the frameworks, not the thread pools.
+
+The LSTM table also counts page faults per run. minigrad keeps every intermediate tensor of the
+graph (a student can look at any of them); PyTorch keeps only what its backward needs. On Linux,
+glibc hands freed memory back to the system between runs, so each run first touches fresh pages
+again, and more of them for minigrad. The LSTM is then measured once more in a child process
+whose allocator keeps freed memory (GLIBC_TUNABLES), which takes page faults out of the
+comparison for all three alike.
 """
 
 import os
@@ -19,6 +26,8 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "VEC
     os.environ[_name] = "1"          # before NumPy is imported, or the BLAS ignores it
 
 import argparse  # noqa: E402
+import resource  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
@@ -47,15 +56,25 @@ class Config:
     dtype: str = "float32"            # of the LSTM; the chain runs in float64
 
 
+KEEP_FREED_MEMORY = "glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432"
+
+
 def best_time(fn, repeats):
     """The fastest of `repeats` runs of fn(), in seconds (after one warm-up run)."""
+    return measure(fn, repeats)[0]
+
+
+def measure(fn, repeats):
+    """(fastest time in seconds, page faults per run) over `repeats` runs of fn()."""
     fn()
     times = []
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(repeats):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return min(times)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+    return min(times), faults / repeats
 
 
 # ---- 1. a chain of small ops -------------------------------------------------------------------
@@ -153,37 +172,49 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=Config.repeats)
     parser.add_argument("--chain-length", type=int, default=Config.chain_length)
     parser.add_argument("--dtype", choices=["float32", "float64"], default=Config.dtype)
+    parser.add_argument("--lstm-only", action="store_true", help="skip the chain of small ops")
     args = parser.parse_args(argv)
     config = Config(repeats=args.repeats, chain_length=args.chain_length, dtype=args.dtype)
     n = config.chain_length
 
-    print(f"minigrad engine benchmark (best of {config.repeats}; one BLAS thread"
-          f"{'' if torch is None else f'; PyTorch {torch.__version__}'})\n")
+    if not args.lstm_only:
+        print(f"minigrad engine benchmark (best of {config.repeats}; one BLAS thread"
+              f"{'' if torch is None else f'; PyTorch {torch.__version__}'})\n")
+        print(f"1. chain of {n} small ops (add, mul, tanh on shape (1,)), per op")
+        chain = {"minigrad (fwd+bwd)": best_time(lambda: chain_minigrad(n), config.repeats) / n,
+                 "NumPy (fwd only)": best_time(lambda: chain_numpy(n), config.repeats) / n}
+        if torch is not None:
+            chain["PyTorch (fwd+bwd)"] = best_time(lambda: chain_torch(n), config.repeats) / n
+        print_table(chain, unit=1e-6, unit_name="us/op")
+        print(f"\n2. LSTM, {config.steps} steps unrolled, batch {config.batch}, input "
+              f"{config.input_size}, hidden {config.hidden}, {config.dtype}")
+    else:
+        print(f"\n   the same LSTM, allocator keeping freed memory ({KEEP_FREED_MEMORY})")
 
-    print(f"1. chain of {n} small ops (add, mul, tanh on shape (1,)), per op")
-    chain = {"minigrad (fwd+bwd)": best_time(lambda: chain_minigrad(n), config.repeats) / n,
-             "NumPy (fwd only)": best_time(lambda: chain_numpy(n), config.repeats) / n}
-    if torch is not None:
-        chain["PyTorch (fwd+bwd)"] = best_time(lambda: chain_torch(n), config.repeats) / n
-    print_table(chain, unit=1e-6, unit_name="us/op")
-
-    print(f"\n2. LSTM, {config.steps} steps unrolled, batch {config.batch}, input "
-          f"{config.input_size}, hidden {config.hidden}, {config.dtype}")
     arrays = lstm_weights(config)
-    lstm = {"minigrad (fwd+bwd)": best_time(lambda: lstm_minigrad(arrays, config), config.repeats),
-            "NumPy (fwd only)": best_time(lambda: lstm_numpy(arrays, config), config.repeats)}
+    lstm = {"minigrad (fwd+bwd)": measure(lambda: lstm_minigrad(arrays, config), config.repeats),
+            "NumPy (fwd only)": measure(lambda: lstm_numpy(arrays, config), config.repeats)}
     if torch is not None:
-        lstm["PyTorch (fwd+bwd)"] = best_time(lambda: lstm_torch(arrays, config), config.repeats)
-    print_table(lstm, unit=1e-3, unit_name="ms")
+        lstm["PyTorch (fwd+bwd)"] = measure(lambda: lstm_torch(arrays, config), config.repeats)
+    print_table({k: t for k, (t, _) in lstm.items()}, unit=1e-3, unit_name="ms",
+                faults={k: f for k, (_, f) in lstm.items()})
+
+    if not args.lstm_only and sys.platform == "linux":
+        sys.stdout.flush()
+        child = [sys.executable, __file__, "--lstm-only", "--repeats", str(config.repeats),
+                 "--dtype", config.dtype]
+        subprocess.run(child, env={**os.environ, "GLIBC_TUNABLES": KEEP_FREED_MEMORY}, check=True)
 
 
-def print_table(times, unit, unit_name):
+def print_table(times, unit, unit_name, faults=None):
     """One line per framework, with its ratio to PyTorch (or to minigrad without PyTorch)."""
     reference_name = "PyTorch (fwd+bwd)" if "PyTorch (fwd+bwd)" in times else "minigrad (fwd+bwd)"
     reference = times[reference_name]
-    print(f"   {'':20s} {unit_name:>10s}   {'/ ' + reference_name.split()[0]:>12s}")
+    header = f"   {'':20s} {unit_name:>10s}   {'/ ' + reference_name.split()[0]:>12s}"
+    print(header + ("" if faults is None else f"   {'page faults/run':>16s}"))
     for name, seconds in times.items():
-        print(f"   {name:20s} {seconds / unit:10.3f}   {seconds / reference:12.2f}")
+        line = f"   {name:20s} {seconds / unit:10.3f}   {seconds / reference:12.2f}"
+        print(line + ("" if faults is None else f"   {faults[name]:16.0f}"))
 
 
 if __name__ == "__main__":
