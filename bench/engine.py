@@ -22,7 +22,8 @@ comparison for all three alike.
 
 import os
 
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS"):
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+              "VECLIB_MAXIMUM_THREADS"):
     os.environ[_name] = "1"          # before NumPy is imported, or the BLAS ignores it
 
 import argparse  # noqa: E402
@@ -157,7 +158,8 @@ def lstm_numpy(arrays, config):
 
 
 def lstm_torch(arrays, config):
-    w_ih, w_hh, bias = (torch.tensor(arrays[k], requires_grad=True) for k in ("w_ih", "w_hh", "bias"))
+    w_ih, w_hh, bias = (torch.tensor(arrays[k], requires_grad=True)
+                        for k in ("w_ih", "w_hh", "bias"))
     h = c = torch.zeros((config.batch, config.hidden), dtype=getattr(torch, config.dtype))
     for x in torch.from_numpy(arrays["x"]):
         h, c = lstm_step(x, h, c, w_ih, w_hh, bias, config.hidden, torch.sigmoid, torch.tanh)

@@ -207,7 +207,7 @@ def backward(root, grad=None):
             if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
                 grad_x = np.asarray(grad_x)
             if grad_x.shape != x.data.shape:
-                raise _wrong_shape(op, x, grad_x)
+                raise _wrong_shape(op, grads_in)
             if grad_x.dtype != x.data.dtype:            # e.g. a float32 input of a float64 op
                 grad_x = grad_x.astype(x.data.dtype)
             grads[x] = grad_x if x not in grads else grads[x] + grad_x     # never in place
@@ -219,7 +219,8 @@ def _wrong_count(op, grads_in):
                      "input(s); return a tuple with one gradient (or None) per input")
 
 
-def _wrong_shape(op, x, grad_x):
-    i = next(i for i, input in enumerate(op.inputs) if input is x)
-    return ValueError(f"{op!r}.backward returned a gradient of shape {grad_x.shape} for input {i}, "
-                      f"which has shape {x.data.shape}")
+def _wrong_shape(op, grads_in):
+    for i, (x, grad_x) in enumerate(zip(op.inputs, grads_in)):
+        if x.requires_grad and grad_x is not None and np.shape(grad_x) != x.data.shape:
+            return ValueError(f"{op!r}.backward returned a gradient of shape {np.shape(grad_x)} "
+                              f"for input {i}, which has shape {x.data.shape}")

@@ -38,7 +38,8 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
 
     def weighted_sum():                    # s = sum_k sum(out_k * r_k), a plain number
         with no_grad():
-            return sum(float(np.sum(out.data * r)) for out, r in zip(_as_tuple(fn(*inputs)), upstream))
+            outputs = _as_tuple(fn(*inputs))
+            return sum(float(np.sum(out.data * r)) for out, r in zip(outputs, upstream))
 
     saved_grads = [x.grad for _, x in checked]
     for _, x in checked:
@@ -73,7 +74,8 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
             name = f" ({x.name!r})" if x.name else ""
             raise GradcheckError(
                 f"gradcheck: input {i}{name} of shape {x.shape}, element {tuple(map(int, k))}: "
-                f"analytic {grad[k]:.8g}, numeric {numeric[k]:.8g}; largest error {error.max():.3g} "
+                f"analytic {grad[k]:.8g}, numeric {numeric[k]:.8g}; "
+                f"largest error {error.max():.3g} "
                 f"({int(bad.sum())} of {x.size} elements off; atol={atol}, rtol={rtol})")
     return True
 

@@ -18,7 +18,7 @@ class Tensor:
     """
 
     __slots__ = ("data", "grad", "requires_grad", "creator", "name", "__weakref__")
-    __array_ufunc__ = None           # `array + tensor` calls Tensor.__radd__; np.exp(tensor) is an error
+    __array_ufunc__ = None     # `array + tensor` calls Tensor.__radd__; np.exp(tensor) is an error
 
     def __init__(self, data, requires_grad=False, name=None, dtype=None):
         if isinstance(data, Tensor):
@@ -28,7 +28,8 @@ class Tensor:
         else:                                   # Python numbers and lists become float64
             data = np.asarray(data, dtype=np.float64 if dtype is None else dtype)
         if requires_grad and not np.issubdtype(data.dtype, np.floating):
-            raise TypeError(f"Tensor{'' if name is None else ' ' + repr(name)}: only floating-point "
+            label = "Tensor" if name is None else f"Tensor {name!r}"
+            raise TypeError(f"{label}: only floating-point "
                             f"tensors can require grad, this one is {data.dtype}")
         self.data = data
         self.grad = None

@@ -20,7 +20,8 @@ def assert_names(error, *parts):
 
 # ---- shapes that do not fit -------------------------------------------------------------------
 
-@pytest.mark.parametrize("a_shape, b_shape", [((2, 3), (4, 5)), ((3,), (4,)), ((2, 2, 3), (5, 3, 2))])
+@pytest.mark.parametrize("a_shape, b_shape",
+                         [((2, 3), (4, 5)), ((3,), (4,)), ((2, 2, 3), (5, 3, 2))])
 def test_matmul_shape_mismatch(a_shape, b_shape):
     with pytest.raises(ValueError) as error:
         t(*a_shape) @ t(*b_shape)

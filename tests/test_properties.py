@@ -51,8 +51,10 @@ def test_add_and_mul_gradients_sum_over_the_broadcast_copies(shapes, seed):
     (a * b).backward(upstream)
     b_copies = np.broadcast_to(b.data, y_shape)
     a_copies = np.broadcast_to(a.data, y_shape)
-    np.testing.assert_allclose(a.grad, gradient_by_tracing(a_positions, upstream * b_copies, a_shape))
-    np.testing.assert_allclose(b.grad, gradient_by_tracing(b_positions, upstream * a_copies, b_shape))
+    np.testing.assert_allclose(a.grad,
+                               gradient_by_tracing(a_positions, upstream * b_copies, a_shape))
+    np.testing.assert_allclose(b.grad,
+                               gradient_by_tracing(b_positions, upstream * a_copies, b_shape))
 
 
 @SETTINGS
@@ -77,7 +79,8 @@ def test_sum_over_any_axes_spreads_the_gradient_back(shape, data):
     y = x.sum(axis=axis, keepdims=keepdims)
     upstream = rng.standard_normal(y.shape)
     y.backward(upstream)
-    spread = np.broadcast_to(upstream.reshape(np.sum(x.data, axis=axis, keepdims=True).shape), shape)
+    kept_shape = np.sum(x.data, axis=axis, keepdims=True).shape      # reduced axes of length 1
+    spread = np.broadcast_to(upstream.reshape(kept_shape), shape)
     np.testing.assert_allclose(x.grad, spread)
 
 
