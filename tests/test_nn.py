@@ -112,7 +112,7 @@ def test_state_dict_round_trip_copies_values_not_arrays():
     before = model(ids).data
     state = model.state_dict()
     assert list(state) == TAGGER_NAMES
-    state["bias"][0] = 99.0                                          # a copy: the model is untouched
+    state["bias"][0] = 99.0                             # a copy: the model is untouched
     assert model.bias.data[0] == 0.0
     minigrad.manual_seed(1)
     other = Tagger().eval()

@@ -32,7 +32,7 @@ def lstm_cell(x, state, weight_ih, weight_hh, bias_ih, bias_hh):
     """
     h, c = state
     H = h.shape[-1]
-    gates = x @ weight_ih.T + bias_ih + h @ weight_hh.T + bias_hh     # (B, 4H)
+    gates = x @ weight_ih.T + h @ weight_hh.T + (bias_ih + bias_hh)     # (B, 4H)
     i = gates[:, 0 * H:1 * H].sigmoid()         # input gate            (B, H)
     f = gates[:, 1 * H:2 * H].sigmoid()         # forget gate           (B, H)
     g = gates[:, 2 * H:3 * H].tanh()            # candidate values      (B, H)

@@ -73,7 +73,7 @@ class Module:
             yield parameter
 
     def named_modules(self):
-        """(dotted name, Module) pairs: this module (named "") and then every submodule, each once."""
+        """(dotted name, Module) pairs: this module (named "") and then each submodule, once."""
         yield "", self
         for name, member in _walk(self, "", remove_duplicate=True):
             if isinstance(member, Module):

@@ -1,0 +1,206 @@
+"""Benchmark of minigrad's LSTM layer, composed and fused, side by side with PyTorch.
+
+    python bench/lstm.py                  # or: make bench
+    python bench/lstm.py --repeats 5 --dtype float64
+
+One LSTM layer over 29 steps (batch 128, input 16, hidden 256), forward + backward of the sum of
+its outputs, best of N runs, with the same weights everywhere:
+
+  minigrad composed       nn.LSTM(fused=False): each step ~20 primitive ops
+  minigrad fused          nn.LSTM(fused=True): each step one op with a hand-written backward
+  PyTorch primitive ops   the same equations written with torch ops
+  torch.nn.LSTM           PyTorch's own layer (on CPU it may use oneDNN's fused RNN kernel)
+  torch.nn.LSTM, ATen     the same with oneDNN switched off (PyTorch's composed C++ path)
+  NumPy forward only      the forward pass on plain arrays: a floor for the forward half
+
+Everything runs on one BLAS thread. The table is printed twice when the C library is glibc:
+once as the process starts, and once after telling malloc to keep freed memory
+(mallopt), because handing big arrays back to the system and faulting them in again on the next
+step can cost as much as the arithmetic, and it hits the frameworks unevenly.
+"""
+
+import os
+
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+              "VECLIB_MAXIMUM_THREADS"):
+    os.environ[_name] = "1"          # before NumPy is imported, or the BLAS ignores it
+
+import argparse  # noqa: E402
+import ctypes  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import minigrad  # noqa: E402
+from minigrad import Tensor, nn  # noqa: E402
+
+try:
+    import torch
+    torch.set_num_threads(1)
+except ImportError:                   # the PyTorch rows are skipped without it
+    torch = None
+
+
+@dataclass
+class Config:
+    steps: int = 29
+    batch: int = 128
+    input_size: int = 16
+    hidden: int = 256
+    repeats: int = 7                  # each figure is the best of this many runs
+    dtype: str = "float32"
+
+
+def best_time(fn, repeats):
+    """The fastest of `repeats` runs of fn(), in seconds (after one warm-up run)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+# ---- the contenders: each runs forward + backward and returns dL/dW_hh --------------------------
+
+def minigrad_lstm(lstm, x):
+    lstm.zero_grad()
+    outputs, _ = lstm(x)                                 # (B, T, H)
+    outputs.sum().backward()
+    return lstm.weight_hh_l0.grad
+
+
+def numpy_forward(weights, x):
+    """The forward pass on plain arrays, input projections for all steps in one matmul."""
+    w_ih, w_hh, b_ih, b_hh = weights
+    H = w_hh.shape[1]
+    gates_x = x @ w_ih.T + (b_ih + b_hh)                 # (B, T, 4H)
+    h = c = np.zeros((x.shape[0], H), dtype=x.dtype)
+    for t in range(x.shape[1]):
+        gates = gates_x[:, t] + h @ w_hh.T               # (B, 4H)
+        i, f, o = (0.5 * (np.tanh(0.5 * gates[:, k * H:(k + 1) * H]) + 1) for k in (0, 1, 3))
+        g = np.tanh(gates[:, 2 * H:3 * H])
+        c = f * c + i * g
+        h = o * np.tanh(c)
+    return h
+
+
+def torch_primitive(weights, x):
+    """The composed cell's equations, op by op, in PyTorch."""
+    w_ih, w_hh, b_ih, b_hh = weights
+    for w in weights:
+        w.grad = None
+    H = w_hh.shape[1]
+    h = c = torch.zeros((x.shape[0], H), dtype=x.dtype)
+    outputs = []
+    for t in range(x.shape[1]):
+        gates = x[:, t] @ w_ih.T + b_ih + h @ w_hh.T + b_hh
+        i = torch.sigmoid(gates[:, 0 * H:1 * H])
+        f = torch.sigmoid(gates[:, 1 * H:2 * H])
+        g = torch.tanh(gates[:, 2 * H:3 * H])
+        o = torch.sigmoid(gates[:, 3 * H:4 * H])
+        c = f * c + i * g
+        h = o * torch.tanh(c)
+        outputs.append(h)
+    torch.stack(outputs, dim=1).sum().backward()
+    return w_hh.grad
+
+
+def torch_lstm(lstm, x, onednn=True):
+    lstm.zero_grad()
+    with torch.backends.mkldnn.flags(enabled=onednn):
+        outputs, _ = lstm(x)
+        outputs.sum().backward()
+    return lstm.weight_hh_l0.grad
+
+
+def contenders(config):
+    """{name: fn()} for every version, all starting from the same weights and input."""
+    minigrad.manual_seed(0)
+    composed = nn.LSTM(config.input_size, config.hidden).to(config.dtype)
+    fused = nn.LSTM(config.input_size, config.hidden, fused=True).to(config.dtype)
+    fused.load_state_dict(composed.state_dict())
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((config.batch, config.steps, config.input_size)).astype(config.dtype)
+    weights = [p.data for p in composed.parameters()]
+
+    runs = {"minigrad composed": lambda: minigrad_lstm(composed, Tensor(x)),
+            "minigrad fused": lambda: minigrad_lstm(fused, Tensor(x))}
+    if torch is not None:
+        dtype = getattr(torch, config.dtype)
+        theirs = torch.nn.LSTM(config.input_size, config.hidden, batch_first=True).to(dtype)
+        theirs.load_state_dict({k: torch.from_numpy(v) for k, v in composed.state_dict().items()})
+        primitive = [torch.tensor(w, requires_grad=True) for w in weights]
+        tx = torch.from_numpy(x)
+        runs["PyTorch primitive ops"] = lambda: torch_primitive(primitive, tx)
+        runs["torch.nn.LSTM"] = lambda: torch_lstm(theirs, tx)
+        runs["torch.nn.LSTM, ATen"] = lambda: torch_lstm(theirs, tx, onednn=False)
+    runs["NumPy forward only"] = lambda: numpy_forward(weights, x)
+    return runs
+
+
+def check_agreement(runs, dtype):
+    """Every version that has a backward computes the same dL/dW_hh (else the race is unfair)."""
+    reference = np.asarray(runs["minigrad composed"]())
+    tolerance = 1e-3 if dtype == "float32" else 1e-9
+    for name, fn in runs.items():
+        if name != "NumPy forward only":
+            grad = fn()
+            grad = grad.numpy() if hasattr(grad, "numpy") else grad
+            scale = np.abs(reference).max()
+            if np.abs(grad - reference).max() > tolerance * scale:
+                raise SystemExit(f"bench/lstm.py: {name} computes a different gradient")
+
+
+def keep_freed_memory():
+    """Tell glibc's malloc to keep freed memory for reuse (no trimming, no mmap for big
+    arrays). Returns False where that is not possible (another C library)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+        return bool(libc.mallopt(M_TRIM_THRESHOLD, 2 ** 30)
+                    and libc.mallopt(M_MMAP_THRESHOLD, 2 ** 30))
+    except (OSError, AttributeError):
+        return False
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=Config.repeats)
+    parser.add_argument("--dtype", choices=["float32", "float64"], default=Config.dtype)
+    args = parser.parse_args(argv)
+    config = Config(repeats=args.repeats, dtype=args.dtype)
+
+    print(f"LSTM, {config.steps} steps, batch {config.batch}, input {config.input_size}, hidden "
+          f"{config.hidden}, {config.dtype}, forward + backward, best of {config.repeats}, one "
+          f"BLAS thread{'' if torch is None else f', PyTorch {torch.__version__}'}")
+    runs = contenders(config)
+    check_agreement(runs, config.dtype)
+    columns = {"default malloc": {name: best_time(fn, config.repeats) for name, fn in runs.items()}}
+    if keep_freed_memory():
+        columns["malloc keeps memory"] = {name: best_time(fn, config.repeats)
+                                          for name, fn in runs.items()}
+    print_table(columns)
+
+
+def print_table(columns):
+    """Seconds per run in each column; then the two ratios that the targets are about."""
+    print(f"\n   {'':24s}" + "".join(f"{title:>22s}" for title in columns))
+    for name in next(iter(columns.values())):
+        print(f"   {name:24s}" + "".join(f"{times[name]:20.4f} s" for times in columns.values()))
+    ratios = [("minigrad composed", "PyTorch primitive ops"), ("minigrad fused", "torch.nn.LSTM"),
+              ("minigrad fused", "torch.nn.LSTM, ATen"), ("minigrad fused", "minigrad composed")]
+    print()
+    for a, b in ratios:
+        if b in columns["default malloc"]:
+            print(f"   {a + ' / ' + b:50s}"
+                  + "".join(f"{times[a] / times[b]:8.2f}x" for times in columns.values()))
+
+
+if __name__ == "__main__":
+    main()
