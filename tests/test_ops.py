@@ -398,3 +398,42 @@ def test_dropout_gradient_with_a_fixed_mask(rng):
 def test_dropout_is_identity_when_not_training(rng):
     x = leaf(rng, (3,))
     assert F.dropout(x, 0.5, training=False) is x
+
+
+def test_softmax_family_is_stable_for_huge_logits():
+    x = Tensor([[1e4, 0.0, -1e4], [-1e4, -1e4, -1e4]], requires_grad=True)
+    np.testing.assert_allclose(F.softmax(x).data, [[1, 0, 0], [1 / 3, 1 / 3, 1 / 3]])
+    np.testing.assert_allclose(F.log_softmax(x).data[0], [0.0, -1e4, -2e4])
+    loss = F.cross_entropy(x, np.array([1, 2]))
+    np.testing.assert_allclose(loss.data, (1e4 + np.log(3)) / 2)
+    loss.backward()
+    assert np.all(np.isfinite(x.grad))
+
+
+def test_softmax_family_with_masked_rows_gives_no_nan():
+    x = Tensor([[0.0, -np.inf, 1.0], [-np.inf, -np.inf, -np.inf]], requires_grad=True)
+    weights = F.softmax(x)
+    np.testing.assert_allclose(weights.data, [[1 / (1 + np.e), 0, np.e / (1 + np.e)], [0, 0, 0]])
+    (weights * Tensor(np.arange(6.0).reshape(2, 3))).sum().backward()
+    np.testing.assert_array_equal(x.grad[:, 1], 0.0)
+    np.testing.assert_array_equal(x.grad[1], 0.0)
+    assert np.all(np.isfinite(x.grad))
+
+    x.zero_grad()
+    log_p = F.log_softmax(x)
+    assert log_p.data[0, 1] == -np.inf and np.isfinite(log_p.data[0, [0, 2]]).all()
+    loss = F.cross_entropy(x, np.array([2, -1]), ignore_index=-1)     # the masked row ignored
+    np.testing.assert_allclose(loss.data, np.log(1 + np.e) - 1)
+    loss.backward()
+    assert np.all(np.isfinite(x.grad)) and np.all(x.grad[1] == 0) and x.grad[0, 1] == 0
+
+
+@pytest.mark.parametrize("shape, target, expected_axes", [
+    ((2, 3, 4), (3, 1), (0, 2)), ((2, 3), (2, 3), ()), ((5,), (), (0,)), ((4, 1, 3), (1, 3), (0,)),
+])
+def test_unbroadcast_sums_new_axes_and_axes_of_length_one(rng, shape, target, expected_axes):
+    from minigrad.ops.arithmetic import unbroadcast
+    grad = rng.standard_normal(shape)
+    reduced = unbroadcast(grad, target)
+    assert reduced.shape == target
+    np.testing.assert_allclose(reduced, grad.sum(axis=expected_axes).reshape(target))
