@@ -33,8 +33,14 @@ chain rule to each; products are elementwise.
 Each derivative is written in terms of a forward output (i, f, g, o, tanh(c')), which is why
 forward saves those and not the pre-activations.
 
-The op has one output: h' and c' stacked, (2, B, H); `fused_lstm_cell` hands them back as
-two tensors (h'[0], c'[1] are views, so nothing is copied).
+An op has one output, so this one returns h' and c' stacked, (2, B, H); `fused_lstm_cell`
+hands them back as two tensors, h_c[0] and h_c[1] (views: nothing is copied).
+
+Why the input projection x W_ih^T is done inside each step, not for all steps at once before
+the loop: the loop would then take one slice per step of a (B, T, 4H) tensor, and in backward
+each slice's gradient is a full (B, T, 4H) array, mostly zeros, added to the others: T times the
+work of the slice itself. Projecting each step's x (B, I) costs the same arithmetic; slicing x
+has the same kind of cost when x needs a gradient, but x is 4H/I times smaller.
 """
 
 import numpy as np

@@ -63,7 +63,9 @@ class Module:
 
     def named_parameters(self, remove_duplicate=True):
         """(dotted name, Parameter) pairs, depth first, in the order the attributes were set.
-        A parameter shared by two modules is listed once, under the first name it is found at."""
+        A parameter shared by two modules is listed once, under the first name it is found at.
+        (PyTorch lists a module's own parameters before its submodules'; here the order is
+        simply that of the attributes, as `__init__` sets them.)"""
         for name, member in _walk(self, "", remove_duplicate):
             if isinstance(member, Parameter):
                 yield name, member
