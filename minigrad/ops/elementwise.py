@@ -54,7 +54,7 @@ class Sigmoid(Function):
     """y = 1 / (1 + exp(-x))     dL/dx = dL/dy * y * (1 - y)"""
 
     def forward(self, x):
-        with np.errstate(over="ignore"):    # exp(-x) = inf for x < -709 gives y = 0, as it should
+        with np.errstate(over="ignore"):    # exp(-x) = inf for very negative x: y = 0, rightly
             self.y = 1 / (1 + np.exp(-x))
         return self.y
 

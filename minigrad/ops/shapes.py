@@ -41,7 +41,7 @@ class Transpose(Function):
 class GetItem(Function):
     """y = x[index]    (ints, slices, None, ..., boolean masks, integer arrays)
     dL/dx = zeros of x's shape, with dL/dy added at x[index]. Added, not assigned: an element
-    picked twice by an integer array gets both gradients (np.add.at)."""
+    that an integer array picks twice gets both gradients (np.add.at)."""
 
     def __init__(self, index):
         self.index = index
