@@ -24,6 +24,8 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
     parser.add_argument("--epochs", type=int, default=defaults.epochs)
     parser.add_argument("--lr", type=float, default=defaults.lr)
+    parser.add_argument("--lr-decay", type=float, default=defaults.lr_decay,
+                        help="multiply the learning rate by this after every epoch")
     parser.add_argument("--clip", type=float, default=defaults.clip,
                         help="clip the gradients' total norm to this")
     parser.add_argument("--reverse-input", action="store_true", default=defaults.reverse_input)
@@ -56,8 +58,8 @@ def check_config(config):
     for name in ("embed_size", "hidden_size", "batch_size", "threads", "num_examples"):
         if getattr(config, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
-    if config.epochs < 0 or config.lr <= 0 or config.clip <= 0:
-        raise ValueError("--epochs must be >= 0, --lr and --clip > 0")
+    if config.epochs < 0 or config.lr <= 0 or config.clip <= 0 or config.lr_decay <= 0:
+        raise ValueError("--epochs must be >= 0, --lr, --lr-decay and --clip > 0")
     if not 0 <= config.val_fraction < 1:
         raise ValueError("--val-fraction must be in [0, 1)")
     if not 0 <= config.teacher_forcing_ratio <= 1:

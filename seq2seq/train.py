@@ -38,6 +38,7 @@ class TrainConfig:
     batch_size: int = 128
     epochs: int = 10
     lr: float = 1e-3
+    lr_decay: float = 1.0           # the learning rate of epoch e is lr * lr_decay**e
     clip: float = 5.0
     reverse_input: bool = False
     level: str | None = None        # "char" or "word"; None: the task's own
@@ -150,6 +151,7 @@ def train(config, log=print):
                     for s, t in train_pairs]
         for epoch in range(start, config.epochs):
             model.train()
+            optimizer.lr = config.lr * config.lr_decay ** epoch
             rng = np.random.default_rng([config.seed, epoch])       # the same on resume
             loss = run_epoch(model, optimizer, examples, config, rng, epoch, log)
             scores = translator.evaluate(val_pairs) if val_pairs else {}
