@@ -40,15 +40,18 @@ class no_grad:
     keep nothing alive. The previous mode comes back on the way out, even after an exception.
     """
 
+    def __init__(self):
+        self.previous = []              # the mode before each `with` still open on this object
+
     def __enter__(self):
         global _grad_enabled
-        self.previous = _grad_enabled
+        self.previous.append(_grad_enabled)
         _grad_enabled = False
         return self
 
     def __exit__(self, *exc):
         global _grad_enabled
-        _grad_enabled = self.previous
+        _grad_enabled = self.previous.pop()
         return False
 
     def __call__(self, fn):

@@ -155,6 +155,15 @@ def test_no_grad_records_nothing_and_restores_the_mode():
     np.testing.assert_array_equal(y.data, [2.0])
 
 
+def test_one_no_grad_object_entered_twice():
+    off = no_grad()
+    with off:
+        with off:
+            pass
+        assert not minigrad.is_grad_enabled()
+    assert minigrad.is_grad_enabled()
+
+
 def test_no_grad_restores_the_mode_after_an_exception():
     with pytest.raises(ZeroDivisionError):
         with no_grad():
