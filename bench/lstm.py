@@ -12,11 +12,14 @@ its outputs, best of N runs, with the same weights everywhere:
   torch.nn.LSTM           PyTorch's own layer (on CPU it may use oneDNN's fused RNN kernel)
   torch.nn.LSTM, ATen     the same with oneDNN switched off (PyTorch's composed C++ path)
   NumPy forward only      the forward pass on plain arrays: a floor for the forward half
+  NumPy W_hh matmuls      only the three (B, H) x (H, 4H)-sized matmuls per step that any
+                          forward + backward needs (h W_hh^T, dA W_hh, dA^T h): the BLAS floor
 
-Everything runs on one BLAS thread. The table is printed twice when the C library is glibc:
-once as the process starts, and once after telling malloc to keep freed memory
-(mallopt), because handing big arrays back to the system and faulting them in again on the next
-step can cost as much as the arithmetic, and it hits the frameworks unevenly.
+Everything runs on one BLAS thread, and each figure comes from a fresh process that runs one
+contender alone (the minigrad ones without importing PyTorch). With glibc there are two
+columns: malloc as it comes, and malloc told to keep freed memory (mallopt). As it comes, glibc
+may hand big freed arrays back to the system, and the next run faults them in again page by
+page; depending on the machine that can cost as much as the arithmetic.
 """
 
 import os
@@ -27,22 +30,22 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
 
 import argparse  # noqa: E402
 import ctypes  # noqa: E402
+import importlib.util  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
+from tqdm import tqdm  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import minigrad  # noqa: E402
 from minigrad import Tensor, nn  # noqa: E402
 
-try:
-    import torch
-    torch.set_num_threads(1)
-except ImportError:                   # the PyTorch rows are skipped without it
-    torch = None
+MINIGRAD = ["minigrad composed", "minigrad fused", "NumPy forward only", "NumPy W_hh matmuls"]
+PYTORCH = ["PyTorch primitive ops", "torch.nn.LSTM", "torch.nn.LSTM, ATen"]
 
 
 @dataclass
@@ -66,7 +69,7 @@ def best_time(fn, repeats):
     return min(times)
 
 
-# ---- the contenders: each runs forward + backward and returns dL/dW_hh --------------------------
+# ---- the contenders: each runs forward + backward and returns dL/dW_hh -------------------------
 
 def minigrad_lstm(lstm, x):
     lstm.zero_grad()
@@ -90,7 +93,19 @@ def numpy_forward(weights, x):
     return h
 
 
-def torch_primitive(weights, x):
+def numpy_matmuls(weights, x):
+    """The recurrent matmuls alone: forward h W_hh^T, backward dA W_hh and dA^T h, per step."""
+    w_hh = weights[1]
+    h = np.ones((x.shape[0], w_hh.shape[1]), dtype=x.dtype)             # (B, H)
+    grad_gates = np.ones((x.shape[0], w_hh.shape[0]), dtype=x.dtype)    # (B, 4H)
+    for _ in range(x.shape[1]):
+        gates = h @ w_hh.T                                              # (B, 4H)
+        grad_h = grad_gates @ w_hh                                      # (B, H)
+        grad_w_hh = grad_gates.T @ h                                    # (4H, H)
+    return gates, grad_h, grad_w_hh
+
+
+def torch_primitive(torch, weights, x):
     """The composed cell's equations, op by op, in PyTorch."""
     w_ih, w_hh, b_ih, b_hh = weights
     for w in weights:
@@ -99,7 +114,7 @@ def torch_primitive(weights, x):
     h = c = torch.zeros((x.shape[0], H), dtype=x.dtype)
     outputs = []
     for t in range(x.shape[1]):
-        gates = x[:, t] @ w_ih.T + b_ih + h @ w_hh.T + b_hh
+        gates = x[:, t] @ w_ih.T + h @ w_hh.T + (b_ih + b_hh)
         i = torch.sigmoid(gates[:, 0 * H:1 * H])
         f = torch.sigmoid(gates[:, 1 * H:2 * H])
         g = torch.tanh(gates[:, 2 * H:3 * H])
@@ -111,7 +126,7 @@ def torch_primitive(weights, x):
     return w_hh.grad
 
 
-def torch_lstm(lstm, x, onednn=True):
+def torch_lstm(torch, lstm, x, onednn=True):
     lstm.zero_grad()
     with torch.backends.mkldnn.flags(enabled=onednn):
         outputs, _ = lstm(x)
@@ -119,8 +134,9 @@ def torch_lstm(lstm, x, onednn=True):
     return lstm.weight_hh_l0.grad
 
 
-def contenders(config):
-    """{name: fn()} for every version, all starting from the same weights and input."""
+def contenders(config, names):
+    """{name: fn()} for the named versions, all starting from the same weights and input.
+    PyTorch is imported only if one of them needs it."""
     minigrad.manual_seed(0)
     composed = nn.LSTM(config.input_size, config.hidden).to(config.dtype)
     fused = nn.LSTM(config.input_size, config.hidden, fused=True).to(config.dtype)
@@ -130,30 +146,32 @@ def contenders(config):
     weights = [p.data for p in composed.parameters()]
 
     runs = {"minigrad composed": lambda: minigrad_lstm(composed, Tensor(x)),
-            "minigrad fused": lambda: minigrad_lstm(fused, Tensor(x))}
-    if torch is not None:
+            "minigrad fused": lambda: minigrad_lstm(fused, Tensor(x)),
+            "NumPy forward only": lambda: numpy_forward(weights, x),
+            "NumPy W_hh matmuls": lambda: numpy_matmuls(weights, x)}
+    if any(name in PYTORCH for name in names):
+        import torch
+        torch.set_num_threads(1)
         dtype = getattr(torch, config.dtype)
         theirs = torch.nn.LSTM(config.input_size, config.hidden, batch_first=True).to(dtype)
         theirs.load_state_dict({k: torch.from_numpy(v) for k, v in composed.state_dict().items()})
         primitive = [torch.tensor(w, requires_grad=True) for w in weights]
         tx = torch.from_numpy(x)
-        runs["PyTorch primitive ops"] = lambda: torch_primitive(primitive, tx)
-        runs["torch.nn.LSTM"] = lambda: torch_lstm(theirs, tx)
-        runs["torch.nn.LSTM, ATen"] = lambda: torch_lstm(theirs, tx, onednn=False)
-    runs["NumPy forward only"] = lambda: numpy_forward(weights, x)
-    return runs
+        runs["PyTorch primitive ops"] = lambda: torch_primitive(torch, primitive, tx)
+        runs["torch.nn.LSTM"] = lambda: torch_lstm(torch, theirs, tx)
+        runs["torch.nn.LSTM, ATen"] = lambda: torch_lstm(torch, theirs, tx, onednn=False)
+    return {name: runs[name] for name in names}
 
 
 def check_agreement(runs, dtype):
-    """Every version that has a backward computes the same dL/dW_hh (else the race is unfair)."""
+    """Every version with a backward computes the same dL/dW_hh (else the race is unfair)."""
     reference = np.asarray(runs["minigrad composed"]())
     tolerance = 1e-3 if dtype == "float32" else 1e-9
     for name, fn in runs.items():
-        if name != "NumPy forward only":
+        if not name.startswith("NumPy"):
             grad = fn()
             grad = grad.numpy() if hasattr(grad, "numpy") else grad
-            scale = np.abs(reference).max()
-            if np.abs(grad - reference).max() > tolerance * scale:
+            if np.abs(grad - reference).max() > tolerance * np.abs(reference).max():
                 raise SystemExit(f"bench/lstm.py: {name} computes a different gradient")
 
 
@@ -169,27 +187,52 @@ def keep_freed_memory():
         return False
 
 
+def time_in_fresh_process(name, config, keep_memory):
+    """Time one contender in a new Python process, so that the allocator's state depends on it
+    alone (glibc adapts its thresholds to the sizes freed so far)."""
+    command = [sys.executable, __file__, "--only", name, "--repeats", str(config.repeats),
+               "--dtype", config.dtype] + (["--keep-freed-memory"] if keep_memory else [])
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"bench/lstm.py: timing {name} failed:\n{result.stderr}")
+    return float(result.stdout.split()[-1])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=Config.repeats)
     parser.add_argument("--dtype", choices=["float32", "float64"], default=Config.dtype)
+    parser.add_argument("--only", choices=MINIGRAD + PYTORCH,
+                        help="time this contender alone and print its seconds")
+    parser.add_argument("--keep-freed-memory", action="store_true",
+                        help="with --only: tell malloc to keep freed memory first")
     args = parser.parse_args(argv)
     config = Config(repeats=args.repeats, dtype=args.dtype)
 
+    if args.only:
+        if args.keep_freed_memory and not keep_freed_memory():
+            raise SystemExit("bench/lstm.py: mallopt is not available (the C library is not glibc)")
+        print(best_time(contenders(config, [args.only])[args.only], config.repeats))
+        return
+
+    has_torch = importlib.util.find_spec("torch") is not None
+    names = MINIGRAD[:2] + (PYTORCH if has_torch else []) + MINIGRAD[2:]
     print(f"LSTM, {config.steps} steps, batch {config.batch}, input {config.input_size}, hidden "
           f"{config.hidden}, {config.dtype}, forward + backward, best of {config.repeats}, one "
-          f"BLAS thread{'' if torch is None else f', PyTorch {torch.__version__}'}")
-    runs = contenders(config)
-    check_agreement(runs, config.dtype)
-    columns = {"default malloc": {name: best_time(fn, config.repeats) for name, fn in runs.items()}}
-    if keep_freed_memory():
-        columns["malloc keeps memory"] = {name: best_time(fn, config.repeats)
-                                          for name, fn in runs.items()}
+          f"BLAS thread{'' if has_torch else ' (PyTorch is not installed)'}")
+    check_agreement(contenders(config, names), config.dtype)
+    modes = {"default malloc": False}
+    if keep_freed_memory():                     # glibc: the second column is possible
+        modes["malloc keeps memory"] = True
+    columns = {title: {} for title in modes}
+    for name in tqdm(names, desc="timing", leave=False):
+        for title, keep in modes.items():
+            columns[title][name] = time_in_fresh_process(name, config, keep)
     print_table(columns)
 
 
 def print_table(columns):
-    """Seconds per run in each column; then the two ratios that the targets are about."""
+    """Seconds per run in each column; then the ratios that the targets are about."""
     print(f"\n   {'':24s}" + "".join(f"{title:>22s}" for title in columns))
     for name in next(iter(columns.values())):
         print(f"   {name:24s}" + "".join(f"{times[name]:20.4f} s" for times in columns.values()))
