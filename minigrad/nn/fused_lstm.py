@@ -2,8 +2,8 @@
 
 `lstm_cell` in `minigrad.nn.lstm` builds a step from about twenty primitive ops; the engine
 records each, and backward calls each. Here the whole step is one `Function`: forward and
-backward are written out on arrays, intermediate results go into arrays allocated once, and the
-engine sees one node per step. The numbers are the same (to float64 round-off); the tests check
+backward are written out on arrays, most results are written in place (`out=`) instead of into
+a new array per op, and the engine sees one node per step. The numbers are the same (to float64 round-off); the tests check
 every gradient against the composed cell, against finite differences and against PyTorch.
 
 The derivation
