@@ -1,0 +1,321 @@
+"""The checker's machinery: load a student's file by its path, run their code and the reference
+on the same random inputs, and say exactly what differs.
+
+An exercise that asks for a function of tensors (`function_exercise`) is checked case by case.
+For each case:
+
+1. the student's function and the reference run on fresh float64 tensors holding the same
+   numbers;
+2. every output is compared, element by element;
+3. the same random upstream gradient is sent back through both, and the gradient of every
+   input is compared;
+4. `minigrad.gradcheck` compares the student's gradients with finite differences.
+
+The first difference stops the check with a `CheckFailure` whose message names the exercise,
+the case and its input shapes, the output or the gradient that is wrong, the element, both
+values, and how many elements are off. `case_inputs` hands the same inputs back, for a debugger.
+
+Other packages (attention, seq2seq) build their checkers from these same pieces.
+"""
+
+import argparse
+import importlib.util
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from minigrad.autograd import Function
+from minigrad.gradcheck import GradcheckError, gradcheck
+from minigrad.tensor import Tensor
+
+
+class CheckFailure(Exception):
+    """A submission that does not do what the exercise asks; the message says what and where."""
+
+
+@dataclass
+class Case:
+    """One set of inputs. `arrays`: the tensors' values, in argument order, by argument name
+    (each becomes a float64 tensor that requires grad); `settings`: keyword arguments passed as
+    they are (eps, axis, num_heads, a mask)."""
+    label: str
+    arrays: dict
+    settings: dict = field(default_factory=dict)
+    gradcheck: bool = True          # finite differences too (off for cases where eps is too big)
+
+
+@dataclass
+class Exercise:
+    """What a student's file must define and how it is checked.
+    run(solution, exercise) checks the loaded module and returns a one-line summary, or raises
+    CheckFailure."""
+    name: str
+    title: str
+    defines: str                    # the function (or class) the file must define
+    signature: str
+    run: object
+    cases: object = None            # () -> list of Case, for case_inputs
+    package: str = "minigrad.check"     # where `case_inputs` is, for the failure message
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading the student's file
+# ---------------------------------------------------------------------------------------------
+
+def load_solution(path):
+    """The student's file as a module, imported by its path (it need not be on sys.path)."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckFailure(f"no such file: {path}")
+    name = f"solution_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module                     # classes and dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as error:
+        raise CheckFailure(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
+    except Exception as error:                     # the student's code: anything can happen
+        raise CheckFailure(f"importing {path} raised {_error(error, path)}") from None
+    return module
+
+
+def require(solution, exercise):
+    """The function (or class) the exercise asks for, from the student's module."""
+    found = getattr(solution, exercise.defines, None)
+    if found is None:
+        raise CheckFailure(f"{exercise.name}: your file defines no `{exercise.defines}`; "
+                           f"expected {exercise.signature}")
+    if not callable(found):
+        raise CheckFailure(f"{exercise.name}: `{exercise.defines}` in your file is a "
+                           f"{type(found).__name__}, not a function")
+    return found
+
+
+def _error(error, path=None):
+    """'ValueError: message (your file, line 12)': the error and the deepest line of the
+    student's file in its traceback."""
+    text = f"{type(error).__name__}: {error}"
+    frames = traceback.extract_tb(error.__traceback__)
+    if path is not None:
+        mine = [f for f in frames if Path(f.filename).resolve() == Path(path).resolve()]
+        if mine:
+            text += f" (your file, line {mine[-1].lineno}: {mine[-1].line})"
+    return text
+
+
+def call(exercise, fn, args, settings, case_text, path):
+    """fn(*args, **settings), with the student's error turned into a CheckFailure."""
+    try:
+        return fn(*args, **settings)
+    except Exception as error:
+        raise CheckFailure(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
+                           f"raised {_error(error, path)}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparing
+# ---------------------------------------------------------------------------------------------
+
+def describe(case, number, total):
+    """'case 2 of 4, "a batch of 3" (x (3, 4), h (3, 5), eps=0.1)'"""
+    parts = [f"{name} {tuple(np.shape(a))}" for name, a in case.arrays.items()]
+    for name, value in case.settings.items():
+        shown = f"{name} {np.shape(value)}" if isinstance(value, np.ndarray) else f"{name}={value!r}"
+        parts.append(shown)
+    return f'case {number} of {total}, "{case.label}" ({", ".join(parts)})'
+
+
+def compare_arrays(what, got, expected, where, atol=1e-8, rtol=1e-6):
+    """Raise CheckFailure unless `got` equals `expected` to the tolerances. `what` names the
+    output or gradient ("the output h_new"), `where` the case."""
+    got = np.asarray(got)
+    expected = np.asarray(expected)
+    if got.shape != expected.shape:
+        raise CheckFailure(f"{what} has shape {got.shape}, expected {expected.shape}, for {where}")
+    got64, expected64 = got.astype(np.float64), expected.astype(np.float64)
+    if not np.all(np.isfinite(got64)) and np.all(np.isfinite(expected64)):
+        k = tuple(int(i) for i in np.argwhere(~np.isfinite(got64))[0])
+        raise CheckFailure(f"{what} is wrong for {where}: element {k} is {got64[k]}, expected "
+                           f"{expected64[k]:.6g} (an overflow? a division by zero?)")
+    error = np.abs(got64 - expected64)
+    bad = error > atol + rtol * np.abs(expected64)
+    if np.any(bad):
+        k = np.unravel_index(np.argmax(np.where(bad, error, -1)), got.shape)
+        k = tuple(int(i) for i in k)
+        raise CheckFailure(f"{what} is wrong for {where}:\n"
+                           f"  element {k}: yours {got64[k]:.6g}, expected {expected64[k]:.6g} "
+                           f"(off by {error[k]:.3g})\n"
+                           f"  {int(bad.sum())} of {got.size} elements are off by more than "
+                           f"atol={atol} + rtol={rtol} * |expected|")
+
+
+def as_outputs(result, exercise, names, where):
+    """The student's result as a tuple of tensors, one per name in `names`."""
+    results = result if isinstance(result, (tuple, list)) else (result,)
+    if len(results) != len(names):
+        want = f"{len(names)} ({', '.join(names)})"
+        raise CheckFailure(f"{exercise.name}: your {exercise.defines} returned {len(results)} "
+                           f"value(s) for {where}; expected {want}")
+    for name, value in zip(names, results):
+        if not isinstance(value, Tensor):
+            raise CheckFailure(f"{exercise.name}: the output {name} is a {type(value).__name__}, "
+                               f"not a minigrad Tensor, for {where}")
+    return tuple(results)
+
+
+# ---------------------------------------------------------------------------------------------
+# A function of tensors, checked against a reference
+# ---------------------------------------------------------------------------------------------
+
+def tensors(case):
+    """Fresh float64 leaves named after their arguments."""
+    return [Tensor(np.array(a, dtype=np.float64), requires_grad=True, name=name)
+            for name, a in case.arrays.items()]
+
+
+def send_back(outputs, upstream):
+    """Backpropagate the upstream gradients (one array per output) through the outputs."""
+    total = None
+    for out, r in zip(outputs, upstream):
+        if out.requires_grad:
+            term = (out * Tensor(r)).sum()
+            total = term if total is None else total + term
+    if total is not None:
+        total.backward()
+
+
+def function_exercise(name, title, defines, signature, reference, cases, outputs,
+                      atol=1e-8, rtol=1e-6, extra=None, package="minigrad.check"):
+    """An Exercise for a function of tensors: `reference(*tensors, **settings)` gives the right
+    outputs (named by `outputs`) and gradients; `cases()` lists the inputs. `extra(solution,
+    fn, case, where, outputs)` may add checks of its own (raising CheckFailure)."""
+
+    def run(solution, exercise):
+        fn = require(solution, exercise)
+        path = getattr(solution, "__file__", None)
+        all_cases = cases()
+        for number, case in enumerate(all_cases, 1):
+            try:
+                check_case(exercise, fn, path, case, number, len(all_cases))
+            except CheckFailure as failure:
+                raise CheckFailure(f"{failure}\n  to get these inputs: from {package} import "
+                                   f"case_inputs; case_inputs({name!r}, {number})") from None
+        return (f"{name}: {len(all_cases)} cases; the outputs ({', '.join(outputs)}) and the "
+                f"gradients with respect to {', '.join(case_names(all_cases))} agree with the "
+                f"reference, and your gradients with finite differences")
+
+    def check_case(exercise, fn, path, case, number, total):
+        where = describe(case, number, total)
+        inputs, reference_inputs = tensors(case), tensors(case)
+        mine = as_outputs(call(exercise, fn, inputs, case.settings, where, path),
+                          exercise, outputs, where)
+        expected = reference(*reference_inputs, **case.settings)
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        for out_name, got, want in zip(outputs, mine, expected):
+            compare_arrays(f"{name}: the output {out_name}", got.data, want.data, where,
+                           atol, rtol)
+        if extra is not None:
+            extra(solution, fn, case, where, mine)
+        compare_gradients(exercise, where, (inputs, mine), (reference_inputs, expected),
+                          outputs, path, number, atol, rtol)
+        if case.gradcheck:
+            run_gradcheck(exercise, fn, case, where, path)
+
+    return Exercise(name, title, defines, signature, run, cases, package)
+
+
+def case_names(cases):
+    names = []
+    for case in cases:
+        names += [n for n in case.arrays if n not in names]
+    return names
+
+
+def compare_gradients(exercise, where, student, reference, outputs, path, number, atol, rtol):
+    """Send one random upstream gradient back through the student's outputs and the
+    reference's (each given as (inputs, outputs)); compare the gradient of every input."""
+    inputs, mine = student
+    reference_inputs, expected = reference
+    upstream = [np.random.default_rng(number).standard_normal(out.shape) for out in mine]
+    for out_name, out in zip(outputs, mine):
+        if not out.requires_grad:
+            raise CheckFailure(f"{exercise.name}: the output {out_name} is not connected to the "
+                               f"inputs (it does not require grad) for {where}: compute it with "
+                               f"tensor operations, not on .data or with NumPy")
+    try:
+        send_back(mine, upstream)
+    except Exception as error:
+        raise CheckFailure(f"{exercise.name}: backward through your {exercise.defines} raised "
+                           f"{_error(error, path)}, for {where}") from None
+    send_back(expected, upstream)
+    for x, want in zip(inputs, reference_inputs):
+        want_grad = np.zeros_like(want.data) if want.grad is None else want.grad
+        if x.grad is None:
+            if np.any(want_grad != 0):
+                raise CheckFailure(f"{exercise.name}: the gradient with respect to {x.name} is "
+                                   f"missing (None) for {where}: in your code the outputs do not "
+                                   f"depend on {x.name}, or not through tensor operations")
+            continue
+        compare_arrays(f"{exercise.name}: the gradient with respect to {x.name}", x.grad,
+                       want_grad, where, atol, rtol)
+
+
+def run_gradcheck(exercise, fn, case, where, path):
+    inputs = tensors(case)
+    try:
+        gradcheck(lambda *xs: fn(*xs, **case.settings), *inputs)
+    except GradcheckError as error:
+        raise CheckFailure(f"{exercise.name}: your backward disagrees with finite differences "
+                           f"for {where}: {error}") from None
+    except Exception as error:
+        raise CheckFailure(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
+                           f"{_error(error, path)}, for {where}") from None
+
+
+def is_own_op(solution, tensor):
+    """True if `tensor` was made by a Function subclass defined in the student's file."""
+    op = tensor.creator
+    return isinstance(op, Function) and type(op).__module__ == solution.__name__
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a check, from Python or from the command line
+# ---------------------------------------------------------------------------------------------
+
+def check(exercises, name, path):
+    """Check the file at `path` against exercise `name`; return the 'passed: ...' report or
+    raise CheckFailure."""
+    if name not in exercises:
+        raise CheckFailure(f"no exercise {name!r}; the exercises are: {', '.join(exercises)}")
+    exercise = exercises[name]
+    solution = load_solution(path)
+    return f"passed: {exercise.run(solution, exercise)}"
+
+
+def case_inputs(exercises, name, number):
+    """The inputs of case `number` (from 1) of exercise `name`: (arrays by name, settings)."""
+    cases = exercises[name].cases()
+    if not 1 <= number <= len(cases):
+        raise ValueError(f"{name} has cases 1 to {len(cases)}, not {number}")
+    case = cases[number - 1]
+    return dict(case.arrays), dict(case.settings)
+
+
+def main(exercises, prog, argv=None):
+    """`python -m PACKAGE.check EXERCISE PATH`: exit status 0 and a 'passed' line, or 1 and
+    what is wrong."""
+    parser = argparse.ArgumentParser(prog=prog, description="Check a coursework solution.")
+    parser.add_argument("exercise", choices=list(exercises),
+                        help="; ".join(f"{e.name}: {e.title}" for e in exercises.values()))
+    parser.add_argument("path", help="your file")
+    args = parser.parse_args(argv)
+    try:
+        print(check(exercises, args.exercise, args.path))
+    except CheckFailure as failure:
+        print(f"failed: {failure}", file=sys.stderr)
+        return 1
+    return 0

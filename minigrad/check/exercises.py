@@ -1,0 +1,80 @@
+"""The engine-level exercises: what the student's file must define, the inputs it is checked on
+(fixed seeds, small shapes, so a check takes a fraction of a second) and the reference."""
+
+import numpy as np
+
+from minigrad.check import reference
+from minigrad.check.checker import Case, CheckFailure, function_exercise, is_own_op
+
+
+def gru_cases():
+    """I = 4 inputs, H = 5 hidden units: weight_ih (15, 4), weight_hh (15, 5), biases (15,)."""
+    cases = []
+    for label, batch, scale, zero_state in (("one example", 1, 1.0, False),
+                                            ("a batch of 3", 3, 1.0, False),
+                                            ("the first step: h = 0", 2, 1.0, True),
+                                            ("large weights: saturated gates", 2, 4.0, False)):
+        rng = np.random.default_rng(len(cases) + 10)
+        cases.append(Case(label, {
+            "x": rng.standard_normal((batch, 4)),
+            "h": np.zeros((batch, 5)) if zero_state else rng.standard_normal((batch, 5)),
+            "weight_ih": scale * rng.uniform(-0.6, 0.6, (15, 4)),
+            "weight_hh": scale * rng.uniform(-0.6, 0.6, (15, 5)),
+            "bias_ih": rng.uniform(-0.6, 0.6, 15),
+            "bias_hh": rng.uniform(-0.6, 0.6, 15),
+        }))
+    return cases
+
+
+def layer_norm_cases():
+    cases = []
+    for label, shape, spread, settings in (("rows of 6", (4, 6), 1.0, {}),
+                                           ("a 3-d input", (2, 3, 5), 1.0, {}),
+                                           ("rows that barely vary (var < eps)", (3, 6), 1e-3, {}),
+                                           ("eps=0.1", (3, 4), 1.0, {"eps": 0.1})):
+        rng = np.random.default_rng(len(cases) + 20)
+        size = shape[-1]
+        x = spread * rng.standard_normal(shape) + rng.standard_normal(shape[:-1] + (1,))
+        cases.append(Case(label, {"x": x,
+                                  "weight": 1 + 0.5 * rng.standard_normal(size),
+                                  "bias": rng.standard_normal(size)}, settings))
+    return cases
+
+
+def logsumexp_cases():
+    cases = []
+    for label, shape, scale, settings in (("rows, axis=-1", (3, 5), 1.0, {}),
+                                          ("columns, axis=0", (4, 3), 1.0, {"axis": 0}),
+                                          ("keepdims=True, axis=1", (2, 3, 4), 1.0,
+                                           {"axis": 1, "keepdims": True}),
+                                          ("one vector (a 0-d output)", (6,), 1.0, {}),
+                                          ("huge values (exp overflows)", (2, 4), 1000.0, {})):
+        rng = np.random.default_rng(len(cases) + 30)
+        cases.append(Case(label, {"x": scale * rng.standard_normal(shape)}, settings))
+    return cases
+
+
+def logsumexp_is_one_op(solution, fn, case, where, outputs):
+    """The exercise is to write an op: the output must come from the student's own Function."""
+    y = outputs[0]
+    if not is_own_op(solution, y):
+        made_by = "no op" if y.creator is None else type(y.creator).__name__
+        raise CheckFailure(f"logsumexp: the output should be made by your own op (a subclass of "
+                           f"minigrad.Function with forward and backward, defined in your file), "
+                           f"but it was made by {made_by}, for {where}")
+
+
+EXERCISES = {e.name: e for e in [
+    function_exercise(
+        "gru_cell", "a GRU cell from primitive ops", "gru_cell",
+        "gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh) -> h_new",
+        reference.gru_cell, gru_cases, outputs=("h_new",)),
+    function_exercise(
+        "layer_norm", "layer normalisation over the last axis", "layer_norm",
+        "layer_norm(x, weight, bias, eps=1e-5) -> y",
+        reference.layer_norm, layer_norm_cases, outputs=("y",)),
+    function_exercise(
+        "logsumexp", "a new op with a hand-derived backward", "logsumexp",
+        "logsumexp(x, axis=-1, keepdims=False) -> y, made by your own Function",
+        reference.logsumexp, logsumexp_cases, outputs=("y",), extra=logsumexp_is_one_op),
+]}

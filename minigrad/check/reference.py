@@ -1,0 +1,72 @@
+"""Reference solutions of the engine-level exercises (docs/coursework.md): the checker compares a
+student's file with these. This file is itself a valid solution file for every one of them:
+
+    python -m minigrad.check gru_cell minigrad/check/reference.py
+
+Try the exercise before reading on.
+"""
+
+import numpy as np
+
+from minigrad import Function
+
+
+def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
+    """One GRU step, as torch.nn.GRUCell (gates stacked in the order r, z, n):
+
+        r  = sigmoid(x W_ir^T + b_ir + h W_hr^T + b_hr)      reset gate
+        z  = sigmoid(x W_iz^T + b_iz + h W_hz^T + b_hz)      update gate
+        n  = tanh(x W_in^T + b_in + r * (h W_hn^T + b_hn))   candidate state
+        h' = (1 - z) * n + z * h
+
+    x: (B, I)  h: (B, H)  weight_ih: (3H, I)  weight_hh: (3H, H)  biases: (3H,)  ->  h': (B, H)
+    """
+    H = h.shape[-1]
+    from_x = x @ weight_ih.T + bias_ih                          # (B, 3H)
+    from_h = h @ weight_hh.T + bias_hh                          # (B, 3H)
+    r = (from_x[:, 0 * H:1 * H] + from_h[:, 0 * H:1 * H]).sigmoid()       # reset gate (B, H)
+    z = (from_x[:, 1 * H:2 * H] + from_h[:, 1 * H:2 * H]).sigmoid()       # update gate (B, H)
+    n = (from_x[:, 2 * H:3 * H] + r * from_h[:, 2 * H:3 * H]).tanh()      # candidate (B, H)
+    return (1 - z) * n + z * h                                  # (B, H)
+
+
+def layer_norm(x, weight, bias, eps=1e-5):
+    """Normalise each row of the last axis to mean 0 and variance 1, then scale and shift:
+
+        y = (x - mean) / sqrt(var + eps) * weight + bias
+        mean, var over the last axis; var the biased variance (divide by D, not D - 1)
+
+    x: (..., D)  weight, bias: (D,)  ->  y: (..., D)        as torch.nn.LayerNorm(D)
+    """
+    mean = x.mean(axis=-1, keepdims=True)                       # (..., 1)
+    centred = x - mean                                          # (..., D)
+    variance = (centred ** 2).mean(axis=-1, keepdims=True)      # (..., 1)
+    return centred / (variance + eps).sqrt() * weight + bias    # (..., D)
+
+
+class LogSumExp(Function):
+    """y = log sum_i exp(x_i)   along `axis`          as torch.logsumexp(x, dim, keepdim)
+
+    Computed as m + log sum_i exp(x_i - m), m = max_i x_i, so that large x do not overflow.
+    dL/dx_i = dL/dy * exp(x_i - y) = dL/dy * softmax(x)_i
+    x: any shape  ->  y: x's shape without `axis` (or with length 1 there when keepdims)
+    """
+
+    def __init__(self, axis=-1, keepdims=False):
+        self.axis, self.keepdims = axis, keepdims
+
+    def forward(self, x):
+        peak = np.max(x, axis=self.axis, keepdims=True)                     # (..., 1, ...)
+        total = np.sum(np.exp(x - peak), axis=self.axis, keepdims=True)     # (..., 1, ...)
+        y = peak + np.log(total)                                            # (..., 1, ...)
+        self.softmax = np.exp(x - y)                                        # x's shape
+        return y if self.keepdims else np.squeeze(y, axis=self.axis)
+
+    def backward(self, grad_y):
+        if not self.keepdims:
+            grad_y = np.expand_dims(grad_y, self.axis)                      # (..., 1, ...)
+        return (grad_y * self.softmax,)
+
+
+def logsumexp(x, axis=-1, keepdims=False):
+    return LogSumExp(axis, keepdims)(x)
