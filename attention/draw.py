@@ -1,0 +1,97 @@
+"""`python -m attention draw`: one attention step as a graph, with the values and the gradients
+on every node.
+
+The default is the worked example of docs/why-soft-attention-trains.md: q = (2, 1), four keys,
+values 10 20 30 40. The drawing shows the weights 0.244 0.090 0.662 0.004, the output 24.28, and
+a gradient reaching every key and every value. With `hard=True` the softmax is replaced by the
+hard choice (argmax, one-hot): the values still get a gradient, the scores none at all.
+
+    python -m attention draw --out attention-step.svg
+    python -m attention draw --hard --out hard-attention-step.svg
+    python -m attention draw --random 3 --backward-order --out batch.svg
+"""
+
+import numpy as np
+
+from minigrad import Tensor, scope
+from attention.functional import one_hot_argmax
+from attention.softmax import softmax
+
+WORKED_QUERY = [2.0, 1.0]
+WORKED_KEYS = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.0]]
+WORKED_VALUES = [10.0, 20.0, 30.0, 40.0]
+
+
+def worked_example():
+    """(query, keys, values): the worked example, as fresh leaves that require grad."""
+    return (Tensor(WORKED_QUERY, requires_grad=True, name="q"),
+            Tensor(WORKED_KEYS, requires_grad=True, name="keys"),
+            Tensor(WORKED_VALUES, requires_grad=True, name="values"))
+
+
+def random_example(queries=3, candidates=4, dim=2, value_dim=2, seed=0):
+    """(queries, keys, values) drawn at random: Q (m, d), K (n, d), V (n, dv)."""
+    rng = np.random.default_rng(seed)
+    return (Tensor(rng.standard_normal((queries, dim)), requires_grad=True, name="queries"),
+            Tensor(rng.standard_normal((candidates, dim)), requires_grad=True, name="keys"),
+            Tensor(rng.standard_normal((candidates, value_dim)), requires_grad=True,
+                   name="values"))
+
+
+def attention_step(query, keys, values, hard=False):
+    """(scores, weights, context): score, weigh, mix, each in a scope of that name.
+
+    query (d,) one query, or (m, d) m queries    keys (n, d)    values (n,) or (n, dv)
+    hard=True weighs with one_hot_argmax (a constant: no gradient flows back to the scores).
+    """
+    with scope("score"):
+        scores = keys @ query if query.ndim == 1 else query @ keys.T     # (n,) or (m, n)
+    if hard:
+        weights = one_hot_argmax(scores)                # a constant leaf: the graph stops here
+    else:
+        with scope("softmax"):
+            weights = softmax(scores)                   # (n,) or (m, n), rows sum to 1
+    with scope("mix"):
+        context = weights @ values                      # (), (dv,), (m,) or (m, dv)
+    scores.name, context.name = "scores", "context"
+    if not hard:
+        weights.name = "weights"
+    return scores, weights, context
+
+
+def draw_attention_step(query=None, keys=None, values=None, hard=False, backward_order=False,
+                        rankdir="TB", title=None):
+    """The graph of one attention step (the worked example unless query, keys and values are
+    given), with values and gradients: a `minigrad.viz` Drawing.
+
+    The gradients are those of the context when it is one number, else of its sum. In the hard
+    step the scores are drawn too, with a dashed arrow to the one-hot weights that carries no
+    gradient.
+    """
+    from minigrad.viz import draw_graph
+
+    if query is None:
+        query, keys, values = worked_example()
+    scores, weights, context = attention_step(query, keys, values, hard)
+    grad = None if context.size == 1 else np.ones_like(context.data)     # d sum(context)
+    if title is None:
+        title = ("Hard attention (argmax): no gradient reaches the scores" if hard else
+                 "Soft attention (softmax): a gradient reaches every key and every value")
+        if grad is not None:
+            title += " (gradients of sum(context))"
+    roots = [context, scores] if hard else [context]
+    drawing = draw_graph(roots, grad=grad, backward_order=backward_order, rankdir=rankdir,
+                         title=title)
+    if hard:
+        drawing.edge(drawing.node_name(scores), drawing.node_name(weights),
+                     label="argmax: flat, no derivative", style="dashed", color="#b03a2e",
+                     fontcolor="#b03a2e", arrowhead="empty")
+    return drawing
+
+
+def write_attention_step(path, engine="auto", **options):
+    """Draw the step (options as in draw_attention_step) and render it to `path` (.svg, .png,
+    .pdf; the DOT text goes beside it). Returns the path."""
+    from minigrad.viz import render
+
+    return render(draw_attention_step(**options), path, engine=engine)

@@ -1,0 +1,87 @@
+"""The `graphviz.Digraph` that `draw_graph` returns, and how a plan of boxes becomes one.
+
+A `Drawing` is a `graphviz.Digraph` that also renders where the system has no `dot` program:
+its `.render()` and `.pipe()` (which Jupyter uses to show it) fall back to the Graphviz bundled
+in pygraphviz. It also knows which box is which tensor (`node_name`), so a caller can add arrows
+of its own.
+"""
+
+import os
+import weakref
+
+import graphviz
+
+from minigrad.viz import labels
+from minigrad.viz.render import render_bytes
+
+FONT = "Helvetica"
+
+
+class Drawing(graphviz.Digraph):
+    """A graphviz.Digraph that renders with pygraphviz when there is no `dot` program."""
+
+    def node_name(self, tensor):
+        """The name of the box that shows `tensor` (e.g. "t3"), or None if it is not drawn."""
+        ref, name = getattr(self, "_tensor_boxes", {}).get(id(tensor), (None, None))
+        return name if ref is not None and ref() is tensor else None
+
+    def pipe(self, format=None, renderer=None, formatter=None, neato_no_op=None, quiet=False, *,
+             engine=None, encoding=None):
+        try:
+            return super().pipe(format, renderer, formatter, neato_no_op, quiet, engine=engine,
+                                encoding=encoding)
+        except graphviz.ExecutableNotFound:
+            data = render_bytes(self.source, format or self.format, engine="pygraphviz")
+            return data.decode(encoding) if encoding else data
+
+    def render(self, filename=None, directory=None, view=False, cleanup=False, format=None,
+               *args, outfile=None, **kwargs):
+        try:
+            return super().render(filename, directory, view, cleanup, format, *args,
+                                  outfile=outfile, **kwargs)
+        except graphviz.ExecutableNotFound:
+            if outfile is not None:
+                format = format or os.path.splitext(str(outfile))[1].lstrip(".")
+            format = format or self.format
+            source_path = self.save(filename, directory)
+            out = str(outfile) if outfile is not None else f"{source_path}.{format}"
+            with open(out, "wb") as file:
+                file.write(render_bytes(self.source, format, engine="pygraphviz"))
+            if cleanup:
+                os.remove(source_path)
+            return out
+
+
+def build(plan, rankdir, title=None):
+    """A Drawing of the plan: each box in the frame (cluster) of its scope path, frames nested
+    as the scopes are, then every arrow."""
+    drawing = Drawing(name="minigrad", graph_attr={
+        "rankdir": rankdir, "fontname": FONT, "nodesep": "0.3", "ranksep": "0.35",
+        "newrank": "true", "ordering": "in"})
+    drawing.node_attr.update(fontname=FONT, fontsize="11", color="#566573")
+    drawing.edge_attr.update(fontname=FONT, fontsize="9", color="#566573", arrowsize="0.7")
+    if title:
+        drawing.attr(label=labels.escape(title), labelloc="t", fontsize="16")
+
+    # One frame per scope path (and per prefix of one), in the order they first appear.
+    frames = {(): drawing}
+    for place, _ in plan.nodes.values():
+        for n in range(1, len(place) + 1):
+            if place[:n] not in frames:
+                frames[place[:n]] = graphviz.Digraph(name=f"cluster_{len(frames) - 1}", graph_attr={
+                    "label": labels.escape(place[n - 1]), "style": "rounded,dashed",
+                    "color": "#a569bd", "fontcolor": "#7d3c98", "fontsize": "11",
+                    "labeljust": "l"})
+    for name, (place, attrs) in plan.nodes.items():
+        frames[place].node(name, **attrs)
+    for place in sorted((p for p in frames if p), key=len, reverse=True):
+        frames[place[:-1]].subgraph(frames[place])      # innermost first: a frame is complete
+    for tail, head, attrs in plan.edges:
+        drawing.edge(tail, head, **attrs)
+
+    drawing._tensor_boxes = {}
+    for t in plan.graph.tensors:
+        name = plan.tensor_names.get(id(t))
+        if name is not None and name in plan.nodes:
+            drawing._tensor_boxes[id(t)] = (weakref.ref(t), name)
+    return drawing

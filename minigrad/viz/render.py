@@ -1,0 +1,102 @@
+"""Turning DOT text into a picture, with whichever Graphviz there is.
+
+Two engines do the same layout (Graphviz's `dot`):
+    "dot"         the system's `dot` program, if it is on the PATH
+    "pygraphviz"  the Graphviz libraries bundled in the pygraphviz wheel, run inside Python: no
+                  program to install and no admin rights (wheels for Linux x86-64 and aarch64,
+                  macOS, and Windows x86-64)
+"auto" takes the system `dot` where there is one, and pygraphviz otherwise.
+
+    render(draw_graph(loss), "loss.svg")      # also writes loss.dot, the DOT text
+"""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+ENGINES = ("auto", "dot", "pygraphviz")
+SOURCE_FORMATS = ("dot", "gv")          # formats that are the DOT text itself
+
+HOW_TO_GET_ONE = ("install one: `pip install pygraphviz` (its wheels bundle Graphviz on Linux, "
+                  "macOS and Windows x86-64), or the Graphviz package of your system "
+                  "(apt install graphviz, brew install graphviz, winget install graphviz)")
+
+
+class RenderError(OSError):
+    """No Graphviz to render with, or Graphviz refused the DOT text."""
+
+
+def available_engines():
+    """The engines that can render here, in the order "auto" tries them."""
+    found = []
+    if shutil.which("dot"):
+        found.append("dot")
+    try:
+        import pygraphviz  # noqa: F401
+        found.append("pygraphviz")
+    except ImportError:
+        pass
+    return found
+
+
+def choose_engine(engine="auto"):
+    """The engine to use: `engine` itself if it is available, the first available for "auto";
+    a RenderError that says how to get one otherwise."""
+    if engine not in ENGINES:
+        raise ValueError(f"render: engine must be one of {ENGINES}, not {engine!r}")
+    found = available_engines()
+    if engine == "auto":
+        if not found:
+            raise RenderError("no Graphviz to render with: neither the `dot` program nor the "
+                              f"pygraphviz package was found; {HOW_TO_GET_ONE}")
+        return found[0]
+    if engine not in found:
+        what = "the `dot` program is not on the PATH" if engine == "dot" else \
+            "the pygraphviz package is not installed"
+        raise RenderError(f"cannot render with engine={engine!r}: {what}; {HOW_TO_GET_ONE}")
+    return engine
+
+
+def render_bytes(source, format, engine="auto"):
+    """The picture of the DOT text `source` in `format` ("svg", "png", "pdf", ...), as bytes."""
+    engine = choose_engine(engine)
+    if engine == "dot":
+        done = subprocess.run([shutil.which("dot"), f"-T{format}"], input=source.encode("utf-8"),
+                              capture_output=True)
+        if done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise RenderError(f"dot -T{format} failed: {' '.join(message[:3]) or 'no message'}")
+        return done.stdout
+    import pygraphviz
+    try:
+        return pygraphviz.AGraph(string=source).draw(format=format, prog="dot")
+    except (ValueError, TypeError) as error:
+        raise RenderError(f"pygraphviz could not render {format}: {error}") from error
+
+
+def render(graph, path, format=None, engine="auto"):
+    """Write the picture of `graph` (a graphviz.Digraph, or DOT text) to `path`.
+
+    format   "svg", "png", "pdf", ... ; by default the suffix of `path`. "dot" writes the text.
+    engine   "auto", "dot" (the system program) or "pygraphviz" (bundled, in-process)
+
+    The DOT text is written beside the picture first (`path` with the suffix .dot), so it is
+    there whatever happens: to diff two graphs, or to draw it elsewhere. Returns the path.
+    """
+    source = graph.source if hasattr(graph, "source") else str(graph)
+    path = Path(path)
+    format = (format or path.suffix.lstrip(".")).lower()
+    if not format:
+        raise ValueError(f"render: {path} has no suffix; pass format= (svg, png, pdf, dot)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if format in SOURCE_FORMATS:
+        path.write_text(source, encoding="utf-8")
+        return path
+    source_path = path.with_suffix(".dot")
+    source_path.write_text(source, encoding="utf-8")
+    try:
+        picture = render_bytes(source, format, engine)
+    except RenderError as error:
+        raise RenderError(f"{error}. The DOT text is in {source_path}") from error
+    path.write_bytes(picture)
+    return path
