@@ -1,13 +1,17 @@
 """`python -m attention demo`: soft attention learns a retrieval task, hard attention cannot.
+`python -m attention draw`: one attention step as a graph, with values and gradients.
 
     python -m attention demo                 # prints gradients and learning curves, writes a PNG
     python -m attention demo --out figures --seed 3
+    python -m attention draw --out attention-step.svg          # the worked example
+    python -m attention draw --hard --out hard-attention-step.svg
 """
 
 import argparse
 import dataclasses
 import sys
 
+from attention import draw
 from attention.demo import DemoConfig, demo
 
 
@@ -20,7 +24,10 @@ def main(argv=None):
     defaults = DemoConfig()
     for option in ("seed", "steps"):
         run.add_argument(f"--{option}", type=int, default=getattr(defaults, option))
+    draw.add_command(commands)
     args = parser.parse_args(argv)
+    if args.command == "draw":
+        return draw.run_command(args)
     if args.steps < 1:
         run.error(f"--steps must be at least 1, not {args.steps}")
     config = dataclasses.replace(defaults, seed=args.seed, steps=args.steps)

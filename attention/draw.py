@@ -95,3 +95,55 @@ def write_attention_step(path, engine="auto", **options):
     from minigrad.viz import render
 
     return render(draw_attention_step(**options), path, engine=engine)
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line: python -m attention draw
+# ---------------------------------------------------------------------------------------------
+
+def add_command(commands):
+    """Register the `draw` subcommand on an argparse subparsers object."""
+    from minigrad.viz.render import ENGINES
+
+    draw = commands.add_parser("draw", help="draw one attention step as a graph, with values "
+                               "and gradients (the worked example by default)")
+    draw.add_argument("--out", default="attention-step.svg", help="the picture (.svg, .png, "
+                      ".pdf); the DOT text goes beside it (.dot)")
+    draw.add_argument("--hard", action="store_true", help="hard attention (argmax, one-hot)")
+    draw.add_argument("--backward-order", action="store_true",
+                      help="number the ops as backward visits them; gradients on the arrows")
+    draw.add_argument("--random", type=int, metavar="M", default=None,
+                      help="M random queries instead of the worked example")
+    draw.add_argument("--keys", type=int, default=4, help="with --random: candidates n")
+    draw.add_argument("--dim", type=int, default=2, help="with --random: key size d")
+    draw.add_argument("--value-dim", type=int, default=2, help="with --random: value size dv")
+    draw.add_argument("--seed", type=int, default=0, help="with --random")
+    draw.add_argument("--rankdir", choices=["TB", "LR"], default="TB")
+    draw.add_argument("--engine", choices=ENGINES, default="auto",
+                      help="the system dot, or the Graphviz bundled in pygraphviz")
+    return draw
+
+
+def run_command(args, log=print):
+    """Run `python -m attention draw` with parsed arguments; 0 on success, 1 with a one-line
+    error on stderr otherwise."""
+    import sys
+
+    options = dict(hard=args.hard, backward_order=args.backward_order, rankdir=args.rankdir)
+    if args.random is not None:
+        sizes = {"--random": args.random, "--keys": args.keys, "--dim": args.dim,
+                 "--value-dim": args.value_dim}
+        for option, size in sizes.items():
+            if size < 1:
+                print(f"error: {option} must be at least 1, not {size}", file=sys.stderr)
+                return 1
+        query, keys, values = random_example(args.random, args.keys, args.dim, args.value_dim,
+                                             args.seed)
+        options.update(query=query, keys=keys, values=values)
+    try:
+        path = write_attention_step(args.out, engine=args.engine, **options)
+    except (OSError, ValueError) as error:          # minigrad.viz.RenderError is an OSError
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    log(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
+    return 0

@@ -177,7 +177,7 @@ def tensor_label(t, name, kind, values=True, grad=None, show_grad=False):
         rows.append(cell([escape(line) for line in value_lines(t.data)]))
     if grad is not None:
         lines = value_lines(grad)
-        lines[0] = "grad " + lines[0]
+        lines = ["grad " + lines[0]] if len(lines) == 1 else ["grad"] + lines
         rows.append(cell([escape(line) for line in lines], color=GRAD_COLOR))
     elif show_grad and t.requires_grad:
         rows.append(cell(["grad none"], color=MUTED_COLOR))
