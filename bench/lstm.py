@@ -19,7 +19,8 @@ Everything runs on one BLAS thread, and each figure comes from a fresh process t
 contender alone (the minigrad ones without importing PyTorch). With glibc there are two
 columns: malloc as it comes, and malloc told to keep freed memory (mallopt). As it comes, glibc
 may hand big freed arrays back to the system, and the next run faults them in again page by
-page; depending on the machine that can cost as much as the arithmetic.
+page; how much it does so depends on the history of the process, and each page fault can cost
+microseconds (more in a virtual machine). The page-fault counts show when that happened.
 """
 
 import os
@@ -59,14 +60,24 @@ class Config:
 
 
 def best_time(fn, repeats):
-    """The fastest of `repeats` runs of fn(), in seconds (after one warm-up run)."""
+    """The fastest of `repeats` runs of fn(), in seconds (after one warm-up run), and the page
+    faults per run: pages of memory that the system had to hand over afresh (0 where unknown)."""
     fn()
-    times = []
+    times, faults = [], page_faults()
     for _ in range(repeats):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return min(times)
+    return min(times), (page_faults() - faults) // repeats
+
+
+def page_faults():
+    """Minor page faults of this process so far (0 without the `resource` module)."""
+    try:
+        import resource
+    except ImportError:                 # not on Unix
+        return 0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
 # ---- the contenders: each runs forward + backward and returns dL/dW_hh -------------------------
@@ -195,7 +206,8 @@ def time_in_fresh_process(name, config, keep_memory):
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         raise SystemExit(f"bench/lstm.py: timing {name} failed:\n{result.stderr}")
-    return float(result.stdout.split()[-1])
+    seconds, faults = result.stdout.split()[-2:]
+    return float(seconds), int(faults)
 
 
 def main(argv=None):
@@ -212,7 +224,8 @@ def main(argv=None):
     if args.only:
         if args.keep_freed_memory and not keep_freed_memory():
             raise SystemExit("bench/lstm.py: mallopt is not available (the C library is not glibc)")
-        print(best_time(contenders(config, [args.only])[args.only], config.repeats))
+        seconds, faults = best_time(contenders(config, [args.only])[args.only], config.repeats)
+        print(seconds, faults)
         return
 
     has_torch = importlib.util.find_spec("torch") is not None
@@ -232,17 +245,19 @@ def main(argv=None):
 
 
 def print_table(columns):
-    """Seconds per run in each column; then the ratios that the targets are about."""
-    print(f"\n   {'':24s}" + "".join(f"{title:>22s}" for title in columns))
+    """Seconds and page faults per run in each column; then the ratios the targets are about."""
+    print(f"\n   {'':24s}" + "".join(f"{title:>28s}" for title in columns))
+    print(f"   {'':24s}" + f"{'seconds':>16s}{'page faults':>12s}" * len(columns))
     for name in next(iter(columns.values())):
-        print(f"   {name:24s}" + "".join(f"{times[name]:20.4f} s" for times in columns.values()))
+        print(f"   {name:24s}" + "".join(f"{times[name][0]:16.4f}{times[name][1]:12d}"
+                                          for times in columns.values()))
     ratios = [("minigrad composed", "PyTorch primitive ops"), ("minigrad fused", "torch.nn.LSTM"),
               ("minigrad fused", "torch.nn.LSTM, ATen"), ("minigrad fused", "minigrad composed")]
     print()
     for a, b in ratios:
         if b in columns["default malloc"]:
             print(f"   {a + ' / ' + b:50s}"
-                  + "".join(f"{times[a] / times[b]:8.2f}x" for times in columns.values()))
+                  + "".join(f"{times[a][0] / times[b][0]:14.2f}x" for times in columns.values()))
 
 
 if __name__ == "__main__":
