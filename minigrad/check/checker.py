@@ -200,7 +200,7 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
         all_cases = cases()
         for number, case in enumerate(all_cases, 1):
             try:
-                check_case(exercise, fn, path, case, number, len(all_cases))
+                check_case(exercise, solution, fn, path, case, number, len(all_cases))
             except CheckFailure as failure:
                 raise CheckFailure(f"{failure}\n  to get these inputs: from {package} import "
                                    f"case_inputs; case_inputs({name!r}, {number})") from None
@@ -208,7 +208,7 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
                 f"gradients with respect to {', '.join(case_names(all_cases))} agree with the "
                 f"reference, and your gradients with finite differences")
 
-    def check_case(exercise, fn, path, case, number, total):
+    def check_case(exercise, solution, fn, path, case, number, total):
         where = describe(case, number, total)
         inputs, reference_inputs = tensors(case), tensors(case)
         mine = as_outputs(call(exercise, fn, inputs, case.settings, where, path),
