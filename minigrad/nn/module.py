@@ -116,9 +116,9 @@ class Module:
             raise TypeError(f"{type(self).__name__}.to: parameters must be floating-point, "
                             f"not {dtype}")
         for p in self.parameters():
-            p.data = p.data.astype(dtype)
+            p.data = p.data.astype(dtype, copy=False)
             if p.grad is not None:
-                p.grad = p.grad.astype(dtype)
+                p.grad = p.grad.astype(dtype, copy=False)
         return self
 
     def float(self):
