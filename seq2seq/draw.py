@@ -1,0 +1,141 @@
+"""`python -m seq2seq draw CHECKPOINT`: one decoder step of a trained model, drawn as a graph.
+
+The step is run again here, op for op as `AttentionDecoder.step` (or `Decoder.step`) runs it, but
+with each part inside `minigrad.scope(...)`: the encoder, the embedding of the previous token,
+the decoder's LSTM, the attention, the output layer and the loss. The drawing then folds the big
+parts into one box each (by default the encoder and the decoder's LSTM), so a whole step with a
+hidden size of 128 stays readable, while the attention is drawn op by op with its weights.
+
+The root is the loss of the token the model writes at that step, -log p(token), so every box
+shows the gradient that would train it; the attention weights, which the attention returns
+beside the context, are drawn too. The steps before are run without recording (their
+state comes in as a constant) and are not drawn.
+
+    python -m seq2seq draw runs/demo --out decoder-step.svg
+    python -m seq2seq draw runs/demo --sentence "ねこ が さかな を たべる" --step 2 --out step2.svg
+"""
+
+import numpy as np
+
+import minigrad.functional as F
+from minigrad import no_grad, scope
+
+DEFAULT_COLLAPSE = ("encoder", "decoder lstm")
+
+
+def decoder_step(translator, sentence, step=0):
+    """Run decoder step `step` of translating `sentence` with scopes. Returns a dict: loss (the
+    root), logits (1, V), weights (1, S) or None, token (the id written), and the tensors worth
+    a name in the drawing."""
+    if step < 0:
+        raise ValueError(f"the step must be 0 or more, not {step}")
+    model, tgt = translator.model, translator.tgt_vocab
+    model.eval()
+    decoder = model.decoder
+    src = translator.source_ids([sentence])                             # (1, S)
+    with scope("encoder"):
+        enc_outputs, state, src_mask = model.encode(src)                # (1, S, H), (1, H) x 2
+    token = np.array([tgt.bos_id])
+    with no_grad():                                     # the steps before: run, not recorded
+        for _ in range(step):
+            logits, state, _ = decoder.step(token, state, enc_outputs, src_mask)
+            token = logits.data.argmax(-1)                              # (1,)
+
+    with scope("embedding"):
+        x = decoder.embedding(token)                                    # (1, E)
+    context = weights = None
+    if not decoder.uses_attention:
+        with scope("decoder lstm"):
+            h, c = decoder.lstm.cell(x, state)                          # (1, H)
+        with scope("output"):
+            logits = decoder.out(h)                                     # (1, V)
+    elif decoder.wiring == "luong":
+        with scope("decoder lstm"):
+            h, c = decoder.lstm.cell(x, state)                          # s_t, (1, H)
+        with scope("attention"):
+            context, weights = decoder.attention(h, enc_outputs, enc_outputs, src_mask)
+        with scope("output"):
+            logits = decoder.out(F.concat([context, h], axis=-1))      # (1, V)
+    else:                                                               # bahdanau
+        with scope("attention"):
+            context, weights = decoder.attention(state[0], enc_outputs, enc_outputs, src_mask)
+        with scope("decoder lstm"):
+            h, c = decoder.lstm.cell(F.concat([x, context], axis=-1), state)    # (1, H)
+        with scope("output"):
+            logits = decoder.out(F.concat([h, context], axis=-1))      # (1, V)
+    written = logits.data.argmax(-1)                                    # (1,)
+    with scope("loss"):
+        loss = F.cross_entropy(logits, written)                         # -log p(token)
+    word = tgt.token(int(written[0]))
+    names = {f"-log p({word})": loss, "logits": logits, "encoder outputs": enc_outputs,
+             f"embedding of {tgt.token(int(token[0]))}": x, "h (decoder state)": h, "c": c}
+    if weights is not None:
+        names.update({"attention weights": weights, "context": context})
+    return {"loss": loss, "logits": logits, "weights": weights, "token": int(written[0]),
+            "word": word, "names": names}
+
+
+def decoder_step_drawing(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE,
+                         backward_order=False, show_values=True):
+    """The drawing (a minigrad.viz Drawing) of decoder step `step` of translating `sentence`."""
+    from minigrad.viz import draw_graph
+
+    run = decoder_step(translator, sentence, step)
+    names = {f"{name}": p for name, p in translator.model.named_parameters()}
+    names.update(run["names"])
+    title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
+    roots = [run["loss"]] if run["weights"] is None else [run["loss"], run["weights"]]
+    return draw_graph(roots, names=names, collapse=list(collapse),
+                      backward_order=backward_order, show_values=show_values, title=title)
+
+
+def draw_decoder_step(translator, sentence, path, step=0, collapse=DEFAULT_COLLAPSE,
+                      backward_order=False, engine="auto"):
+    """Draw decoder step `step` of translating `sentence` to `path` (.svg, .png or .pdf; the DOT
+    text goes beside it, .dot). Returns the path."""
+    from minigrad.viz import render
+
+    drawing = decoder_step_drawing(translator, sentence, step, collapse, backward_order)
+    return render(drawing, path, engine=engine)
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line: python -m seq2seq draw
+# ---------------------------------------------------------------------------------------------
+
+def add_command(subparsers):
+    """Register `draw` on the subparsers of `python -m seq2seq`."""
+    from minigrad.viz.render import ENGINES
+
+    p = subparsers.add_parser("draw", help="draw one decoder step of a trained model as a graph")
+    p.add_argument("run", help="the run folder (or its checkpoint.npz)")
+    p.add_argument("--out", default="decoder-step.svg",
+                   help="the picture (.svg, .png, .pdf); the DOT text goes beside it (.dot)")
+    p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
+                   "task)")
+    p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
+    p.add_argument("--collapse", nargs="*", default=list(DEFAULT_COLLAPSE), metavar="SCOPE",
+                   help="scopes drawn as one box (default: encoder, 'decoder lstm'); of "
+                   "encoder, embedding, 'decoder lstm', attention, output, loss")
+    p.add_argument("--backward-order", action="store_true",
+                   help="number the ops as backward visits them; gradients on the arrows")
+    p.add_argument("--engine", choices=ENGINES, default="auto")
+    p.set_defaults(func=run_command)
+    return p
+
+
+def run_command(args):
+    from seq2seq import data
+    from seq2seq.train import load_translator
+
+    translator, state = load_translator(args.run)
+    sentence = args.sentence
+    if sentence is None:
+        task = state["config"]["task"]
+        if task not in data.TASKS:
+            raise ValueError(f"the model was trained on {task!r}, not a built-in task: "
+                             "give the sentence with --sentence")
+        sentence = data.make_task(task, 1, seed=1)[0][0]
+    path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
+                             args.backward_order, args.engine)
+    print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
