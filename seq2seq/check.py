@@ -118,7 +118,8 @@ def check_case(exercise, fn, path, model, case, number):
     if weights is None:
         raise CheckFailure(f"beam_search: the model has attention, so return its weights, one "
                            f"row per output token ({len(expected_weights)} here), for {where}")
-    compare_arrays("beam_search: the attention weights", np.asarray(weights, dtype=np.float64),
+    compare_arrays("beam_search: the array of attention weights",
+                   np.asarray(weights, dtype=np.float64),
                    expected_weights, where, atol=1e-7, rtol=1e-6)
 
 

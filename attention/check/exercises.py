@@ -63,7 +63,8 @@ EXERCISES = {e.name: e for e in [
         "multi_head", "multi-head attention from single-head attentions",
         "multi_head_attention",
         "multi_head_attention(query, key, value, in_proj_weight, in_proj_bias, "
-        "out_proj_weight, out_proj_bias, num_heads, mask=None) -> (output, weights)",
-        reference.multi_head_attention, multi_head_cases, outputs=("output", "weights"),
+        "out_proj_weight, out_proj_bias, num_heads, mask=None) -> (attn_output, attn_weights)",
+        reference.multi_head_attention, multi_head_cases,
+        outputs=("attn_output", "attn_weights"),
         package="attention.check"),
 ]}

@@ -31,7 +31,7 @@ def multi_head_attention(query, key, value, in_proj_weight, in_proj_bias, out_pr
     in_proj_weight (3E, E): rows [W_q; W_k; W_v]   in_proj_bias (3E,)
     out_proj_weight (E, E)  out_proj_bias (E,)     head h uses rows h*Dh .. (h+1)*Dh - 1 of each
     mask  boolean, True = may attend, broadcastable to (B, Tq, Tk), the same for every head
-    ->  output (B, Tq, E), weights (B, Tq, Tk) averaged over the heads
+    ->  attn_output (B, Tq, E), attn_weights (B, Tq, Tk) averaged over the heads (PyTorch's names)
     """
     embed_dim = query.shape[-1]
     head_dim = embed_dim // num_heads

@@ -1,0 +1,185 @@
+"""The attention coursework checkers (python -m attention.check): the references pass and agree
+with attention's own modules and with PyTorch's multi-head attention; wrong solutions fail with
+a message naming the wrong output or gradient and the case."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from minigrad import Tensor
+from attention import GeneralAttention, MultiHeadAttention
+from attention.check import CheckFailure, case_inputs, check, reference
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def solution(tmp_path, code, name="solution.py"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(code), encoding="utf-8")
+    return path
+
+
+def failure(exercise, path):
+    with pytest.raises(CheckFailure) as caught:
+        check(exercise, path)
+    return str(caught.value)
+
+
+def reference_file(tmp_path):
+    return solution(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("exercise", ["general_attention", "multi_head"])
+def test_the_reference_file_passes_its_checker(tmp_path, exercise):
+    assert check(exercise, reference_file(tmp_path)).startswith(f"passed: {exercise}: ")
+
+
+def test_command_line_runs_and_the_checker_does_not_import_seq2seq(tmp_path):
+    path = reference_file(tmp_path)
+    code = ("import sys; from attention.check.__main__ import main, EXERCISES; "
+            f"status = main(EXERCISES, 'python -m attention.check', ['multi_head', {str(path)!r}]); "
+            "print(status, [m for m in sys.modules if m.startswith('seq2seq')])")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("passed: multi_head") and run.stdout.endswith("0 []\n")
+    run = subprocess.run([sys.executable, "-m", "attention.check", "general_attention",
+                          str(tmp_path / "missing.py")], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 1 and run.stderr.startswith("failed: no such file")
+
+
+# ---- the references against the project's modules and PyTorch ------------------------------
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_reference_general_attention_is_the_general_attention_module(number):
+    arrays, settings = case_inputs("general_attention", number)
+    dq, dk = arrays["weight"].shape
+    module = GeneralAttention(dq, dk).double()
+    module.W.weight.data = arrays["weight"].copy()
+    inputs = [Tensor(arrays[n]) for n in ("query", "keys", "values", "weight")]
+    context, weights = reference.general_attention(*inputs, **settings)
+    expected_context, expected_weights = module(*inputs[:3], **settings)
+    np.testing.assert_allclose(context.data, expected_context.data, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(weights.data, expected_weights.data, rtol=1e-12, atol=1e-14)
+    if "mask" in settings:
+        assert np.all(weights.data[0, :, -2:] == 0)        # masked keys get no weight
+
+
+def multi_head_module(arrays, num_heads):
+    embed = arrays["query"].shape[-1]
+    module = MultiHeadAttention(embed, num_heads).double()
+    module.in_proj_weight.data = arrays["in_proj_weight"].copy()
+    module.in_proj_bias.data = arrays["in_proj_bias"].copy()
+    module.out_proj.weight.data = arrays["out_proj_weight"].copy()
+    module.out_proj.bias.data = arrays["out_proj_bias"].copy()
+    return module
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4])
+def test_reference_multi_head_is_the_multi_head_module(number):
+    arrays, settings = case_inputs("multi_head", number)
+    module = multi_head_module(arrays, settings["num_heads"])
+    mine = [Tensor(a) for a in arrays.values()]
+    output, weights = reference.multi_head_attention(*mine, **settings)
+    expected, expected_weights = module(*mine[:3], mask=settings.get("mask"))
+    np.testing.assert_allclose(output.data, expected.data, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(weights.data, expected_weights.data, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4])
+def test_reference_multi_head_matches_torch_outputs_and_every_gradient(number):
+    torch = pytest.importorskip("torch")
+    arrays, settings = case_inputs("multi_head", number)
+    embed, heads = arrays["query"].shape[-1], settings["num_heads"]
+    layer = torch.nn.MultiheadAttention(embed, heads, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        layer.in_proj_weight.copy_(torch.from_numpy(arrays["in_proj_weight"]))
+        layer.in_proj_bias.copy_(torch.from_numpy(arrays["in_proj_bias"]))
+        layer.out_proj.weight.copy_(torch.from_numpy(arrays["out_proj_weight"]))
+        layer.out_proj.bias.copy_(torch.from_numpy(arrays["out_proj_bias"]))
+    q, k, v = (torch.tensor(arrays[n], requires_grad=True) for n in ("query", "key", "value"))
+    mask = settings.get("mask")
+    attn_mask = None if mask is None else torch.from_numpy(~mask)     # PyTorch: True = blocked
+    out_torch, weights_torch = layer(q, k, v, attn_mask=attn_mask)
+    rng = np.random.default_rng(number)
+    up_out = rng.standard_normal(out_torch.shape)
+    up_weights = rng.standard_normal(weights_torch.shape)
+    ((out_torch * torch.from_numpy(up_out)).sum()
+     + (weights_torch * torch.from_numpy(up_weights)).sum()).backward()
+
+    mine = {n: Tensor(a, requires_grad=True) for n, a in arrays.items()}
+    out, weights = reference.multi_head_attention(*mine.values(), **settings)
+    ((out * Tensor(up_out)).sum() + (weights * Tensor(up_weights)).sum()).backward()
+    np.testing.assert_allclose(out.data, out_torch.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(weights.data, weights_torch.detach().numpy(), rtol=1e-10,
+                               atol=1e-12)
+    theirs = {"query": q.grad, "key": k.grad, "value": v.grad,
+              "in_proj_weight": layer.in_proj_weight.grad, "in_proj_bias": layer.in_proj_bias.grad,
+              "out_proj_weight": layer.out_proj.weight.grad,
+              "out_proj_bias": layer.out_proj.bias.grad}
+    for name, grad in theirs.items():
+        np.testing.assert_allclose(mine[name].grad, grad.numpy(), rtol=1e-9, atol=1e-11,
+                                   err_msg=name)
+
+
+# ---- wrong solutions ----------------------------------------------------------------------------
+
+def test_general_attention_that_forgets_the_mask_names_the_masked_case(tmp_path):
+    path = solution(tmp_path, """
+        from attention import dot_product_attention
+
+        def general_attention(query, keys, values, weight, mask=None):
+            return dot_product_attention(query, keys @ weight.T, values)
+    """)
+    message = failure("general_attention", path)
+    assert message.startswith("general_attention: the output context is wrong for case 3 of 3, "
+                              '"a padding mask')
+    assert "mask (2, 1, 5)" in message
+    assert "case_inputs('general_attention', 3)" in message
+
+
+def test_general_attention_with_w_on_the_wrong_side_fails_on_the_first_case(tmp_path):
+    """q^T W^T k instead of q^T W k: the shapes do not fit when dq != dk."""
+    path = solution(tmp_path, """
+        from attention import dot_product_attention
+
+        def general_attention(query, keys, values, weight, mask=None):
+            return dot_product_attention(query @ weight.T, keys, values, mask=mask)
+    """)
+    message = failure("general_attention", path)
+    assert 'calling your general_attention on case 1 of 3, "one query per example' in message
+    assert "raised ValueError" in message and "your file, line 5" in message
+
+
+def test_multi_head_without_the_scale_names_the_output(tmp_path):
+    source = Path(reference.__file__).read_text(encoding="utf-8")
+    unscaled = source.replace("mask=mask, scale=True)", "mask=mask)")
+    assert unscaled != source
+    message = failure("multi_head", solution(tmp_path, unscaled))
+    assert message.startswith("multi_head: the output attn_output is wrong for case 1 of 4, "
+                              '"self-attention, 2 heads of 2" (query (2, 3, 4), key (2, 3, 4)')
+    assert "num_heads=2" in message
+
+
+def test_multi_head_returning_every_heads_weights_names_the_shape(tmp_path):
+    source = Path(reference.__file__).read_text(encoding="utf-8")
+    per_head = source.replace("average = F.stack(weights, axis=0).mean(axis=0)",
+                              "average = F.stack(weights, axis=1)")
+    assert per_head != source
+    message = failure("multi_head", solution(tmp_path, per_head))
+    assert message.startswith("multi_head: the output attn_weights has shape (2, 2, 3, 3), "
+                              "expected (2, 3, 3), for case 1 of 4")
+
+
+def test_multi_head_with_heads_taking_interleaved_features_is_caught(tmp_path):
+    """Head h must take features h*Dh .. (h+1)*Dh - 1; taking every num_heads-th feature
+    instead is a different (valid-looking) model with different numbers."""
+    source = Path(reference.__file__).read_text(encoding="utf-8")
+    interleaved = source.replace("rows = slice(head * head_dim, (head + 1) * head_dim)",
+                                 "rows = slice(head, None, num_heads)")
+    assert interleaved != source
+    message = failure("multi_head", solution(tmp_path, interleaved))
+    assert "the output attn_output is wrong for case 1 of 4" in message

@@ -1,0 +1,119 @@
+"""The beam-search checker (python -m seq2seq.check): the project's beam search passes, and
+searches that are greedy, forget the running score, or lose the attention weights fail with the
+case and both log-probabilities."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from minigrad.check import CheckFailure
+from seq2seq import decoding
+from seq2seq.check import BOS, CASES, EOS, check_file, checked_model, score
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = Path(decoding.__file__).read_text(encoding="utf-8")
+
+
+def solution(tmp_path, code):
+    path = tmp_path / "my_beam.py"
+    path.write_text(code, encoding="utf-8")
+    return path
+
+
+def changed(old, new):
+    """decoding.py with one line changed: a deliberately wrong beam search."""
+    assert old in SOURCE
+    return SOURCE.replace(old, new)
+
+
+def failure(path):
+    with pytest.raises(CheckFailure) as caught:
+        check_file(path)
+    return str(caught.value)
+
+
+def test_the_projects_beam_search_passes(tmp_path):
+    assert check_file(solution(tmp_path, SOURCE)).startswith("passed: beam_search: 7 cases")
+
+
+def test_the_cases_need_a_real_beam():
+    """Greedy decoding is worse than the beam on the cases that say so, so a greedy submission
+    cannot pass; and the max_len case ends unfinished."""
+    model = checked_model()
+    worse = 0
+    for label, source, beam_size, max_len in CASES:
+        src = np.array([source])
+        [greedy_ids], _ = decoding.greedy(model, src, BOS, EOS, max_len)
+        beam_ids, _ = decoding.beam_search(model, src, BOS, EOS, beam_size, max_len)
+        greedy_score = score(model, src, greedy_ids, len(greedy_ids) < max_len)[0]
+        beam_score = score(model, src, beam_ids, len(beam_ids) < max_len)[0]
+        worse += greedy_score < beam_score - 1e-3
+        if max_len == 2:
+            assert len(beam_ids) == 2
+    assert worse >= 4
+
+
+def test_greedy_decoding_fails_with_both_log_probabilities(tmp_path):
+    path = solution(tmp_path, textwrap.dedent("""
+        from seq2seq.decoding import greedy
+
+        def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
+            [ids], [weights] = greedy(model, src, bos_id, eos_id, max_len)
+            return ids, weights
+    """))
+    message = failure(path)
+    assert message.startswith("beam_search: your translation [5, 5] has log-probability -3.396; "
+                              "the reference found [7, 5] with -3.14908 (higher is better), for "
+                              'case 2 of 7, "greedy is not the best: a beam of 2 does better" '
+                              "(source [6, 7, 5, 5, 7], beam_size 2, max_len 7)")
+    assert "CASES[1]" in message
+
+
+def test_a_beam_that_forgets_the_running_score_fails(tmp_path):
+    wrong = changed("candidates.append((score + log_p[b, token], b, int(token)))",
+                    "candidates.append((log_p[b, token], b, int(token)))")
+    message = failure(solution(tmp_path, wrong))
+    assert "the reference found" in message and "(higher is better)" in message
+
+
+def test_a_beam_that_returns_the_ids_with_eos_fails(tmp_path):
+    wrong = changed("finished.append((ids, score, new_rows))",
+                    "finished.append((ids + [token], score, new_rows))")
+    message = failure(solution(tmp_path, wrong))
+    assert "should hold neither <bos> (1) nor <eos> (2)" in message
+
+
+def test_a_beam_that_loses_the_attention_weights_fails(tmp_path):
+    wrong = changed("return ids, (np.stack(rows) if rows else None)", "return ids, None")
+    message = failure(solution(tmp_path, wrong))
+    assert message.startswith("beam_search: the model has attention, so return its weights, "
+                              'one row per output token (3 here), for case 1 of 7')
+
+
+def test_weights_of_the_wrong_beam_are_caught(tmp_path):
+    """Rows taken from beam 0 whatever beam the hypothesis came from."""
+    wrong = changed("new_rows = rows + ([] if w is None else [w.data[b]])",
+                    "new_rows = rows + ([] if w is None else [w.data[0]])")
+    message = failure(solution(tmp_path, wrong))
+    assert message.startswith("beam_search: the array of attention weights is wrong for case")
+
+
+def test_beam_size_one_must_be_greedy(tmp_path):
+    path = solution(tmp_path, textwrap.dedent("""
+        def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
+            return [], None
+    """))
+    assert failure(path).startswith("beam_search: with beam_size=1 beam search is greedy "
+                                    "decoding, which gives [6, 6]")
+
+
+def test_command_line(tmp_path):
+    path = solution(tmp_path, SOURCE)
+    run = subprocess.run([sys.executable, "-m", "seq2seq.check", "beam_search", str(path)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("passed: beam_search")
