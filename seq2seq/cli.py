@@ -28,7 +28,10 @@ def add_train_options(parser, defaults=TrainConfig()):
                         help="multiply the learning rate by this after every epoch")
     parser.add_argument("--clip", type=float, default=defaults.clip,
                         help="clip the gradients' total norm to this")
-    parser.add_argument("--reverse-input", action="store_true", default=defaults.reverse_input)
+    parser.add_argument("--reverse-input", action="store_true", default=defaults.reverse_input,
+                        help="feed the source to the encoder last token first")
+    parser.add_argument("--bidirectional", action="store_true", default=defaults.bidirectional,
+                        help="a second encoder LSTM reads the source right to left")
     parser.add_argument("--level", choices=["char", "word"], default=defaults.level)
     parser.add_argument("--val-fraction", type=float, default=defaults.val_fraction)
     parser.add_argument("--num-examples", type=int, default=defaults.num_examples,

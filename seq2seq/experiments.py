@@ -22,7 +22,8 @@ def demo_config(out, seed=0, epochs=None, num_examples=None):
     """The demo's budget: small enough for about a minute on a laptop CPU."""
     return TrainConfig(task="toy-ja-en", out=str(out), attention="dot", embed_size=32,
                        hidden_size=128, batch_size=64, epochs=epochs or 6,
-                       num_examples=num_examples or 6000, lr=3e-3, seed=seed)
+                       num_examples=num_examples or 12000, lr=5e-3, lr_decay=0.7,
+                       reverse_input=True, seed=seed)
 
 
 def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print):
@@ -34,7 +35,8 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
     out = Path(out)
     config = demo_config(out, seed, epochs, num_examples)
     log(f"training an LSTM encoder-decoder with {config.attention}-product attention on "
-        f"{config.task} ({config.num_examples} sentence pairs, {config.epochs} epochs)")
+        f"{config.task} ({config.num_examples} sentence pairs, {config.epochs} epochs, "
+        "input reversed)")
     translator, history = train(config, log=log)
 
     held_out = data.make_task("toy-ja-en", 2000, seed=seed + 1)
@@ -50,6 +52,9 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
         w = w[:len(target)]
         log(f"\n{source}\n  -> {output}")
         log(text_heatmap(w, translator.source_tokens(source), target[:len(w)]))
+        log("most attended: " + "  ".join(
+            f"{word}<-{translator.source_tokens(source)[row.argmax()]}"
+            for word, row in zip(target, w)))
         picture = out / f"attention-{number}.png"
         plot_heatmap(w, translator.source_tokens(source), target[:len(w)], picture, title=output)
         pictures.append(picture.name)
@@ -75,7 +80,8 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=4, num_
     for name, scoring in (("plain", None), ("attention", "dot")):
         config = TrainConfig(task=task, out=str(out / name), attention=scoring, embed_size=32,
                              hidden_size=hidden_size, batch_size=64, epochs=epochs,
-                             num_examples=num_examples, lr=3e-3, seed=seed)
+                             num_examples=num_examples, lr=5e-3, lr_decay=0.7,
+                             reverse_input=True, seed=seed)
         log(f"training the {name} model")
         translator, _ = train(config, log=log)
         table[name] = translator.evaluate(held_out)["by_length"]

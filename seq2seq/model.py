@@ -32,16 +32,31 @@ WIRINGS = ("luong", "bahdanau")
 
 
 class Encoder(nn.Module):
-    """Embedding -> LSTM.   src (B, S) ids  ->  outputs (B, S, H), final state ((B, H), (B, H))"""
+    """Embedding -> LSTM.   src (B, S) ids  ->  outputs (B, S, H), final state ((B, H), (B, H))
 
-    def __init__(self, vocab_size, embed_size, hidden_size, padding_idx=0, fused=True):
+    A left-to-right LSTM's state at word j has read words 1..j only. With `bidirectional=True`
+    a second LSTM reads right to left, and the encoder's output at word j is the sum of both
+    states: word j with context from either side, as in the attention paper's encoder (which
+    concatenates them; the sum keeps the size H, so a dot product with the decoder's state still
+    works). The decoder starts from the left-to-right LSTM's final state, the one that the left
+    padding does not disturb.
+    """
+
+    def __init__(self, vocab_size, embed_size, hidden_size, padding_idx=0, fused=True,
+                 bidirectional=False):
         super().__init__()
+        self.bidirectional = bidirectional
         self.embedding = nn.Embedding(vocab_size, embed_size, padding_idx=padding_idx)
         self.lstm = nn.LSTM(embed_size, hidden_size, batch_first=True, fused=fused)
+        if bidirectional:
+            self.lstm_reverse = nn.LSTM(embed_size, hidden_size, batch_first=True, fused=fused)
 
     def forward(self, src):
         x = self.embedding(src)                         # (B, S, E)
         outputs, state = self.lstm(x)                   # (B, S, H), ((B, H), (B, H))
+        if self.bidirectional:
+            right_to_left, _ = self.lstm_reverse(x[:, ::-1])      # (B, S, H), last word first
+            outputs = outputs + right_to_left[:, ::-1]            # (B, S, H)
         return outputs, state
 
 
@@ -151,16 +166,20 @@ def run_steps(decoder, tgt_in, state, enc_outputs, src_mask, teacher_forcing_rat
 
 
 class Seq2Seq(nn.Module):
-    """Encoder + decoder. `attention` is "dot", "general", "additive" or None (the plain model)."""
+    """Encoder + decoder. `attention` is "dot", "general", "additive" or None (the plain model);
+    `bidirectional` gives the encoder a second, right-to-left LSTM."""
 
     def __init__(self, src_vocab_size, tgt_vocab_size, embed_size=16, hidden_size=256,
-                 attention="dot", wiring="luong", padding_idx=0, fused=True):
+                 attention="dot", wiring="luong", padding_idx=0, fused=True,
+                 bidirectional=False):
         super().__init__()
         self.config = dict(src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size,
                            embed_size=embed_size, hidden_size=hidden_size, attention=attention,
-                           wiring=wiring, padding_idx=padding_idx, fused=fused)
+                           wiring=wiring, padding_idx=padding_idx, fused=fused,
+                           bidirectional=bidirectional)
         self.padding_idx = padding_idx
-        self.encoder = Encoder(src_vocab_size, embed_size, hidden_size, padding_idx, fused)
+        self.encoder = Encoder(src_vocab_size, embed_size, hidden_size, padding_idx, fused,
+                               bidirectional)
         if attention is None:
             self.decoder = Decoder(tgt_vocab_size, embed_size, hidden_size, padding_idx, fused)
         else:

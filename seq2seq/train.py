@@ -41,6 +41,7 @@ class TrainConfig:
     lr_decay: float = 1.0           # the learning rate of epoch e is lr * lr_decay**e
     clip: float = 5.0
     reverse_input: bool = False
+    bidirectional: bool = False     # a second encoder LSTM reading right to left
     level: str | None = None        # "char" or "word"; None: the task's own
     val_fraction: float = 0.1
     seed: int = 0
@@ -77,9 +78,8 @@ class Translator:
                             for t in texts], self.src_vocab.pad_id)
 
     def source_tokens(self, text):
-        """The source tokens in the order the encoder reads them (the heatmap's columns)."""
-        tokens = [t if t in self.src_vocab else "<unk>" for t in tokenize(text, self.level)]
-        return tokens[::-1] if self.reverse_input else tokens
+        """The source tokens as written, unknown ones as <unk> (the heatmap's columns)."""
+        return [t if t in self.src_vocab else "<unk>" for t in tokenize(text, self.level)]
 
     def translate(self, texts, max_len=None, beam_size=1):
         """Texts -> (translations, attention weights per sentence (n_out, n_src) or None)."""
@@ -98,9 +98,15 @@ class Translator:
                 i, w = greedy(self.model, self.source_ids(chunk), tgt.bos_id, tgt.eos_id, max_len)
                 ids += i
                 weights += w
-        weights = [None if w is None else w[:, w.shape[1] - len(self.source_tokens(t)):]
-                   for w, t in zip(weights, texts)]           # drop the left padding's columns
+        weights = [None if w is None else self._as_written(w, len(self.source_tokens(t)))
+                   for w, t in zip(weights, texts)]
         return [detokenize(tgt.decode(i), self.level) for i in ids], weights
+
+    def _as_written(self, weights, n):
+        """Attention weights (n_out, S) -> (n_out, n): the left padding's columns dropped and,
+        for a reversed input, the columns put back in the order the source is written."""
+        weights = weights[:, weights.shape[1] - n:]
+        return weights[:, ::-1] if self.reverse_input else weights
 
     def evaluate(self, pairs, beam_size=1):
         """Exact match, token accuracy, BLEU and accuracy by source length on (src, ref) pairs."""
@@ -126,7 +132,8 @@ def build(config, pairs):
     tgt_vocab = Vocab.build(tokenize(t, level) for _, t in pairs)
     minigrad.manual_seed(config.seed)
     model = Seq2Seq(len(src_vocab), len(tgt_vocab), config.embed_size, config.hidden_size,
-                    config.attention, config.wiring, src_vocab.pad_id, config.fused)
+                    config.attention, config.wiring, src_vocab.pad_id, config.fused,
+                    config.bidirectional)
     return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input)
 
 

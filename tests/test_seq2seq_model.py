@@ -129,3 +129,18 @@ def test_overfits_sixteen_pairs():
         optimizer.step()
     ids, _ = greedy(model, src, BOS, EOS, max_len=10)
     assert ids == [t[1:-1] for t in targets]
+
+
+def test_bidirectional_encoder_gradients_and_context_from_both_sides():
+    minigrad.manual_seed(8)
+    model = Seq2Seq(7, 8, embed_size=3, hidden_size=4, attention="dot", fused=False,
+                    bidirectional=True).double()
+    src, tgt = make_batch(np.random.default_rng(8), vocab=7, src_lens=(3, 3), tgt_lens=(2, 1),
+                          batch=2)
+    assert gradcheck(lambda *ps: model.loss(src, tgt), *model.parameters(), atol=1e-6, rtol=1e-4)
+    # The output at the first word changes when only the last word changes: it has read it.
+    first, _, _ = model.encode(src)
+    changed = src.copy()
+    changed[:, -1] = 4 + (changed[:, -1] - 3) % 3
+    second, _, _ = model.encode(changed)
+    assert not np.allclose(first.data[:, 0], second.data[:, 0])
