@@ -87,15 +87,20 @@ def test_gru_with_the_update_gate_flipped_names_the_output_and_the_inputs(tmp_pa
     assert "case_inputs('gru_cell', 1)" in message
 
 
-def test_gru_with_the_reset_gate_outside_the_bias_is_not_pytorchs_gru(tmp_path):
-    """r * (W_hn h) + b_hn (the 2014 paper's form) differs from PyTorch's r * (W_hn h + b_hn)."""
-    path = solution(tmp_path, """
+@pytest.mark.parametrize("candidate", [
+    "(from_x[:, 2 * H:] + (r * h) @ weight_hh[2 * H:].T + bias_hh[2 * H:]).tanh()",   # 2014 paper
+    "(from_x[:, 2 * H:] + r * (h @ weight_hh[2 * H:].T) + bias_hh[2 * H:]).tanh()",   # bias out
+])
+def test_gru_with_the_reset_gate_elsewhere_is_not_pytorchs_gru(tmp_path, candidate):
+    """PyTorch's n = tanh(W_in x + b_in + r * (W_hn h + b_hn)); the paper's r applied to h before
+    the matmul, or r leaving out b_hn, are other functions."""
+    path = solution(tmp_path, f"""
         def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
             H = h.shape[-1]
             from_x = x @ weight_ih.T + bias_ih
             r = (from_x[:, :H] + h @ weight_hh[:H].T + bias_hh[:H]).sigmoid()
             z = (from_x[:, H:2 * H] + h @ weight_hh[H:2 * H].T + bias_hh[H:2 * H]).sigmoid()
-            n = (from_x[:, 2 * H:] + r * (h @ weight_hh[2 * H:].T) + bias_hh[2 * H:]).tanh()
+            n = {candidate}
             return (1 - z) * n + z * h
     """)
     assert "the output h_new is wrong for case 1 of 4" in failure("gru_cell", path)
@@ -227,7 +232,8 @@ def test_a_file_that_does_not_parse_or_define_the_function(tmp_path):
         f"{tmp_path / 'broken.py'}, line 1: syntax error: '(' was never closed")
     empty = solution(tmp_path, "GRU = None\n", "empty.py")
     assert failure("gru_cell", empty).startswith("gru_cell: your file defines no `gru_cell`")
-    assert failure("gru_cell", tmp_path / "nowhere.py") == f"no such file: {tmp_path / 'nowhere.py'}"
+    nowhere = tmp_path / "nowhere.py"
+    assert failure("gru_cell", nowhere) == f"no such file: {nowhere}"
 
 
 def test_gradcheck_catches_a_backward_that_a_wrong_reference_would_let_through(tmp_path):

@@ -41,7 +41,7 @@ def test_the_reference_file_passes_its_checker(tmp_path, exercise):
 def test_command_line_runs_and_the_checker_does_not_import_seq2seq(tmp_path):
     path = reference_file(tmp_path)
     code = ("import sys; from attention.check.__main__ import main, EXERCISES; "
-            f"status = main(EXERCISES, 'python -m attention.check', ['multi_head', {str(path)!r}]); "
+            f"status = main(EXERCISES, 'attention.check', ['multi_head', {str(path)!r}]); "
             "print(status, [m for m in sys.modules if m.startswith('seq2seq')])")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
