@@ -25,32 +25,30 @@ class Drawing(graphviz.Digraph):
         ref, name = getattr(self, "_tensor_boxes", {}).get(id(tensor), (None, None))
         return name if ref is not None and ref() is tensor else None
 
-    def pipe(self, format=None, renderer=None, formatter=None, neato_no_op=None, quiet=False, *,
-             engine=None, encoding=None):
+    def pipe(self, format=None, **options):
         try:
-            return super().pipe(format, renderer, formatter, neato_no_op, quiet, engine=engine,
-                                encoding=encoding)
+            return super().pipe(format=format, **options)
         except graphviz.ExecutableNotFound:
             data = render_bytes(self.source, format or self.format, engine="pygraphviz")
+            encoding = options.get("encoding")
             return data.decode(encoding) if encoding else data
 
-    def render(self, filename=None, directory=None, view=False, cleanup=False, format=None,
-               *args, outfile=None, **kwargs):
+    def render(self, filename=None, directory=None, format=None, outfile=None, cleanup=False,
+               **options):
         try:
-            return super().render(filename, directory, view, cleanup, format, *args,
-                                  outfile=outfile, **kwargs)
+            return super().render(filename, directory=directory, format=format, outfile=outfile,
+                                  cleanup=cleanup, **options)
         except graphviz.ExecutableNotFound:
             if outfile is not None:
                 format = format or os.path.splitext(str(outfile))[1].lstrip(".")
             format = format or self.format
-            source_path = self.save(filename, directory)
+            source_path = self.save(filename, directory=directory)
             out = str(outfile) if outfile is not None else f"{source_path}.{format}"
             with open(out, "wb") as file:
                 file.write(render_bytes(self.source, format, engine="pygraphviz"))
             if cleanup:
                 os.remove(source_path)
             return out
-
 
 def build(plan, rankdir, title=None):
     """A Drawing of the plan: each box in the frame (cluster) of its scope path, frames nested

@@ -1,0 +1,220 @@
+"""Rendering for real: SVG (and PNG, PDF) with the system `dot` and with the Graphviz bundled in
+pygraphviz; the fallback where there is no `dot`; the clear error where there is nothing; and the
+three command lines (minigrad.viz, attention, seq2seq)."""
+
+import argparse
+import html
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("graphviz")
+
+from minigrad.viz import RenderError, available_engines, draw_graph, render  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="no system dot")
+needs_pygraphviz = pytest.mark.skipif(importlib.util.find_spec("pygraphviz") is None,
+                                      reason="no pygraphviz")
+ENGINES = [pytest.param("dot", marks=needs_dot),
+           pytest.param("pygraphviz", marks=needs_pygraphviz)]
+
+
+def svg_text(path):
+    """The text of an SVG file with its character references decoded (`&#45;` -> `-`)."""
+    return html.unescape(Path(path).read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def step():
+    from attention.draw import draw_attention_step
+    return draw_attention_step()
+
+
+@pytest.fixture
+def no_dot(monkeypatch, tmp_path):
+    """A PATH on which there is no `dot`."""
+    empty = tmp_path / "empty-path"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_svg_holds_the_op_labels_and_the_values(step, engine, tmp_path):
+    path = render(step, tmp_path / "step.svg", engine=engine)
+    svg = svg_text(path)
+    assert svg.lstrip().startswith("<?xml") and svg.rstrip().endswith("</svg>")
+    for text in ("MatMul()", "Sub()", "Exp()", "Div()", "Soft attention", "scores", "weights",
+                 "0.244", "0.090", "0.662", "0.004", "24.28", "0.243", "3.408"):
+        assert text in svg, text
+    assert (tmp_path / "step.dot").read_text(encoding="utf-8") == step.source
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("suffix, magic", [("png", b"\x89PNG"), ("pdf", b"%PDF")])
+def test_png_and_pdf(step, engine, suffix, magic, tmp_path):
+    path = render(step, tmp_path / f"step.{suffix}", engine=engine)
+    data = path.read_bytes()
+    assert data.startswith(magic) and len(data) > 5000
+
+
+@needs_pygraphviz
+def test_without_dot_everything_renders_with_pygraphviz(step, no_dot, tmp_path):
+    assert available_engines() == ["pygraphviz"]
+    assert "24.28" in render(step, tmp_path / "auto.svg").read_text(encoding="utf-8")
+    out = step.render(tmp_path / "own", format="svg")          # graphviz.Digraph.render
+    assert Path(out).name == "own.svg" and "24.28" in Path(out).read_text(encoding="utf-8")
+    shown = step._repr_mimebundle_(include=["image/svg+xml"])   # what Jupyter displays
+    assert "24.28" in shown["image/svg+xml"]
+
+
+def test_with_nothing_to_render_with_the_error_says_how_and_the_dot_text_is_written(
+        step, no_dot, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "pygraphviz", None)        # import pygraphviz fails
+    assert available_engines() == []
+    with pytest.raises(RenderError, match="pip install pygraphviz") as error:
+        render(step, tmp_path / "step.svg")
+    assert "apt install graphviz" in str(error.value) and "step.dot" in str(error.value)
+    assert (tmp_path / "step.dot").read_text(encoding="utf-8") == step.source
+    assert not (tmp_path / "step.svg").exists()
+    with pytest.raises(RenderError, match="engine='dot'"):
+        render(step, tmp_path / "again.svg", engine="dot")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_bad_dot_text_is_a_render_error(engine, tmp_path):
+    with pytest.raises(RenderError, match="dot|pygraphviz"):
+        render("digraph { a -> }", tmp_path / "bad.svg", engine=engine)
+
+
+def test_dot_format_writes_the_text_alone_and_bad_requests_are_refused(step, tmp_path):
+    path = render(step, tmp_path / "step.dot")
+    assert path.read_text(encoding="utf-8") == step.source
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["step.dot"]
+    with pytest.raises(ValueError, match="suffix"):
+        render(step, tmp_path / "no-suffix")
+    with pytest.raises(ValueError, match="engine"):
+        render(step, tmp_path / "x.svg", engine="neato")
+
+
+@needs_pygraphviz
+def test_a_5000_node_graph_renders_collapsed_and_cut(tmp_path):
+    from minigrad import Tensor, scope
+    x = Tensor(np.ones(3), requires_grad=True, name="x")
+    y = x
+    with scope("chain"):
+        for i in range(2500):
+            y = y.tanh() if i % 2 else y * 0.5
+    loss = y.sum()
+    folded = render(draw_graph(loss, collapse=["chain"]), tmp_path / "folded.svg",
+                    engine="pygraphviz").read_text(encoding="utf-8")
+    assert "2500 ops" in folded
+    cut = render(draw_graph(loss, max_nodes=60), tmp_path / "cut.svg", engine="pygraphviz")
+    assert "more boxes" in cut.read_text(encoding="utf-8")
+
+
+# ---- command lines ----------------------------------------------------------------------
+
+def test_minigrad_viz_lstm_cell(tmp_path, capsys):
+    from minigrad.viz.__main__ import main
+    assert main(["lstm-cell", "--out", str(tmp_path / "cell.svg")]) == 0
+    svg = svg_text(tmp_path / "cell.svg")
+    for text in ("Sigmoid()", "Tanh()", "weight_ih", "weight_hh", "lstm cell", "grad"):
+        assert text in svg, text
+    assert main(["lstm-cell", "--fused", "--backward-order", "--out",
+                 str(tmp_path / "fused.svg")]) == 0
+    svg = svg_text(tmp_path / "fused.svg")
+    assert "FusedLSTMCell()" in svg and "backward #1" in svg and "Sigmoid()" not in svg
+    assert main(["render", str(tmp_path / "fused.dot"), "--out", str(tmp_path / "f.png")]) == 0
+    assert (tmp_path / "f.png").read_bytes().startswith(b"\x89PNG")
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_minigrad_viz_errors_are_one_line(tmp_path, no_dot, monkeypatch, capsys):
+    from minigrad.viz.__main__ import main
+    monkeypatch.setitem(sys.modules, "pygraphviz", None)
+    assert main(["lstm-cell", "--out", str(tmp_path / "cell.svg")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: no Graphviz") and err.count("\n") == 1
+    assert (tmp_path / "cell.dot").exists()
+    assert main(["render", str(tmp_path / "missing.dot"), "--out", "x.svg"]) == 1
+    with pytest.raises(SystemExit):
+        main(["lstm-cell", "--hidden-size", "0"])
+
+
+def test_python_m_minigrad_viz_runs(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "minigrad.viz", "lstm-cell", "--out",
+                           str(tmp_path / "cell.svg")], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Sigmoid()" in (tmp_path / "cell.svg").read_text(encoding="utf-8")
+
+
+def test_attention_draw_command(tmp_path, capsys):
+    from attention.__main__ import main
+    assert main(["draw", "--out", str(tmp_path / "soft.svg")]) == 0
+    soft = svg_text(tmp_path / "soft.svg")
+    assert all(text in soft for text in ("0.244", "0.662", "24.28", "Soft attention"))
+    assert main(["draw", "--hard", "--out", str(tmp_path / "hard.svg")]) == 0
+    hard = svg_text(tmp_path / "hard.svg")
+    assert "grad none" in hard and "argmax: flat" in hard and "one-hot" in hard
+    assert main(["draw", "--random", "3", "--backward-order", "--out",
+                 str(tmp_path / "batch.png")]) == 0
+    assert (tmp_path / "batch.png").read_bytes().startswith(b"\x89PNG")
+    assert main(["draw", "--random", "0"]) == 1
+    assert "--random must be at least 1" in capsys.readouterr().err
+
+
+# ---- seq2seq ------------------------------------------------------------------------------
+
+def tiny_translator(attention="dot", wiring="luong"):
+    from seq2seq import data
+    from seq2seq.train import TrainConfig, build
+    config = TrainConfig(task="reverse", num_examples=40, min_len=3, max_len=5, embed_size=4,
+                         hidden_size=6, attention=attention, wiring=wiring, progress=False)
+    pairs = data.make_task("reverse", 40, seed=0, min_len=3, max_len=5)
+    return config, build(config, pairs)
+
+
+@pytest.mark.parametrize("attention, wiring", [("dot", "luong"), ("additive", "bahdanau"),
+                                               (None, "luong")])
+def test_the_drawn_decoder_step_computes_what_the_model_computes(attention, wiring):
+    from minigrad import no_grad
+    from seq2seq.draw import decoder_step
+    _, translator = tiny_translator(attention, wiring)
+    model, sentence = translator.model, "3 1 4 1"
+    run = decoder_step(translator, sentence, step=2)
+    with no_grad():
+        enc_outputs, state, mask = model.encode(translator.source_ids([sentence]))
+        token = np.array([translator.tgt_vocab.bos_id])
+        for _ in range(3):
+            logits, state, weights = model.decoder.step(token, state, enc_outputs, mask)
+            token = logits.data.argmax(-1)
+    np.testing.assert_allclose(run["logits"].data, logits.data, rtol=1e-6)
+    assert run["token"] == int(token[0])
+    assert (run["weights"] is None) == (attention is None)
+
+
+def test_seq2seq_draw_command(tmp_path, capsys):
+    from minigrad.optim import Adam
+    from seq2seq.draw import add_command
+    from seq2seq.train import save_run
+    config, translator = tiny_translator()
+    (tmp_path / "run").mkdir()
+    save_run(tmp_path / "run", config, translator, Adam(translator.model.parameters()), [])
+    parser = argparse.ArgumentParser()
+    add_command(parser.add_subparsers())
+    args = parser.parse_args(["draw", str(tmp_path / "run"), "--step", "1", "--out",
+                              str(tmp_path / "step.svg")])
+    args.func(args)
+    svg = svg_text(tmp_path / "step.svg")
+    for text in ("encoder", "decoder lstm", "attention weights", "decoder.out.weight",
+                 "Exp()", "CrossEntropy", "Decoder step 1"):
+        assert text in svg, text
+    assert "FusedLSTMCell()" not in svg                     # folded into the two boxes
+    assert "wrote" in capsys.readouterr().out
