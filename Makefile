@@ -16,13 +16,15 @@ $(VENV)/.installed: pyproject.toml
 venv: $(VENV)/.installed
 
 demo: venv
-	$(PY) -m minigrad demo
+	$(PY) -m seq2seq demo
 
 test: venv
 	$(PY) -m pytest -q
 
 bench: venv
-	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) bench/engine.py
+	$(PY) bench/engine.py
+	$(PY) bench/lstm.py
+	$(PY) bench/seq2seq.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

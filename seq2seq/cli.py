@@ -1,4 +1,4 @@
-"""`python -m seq2seq COMMAND`: train, evaluate, translate, demo, compare-lengths.
+"""`python -m seq2seq COMMAND`: train, evaluate, translate, demo, compare-lengths, draw.
 
 Every failure is one line on stderr and a non-zero exit status.
 """
@@ -143,8 +143,9 @@ def main(argv=None):
     p.add_argument("--plot", metavar="PNG", help="also draw the heatmap to this file")
     p.set_defaults(func=cmd_translate)
 
-    from seq2seq import experiments
+    from seq2seq import draw, experiments
     experiments.add_commands(sub)
+    draw.add_command(sub)
 
     args = parser.parse_args(argv)
     try:

@@ -23,7 +23,7 @@ def demo_config(out, seed=0, epochs=None, num_examples=None):
     return TrainConfig(task="toy-ja-en", out=str(out), attention="dot", embed_size=32,
                        hidden_size=128, batch_size=64, epochs=epochs or 6,
                        num_examples=num_examples or 12000, lr=5e-3, lr_decay=0.7,
-                       reverse_input=True, seed=seed)
+                       bidirectional=True, seed=seed)
 
 
 def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print):
@@ -36,7 +36,7 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
     config = demo_config(out, seed, epochs, num_examples)
     log(f"training an LSTM encoder-decoder with {config.attention}-product attention on "
         f"{config.task} ({config.num_examples} sentence pairs, {config.epochs} epochs, "
-        "input reversed)")
+        "bidirectional encoder)")
     translator, history = train(config, log=log)
 
     held_out = data.make_task("toy-ja-en", 2000, seed=seed + 1)
@@ -58,6 +58,7 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
         picture = out / f"attention-{number}.png"
         plot_heatmap(w, translator.source_tokens(source), target[:len(w)], picture, title=output)
         pictures.append(picture.name)
+    pictures += draw_pictures(translator, DEMO_SENTENCES[0], out, log)
     report = {"config": dataclasses.asdict(config), "history": history,
               "held_out": {k: v for k, v in scores.items()},
               "translations": [{"source": s, "output": o} for s, o in zip(sentences, outputs)],
@@ -68,7 +69,21 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
     return scores
 
 
-def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=4, num_examples=8000,
+def draw_pictures(translator, sentence, out, log):
+    """The computation graphs: one attention step (the worked example) and one decoder step of
+    the trained model. Drawing needs Graphviz; without it the demo says so and goes on."""
+    from attention.draw import write_attention_step
+    from seq2seq.draw import draw_decoder_step
+    try:
+        write_attention_step(out / "attention-step.svg")
+        draw_decoder_step(translator, sentence, out / "decoder-step.svg", step=2)
+    except (RuntimeError, OSError, ImportError) as error:
+        log(f"graphs not drawn: {error}")
+        return []
+    return ["attention-step.svg", "decoder-step.svg"]
+
+
+def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_examples=12000,
                     hidden_size=128, seed=0, log=print):
     """Train the plain and the attention model alike; exact match by source length for each."""
     from seq2seq import data
@@ -80,7 +95,7 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=4, num_
     for name, scoring in (("plain", None), ("attention", "dot")):
         config = TrainConfig(task=task, out=str(out / name), attention=scoring, embed_size=32,
                              hidden_size=hidden_size, batch_size=64, epochs=epochs,
-                             num_examples=num_examples, lr=5e-3, lr_decay=0.7,
+                             num_examples=num_examples, lr=5e-3, lr_decay=0.8,
                              reverse_input=True, seed=seed)
         log(f"training the {name} model")
         translator, _ = train(config, log=log)
@@ -126,8 +141,8 @@ def add_commands(sub):
     p = sub.add_parser("compare-lengths", help="accuracy by input length, plain vs attention")
     p.add_argument("--out", default="runs/compare-lengths")
     p.add_argument("--task", default="toy-ja-en")
-    p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--num-examples", type=int, default=8000)
+    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--num-examples", type=int, default=12000)
     p.add_argument("--hidden-size", type=int, default=128)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=lambda a: compare_lengths(a.out, a.task, a.epochs, a.num_examples,

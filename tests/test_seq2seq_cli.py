@@ -92,3 +92,16 @@ def test_bad_checkpoint_and_bad_corpus(tmp_path):
     assert result.returncode != 0
     assert "pairs.tsv" in result.stderr and "2" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_demo_writes_heatmaps_graphs_checkpoint_and_report(tmp_path):
+    from seq2seq.experiments import run_demo
+    lines = []
+    scores = run_demo(tmp_path, epochs=1, num_examples=300, log=lines.append)
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"checkpoint.npz", "demo-report.json", "attention-1.png"} <= names
+    assert {"attention-step.svg", "decoder-step.svg"} <= names
+    report = json.loads((tmp_path / "demo-report.json").read_text(encoding="utf-8"))
+    assert report["translations"][0]["source"] == "ねこ が さかな を たべる"
+    assert 0 <= scores["exact_match"] <= 1
+    assert any("most attended" in line for line in lines)
