@@ -398,6 +398,8 @@ def test_bad_arguments_are_refused():
         draw_graph(np.ones(2))
     with pytest.raises(ValueError, match="shape"):
         draw_graph(x * 2.0, grad=np.ones(3))
+    with pytest.raises(ValueError, match="max_nodes"):
+        draw_graph(x.sum(), max_nodes=0)
 
 
 def test_drawing_knows_which_box_is_which_tensor():

@@ -42,6 +42,8 @@ def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, nam
     """
     if rankdir not in RANKDIRS:
         raise ValueError(f"draw_graph: rankdir must be one of {RANKDIRS}, not {rankdir!r}")
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"draw_graph: max_nodes must be at least 1, not {max_nodes}")
     roots = _as_roots(root)
     graph = walk(roots)
     passed = _backward_pass(roots[0], grad, show_grads, backward_order)
