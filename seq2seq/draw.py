@@ -7,8 +7,7 @@ parts into one box each (by default the encoder and the decoder's LSTM), so a wh
 hidden size of 128 stays readable, while the attention is drawn op by op with its weights.
 
 The root is the loss of the token the model writes at that step, -log p(token), so every box
-shows the gradient that would train it; the attention weights, which the attention returns
-beside the context, are drawn too. The steps before are run without recording (their
+shows the gradient that would train it. The steps before are run without recording (their
 state comes in as a constant) and are not drawn.
 
     python -m seq2seq draw runs/demo --out decoder-step.svg
@@ -70,7 +69,10 @@ def decoder_step(translator, sentence, step=0):
     names = {f"-log p({word})": loss, "logits": logits, "encoder outputs": enc_outputs,
              f"embedding of {tgt.token(int(token[0]))}": x, "h (decoder state)": h, "c": c}
     if weights is not None:
-        names.update({"attention weights": weights, "context": context})
+        used = weights              # the module returns a reshaped copy; name the one mixed in
+        while used.creator is not None and type(used.creator).__name__ == "Reshape":
+            used = used.creator.inputs[0]
+        names.update({"attention weights": used, "context": context})
     return {"loss": loss, "logits": logits, "weights": weights, "token": int(written[0]),
             "word": word, "names": names}
 
@@ -84,8 +86,7 @@ def decoder_step_drawing(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE
     names = {f"{name}": p for name, p in translator.model.named_parameters()}
     names.update(run["names"])
     title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
-    roots = [run["loss"]] if run["weights"] is None else [run["loss"], run["weights"]]
-    return draw_graph(roots, names=names, collapse=list(collapse),
+    return draw_graph(run["loss"], names=names, collapse=list(collapse),
                       backward_order=backward_order, show_values=show_values, title=title)
 
 
