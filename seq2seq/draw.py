@@ -11,7 +11,8 @@ shows the gradient that would train it. The steps before are run without recordi
 state comes in as a constant) and are not drawn.
 
     python -m seq2seq draw runs/demo --out decoder-step.svg
-    python -m seq2seq draw runs/demo --sentence "ねこ が さかな を たべる" --step 2 --out step2.svg
+    python -m seq2seq draw runs/demo --sentence "ねこ が さかな を たべる" --step 2 \
+        --out step2.svg
 """
 
 import numpy as np

@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from minigrad.viz.render import ENGINES, RenderError, available_engines, render
+from minigrad.viz.render import ENGINES, available_engines, render
 
 
 @dataclasses.dataclass

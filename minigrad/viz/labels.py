@@ -100,7 +100,8 @@ def short_values(array, limit=4):
 # ---------------------------------------------------------------------------------------------
 
 def op_title(op):
-    """`Softmax(axis=-1)`: the op's class and its settings, arrays by shape, indices as `[:, 0:2]`."""
+    """`Softmax(axis=-1)`: the op's class and its settings; arrays by their shape, indices as
+    `[:, 0:2]`."""
     settings = ", ".join(f"{name}={_setting(value)}" for name, value in op.settings().items())
     return f"{type(op).__name__}({settings})"
 
