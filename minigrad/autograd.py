@@ -10,10 +10,15 @@ Read this file in one sitting; it is all of reverse-mode autodiff:
   `backward` once with the gradient that arrived at its output.
 - Gradients of intermediate tensors live in a dict local to one backward call; only leaves keep
   theirs, adding up over calls until `zero_grad()`.
+
+The walk itself is the generator `backward_pass`, which can pause after each op: `backward()` runs
+it in one go, and `minigrad.debug.backward_steps` hands you one op at a time. `minigrad.debug` also
+watches the ops go by (trace, anomaly detection, the saved-array guard) through `watchers`.
 """
 
 import functools
 import inspect
+import warnings
 
 import numpy as np
 
@@ -63,6 +68,16 @@ class no_grad:
 
 
 # ---------------------------------------------------------------------------------------------
+# Watchers: how minigrad.debug sees every op go by
+# ---------------------------------------------------------------------------------------------
+
+watchers = []       # objects with after_forward(op, inputs, out), before_backward(op, out, grad_y)
+                    # and after_backward(op, out, grad_y, grads_in): `minigrad.debug`'s trace(),
+                    # detect_anomaly() and guard_saved() add one while open. While the list is
+                    # empty they cost one `if` per op.
+
+
+# ---------------------------------------------------------------------------------------------
 # Function: the base class of every op
 # ---------------------------------------------------------------------------------------------
 
@@ -92,6 +107,9 @@ class Function:
                     self.inputs = inputs
                     self.scope = scopes.current     # the names of `minigrad.scope` blocks
                     break
+        if watchers:                                    # minigrad.debug is watching
+            for watcher in watchers:
+                watcher.after_forward(self, inputs, out)
         return out
 
     def forward(self, *arrays):
@@ -179,31 +197,62 @@ def topological_order(root):
     return order
 
 
-def backward(root, grad=None):
-    """Fill `.grad` of every leaf that `root` depends on with d(root)/d(leaf), times `grad`."""
+def backward(root, grad=None, break_on=None):
+    """Fill `.grad` of every leaf that `root` depends on with d(root)/d(leaf), times `grad`.
+
+    break_on   an op's class name ("Softmax"), an op class, or a predicate `op -> bool`: Python's
+               debugger opens (`breakpoint()`) just before each such op's backward runs.
+    """
+    for _ in backward_pass(root, root_gradient(root, grad), break_on, pause=False):
+        pass                                            # no pauses: this runs the whole walk
+
+
+def root_gradient(root, grad=None):
+    """The gradient arriving at the root, checked: ones for a single number, else `grad`."""
     if not root.requires_grad:
         raise RuntimeError(f"backward: {root!r} does not require grad, so it has no graph to walk")
     if grad is None:
         if root.data.size != 1:
             raise RuntimeError(f"backward: the root has shape {root.shape}, not a single number; "
                                "pass grad= an array of that shape (the gradient arriving at it)")
-        grad = np.ones_like(root.data)
+        return np.ones_like(root.data)
     grad = np.array(grad.data if isinstance(grad, Tensor) else grad, dtype=root.dtype)
     if grad.shape != root.shape:
         raise ValueError(f"backward: grad has shape {grad.shape}, the root has shape {root.shape}")
+    return grad
 
+
+def backward_pass(root, grad, break_on=None, pause=True):
+    """The walk from `root` (where `grad` arrives) to the leaves: a generator that, with `pause`,
+    pauses after each op's backward and yields `(op, output, grad_y, grads_in, grads)`: the op,
+    its output tensor, the gradient that arrived there, the gradients it returned (one per
+    input) and the gradients in flight. `backward()` runs it without pauses, in one go."""
+    stop = _stop_rule(break_on)
+    stopped = False
     grads = {root: grad}                                # gradients in flight, by tensor
     for t in reversed(topological_order(root)):
         grad_t = grads.pop(t, None)                     # pop: freed once it has been passed on
         if grad_t is None:
             continue
+        if t.hooks is not None:                         # Tensor.register_hook, retain_grad
+            grad_t = _run_hooks(t, grad_t)
         if t.creator is None:                           # a leaf: accumulate until zero_grad()
             t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t   # its own array
             continue
         op = t.creator
-        grads_in = op.backward(grad_t)                  # <- step into any op from here
+        if watchers:
+            for watcher in watchers:
+                watcher.before_backward(op, t, grad_t)
+        if stop is not None and stop(op):
+            stopped = True
+            grads_in = _backward_in_debugger(op, grad_t, t.data)
+        else:
+            grads_in = op.backward(grad_t)              # <- step into any op from here
         if not isinstance(grads_in, tuple) or len(grads_in) != len(op.inputs):
             raise _wrong_count(op, grads_in)
+        if watchers:
+            for watcher in watchers:
+                watcher.after_backward(op, t, grad_t, grads_in)
         for x, grad_x in zip(op.inputs, grads_in):
             if grad_x is None or not x.requires_grad:
                 continue
@@ -214,6 +263,50 @@ def backward(root, grad=None):
             if grad_x.dtype != x.data.dtype:            # e.g. a float32 input of a float64 op
                 grad_x = grad_x.astype(x.data.dtype)
             grads[x] = grad_x if x not in grads else grads[x] + grad_x     # never in place
+        if pause:                                       # minigrad.debug.backward_steps
+            yield op, t, grad_t, grads_in, grads
+    if stop is not None and not stopped:
+        warnings.warn(f"backward: no op matched break_on={break_on!r}", stacklevel=4)
+
+
+def _run_hooks(t, grad):
+    """Tensor.register_hook: each hook sees the gradient (read-only) and may return a new one of
+    the same shape. Then retain_grad: an intermediate tensor keeps the result in `.grad`."""
+    for hook in t.hooks:
+        view = grad.view()
+        view.flags.writeable = False                    # a hook returns a new array instead
+        new = hook(view)
+        if new is not None:
+            new = np.asarray(new.data if isinstance(new, Tensor) else new, dtype=grad.dtype)
+            if new.shape != grad.shape:
+                raise ValueError(f"the hook {hook!r} on {t!r} returned a gradient of shape "
+                                 f"{new.shape}; it must keep the shape {grad.shape}")
+            grad = new
+    if t.retains_grad and t.creator is not None:
+        t.grad = np.array(grad) if t.grad is None else t.grad + grad
+    return grad
+
+
+def _stop_rule(break_on):
+    """break_on as a predicate op -> bool (None: never stop)."""
+    if break_on is None:
+        return None
+    if isinstance(break_on, str):
+        return lambda op: type(op).__name__ == break_on
+    if isinstance(break_on, type):
+        return lambda op: isinstance(op, break_on)
+    if callable(break_on):
+        return break_on
+    raise TypeError(f"backward: break_on must be an op's class name, an op class or a function "
+                    f"op -> bool, not {type(break_on).__name__}")
+
+
+def _backward_in_debugger(op, grad_y, y):
+    """`op.backward(grad_y)` with Python's debugger opened just before it. `breakpoint()` calls
+    the debugger that $PYTHONBREAKPOINT names: pdb by default, or ipdb, an IDE's, 0 for none."""
+    inputs = [x.data for x in op.inputs]    # the arrays the op computed y from
+    breakpoint()                            # locals: op, grad_y (dL/dy), inputs, y
+    return op.backward(grad_y)              # `s` (step) goes into op.backward
 
 
 def _wrong_count(op, grads_in):

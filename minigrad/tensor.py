@@ -15,9 +15,12 @@ class Tensor:
     requires_grad  whether gradients flow to this tensor
     creator        the op (a `Function`) that made it; None for a leaf
     name           an optional label, shown in reprs, errors and drawings
+    hooks          functions called with its gradient during backward (`register_hook`), or None
+    retains_grad   whether an intermediate tensor keeps its gradient (`retain_grad`)
     """
 
-    __slots__ = ("data", "grad", "requires_grad", "creator", "name", "__weakref__")
+    __slots__ = ("data", "grad", "requires_grad", "creator", "name", "hooks", "retains_grad",
+                 "__weakref__")
     __array_ufunc__ = None     # `array + tensor` calls Tensor.__radd__; np.exp(tensor) is an error
 
     def __init__(self, data, requires_grad=False, name=None, dtype=None):
@@ -36,6 +39,8 @@ class Tensor:
         self.requires_grad = bool(requires_grad)
         self.creator = None
         self.name = name
+        self.hooks = None
+        self.retains_grad = False
 
     @classmethod
     def _from_op(cls, data):
@@ -46,6 +51,8 @@ class Tensor:
         t.requires_grad = False
         t.creator = None
         t.name = None
+        t.hooks = None
+        t.retains_grad = False
         return t
 
     # ---- what it is ----------------------------------------------------------------------
@@ -99,12 +106,36 @@ class Tensor:
 
     # ---- gradients -----------------------------------------------------------------------
 
-    def backward(self, grad=None):
-        """Compute d(self)/d(leaf) for every leaf; `grad` is needed when self is not a scalar."""
-        autograd.backward(self, grad)
+    def backward(self, grad=None, break_on=None):
+        """Compute d(self)/d(leaf) for every leaf; `grad` is needed when self is not a scalar.
+        break_on="Softmax" (an op's class name, or a predicate op -> bool) opens the debugger
+        just before that op's backward."""
+        autograd.backward(self, grad, break_on)
 
     def zero_grad(self):
         self.grad = None
+
+    def register_hook(self, hook):
+        """Call `hook(grad)` during backward, once this tensor's gradient is complete. The hook
+        gets the array (read-only) and may return a new one to pass on instead. As in PyTorch;
+        returns a handle whose `remove()` takes the hook off."""
+        if not self.requires_grad:
+            raise RuntimeError("register_hook: this tensor does not require grad, so no gradient "
+                               "ever reaches it")
+        if self.hooks is None:
+            self.hooks = []
+        self.hooks.append(hook)
+        return RemovableHandle(self.hooks, hook)
+
+    def retain_grad(self):
+        """Keep `.grad` on this intermediate tensor after backward (adding up over calls, as on a
+        leaf, until zero_grad()). Leaves keep theirs anyway. As in PyTorch."""
+        if not self.requires_grad:
+            raise RuntimeError("retain_grad: this tensor does not require grad")
+        if self.creator is not None:
+            self.retains_grad = True
+            if self.hooks is None:
+                self.hooks = []                 # the engine looks at tensors that have hooks
 
     # ---- arithmetic (argument order is kept: `2 - x` is Sub(2, x)) -------------------------
 
@@ -234,6 +265,17 @@ class Tensor:
 
     def __getitem__(self, index):
         return shapes.getitem(self, index)
+
+
+class RemovableHandle:
+    """What `register_hook` returns: `handle.remove()` takes the hook off again."""
+
+    def __init__(self, hooks, hook):
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self):
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
 
 
 def _data(x):
