@@ -1,0 +1,26 @@
+"""Debugger aids: look inside the backward pass, and find what went wrong.
+
+    from minigrad import debug
+
+    for step in debug.backward_steps(loss):   # the backward pass one op at a time
+        print(step)
+    loss.backward(break_on="Softmax")         # pdb (or $PYTHONBREAKPOINT) before Softmax.backward
+    with debug.trace(): ...                   # tables of the ops, forward and backward
+    with debug.detect_anomaly(): ...          # stop at the first op that makes a NaN or inf
+
+On tensors: `t.register_hook(fn)` sees (and may replace) t's gradient during backward, and
+`t.retain_grad()` keeps `.grad` on an intermediate tensor.
+
+steps     backward_steps, Step
+trace     trace
+anomaly   detect_anomaly, AnomalyError
+watch     Watcher (the base of trace, detect_anomaly, guard_saved), where ops were created
+show      how tensors and arrays are written
+"""
+
+from minigrad.debug.anomaly import AnomalyError, detect_anomaly
+from minigrad.debug.steps import Step, backward_steps
+from minigrad.debug.trace import trace
+from minigrad.debug.watch import Watcher
+
+__all__ = ["backward_steps", "Step", "trace", "detect_anomaly", "AnomalyError", "Watcher"]

@@ -1,0 +1,66 @@
+"""backward_steps: the backward pass one op at a time, to look at between the steps.
+
+    for step in minigrad.debug.backward_steps(loss):
+        print(step)               # the op, the gradient arriving, the gradients leaving
+
+It is the engine's own walk (`minigrad.autograd.backward_pass`), paused after each op, so when
+it has run to the end the leaves hold exactly the gradients `loss.backward()` would give them.
+Stopped half way, only the leaves already reached have theirs. At the REPL or in pdb, take one
+step at a time with `step = next(steps)`.
+"""
+
+from minigrad import autograd
+from minigrad.debug.show import label, values
+from minigrad.debug.watch import where_created
+
+
+class Step:
+    """One op of the backward pass.
+
+    number   1, 2, ... in the order backward visits the ops (1: the op that made the root)
+    op       the op; its repr shows its settings, and `op.backward` is the code that ran
+    inputs   the op's input tensors, in argument order       output   the tensor it made
+    grad_y   the gradient that arrived at the output, dL/d(output)
+    grads    what op.backward returned: one gradient per input (None: that input needs none)
+    totals   for each input, the sum of the gradients it has received so far in this pass
+             (complete once every op that used it has had its step), or None
+    """
+
+    def __init__(self, number, op, output, grad_y, grads, totals):
+        self.number, self.op, self.output = number, op, output
+        self.inputs = list(op.inputs)
+        self.grad_y, self.grads, self.totals = grad_y, tuple(grads), totals
+
+    def __repr__(self):
+        lines = [f"Step {self.number}: {self.op!r}",
+                 f"  output   {label(self.output)} {self.output.shape}"
+                 f"   grad_y {values(self.grad_y)}"]
+        for i, (x, grad, total) in enumerate(zip(self.inputs, self.grads, self.totals)):
+            head = f"  input {i}  {label(x)} {x.shape}"
+            if grad is None or not x.requires_grad:
+                lines.append(f"{head}   needs no gradient")
+                continue
+            lines.append(f"{head}   grad {values(grad)}")
+            if total is not grad:                   # other ops have sent it gradients too
+                lines.append(f"{' ' * len(head)}   total so far {values(total)}")
+        site = where_created(self.op)
+        if site:
+            lines.append(site)
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, printer, cycle):          # IPython and Jupyter: the same text
+        printer.text(repr(self))
+
+
+def backward_steps(root, grad=None):
+    """The backward pass from `root`, one `Step` per op, in the order backward visits them.
+    `grad` is the gradient arriving at the root (needed when the root is not a single number).
+    Exhausting it leaves exactly the gradients `root.backward(grad)` would."""
+    walk = autograd.backward_pass(root, autograd.root_gradient(root, grad))   # checks grad now
+    return _steps(walk)
+
+
+def _steps(walk):
+    for number, (op, output, grad_y, grads_in, grads) in enumerate(walk, 1):
+        totals = [grads.get(x) if x.requires_grad else None for x in op.inputs]
+        yield Step(number, op, output, grad_y, grads_in, totals)
