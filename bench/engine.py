@@ -18,6 +18,10 @@ glibc hands freed memory back to the system between runs, so each run first touc
 again, and more of them for minigrad. The LSTM is then measured once more in a child process
 whose allocator keeps freed memory (GLIBC_TUNABLES), which takes page faults out of the
 comparison for all three alike.
+
+Last, the cost of `minigrad.debug.guard_saved()`, which fingerprints every array an op saves for
+backward and checks it when backward reaches the op: both workloads in minigrad, guard off and
+on. Off, the engine pays one `if` per op for it (and for the other debugger aids).
 """
 
 import os
@@ -38,6 +42,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from minigrad import Tensor  # noqa: E402
+from minigrad.debug import guard_saved  # noqa: E402
 
 try:
     import torch
@@ -167,6 +172,30 @@ def lstm_torch(arrays, config):
     return w_ih.grad
 
 
+# ---- 3. the saved-array guard, off and on -------------------------------------------------------
+
+def guard_cost(arrays, config):
+    """{workload: (seconds off, seconds on)}: the chain per op, and the LSTM."""
+    n = config.chain_length
+
+    def guarded(fn):
+        def run():
+            with guard_saved():
+                return fn()
+        return run
+
+    def chain():
+        return chain_minigrad(n)
+
+    def lstm():
+        return lstm_minigrad(arrays, config)
+
+    return {"chain, us/op": (best_time(chain, config.repeats) / n / 1e-6,
+                             best_time(guarded(chain), config.repeats) / n / 1e-6),
+            "LSTM, ms": (best_time(lstm, config.repeats) / 1e-3,
+                         best_time(guarded(lstm), config.repeats) / 1e-3)}
+
+
 # ---- the table ---------------------------------------------------------------------------------
 
 def main(argv=None):
@@ -206,6 +235,12 @@ def main(argv=None):
         child = [sys.executable, __file__, "--lstm-only", "--repeats", str(config.repeats),
                  "--dtype", config.dtype]
         subprocess.run(child, env={**os.environ, "GLIBC_TUNABLES": KEEP_FREED_MEMORY}, check=True)
+
+    if not args.lstm_only:
+        print("\n3. saved-array guard (minigrad.debug.guard_saved), minigrad fwd+bwd")
+        print(f"   {'':20s} {'off':>10s}   {'on':>10s}   {'on / off':>10s}")
+        for name, (off, on) in guard_cost(arrays, config).items():
+            print(f"   {name:20s} {off:10.3f}   {on:10.3f}   {on / off:10.2f}")
 
 
 def print_table(times, unit, unit_name, faults=None):

@@ -1,0 +1,113 @@
+"""guard_saved(): catch an array saved for backward and changed in place before backward ran.
+
+    with minigrad.debug.guard_saved():
+        loss = model(x)
+        x.data[0] = 0              # changes what an op saved for its backward
+        loss.backward()            # SavedArrayError, naming the op and the tensor
+
+Ops save arrays on `self` in forward (often their inputs' very arrays, not copies) and use them
+in backward. Write into one of those arrays in between and backward quietly computes the
+gradient of a function you never ran. The guard makes that an error.
+
+The design, and why:
+- A fingerprint (CRC-32 of the bytes) of every array an op keeps on itself, taken right after
+  its forward, is compared when backward reaches the op. It sees any change, however it was
+  made: `t.data[...] = v`, `t.data *= 2`, `np.add(a, b, out=a)`, a change to an index array.
+- Not a version counter bumped by in-place methods (PyTorch's way): minigrad's in-place writes
+  are raw NumPy, which no counter sees.
+- Not read-only arrays: optimisers change parameters in place after backward, while the last
+  graph is still alive, and that is right. Only a backward that then runs through the changed
+  array raises; a new forward after `optimizer.step()` saves the new values and is fine.
+- Not always on: a checksum reads every saved byte (several GB/s) and costs a call per array,
+  which matters in an engine whose whole cost is a few microseconds per op. Off, it costs the
+  engine one `if` per op. bench/engine.py measures it on and off.
+"""
+
+import weakref
+import zlib
+
+import numpy as np
+
+from minigrad.debug.watch import Watcher, where_created
+
+NOT_SAVED = ("inputs", "scope", "created_at")      # the engine's and the debugger's attributes
+
+
+class SavedArrayError(RuntimeError):
+    """An array saved for backward was changed after the forward pass saved it."""
+
+
+class guard_saved(Watcher):
+    """Inside the block, fingerprint what each recorded op saves, and check it in backward."""
+
+    def __init__(self):
+        self.fingerprints = weakref.WeakKeyDictionary()     # op -> {attribute: checksum}
+
+    def after_forward(self, op, inputs, out):
+        if out.creator is op:                   # recorded: its backward may run later
+            self.fingerprints[op] = fingerprints(op)
+
+    def before_backward(self, op, out, grad_y):
+        before = self.fingerprints.get(op)
+        if before is not None:
+            now = fingerprints(op)
+            if now != before:
+                name = next(name for name in before if now.get(name) != before[name])
+                raise SavedArrayError(_message(op, out, name))
+
+
+def fingerprints(op):
+    """{attribute: checksum} for each array the op keeps on itself: `y` for self.y, `index[1]`
+    for an array inside a tuple."""
+    sums = {}
+    for name, value in vars(op).items():
+        if isinstance(value, np.ndarray):
+            sums[name] = checksum(value)
+        elif isinstance(value, (tuple, list)) and name not in NOT_SAVED:
+            for k, part in enumerate(value):
+                if isinstance(part, np.ndarray):
+                    sums[f"{name}[{k}]"] = checksum(part)
+    return sums
+
+
+def checksum(a):
+    """CRC-32 of the array's bytes."""
+    try:
+        return zlib.crc32(a)
+    except ValueError:                          # not C-contiguous: sum a contiguous copy
+        return zlib.crc32(np.ascontiguousarray(a))
+
+
+def saved_array(op, name):
+    """The array `fingerprints` called `name`."""
+    if name.endswith("]"):
+        name, k = name[:-1].split("[")
+        return getattr(op, name)[int(k)]
+    return getattr(op, name)
+
+
+def _message(op, out, name):
+    owner = _owner(op, out, saved_array(op, name))
+    lines = [f"{type(op).__name__}.backward would use self.{name}, an array saved in forward "
+             f"and changed in place since{': ' + owner if owner else ''}.",
+             "  Its backward would compute the gradient at the new values, not at those the "
+             "forward used. Run the forward again after changing the data (as after "
+             "optimizer.step()), or change a copy."]
+    site = where_created(op)
+    return "\n".join(lines + ([site] if site else []))
+
+
+def _owner(op, out, array):
+    """Which tensor's data the array is (or is part of), in words."""
+    for i, x in enumerate(op.inputs):
+        if np.may_share_memory(x.data, array):
+            return f"the data of input {i}, {_tensor(x)}"
+    if np.may_share_memory(out.data, array):
+        return f"the data of its output, {_tensor(out)}"
+    return None
+
+
+def _tensor(t):
+    kind = "a leaf" if t.creator is None else f"made by {type(t.creator).__name__}"
+    name = repr(t.name) if t.name is not None else "unnamed"
+    return f"{name} ({kind}, shape {t.shape})"
