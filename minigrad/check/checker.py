@@ -58,9 +58,7 @@ class Exercise:
     cases: object = None            # () -> list of Case, for case_inputs
 
 
-# ---------------------------------------------------------------------------------------------
-# Loading the student's file
-# ---------------------------------------------------------------------------------------------
+# ---- Loading the student's file -------------------------------------------------------------
 
 def load_solution(path):
     """The student's file as a module, imported by its path (it need not be on sys.path)."""
@@ -113,9 +111,7 @@ def call(exercise, fn, args, settings, case_text, path):
                            f"raised {_error(error, path)}") from None
 
 
-# ---------------------------------------------------------------------------------------------
-# Comparing
-# ---------------------------------------------------------------------------------------------
+# ---- Comparing ------------------------------------------------------------------------------
 
 def describe(case, number, total):
     """'case 2 of 4, "a batch of 3" (x (3, 4), h (3, 5), eps=0.1)'"""
@@ -164,9 +160,7 @@ def as_outputs(result, exercise, names, where):
     return tuple(results)
 
 
-# ---------------------------------------------------------------------------------------------
-# A function of tensors, checked against a reference
-# ---------------------------------------------------------------------------------------------
+# ---- A function of tensors, checked against a reference -------------------------------------
 
 def tensors(case):
     """Fresh float64 leaves named after their arguments."""
@@ -275,9 +269,7 @@ def run_gradcheck(exercise, fn, case, where, path):
                            f"{_error(error, path)}, for {where}") from None
 
 
-# ---------------------------------------------------------------------------------------------
-# Running a check, from Python or from the command line
-# ---------------------------------------------------------------------------------------------
+# ---- Running a check, from Python or from the command line ----------------------------------
 
 def check(exercises, name, path):
     """Check the file at `path` against exercise `name`; return the 'passed: ...' report or
@@ -301,7 +293,11 @@ def case_inputs(exercises, name, number):
 def main(exercises, prog, argv=None):
     """`python -m PACKAGE.check EXERCISE PATH`: exit status 0 and a 'passed' line, or 1 and
     what is wrong."""
-    parser = argparse.ArgumentParser(prog=prog, description="Check a coursework solution.")
+    signatures = "\n".join(f"  {e.signature}" for e in exercises.values())
+    parser = argparse.ArgumentParser(
+        prog=prog, description="Check a coursework solution (the exercises: docs/coursework.md).",
+        epilog=f"what your file defines:\n{signatures}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("exercise", choices=list(exercises),
                         help="; ".join(f"{e.name}: {e.title}" for e in exercises.values()))
     parser.add_argument("path", help="your file")
