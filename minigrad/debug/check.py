@@ -1,0 +1,155 @@
+"""check_graph(root): find the op whose backward is wrong, inside a graph of any size.
+
+`gradcheck` checks a whole function at once; in a large model it can only say that something is
+wrong. `check_graph` checks each op of the graph on its own. For every op, in the order backward
+visits them, it runs the op's forward again on the arrays the op received (in float64, on a
+fresh copy of the op, so the graph is left as it was) and compares the op's backward, given a
+random upstream gradient r, with central differences of sum(forward(x) * r). The first op that
+disagrees is reported: the op, where it was created (when known), the input and the worst
+element.
+
+- Inputs of up to `max_elements` elements are checked element by element; larger ones at that
+  many elements picked at random, and then once more along a random direction, which a wrong
+  gradient anywhere in the array changes.
+- An element where the forward has a kink (ReLU at 0, a tie in max, clip at its bounds) has no
+  derivative to compare: its slopes to the left and to the right differ. It is skipped.
+- Forward is run again with the random generator as it was, so dropout draws the same mask.
+"""
+
+import copy
+from dataclasses import dataclass
+
+import numpy as np
+
+from minigrad import random
+from minigrad.autograd import topological_order
+from minigrad.debug.show import label
+from minigrad.debug.watch import where_created
+
+
+@dataclass
+class Mismatch:
+    """The first op whose backward disagrees with finite differences of its forward."""
+    step: int                   # its place in backward order (1: the op that made the root)
+    op: object                  # the op itself: look at op.inputs, or call op.backward
+    input: int                  # the input whose gradient is wrong
+    element: tuple = None       # the worst element (None: seen only along a random direction)
+    backward: float = None      # what the op's backward gave there
+    numeric: float = None       # what finite differences give
+    wrong: int = 0              # how many of the `checked` elements disagree
+    checked: int = 0
+    problem: str = ""           # in words, when it is not a plain disagreement (a wrong shape)
+
+    def __str__(self):
+        x = self.op.inputs[self.input]
+        where = f"input {self.input} ({label(x)}, shape {x.shape})"
+        if self.problem:
+            detail = f"  {where}: {self.problem}"
+        elif self.element is None:
+            detail = (f"  {where}, along a random direction: backward gives {self.backward:.8g}, "
+                      f"finite differences {self.numeric:.8g} (the {self.checked} elements "
+                      "checked one by one agreed)")
+        else:
+            detail = (f"  {where}, element {self.element}: backward gives {self.backward:.8g}, "
+                      f"finite differences {self.numeric:.8g} ({self.wrong} of "
+                      f"{self.checked} checked elements disagree)")
+        site = where_created(self.op) or ("  created at: unknown (build the graph inside "
+                                          "minigrad.debug.detect_anomaly() or trace() to know)")
+        return (f"check_graph: step {self.step} of backward, {self.op!r}, disagrees with finite "
+                f"differences of its own forward\n{detail}\n{site}")
+
+    __repr__ = __str__
+
+
+def check_graph(root, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64, seed=0):
+    """Check every op behind `root`, in backward order; return the first `Mismatch` (print it
+    to read it), or None when every op's backward agrees with its forward."""
+    rng = np.random.default_rng(seed)
+    generator = random.generator()
+    state = generator.bit_generator.state
+    ops = [t.creator for t in reversed(topological_order(root)) if t.creator is not None]
+    try:
+        for step, op in enumerate(ops, 1):
+            mismatch = check_op(op, rng, eps, atol, rtol, max_elements)
+            if mismatch is not None:
+                mismatch.step = step
+                return mismatch
+    finally:
+        generator.bit_generator.state = state         # as if nothing had been drawn
+    return None
+
+
+def check_op(op, rng, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64):
+    """One op: its backward against finite differences of its forward (a Mismatch, or None)."""
+    generator = random.generator()
+    start = generator.bit_generator.state
+
+    def forward(arrays):
+        twin = copy.copy(op)                        # the op in the graph keeps what it saved
+        generator.bit_generator.state = start       # the same random draws every time
+        with np.errstate(all="ignore"):
+            return twin, np.asarray(twin.forward(*arrays), dtype=np.float64)
+
+    arrays = [x.data.astype(np.float64) if np.issubdtype(x.dtype, np.floating) else x.data
+              for x in op.inputs]
+    twin, y = forward(arrays)
+    finite = np.isfinite(y)                         # an inf output (a mask's -inf) is constant:
+    upstream = np.where(finite, rng.standard_normal(y.shape), 0.0)   # no gradient flows there
+    with np.errstate(all="ignore"):
+        grads = twin.backward(upstream)
+    if not isinstance(grads, tuple) or len(grads) != len(arrays):
+        return Mismatch(0, op, 0, problem=f"backward returned {_count(grads)} gradient(s) for "
+                                          f"{len(arrays)} input(s)")
+
+    def weighted_sum(arrays):                       # s = sum(forward(x) * r), a number
+        with np.errstate(all="ignore"):
+            return float(np.sum(np.where(finite, forward(arrays)[1] * upstream, 0.0)))
+
+    def slope(i, direction, base):                  # ds along `direction` in input i
+        def moved(step):
+            return arrays[:i] + [arrays[i] + step * direction] + arrays[i + 1:]
+        right = (weighted_sum(moved(eps)) - base) / eps
+        left = (base - weighted_sum(moved(-eps))) / eps
+        if abs(right - left) > 1e-3 * (1 + abs(right) + abs(left)):
+            return None                             # a kink: no derivative here
+        return (right + left) / 2
+
+    base = weighted_sum(arrays)
+    for i, x in enumerate(op.inputs):
+        if not x.requires_grad:
+            continue
+        grad = np.zeros(x.shape) if grads[i] is None else np.asarray(grads[i], np.float64)
+        if grad.shape != x.shape:
+            return Mismatch(0, op, i, problem=f"backward returned a gradient of shape "
+                                              f"{grad.shape} for an input of shape {x.shape}")
+        size = x.data.size
+        picks = (range(size) if size <= max_elements
+                 else np.sort(rng.choice(size, max_elements, replace=False)))
+        worst, wrong, checked = None, 0, 0
+        for flat in picks:
+            k = np.unravel_index(flat, x.shape)
+            unit = np.zeros(x.shape)
+            unit[k] = 1.0
+            numeric = slope(i, unit, base)
+            if numeric is None:
+                continue
+            checked += 1
+            error = abs(grad[k] - numeric)
+            if not error <= atol + rtol * abs(numeric):         # NaN counts as wrong
+                wrong += 1
+                if worst is None or not error <= worst[0]:
+                    worst = (error, tuple(int(j) for j in k), float(grad[k]), numeric)
+        if worst is not None:
+            return Mismatch(0, op, i, worst[1], worst[2], worst[3], wrong, checked)
+        if size > max_elements:
+            direction = rng.standard_normal(x.shape)
+            numeric = slope(i, direction, base)
+            along = float(np.sum(grad * direction))
+            scale = float(np.sum(np.abs(grad * direction)))
+            if numeric is not None and not abs(along - numeric) <= atol + rtol * scale:
+                return Mismatch(0, op, i, None, along, numeric, 1, checked)
+    return None
+
+
+def _count(grads):
+    return len(grads) if isinstance(grads, tuple) else type(grads).__name__

@@ -1,0 +1,136 @@
+"""check_graph: each op of a graph against finite differences of its own forward, in backward
+order; it finds a planted wrong backward inside a larger model and passes correct ones."""
+
+import inspect
+import os
+
+import numpy as np
+import pytest
+
+import minigrad
+import minigrad.functional as F
+from minigrad import Function, Tensor, debug, nn
+from minigrad.ops.elementwise import Tanh
+from attention import MultiHeadAttention, dot_product_attention
+
+pytestmark = pytest.mark.filterwarnings("error")
+HERE = os.path.relpath(__file__)
+
+
+class SlopeOfOne(Tanh):
+    """tanh with a wrong backward: forgets the square, dL/dx = dL/dy * (1 - y)."""
+
+    def backward(self, grad_y):
+        return (grad_y * (1 - self.y),)
+
+
+class Doubled(Function):
+    """y = 2x whose backward forgets the 2 at element 0 only."""
+
+    def forward(self, x):
+        return 2 * x
+
+    def backward(self, grad_y):
+        grad_x = 2 * grad_y
+        grad_x.flat[0] = grad_y.flat[0]
+        return (grad_x,)
+
+
+def model(rng, hidden_op=Tanh, dtype=np.float64):
+    """Embedding -> LSTM -> attention over the steps -> a linear layer -> cross-entropy, with
+    one of its activations made by `hidden_op`."""
+    minigrad.manual_seed(0)
+    embed, lstm, head = nn.Embedding(7, 5), nn.LSTM(5, 6), nn.Linear(6, 3)
+    for module in (embed, lstm, head):
+        module.to(dtype)
+    ids = rng.integers(0, 7, size=(4, 2))                           # (T, B)
+    outputs, _ = lstm(embed(ids))                                   # (T, B, 6)
+    hidden = hidden_op()(outputs)                                   # (T, B, 6)
+    query = hidden[-1]                                              # (B, 6)
+    context, _ = dot_product_attention(query, hidden.swapaxes(0, 1), hidden.swapaxes(0, 1))
+    logits = head(F.dropout(context, 0.3))                          # (B, 3)
+    return F.cross_entropy(logits, np.array([0, 2]))
+
+
+def test_correct_graphs_pass(rng):
+    assert debug.check_graph(model(rng)) is None
+    x = Tensor(rng.standard_normal((3, 4)), requires_grad=True)
+    kinks = x.relu().relu() + x.abs().max(axis=1, keepdims=True) + x.clip(-0.5, 0.5).clip(0, 1)
+    assert debug.check_graph(kinks.sum()) is None        # ReLU of exact zeros, clip at bounds
+    mha = MultiHeadAttention(8, 2).double()
+    seq = Tensor(rng.standard_normal((2, 5, 8)), requires_grad=True)
+    mask = np.tril(np.ones((5, 5), dtype=bool))
+    out, _ = mha(seq, seq, seq, mask=mask)                           # -inf scores inside
+    assert debug.check_graph((out * out).sum()) is None
+
+
+def test_a_planted_wrong_backward_is_found_and_named(rng):
+    with debug.detect_anomaly():                 # notes where each op was created
+        line = inspect.currentframe().f_lineno + 1
+        loss = model(rng, hidden_op=SlopeOfOne)
+    mismatch = debug.check_graph(loss)
+    assert isinstance(mismatch.op, SlopeOfOne) and mismatch.input == 0
+    assert mismatch.wrong == mismatch.checked == 48                 # every element is off
+    y = np.tanh(mismatch.op.inputs[0].data[mismatch.element])
+    assert mismatch.backward == pytest.approx(mismatch.numeric * (1 - y) / (1 - y ** 2))
+    text = str(mismatch).splitlines()
+    assert text[0] == (f"check_graph: step {mismatch.step} of backward, SlopeOfOne(), disagrees "
+                       "with finite differences of its own forward")
+    assert text[1].startswith(f"  input 0 (<Stack>, shape (4, 2, 6)), element {mismatch.element}")
+    source, first = inspect.getsourcelines(model)
+    made = first + next(k for k, code in enumerate(source) if "hidden_op()(outputs)" in code)
+    assert text[2] == f"  created at {HERE}:{made} in model"
+    assert text[4] == (f"    called from {HERE}:{line} in "
+                       "test_a_planted_wrong_backward_is_found_and_named")
+
+
+def test_the_first_wrong_op_in_backward_order_is_reported(rng):
+    x = Tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    deep = SlopeOfOne()(x)                       # wrong, far from the root
+    near = Doubled()(deep * 3.0)                 # wrong, next to the root
+    mismatch = debug.check_graph(near.sum())
+    assert isinstance(mismatch.op, Doubled) and mismatch.step == 2    # after the Sum
+    assert mismatch.element == (0, 0) and mismatch.wrong == 1 and mismatch.checked == 6
+    assert mismatch.backward == pytest.approx(mismatch.numeric / 2)
+    assert "created at: unknown" in str(mismatch)
+    assert isinstance(debug.check_graph(deep.sum()).op, SlopeOfOne)
+
+
+def test_large_inputs_are_sampled_and_checked_along_a_direction(rng):
+    x = Tensor(rng.standard_normal(500), requires_grad=True)
+    mismatch = debug.check_graph(Doubled()(x).sum(), max_elements=10)
+    assert isinstance(mismatch.op, Doubled)
+    assert mismatch.element in (None, (0,))      # element 0 alone is wrong: sampled, or not
+    mismatch = debug.check_graph(Doubled()(x).sum(), max_elements=0)    # the direction alone
+    assert isinstance(mismatch.op, Doubled) and mismatch.element is None
+    assert mismatch.checked == 0 and mismatch.backward != pytest.approx(mismatch.numeric)
+    assert "along a random direction" in str(mismatch)
+
+
+def test_a_wrong_gradient_shape_is_reported():
+    class Summed(Function):
+        def forward(self, x):
+            return x.sum(axis=0)
+
+        def backward(self, grad_y):
+            return (grad_y,)                     # forgot to spread it back over axis 0
+
+    x = Tensor(np.ones((2, 3)), requires_grad=True)
+    mismatch = debug.check_graph(Summed()(x).sum())
+    assert "backward returned a gradient of shape (3,) for an input of shape (2, 3)" in str(
+        mismatch)
+
+
+def test_the_graph_and_the_random_generator_are_left_as_they_were(rng):
+    loss = model(rng, dtype=np.float32)
+    loss.backward()
+    leaves = [t for t in minigrad.topological_order(loss) if t.creator is None]
+    before = [t.grad.copy() for t in leaves]
+    state = minigrad.random.generator().bit_generator.state
+    assert debug.check_graph(loss) is None       # checked in float64 all the same
+    assert minigrad.random.generator().bit_generator.state == state
+    for t in leaves:
+        t.zero_grad()
+    loss.backward()
+    for t, grad in zip(leaves, before):
+        np.testing.assert_array_equal(t.grad, grad)
