@@ -32,17 +32,18 @@ class Step:
         self.grad_y, self.grads, self.totals = grad_y, tuple(grads), totals
 
     def __repr__(self):
+        tensors = [f"{label(t)} {t.shape}" for t in [self.output] + self.inputs]
+        width = max(len(text) for text in tensors)
         lines = [f"Step {self.number}: {self.op!r}",
-                 f"  output   {label(self.output)} {self.output.shape}"
-                 f"   grad_y {values(self.grad_y)}"]
+                 f"  output   {tensors[0]:{width}}   grad_y {values(self.grad_y)}"]
         for i, (x, grad, total) in enumerate(zip(self.inputs, self.grads, self.totals)):
-            head = f"  input {i}  {label(x)} {x.shape}"
+            head = f"  input {i:<2d} {tensors[i + 1]:{width}}"
             if grad is None or not x.requires_grad:
                 lines.append(f"{head}   needs no gradient")
                 continue
-            lines.append(f"{head}   grad {values(grad)}")
+            lines.append(f"{head}   grad   {values(grad)}")
             if total is not grad:                   # other ops have sent it gradients too
-                lines.append(f"{' ' * len(head)}   total so far {values(total)}")
+                lines.append(f"{' ' * len(head)}   total  {values(total)}  (so far)")
         site = where_created(self.op)
         if site:
             lines.append(site)
