@@ -66,10 +66,15 @@ def remember_site(op, depth=3):
     frame = sys._getframe(1)
     while frame is not None and len(sites) < depth:
         file = frame.f_code.co_filename
-        if not os.path.abspath(file).startswith(MINIGRAD + os.sep):
+        if file not in _inside:
+            _inside[file] = os.path.abspath(file).startswith(MINIGRAD + os.sep)
+        if not _inside[file]:
             sites.append(Site(file, frame.f_lineno, frame.f_code.co_name))
         frame = frame.f_back
     op.created_at = tuple(sites)
+
+
+_inside = {}            # file name -> whether it is part of minigrad
 
 
 def where_created(op, indent="  "):
