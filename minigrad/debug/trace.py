@@ -1,19 +1,21 @@
 """trace(): a table of the ops run forward, then one of the backward steps.
 
     with minigrad.debug.trace():
-        loss = model(x)
-        loss.backward()
+        context = F.softmax(keys @ q) @ values        # line 8 of step.py
+        context.backward()
 
 prints, when the block ends,
 
     forward: 3 ops
-      #  op                inputs                 output  created at
-      1  MatMul()          keys (4, 2), q (2,)    (4,)    step.py:9 in <module>
-      ...
+      #  op                inputs                output  created at
+      1  MatMul()          keys (4, 2), q (2,)   (4,)    step.py:8 in <module>
+      2  Softmax(axis=-1)  #1 (4,)               (4,)    step.py:8 in <module>
+      3  MatMul()          #2 (4,), values (4,)  ()      step.py:8 in <module>
     backward: 3 steps
-      step  op           grad_y (shape, norm)   gradients returned (norm)
-      1     #3 MatMul()  () 1                   #2: 54.77, values: 0.7081
-      ...
+      step  op                   grad_y (shape, norm)  gradients returned (norm)
+      1     #3 MatMul()          () 1                  #2: 54.77, values: 0.7113
+      2     #2 Softmax(axis=-1)  (4,) 54.77            #1: 5.16
+      3     #1 MatMul()          (4,) 5.16             keys: 11.54, q: 3.417
 
 Tensors are called by their name, else by the forward row that made them (#2), else by what
 made them. The rows are also kept, as `.forward_rows` and `.backward_rows`.
