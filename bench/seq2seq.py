@@ -16,6 +16,8 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_name] = "1"          # before NumPy is imported
 
 import argparse  # noqa: E402
+import importlib.util  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import minigrad  # noqa: E402
+from minigrad.memory import keep_freed_memory  # noqa: E402
 from minigrad.nn.utils import clip_grad_norm_  # noqa: E402
 from minigrad.optim import Adam  # noqa: E402
 from seq2seq import data  # noqa: E402
@@ -128,30 +131,65 @@ def full_run(seed):
     return history, time.perf_counter() - start
 
 
+CONTENDERS = ("minigrad-fused", "minigrad-composed", "pytorch")
+
+
+def time_one(name, iterations, repeats, keep_memory):
+    """Seconds per iteration of one contender, in this process."""
+    if keep_memory and not keep_freed_memory():
+        raise SystemExit("bench/seq2seq.py: mallopt is not available (the C library is not glibc)")
+    pairs, _ = date_pairs()
+    batch_list, src_v, tgt_v = example_batches(pairs, 128, iterations)
+    if name == "pytorch":
+        return time_torch(batch_list, src_v, tgt_v, repeats)
+    return time_minigrad(batch_list, src_v, tgt_v, name == "minigrad-fused", repeats)
+
+
+def time_in_fresh_process(name, args, keep_memory):
+    """Each contender runs in a new process, so the allocator's state is its own."""
+    command = [sys.executable, __file__, "--only", name, "--iterations", str(args.iterations),
+               "--repeats", str(args.repeats)] + (["--keep-freed-memory"] if keep_memory else [])
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"bench/seq2seq.py: timing {name} failed:\n{result.stderr}")
+    return float(result.stdout.split()[-1])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--full", action="store_true", help="train the book setup for 3 epochs")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", choices=CONTENDERS, help="time this one alone, print seconds")
+    parser.add_argument("--keep-freed-memory", action="store_true",
+                        help="with --only: minigrad.memory.keep_freed_memory() first")
     args = parser.parse_args()
+    if args.only:
+        print(time_one(args.only, args.iterations, args.repeats, args.keep_freed_memory))
+        return
 
-    pairs, source = date_pairs()
-    batch_list, src_v, tgt_v = example_batches(pairs, 128, args.iterations)
+    _, source = date_pairs()
+    has_torch = importlib.util.find_spec("torch") is not None
     print(f"date model, {source}: batch 128, embedding 16, hidden 256, dot attention; "
-          f"best of {args.repeats} x {args.iterations} iterations, one BLAS thread\n")
-    rows = [("minigrad, fused LSTM", time_minigrad(batch_list, src_v, tgt_v, True, args.repeats)),
-            ("minigrad, composed LSTM",
-             time_minigrad(batch_list, src_v, tgt_v, False, args.repeats))]
-    try:
-        rows.append(("PyTorch (nn.LSTM)", time_torch(batch_list, src_v, tgt_v, args.repeats)))
-    except ImportError:
-        print("(PyTorch is not installed: no comparison)")
-    reference = rows[-1][1]
-    print(f"{'':26s}{'s / iteration':>14s}{'/ last row':>12s}")
-    for name, seconds in rows:
-        print(f"{name:26s}{seconds:14.4f}{seconds / reference:12.2f}")
-    print(f"{'composed / fused':26s}{rows[1][1] / rows[0][1]:26.2f}")
+          f"best of {args.repeats} x {args.iterations} iterations, one BLAS thread, "
+          "each row in a fresh process")
+    print("malloc as it comes, and malloc keeping freed memory (minigrad.memory; what "
+          "`python -m seq2seq train` does)\n")
+    rows = {}
+    for name in CONTENDERS if has_torch else CONTENDERS[:2]:
+        rows[name] = [time_in_fresh_process(name, args, keep) for keep in (False, True)]
+    reference = rows["pytorch"][0] if has_torch else None
+    print(f"{'':22s}{'s / iteration':>15s}{'kept memory':>13s}" +
+          (f"{'/ PyTorch':>11s}{'kept / PyTorch':>16s}" if has_torch else ""))
+    for name, (plain, kept) in rows.items():
+        line = f"{name:22s}{plain:15.4f}{kept:13.4f}"
+        if reference:
+            line += f"{plain / reference:11.2f}{kept / reference:16.2f}"
+        print(line)
+    fused, composed = rows["minigrad-fused"], rows["minigrad-composed"]
+    print(f"\ncomposed / fused: {composed[0] / fused[0]:.2f} (kept memory: "
+          f"{composed[1] / fused[1]:.2f})")
 
     if args.full:
         if not DATES.exists():
