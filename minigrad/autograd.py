@@ -129,12 +129,17 @@ class Function:
 
 
 def _constant(value, args):
-    """A non-tensor argument as a constant tensor. A Python number takes the dtype NumPy would
-    give it beside the op's tensors (so `x32 * 2.0` stays float32); lists become float64;
-    NumPy arrays and NumPy scalars keep their dtype."""
+    """A non-tensor argument as a constant tensor. A Python number is "weak", as in NumPy 2: it
+    takes a floating tensor's dtype (so `x32 * 2.0` stays float32, also for a 0-d x32 and on
+    NumPy 1.x); lists become float64; NumPy arrays and NumPy scalars keep their dtype."""
     if isinstance(value, (int, float)) and not isinstance(value, np.generic):
         like = next((a.data for a in args if isinstance(a, Tensor)), None)
-        dtype = np.float64 if like is None else np.result_type(like, value)
+        if like is None:
+            dtype = np.float64
+        elif np.issubdtype(like.dtype, np.floating):
+            dtype = like.dtype
+        else:
+            dtype = np.result_type(like, value)
         return Tensor(np.asarray(value, dtype=dtype))
     return Tensor(value)
 

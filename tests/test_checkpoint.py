@@ -45,7 +45,7 @@ def assert_same(got, expected, where="obj"):
 def every_kind_of_value():
     rng = np.random.default_rng(0)
     signed_nan = np.array([np.nan, -np.nan, np.inf, -np.inf, -0.0, 5e-324], dtype=np.float64)
-    signed_nan.view(np.uint64)[0] |= 0x1234             # a nan with a payload
+    signed_nan.view(np.uint64)[0] |= np.uint64(0x1234)            # a nan with a payload
     arrays = {str(dtype): rng.uniform(-100, 100, 5).astype(dtype)
               for dtype in [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
                             np.uint32, np.uint64, np.float16, np.float32, np.float64,

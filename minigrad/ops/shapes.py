@@ -4,6 +4,8 @@ stack. Their backward moves the gradient back to where each element came from.""
 import numpy as np
 
 from minigrad.autograd import Function
+
+AxisError = getattr(np, "exceptions", np).AxisError     # np.exceptions from NumPy 1.25 on
 from minigrad.tensor import Tensor
 
 
@@ -128,7 +130,7 @@ def swapaxes(x, axis1, axis2):
     axes = list(range(x.ndim))
     for axis in (axis1, axis2):
         if not -x.ndim <= axis < x.ndim:
-            raise np.exceptions.AxisError(f"swapaxes: axis {axis} is out of range for a tensor "
+            raise AxisError(f"swapaxes: axis {axis} is out of range for a tensor "
                                           f"of shape {x.shape}")
     axes[axis1], axes[axis2] = axes[axis2], axes[axis1]
     return transpose(x, tuple(axes))
@@ -166,7 +168,7 @@ def split(x, indices_or_sections, axis=0):
     """Cut `x` along `axis` into a list of tensors, as `np.split` does: a number of equal parts,
     or the indices where to cut. Each part is its own slice of `x` in the graph."""
     if not -x.ndim <= axis < x.ndim:
-        raise np.exceptions.AxisError(f"split: axis {axis} is out of range for a tensor of "
+        raise AxisError(f"split: axis {axis} is out of range for a tensor of "
                                       f"shape {x.shape}")
     axis = axis % x.ndim
     length = x.shape[axis]

@@ -87,7 +87,7 @@ class CrossEntropy(Function):
             return losses
         if self.reduction == "sum":
             return np.sum(losses)
-        return np.sum(losses) / self.count                                     # "mean"
+        return np.asarray(np.sum(losses) / self.count, dtype=logits.dtype)    # "mean"
 
     def backward(self, grad_y):
         onehot = np.zeros_like(self.softmax)
