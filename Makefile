@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: demo test bench venv clean
+.PHONY: demo test test-oldest bench venv clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +21,16 @@ demo: venv
 test: venv
 	$(PY) -m pytest -q
 
+# The suite once more on the oldest NumPy the project supports (without the PyTorch oracle).
+test-oldest:
+	$(PYTHON) -m venv .venv-oldest
+	.venv-oldest/bin/python -m pip install --quiet 'numpy==1.24.4' -e '.[test]'
+	.venv-oldest/bin/python -m pytest -q -p no:cacheprovider
+
 bench: venv
 	$(PY) bench/engine.py
 	$(PY) bench/lstm.py
 	$(PY) bench/seq2seq.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venv-oldest build *.egg-info

@@ -13,8 +13,8 @@ from minigrad.gradcheck import GradcheckError, gradcheck
 from minigrad.random import manual_seed
 from minigrad.scopes import scope
 from minigrad.checkpoint import CheckpointError, load, save
-from minigrad import nn, optim
+from minigrad import debug, nn, optim
 
 __all__ = ["Tensor", "Function", "backward", "no_grad", "is_grad_enabled", "topological_order",
            "functional", "gradcheck", "GradcheckError", "manual_seed", "save", "load",
-           "CheckpointError", "nn", "optim", "scope"]
+           "CheckpointError", "nn", "optim", "scope", "debug"]
