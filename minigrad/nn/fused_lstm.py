@@ -1,13 +1,16 @@
-"""One LSTM step as a single op, with its backward derived by hand.
+"""The LSTM as single ops with their backward derived by hand: one step, and a whole sequence.
 
 `lstm_cell` in `minigrad.nn.lstm` builds a step from about twenty primitive ops; the engine
-records each, and backward calls each. Here the whole step is one `Function`: forward and
-backward are written out on arrays, most results are written in place (`out=`) instead of into
-a new array per op, and the engine sees one node per step. The numbers are the same (to float64 round-off); the tests check
-every gradient against the composed cell, against finite differences and against PyTorch.
+records each, and backward calls each. `FusedLSTMCell` is the whole step as one `Function`:
+forward and backward are written out on arrays, most results are written in place (`out=`)
+instead of into a new array per op, and the engine sees one node per step. `FusedLSTM` goes
+further: the whole time loop is one op, so the engine sees one node per sequence, and its
+backward (backpropagation through time) can do the work shared by all steps in a few big
+matmuls. The numbers are the same (to float64 round-off); the tests check every gradient
+against the composed cell, against finite differences and against PyTorch.
 
-The derivation
---------------
+One step
+--------
 Forward, with a_* the gates' pre-activations (the four column blocks of one (B, 4H) matmul):
 
     a = x W_ih^T + h W_hh^T + b_ih + b_hh           (B, 4H) = [a_i | a_f | a_g | a_o]
@@ -36,11 +39,45 @@ forward saves those and not the pre-activations.
 An op has one output, so this one returns h' and c' stacked, (2, B, H); `fused_lstm_cell`
 hands them back as two tensors, h_c[0] and h_c[1] (views: nothing is copied).
 
-Why the input projection x W_ih^T is done inside each step, not for all steps at once before
-the loop: the loop would then take one slice per step of a (B, T, 4H) tensor, and in backward
-each slice's gradient is a full (B, T, 4H) array, mostly zeros, added to the others: T times the
-work of the slice itself. Projecting each step's x (B, I) costs the same arithmetic; slicing x
-has the same kind of cost when x needs a gradient, but x is 4H/I times smaller.
+A whole sequence: backpropagation through time
+-----------------------------------------------
+Forward, for t = 1 .. T from the initial state (h_0, c_0), with x_t the input at step t:
+
+    a_t = x_t W_ih^T + h_{t-1} W_hh^T + b_ih + b_hh         (B, 4H)
+    i_t, f_t, g_t, o_t, c_t, h_t                            as in one step above
+
+x_t W_ih^T does not depend on the state, so it is computed for all T steps before the loop, as
+one (T B, I) @ (I, 4H) matmul. Only h_{t-1} W_hh^T and the gates must wait for step t-1.
+
+Backward: the gradient dL/dh_t arrives from outside for every t (h_t is an output; the final
+state's h_T too), and dL/dc_T for the final c. Step t+1 reads h_t and c_t, so it sends back
+their gradients, which add to those from outside:
+
+    dh_t = dL/dh_t + da_{t+1} W_hh          (for t = T only dL/dh_t: there is no step T+1)
+    dc_t = dc'_{t+1} * f_{t+1}              (for t = T: dL/dc_T, from outside)
+
+where dc'_{t+1} is step t+1's dc' after it took in the gradient through h_{t+1}. So the loop
+runs t = T .. 1, each pass the one-step backward above with dh' = dh_t and dc' = dc_t: it gives
+da_t, and hands dh_{t-1} and dc_{t-1} to the next pass. After t = 1 they are dL/dh_0, dL/dc_0.
+
+The weights are the same at every step, so their gradients are sums over the steps:
+
+    dW_hh = sum_t da_t^T h_{t-1}     dW_ih = sum_t da_t^T x_t     db = sum over t and batch of da_t
+    dx_t  = da_t W_ih
+
+None of these is needed inside the loop. With the da_t of all steps kept in one (T, B, 4H)
+array, a sum over t of (4H, B) @ (B, H) products is one (4H, T B) @ (T B, H) product, and the
+same holds for W_ih and x. The loop keeps only what is sequential (da_t, dh_{t-1}, dc_{t-1}).
+
+`FusedLSTM` has one output, (B, T+1, H): h_1 .. h_T at [:, :T], then c_T at [:, T].
+`fused_lstm` hands back outputs = y[:, :T], h_T = y[:, T-1] and c_T = y[:, T] (views). The
+gradients of outputs and of h_T both reach y[:, T-1], where the engine adds them: that sum is
+dL/dh_T above.
+
+Why `FusedLSTMCell` projects x inside each step and `FusedLSTM` does not: with one op per
+step, projecting up front would put a slice of a (B, T, 4H) tensor in the graph at every step,
+and each slice's gradient is a full (B, T, 4H) array, mostly zeros: T times the work of the
+slice. Inside one op for the whole sequence, slices are plain NumPy views and cost nothing.
 """
 
 import numpy as np
@@ -113,6 +150,96 @@ class FusedLSTMCell(Function):
         return grad_x, grad_h, grad_c_prev, grad_weight_ih, grad_weight_hh, grad_bias, grad_bias
 
 
+class FusedLSTM(Function):
+    """[h_1 .. h_T, c_T] = LSTM over T steps(x, h_0, c_0)   (backpropagation through time is
+    derived in this file's docstring)
+
+    x: (B, T, I)   h0, c0: (B, H)   weight_ih: (4H, I)   weight_hh: (4H, H)   biases: (4H,)
+    -> (B, T+1, H): the hidden state after each step at [:, :T], the final cell state at [:, T]
+
+    Inside, everything is time-major, (T, B, ...), so that each step's slice is contiguous.
+    """
+
+    def forward(self, x, h0, c0, weight_ih, weight_hh, bias_ih, bias_hh):
+        B, T, I = x.shape
+        H = h0.shape[1]
+        x = np.ascontiguousarray(x.transpose(1, 0, 2))               # (T, B, I)
+        gates = x.reshape(T * B, I) @ weight_ih.T                    # (T B, 4H): x_t W_ih^T, all t
+        gates = gates.reshape(T, B, 4 * H)                           # (T, B, 4H)
+        gates += bias_ih + bias_hh
+        states = np.empty((T + 2, B, H), dtype=gates.dtype)          # h_0, h_1 .. h_T, then c_T
+        h = states[:T + 1]                                           # (T+1, B, H): h[t] is h_t
+        c = np.empty((T + 1, B, H), dtype=gates.dtype)               # c[t] is c_t
+        tanh_c = np.empty((T, B, H), dtype=gates.dtype)              # tanh(c_t) at [t-1]
+        h[0], c[0] = h0, c0
+        for t in range(1, T + 1):
+            a = gates[t - 1]                                         # (B, 4H), a_t, then gates
+            a += h[t - 1] @ weight_hh.T
+            i, f, g, o = _blocks(a, H)                               # views, (B, H) each
+            _sigmoid_inplace(a[:, :2 * H])                           # i and f
+            np.tanh(g, out=g)
+            _sigmoid_inplace(o)
+            np.multiply(f, c[t - 1], out=c[t])
+            c[t] += i * g                                            # c_t = f * c_{t-1} + i * g
+            np.tanh(c[t], out=tanh_c[t - 1])
+            np.multiply(o, tanh_c[t - 1], out=h[t])                  # h_t = o * tanh(c_t)
+        states[T + 1] = c[T]
+
+        self.x, self.h, self.c, self.tanh_c = x, h, c, tanh_c        # what backward needs
+        self.gates = gates                                           # i, f, g, o of every step
+        self.weight_ih, self.weight_hh = weight_ih, weight_hh
+        return states[1:].transpose(1, 0, 2)                         # (B, T+1, H), a view
+
+    def backward(self, grad_y):                                      # (B, T+1, H)
+        T, B, H = self.tanh_c.shape
+        grad_y = grad_y.transpose(1, 0, 2)                           # (T+1, B, H)
+        h, c, tanh_c = self.h, self.c, self.tanh_c
+        wants = [t.requires_grad for t in self.inputs]
+
+        grad_gates = np.empty_like(self.gates)                       # (T, B, 4H): da_t at [t-1]
+        grad_h = np.zeros((B, H), dtype=grad_gates.dtype)            # dL/dh_t through step t+1
+        grad_c = np.array(grad_y[T])                                 # dL/dc_T, our own copy
+        for t in range(T, 0, -1):
+            i, f, g, o = _blocks(self.gates[t - 1], H)
+            grad_a = grad_gates[t - 1]                               # (B, 4H), filled by blocks
+            grad_i, grad_f, grad_g, grad_o = _blocks(grad_a, H)
+            grad_h += grad_y[t - 1]                                  # dh_t: add dL/dh_t
+
+            # h_t = o * tanh(c_t)
+            np.multiply(grad_h, tanh_c[t - 1], out=grad_o)
+            grad_c += grad_h * o * (1 - tanh_c[t - 1] ** 2)          # dc': through h_t, and dc_t
+
+            # c_t = f * c_{t-1} + i * g
+            np.multiply(grad_c, c[t - 1], out=grad_f)
+            np.multiply(grad_c, g, out=grad_i)
+            np.multiply(grad_c, i, out=grad_g)
+            grad_c *= f                                              # dc_{t-1}
+
+            # the activations, differentiated in terms of their outputs
+            grad_a[:, :2 * H] *= _sigmoid_slope(self.gates[t - 1, :, :2 * H])
+            grad_g *= 1 - g * g
+            grad_o *= _sigmoid_slope(o)
+
+            # a_t = ... + h_{t-1} W_hh^T: dh_{t-1} (for t = 1 only if h_0 needs a gradient)
+            grad_h = grad_a @ self.weight_hh if t > 1 or wants[1] else None     # (B, H)
+
+        # the weights' gradients, summed over the steps: one matmul each
+        grad_a = grad_gates.reshape(T * B, 4 * H)                    # (T B, 4H)
+        grad_x = None
+        if wants[0]:
+            grad_x = (grad_a @ self.weight_ih).reshape(T, B, -1)     # (T, B, I)
+            grad_x = grad_x.transpose(1, 0, 2)                       # (B, T, I)
+        grad_weight_ih = grad_a.T @ self.x.reshape(T * B, -1) if wants[3] else None  # (4H, I)
+        grad_weight_hh = grad_a.T @ h[:T].reshape(T * B, H) if wants[4] else None    # (4H, H)
+        grad_bias = grad_a.sum(axis=0)                               # (4H,)
+        return grad_x, grad_h, grad_c, grad_weight_ih, grad_weight_hh, grad_bias, grad_bias
+
+
+def _blocks(a, H):
+    """The four gate blocks i, f, g, o of a (..., 4H) array, as views (..., H)."""
+    return tuple(a[..., k * H:(k + 1) * H] for k in range(4))
+
+
 def _sigmoid_inplace(a):
     """a <- sigmoid(a), in place, as (tanh(a/2) + 1) / 2: the same function as 1 / (1 + exp(-a))
     (equal up to rounding), with no overflow for very negative a, and faster in NumPy."""
@@ -134,3 +261,12 @@ def fused_lstm_cell(x, state, weight_ih, weight_hh, bias_ih, bias_hh):
     h, c = state
     h_c = FusedLSTMCell()(x, h, c, weight_ih, weight_hh, bias_ih, bias_hh)     # (2, B, H)
     return h_c[0], h_c[1]
+
+
+def fused_lstm(x, state, weight_ih, weight_hh, bias_ih, bias_hh):
+    """The LSTM over a whole sequence as one op: x (B, T, I), (h0, c0) -> outputs (B, T, H),
+    (h_T, c_T), as `nn.LSTM` returns them; the same numbers as running `lstm_cell` T times."""
+    h0, c0 = state
+    steps = x.shape[1]
+    y = FusedLSTM()(x, h0, c0, weight_ih, weight_hh, bias_ih, bias_hh)        # (B, T+1, H)
+    return y[:, :steps], (y[:, steps - 1], y[:, steps])

@@ -10,7 +10,7 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad.nn import init
-from minigrad.nn.fused_lstm import fused_lstm_cell
+from minigrad.nn.fused_lstm import fused_lstm, fused_lstm_cell
 from minigrad.nn.module import Module, Parameter, check_dtype
 from minigrad.tensor import Tensor
 
@@ -80,8 +80,9 @@ class LSTM(Module):
     With batch_first=False, x and outputs are (T, B, ...) instead, as in PyTorch.
 
     Parameter names are those of torch.nn.LSTM's first layer (weight_ih_l0, weight_hh_l0,
-    bias_ih_l0, bias_hh_l0), so a state dict copies across either way. `fused=True` makes each
-    step one op with a hand-written backward (`minigrad.nn.fused_lstm`).
+    bias_ih_l0, bias_hh_l0), so a state dict copies across either way. `fused=True` runs the
+    whole sequence as one op, `FusedLSTM`, whose backward is backpropagation through time
+    written by hand (`minigrad.nn.fused_lstm`); `cell()` then runs one fused step.
     """
 
     def __init__(self, input_size, hidden_size, batch_first=True, fused=False):
@@ -101,13 +102,15 @@ class LSTM(Module):
         if steps == 0:
             raise ValueError(f"LSTM: the input {x.shape} has no time steps")
         h, c = initial_state(self, state, batch, self.weight_hh_l0)
-        step = fused_lstm_cell if self.fused else lstm_cell
         weights = (self.weight_ih_l0, self.weight_hh_l0, self.bias_ih_l0, self.bias_hh_l0)
-        outputs = []
-        for t in range(steps):
-            h, c = step(x[:, t], (h, c), *weights)                  # (B, H) each
-            outputs.append(h)
-        outputs = F.stack(outputs, axis=1)                          # (B, T, H)
+        if self.fused:                                              # one op for all the steps
+            outputs, (h, c) = fused_lstm(x, (h, c), *weights)       # (B, T, H), (B, H) each
+        else:
+            outputs = []
+            for t in range(steps):
+                h, c = lstm_cell(x[:, t], (h, c), *weights)         # (B, H) each
+                outputs.append(h)
+            outputs = F.stack(outputs, axis=1)                      # (B, T, H)
         if not self.batch_first:
             outputs = outputs.swapaxes(0, 1)                        # (T, B, H)
         return outputs, (h, c)
