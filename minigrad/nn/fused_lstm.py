@@ -151,32 +151,38 @@ class FusedLSTMCell(Function):
 
 
 class FusedLSTM(Function):
-    """[h_1 .. h_T, c_T] = LSTM over T steps(x, h_0, c_0)   (backpropagation through time is
-    derived in this file's docstring)
+    """[h_1 .. h_T, c_T] = an LSTM over T steps from (h_0, c_0)
+    (backpropagation through time is derived in this file's docstring)
 
     x: (B, T, I)   h0, c0: (B, H)   weight_ih: (4H, I)   weight_hh: (4H, H)   biases: (4H,)
-    -> (B, T+1, H): the hidden state after each step at [:, :T], the final cell state at [:, T]
+    -> (B, T+1, H): the hidden states h_1 .. h_T at [:, :T], the final cell state c_T at [:, T]
 
-    Inside, everything is time-major, (T, B, ...), so that each step's slice is contiguous.
+    Inside, arrays are time-major, (T, B, ...), so that each step's slice is contiguous, and
+    the gates are kept gate-major, (4, T, B, H), so that `i, f, g, o = gates[:, t]` are four
+    contiguous (B, H) arrays (in the (B, 4H) layout each gate is a strided column block, and
+    NumPy's elementwise ops are several times slower on those). The weights are viewed to
+    match: weight_hh.reshape(4, H, H)[k] is gate k's block of rows.
     """
 
     def forward(self, x, h0, c0, weight_ih, weight_hh, bias_ih, bias_hh):
         B, T, I = x.shape
         H = h0.shape[1]
-        x = np.ascontiguousarray(x.transpose(1, 0, 2))               # (T, B, I)
-        gates = x.reshape(T * B, I) @ weight_ih.T                    # (T B, 4H): x_t W_ih^T, all t
-        gates = gates.reshape(T, B, 4 * H)                           # (T, B, 4H)
-        gates += bias_ih + bias_hh
+        x = np.ascontiguousarray(x.transpose(1, 0, 2)).reshape(T * B, I)   # (T B, I), by time
+        w_ih = weight_ih.reshape(4, H, I).transpose(0, 2, 1)         # (4, I, H): W_ih,k^T
+        w_hh = weight_hh.reshape(4, H, H).transpose(0, 2, 1)         # (4, H, H): W_hh,k^T
+        gates = x @ w_ih                                             # (4, T B, H): x_t W_ih^T
+        gates += (bias_ih + bias_hh).reshape(4, 1, H)
+        gates = gates.reshape(4, T, B, H)                            # step t at [:, t-1]
         states = np.empty((T + 2, B, H), dtype=gates.dtype)          # h_0, h_1 .. h_T, then c_T
         h = states[:T + 1]                                           # (T+1, B, H): h[t] is h_t
         c = np.empty((T + 1, B, H), dtype=gates.dtype)               # c[t] is c_t
         tanh_c = np.empty((T, B, H), dtype=gates.dtype)              # tanh(c_t) at [t-1]
         h[0], c[0] = h0, c0
         for t in range(1, T + 1):
-            a = gates[t - 1]                                         # (B, 4H), a_t, then gates
-            a += h[t - 1] @ weight_hh.T
-            i, f, g, o = _blocks(a, H)                               # views, (B, H) each
-            _sigmoid_inplace(a[:, :2 * H])                           # i and f
+            a = gates[:, t - 1]                                      # (4, B, H): a_t, then gates
+            a += h[t - 1] @ w_hh                                     # one matmul per gate
+            i, f, g, o = a                                           # (B, H) each
+            _sigmoid_inplace(a[:2])                                  # i and f
             np.tanh(g, out=g)
             _sigmoid_inplace(o)
             np.multiply(f, c[t - 1], out=c[t])
@@ -194,15 +200,16 @@ class FusedLSTM(Function):
         T, B, H = self.tanh_c.shape
         grad_y = grad_y.transpose(1, 0, 2)                           # (T+1, B, H)
         h, c, tanh_c = self.h, self.c, self.tanh_c
+        w_hh = self.weight_hh.reshape(4, H, H)                       # (4, H, H): W_hh,k
         wants = [t.requires_grad for t in self.inputs]
 
-        grad_gates = np.empty_like(self.gates)                       # (T, B, 4H): da_t at [t-1]
+        grad_gates = np.empty_like(self.gates)                       # (4, T, B, H): da_t
         grad_h = np.zeros((B, H), dtype=grad_gates.dtype)            # dL/dh_t through step t+1
         grad_c = np.array(grad_y[T])                                 # dL/dc_T, our own copy
         for t in range(T, 0, -1):
-            i, f, g, o = _blocks(self.gates[t - 1], H)
-            grad_a = grad_gates[t - 1]                               # (B, 4H), filled by blocks
-            grad_i, grad_f, grad_g, grad_o = _blocks(grad_a, H)
+            i, f, g, o = self.gates[:, t - 1]                        # (B, H) each
+            grad_a = grad_gates[:, t - 1]                            # (4, B, H), filled by gate
+            grad_i, grad_f, grad_g, grad_o = grad_a
             grad_h += grad_y[t - 1]                                  # dh_t: add dL/dh_t
 
             # h_t = o * tanh(c_t)
@@ -216,23 +223,29 @@ class FusedLSTM(Function):
             grad_c *= f                                              # dc_{t-1}
 
             # the activations, differentiated in terms of their outputs
-            grad_a[:, :2 * H] *= _sigmoid_slope(self.gates[t - 1, :, :2 * H])
+            grad_a[:2] *= _sigmoid_slope(self.gates[:2, t - 1])      # da_i, da_f
             grad_g *= 1 - g * g
             grad_o *= _sigmoid_slope(o)
 
-            # a_t = ... + h_{t-1} W_hh^T: dh_{t-1} (for t = 1 only if h_0 needs a gradient)
-            grad_h = grad_a @ self.weight_hh if t > 1 or wants[1] else None     # (B, H)
+            # a_t = ... + h_{t-1} W_hh^T: dh_{t-1} = sum over the gates k of da_k W_hh,k
+            if t > 1 or wants[1]:                                    # dh_0 only if h_0 wants it
+                grad_h = (grad_a @ w_hh).sum(axis=0)                 # (B, H)
 
         # the weights' gradients, summed over the steps: one matmul each
-        grad_a = grad_gates.reshape(T * B, 4 * H)                    # (T B, 4H)
-        grad_x = None
+        grad_a = grad_gates.reshape(4, T * B, H)                     # (4, T B, H)
+        grad_x = grad_weight_ih = grad_weight_hh = None
         if wants[0]:
-            grad_x = (grad_a @ self.weight_ih).reshape(T, B, -1)     # (T, B, I)
-            grad_x = grad_x.transpose(1, 0, 2)                       # (B, T, I)
-        grad_weight_ih = grad_a.T @ self.x.reshape(T * B, -1) if wants[3] else None  # (4H, I)
-        grad_weight_hh = grad_a.T @ h[:T].reshape(T * B, H) if wants[4] else None    # (4H, H)
-        grad_bias = grad_a.sum(axis=0)                               # (4H,)
-        return grad_x, grad_h, grad_c, grad_weight_ih, grad_weight_hh, grad_bias, grad_bias
+            grad_x = (grad_a @ self.weight_ih.reshape(4, H, -1)).sum(axis=0)   # (T B, I)
+            grad_x = grad_x.reshape(T, B, -1).transpose(1, 0, 2)     # (B, T, I)
+        if wants[3]:
+            grad_weight_ih = grad_a.transpose(0, 2, 1) @ self.x      # (4, H, I)
+            grad_weight_ih = grad_weight_ih.reshape(4 * H, -1)       # (4H, I)
+        if wants[4]:
+            grad_weight_hh = grad_a.transpose(0, 2, 1) @ h[:T].reshape(T * B, H)   # (4, H, H)
+            grad_weight_hh = grad_weight_hh.reshape(4 * H, H)        # (4H, H)
+        grad_bias = grad_a.sum(axis=1).reshape(4 * H)                # (4H,)
+        return grad_x, grad_h if wants[1] else None, grad_c, grad_weight_ih, grad_weight_hh, \
+            grad_bias, grad_bias
 
 
 def _blocks(a, H):
