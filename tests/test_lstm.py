@@ -1,5 +1,6 @@
-"""The LSTM: the composed cell and the fused one gradchecked in float64, equal to each other, and
-equal to PyTorch's LSTMCell and LSTM after copying the state dict; memory stays flat in training."""
+"""The LSTM: the composed cell, the fused cell and the fused whole-sequence op gradchecked in
+float64, equal to each other, and equal to PyTorch's LSTMCell and LSTM after copying the state
+dict; memory stays flat in training."""
 
 import gc
 import tracemalloc
@@ -9,8 +10,9 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad import Tensor, gradcheck, nn
-from minigrad.nn.fused_lstm import FusedLSTMCell, fused_lstm_cell
+from minigrad import Tensor, debug, gradcheck, nn
+from minigrad.autograd import topological_order
+from minigrad.nn.fused_lstm import FusedLSTM, FusedLSTMCell, fused_lstm, fused_lstm_cell
 from minigrad.nn.lstm import lstm_cell
 
 
@@ -63,33 +65,119 @@ def test_fused_op_alone_gradcheck_each_of_its_seven_inputs(rng):
     assert gradcheck(lambda *inputs: FusedLSTMCell()(*inputs), x, h, c, *weights)
 
 
+def test_fused_sequence_op_alone_gradcheck_each_of_its_seven_inputs(rng):
+    x = Tensor(rng.standard_normal((3, 4, 2)), requires_grad=True)          # (B, T, I)
+    h, c = random_state(rng, 3, 5)
+    weights = [Tensor(rng.standard_normal(s) * 0.5, requires_grad=True)
+               for s in [(20, 2), (20, 5), (20,), (20,)]]
+    assert gradcheck(lambda *inputs: FusedLSTM()(*inputs), x, h, c, *weights)
+
+
 # ---- fused == composed ---------------------------------------------------------------------------
 
-def test_fused_and_composed_cells_agree_to_round_off_in_values_and_every_gradient():
-    minigrad.manual_seed(0)
-    lstm = nn.LSTM(5, 6).double()
+def composed_and_fused(feed, state_given=True, batch_first=True, x_requires_grad=True):
+    """Run the same LSTM composed and fused on the same data; backpropagate random upstream
+    gradients into the outputs named in `feed` ("outputs", "h", "c"). Returns, for each, the
+    values of all three outputs and every gradient, by name."""
     results = []
     for fused in (False, True):
+        minigrad.manual_seed(0)
+        lstm = nn.LSTM(5, 6, batch_first=batch_first, fused=fused).double()
         rng = np.random.default_rng(1)                      # the same data and upstream gradients
-        lstm.fused = fused
-        lstm.zero_grad()
-        x = Tensor(rng.standard_normal((3, 8, 5)), requires_grad=True)
-        results.append(run_and_backward(lstm, x, random_state(rng, 3, 6), rng))
-    (values, grads), (fused_values, fused_grads) = results
+        x = Tensor(rng.standard_normal((3, 8, 5) if batch_first else (8, 3, 5)),
+                   requires_grad=x_requires_grad)
+        state = random_state(rng, 3, 6) if state_given else None
+        outputs, (h, c) = lstm(x, state)
+        values = {"outputs": outputs, "h": h, "c": c}
+        loss = sum(((values[name] * Tensor(rng.standard_normal(values[name].shape))).sum()
+                    for name in feed), Tensor(0.0))
+        loss.backward()
+        grads = {name: p.grad for name, p in lstm.named_parameters()}
+        grads["x"] = x.grad
+        if state_given:
+            grads["h0"], grads["c0"] = state[0].grad, state[1].grad
+        results.append(({name: t.data for name, t in values.items()}, grads))
+    return results
+
+
+@pytest.mark.parametrize("feed", [("outputs", "h", "c"), ("outputs",), ("h", "c"), ("c",)])
+def test_fused_and_composed_lstm_agree_to_round_off_in_values_and_every_gradient(feed):
+    (values, grads), (fused_values, fused_grads) = composed_and_fused(feed)
     assert len(grads) == 7 and all(g is not None for g in fused_grads.values())
     for name in values:
         np.testing.assert_allclose(fused_values[name], values[name], rtol=0, atol=1e-13)
     for name in grads:
+        assert np.abs(grads[name]).max() > 1e-3, name         # each one is a real gradient
         np.testing.assert_allclose(fused_grads[name], grads[name], rtol=0, atol=1e-12, err_msg=name)
 
 
-def test_lstm_cell_method_is_one_step_of_the_layer(rng):
-    lstm = nn.LSTM(3, 4).double()
+@pytest.mark.parametrize("batch_first", [True, False])
+def test_fused_and_composed_lstm_agree_from_zero_state_and_without_grad_for_x(batch_first):
+    (values, grads), (fused_values, fused_grads) = composed_and_fused(
+        ("outputs", "h"), state_given=False, batch_first=batch_first, x_requires_grad=False)
+    assert grads["x"] is None and fused_grads["x"] is None
+    assert fused_values["outputs"].shape == ((3, 8, 6) if batch_first else (8, 3, 6))
+    for name in values:
+        np.testing.assert_allclose(fused_values[name], values[name], rtol=0, atol=1e-13)
+    for name in ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"):
+        np.testing.assert_allclose(fused_grads[name], grads[name], rtol=0, atol=1e-12, err_msg=name)
+
+
+def test_fused_lstm_is_one_op_for_the_whole_sequence_and_the_state_is_its_slices(rng):
+    lstm = nn.LSTM(3, 4, fused=True).double()
+    x = Tensor(rng.standard_normal((2, 5, 3)), requires_grad=True)
+    outputs, (h, c) = lstm(x)
+    ops = [type(t.creator).__name__ for t in topological_order(outputs) if t.creator]
+    assert ops == ["FusedLSTM", "GetItem"]
+    y = outputs.creator.inputs[0]                                   # the op's output (B, T+1, H)
+    assert y.shape == (2, 6, 4) and y.creator.inputs[0] is x
+    assert h.creator.inputs[0] is y and c.creator.inputs[0] is y
+    np.testing.assert_array_equal(h.data, outputs.data[:, -1])
+    outputs_again, (h_again, c_again) = fused_lstm(x, (Tensor(np.zeros((2, 4))),) * 2,
+                                                   *lstm.parameters())
+    np.testing.assert_array_equal(outputs_again.data, outputs.data)
+    np.testing.assert_array_equal(c_again.data, c.data)
+
+
+def test_fused_lstm_backward_twice_adds_the_same_gradients_again(rng):
+    """Backward changes nothing that forward saved (the guard checks), so a second backward
+    through the same graph adds exactly the same gradients."""
+    lstm = nn.LSTM(3, 4, fused=True).double()
+    x = Tensor(rng.standard_normal((2, 5, 3)), requires_grad=True)
+    h0, c0 = random_state(rng, 2, 4)
+    with debug.guard_saved():
+        outputs, (h, c) = lstm(x, (h0, c0))
+        loss = (outputs * Tensor(rng.standard_normal(outputs.shape))).sum() + (h * c).sum()
+        loss.backward()
+        first = [t.grad.copy() for t in (x, h0, c0, *lstm.parameters())]
+        loss.backward()
+    for before, t in zip(first, (x, h0, c0, *lstm.parameters())):
+        np.testing.assert_array_equal(t.grad, 2 * before)
+
+
+def test_fused_lstm_backward_leaves_the_gradient_arriving_at_it_unchanged(rng):
+    """BPTT writes into arrays of its own: the gradient it was handed (dL/dc_T included) is
+    still what arrived after its backward ran."""
+    lstm = nn.LSTM(3, 4, fused=True).double()
+    outputs, (h, c) = lstm(Tensor(rng.standard_normal((2, 5, 3))))
+    arrived = []
+    outputs.creator.inputs[0].register_hook(lambda grad: arrived.append((grad, grad.copy())))
+    ((outputs * Tensor(rng.standard_normal(outputs.shape))).sum() + (c * c).sum()).backward()
+    grad, copy = arrived[0]
+    assert np.abs(copy[:, -1]).max() > 0.1                          # dL/dc_T arrived
+    np.testing.assert_array_equal(grad, copy)
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_lstm_cell_method_is_one_step_of_the_layer(rng, fused):
+    lstm = nn.LSTM(3, 4, fused=fused).double()
     x = rng.standard_normal((2, 1, 3))
     outputs, (h, c) = lstm(Tensor(x))
     h1, c1 = lstm.cell(Tensor(x[:, 0]))
-    np.testing.assert_array_equal(h1.data, h.data)
-    np.testing.assert_array_equal(c1.data, c.data)
+    if fused:           # the step op, FusedLSTMCell; the layer ran FusedLSTM (other sum order)
+        assert type(h1.creator.inputs[0].creator).__name__ == "FusedLSTMCell"
+    np.testing.assert_allclose(h1.data, h.data, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(c1.data, c.data, rtol=0, atol=1e-15)
     np.testing.assert_array_equal(outputs.data[:, 0], h.data)
 
 
@@ -115,6 +203,24 @@ def test_lstm_runs_in_float32_by_default_and_both_cells_agree_there(rng):
     fused, (hf, cf) = lstm(x)
     assert composed.dtype == fused.dtype == hf.dtype == cf.dtype == np.float32
     np.testing.assert_allclose(fused.data, composed.data, atol=1e-6)
+
+
+def test_fused_lstm_gradients_stay_float32_and_match_float64(rng):
+    lstm = nn.LSTM(3, 4, fused=True)
+    x = rng.standard_normal((2, 6, 3))
+    state = rng.standard_normal((2, 2, 4))
+    upstream = rng.standard_normal((2, 6, 4))
+    grads = {}
+    for dtype in (np.float32, np.float64):
+        lstm.to(dtype).zero_grad()
+        inputs = [Tensor(a, requires_grad=True, dtype=dtype) for a in (x, *state)]
+        outputs, (h, c) = lstm(inputs[0], tuple(inputs[1:]))
+        ((outputs * Tensor(upstream, dtype=dtype)).sum() + c.sum()).backward()
+        assert outputs.dtype == h.dtype == c.dtype == dtype
+        grads[dtype] = [t.grad for t in (*inputs, *lstm.parameters())]
+    for g32, g64 in zip(grads[np.float32], grads[np.float64]):
+        assert g32.dtype == np.float32
+        np.testing.assert_allclose(g32, g64, rtol=1e-4, atol=1e-5)
 
 
 def test_lstm_init_names_and_shapes_follow_pytorch_and_the_seed():
@@ -175,17 +281,19 @@ def test_lstm_cell_matches_pytorch(fused):
         np.testing.assert_allclose(getattr(ours, name).grad, p.grad.numpy(), rtol=0, atol=1e-10)
 
 
-@pytest.mark.parametrize("fused", [False, True])
-def test_lstm_over_29_steps_matches_pytorch_in_outputs_state_and_every_gradient(fused):
+@pytest.mark.parametrize("fused, batch_first", [(False, True), (True, True), (True, False)])
+def test_lstm_over_29_steps_matches_pytorch_in_outputs_state_and_every_gradient(fused,
+                                                                                 batch_first):
     torch = pytest.importorskip("torch")
     batch, steps, inputs, hidden = 4, 29, 16, 32
-    ours = nn.LSTM(inputs, hidden, batch_first=True, fused=fused).double()
-    theirs = torch.nn.LSTM(inputs, hidden, batch_first=True).double()
+    ours = nn.LSTM(inputs, hidden, batch_first=batch_first, fused=fused).double()
+    theirs = torch.nn.LSTM(inputs, hidden, batch_first=batch_first).double()
     theirs.load_state_dict({k: torch.from_numpy(v) for k, v in ours.state_dict().items()})
     rng = np.random.default_rng(3)
-    x = rng.standard_normal((batch, steps, inputs))
+    x = rng.standard_normal((batch, steps, inputs) if batch_first else (steps, batch, inputs))
     h0, c0 = rng.standard_normal((2, batch, hidden))
-    up_out = rng.standard_normal((batch, steps, hidden))
+    up_out = rng.standard_normal((batch, steps, hidden) if batch_first else
+                                 (steps, batch, hidden))
     up_h, up_c = rng.standard_normal((2, batch, hidden))
 
     x_, h_, c_ = (Tensor(a, requires_grad=True) for a in (x, h0, c0))
