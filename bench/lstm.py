@@ -7,7 +7,10 @@ One LSTM layer over 29 steps (batch 128, input 16, hidden 256), forward + backwa
 its outputs, best of N runs, with the same weights everywhere:
 
   minigrad composed       nn.LSTM(fused=False): each step ~20 primitive ops
-  minigrad fused          nn.LSTM(fused=True): each step one op with a hand-written backward
+  minigrad fused          nn.LSTM(fused=True): the whole sequence one op (FusedLSTM), with
+                          backpropagation through time written by hand
+  minigrad fused steps    the same layer one step at a time (LSTM.cell): one FusedLSTMCell op
+                          per step, each with its own weight-gradient matmuls
   PyTorch primitive ops   the same equations written with torch ops
   torch.nn.LSTM           PyTorch's own layer (on CPU it may use oneDNN's fused RNN kernel)
   torch.nn.LSTM, ATen     the same with oneDNN switched off (PyTorch's composed C++ path)
@@ -21,6 +24,12 @@ columns: malloc as it comes, and malloc told to keep freed memory (mallopt). As 
 may hand big freed arrays back to the system, and the next run faults them in again page by
 page; how much it does so depends on the history of the process, and each page fault can cost
 microseconds (more in a virtual machine). The page-fault counts show when that happened.
+
+Most of the time goes into matrix products, and PyTorch brings its own kernels for them (oneDNN,
+MKL) while NumPy calls its BLAS, usually OpenBLAS, which picks kernels for the CPU when it
+loads. An OpenBLAS older than the CPU may not recognise it and fall back to kernels for an older
+one; the header names the kernels in use, and OPENBLAS_CORETYPE in the environment (e.g.
+OPENBLAS_CORETYPE=SkylakeX on a CPU with AVX-512) picks others, in every process of the run.
 """
 
 import os
@@ -43,9 +52,11 @@ from tqdm import tqdm  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import minigrad  # noqa: E402
+import minigrad.functional as F  # noqa: E402
 from minigrad import Tensor, nn  # noqa: E402
 
-MINIGRAD = ["minigrad composed", "minigrad fused", "NumPy forward only", "NumPy W_hh matmuls"]
+MINIGRAD = ["minigrad composed", "minigrad fused", "minigrad fused steps", "NumPy forward only",
+            "NumPy W_hh matmuls"]
 PYTORCH = ["PyTorch primitive ops", "torch.nn.LSTM", "torch.nn.LSTM, ATen"]
 
 
@@ -86,6 +97,17 @@ def minigrad_lstm(lstm, x):
     lstm.zero_grad()
     outputs, _ = lstm(x)                                 # (B, T, H)
     outputs.sum().backward()
+    return lstm.weight_hh_l0.grad
+
+
+def minigrad_lstm_steps(lstm, x):
+    """The layer one fused step at a time, as a decoder that feeds its outputs back runs it."""
+    lstm.zero_grad()
+    state, outputs = None, []
+    for t in range(x.shape[1]):
+        state = lstm.cell(x[:, t], state)                # (B, H) each
+        outputs.append(state[0])
+    F.stack(outputs, axis=1).sum().backward()            # (B, T, H)
     return lstm.weight_hh_l0.grad
 
 
@@ -158,6 +180,7 @@ def contenders(config, names):
 
     runs = {"minigrad composed": lambda: minigrad_lstm(composed, Tensor(x)),
             "minigrad fused": lambda: minigrad_lstm(fused, Tensor(x)),
+            "minigrad fused steps": lambda: minigrad_lstm_steps(fused, Tensor(x)),
             "NumPy forward only": lambda: numpy_forward(weights, x),
             "NumPy W_hh matmuls": lambda: numpy_matmuls(weights, x)}
     if any(name in PYTORCH for name in names):
@@ -184,6 +207,20 @@ def check_agreement(runs, dtype):
             grad = grad.numpy() if hasattr(grad, "numpy") else grad
             if np.abs(grad - reference).max() > tolerance * np.abs(reference).max():
                 raise SystemExit(f"bench/lstm.py: {name} computes a different gradient")
+
+
+def numpy_blas():
+    """NumPy's BLAS library, its version and the kernels it picked for this CPU (as far as
+    threadpoolctl can tell; call before PyTorch brings in a BLAS of its own)."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "unknown (threadpoolctl is not installed)"
+    blas = [lib for lib in threadpool_info() if lib.get("user_api") == "blas"]
+    if not blas:
+        return "unknown"
+    name, kernels = f"{blas[0]['internal_api']} {blas[0]['version']}", blas[0].get("architecture")
+    return f"{name}, {kernels} kernels" if kernels else name
 
 
 def keep_freed_memory():
@@ -229,10 +266,11 @@ def main(argv=None):
         return
 
     has_torch = importlib.util.find_spec("torch") is not None
-    names = MINIGRAD[:2] + (PYTORCH if has_torch else []) + MINIGRAD[2:]
+    names = MINIGRAD[:3] + (PYTORCH if has_torch else []) + MINIGRAD[3:]
     print(f"LSTM, {config.steps} steps, batch {config.batch}, input {config.input_size}, hidden "
           f"{config.hidden}, {config.dtype}, forward + backward, best of {config.repeats}, one "
           f"BLAS thread{'' if has_torch else ' (PyTorch is not installed)'}")
+    print(f"NumPy's BLAS: {numpy_blas()}")
     check_agreement(contenders(config, names), config.dtype)
     modes = {"default malloc": False}
     if keep_freed_memory():                     # glibc: the second column is possible
@@ -252,7 +290,8 @@ def print_table(columns):
         print(f"   {name:24s}" + "".join(f"{times[name][0]:16.4f}{times[name][1]:12d}"
                                           for times in columns.values()))
     ratios = [("minigrad composed", "PyTorch primitive ops"), ("minigrad fused", "torch.nn.LSTM"),
-              ("minigrad fused", "torch.nn.LSTM, ATen"), ("minigrad fused", "minigrad composed")]
+              ("minigrad fused", "torch.nn.LSTM, ATen"), ("minigrad fused", "minigrad composed"),
+              ("minigrad fused", "minigrad fused steps")]
     print()
     for a, b in ratios:
         if b in columns["default malloc"]:
