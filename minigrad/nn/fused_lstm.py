@@ -65,9 +65,10 @@ The weights are the same at every step, so their gradients are sums over the ste
     dW_hh = sum_t da_t^T h_{t-1}     dW_ih = sum_t da_t^T x_t     db = sum over t and batch of da_t
     dx_t  = da_t W_ih
 
-None of these is needed inside the loop. With the da_t of all steps kept in one (T, B, 4H)
-array, a sum over t of (4H, B) @ (B, H) products is one (4H, T B) @ (T B, H) product, and the
-same holds for W_ih and x. The loop keeps only what is sequential (da_t, dh_{t-1}, dc_{t-1}).
+None of these is needed inside the loop. With the da_t of all steps stacked, a sum over t of
+(4H, B) @ (B, H) products is one (4H, T B) @ (T B, H) product (`FusedLSTM` keeps da gate by
+gate, so it is four (H, T B) @ (T B, H) products in one matmul call), and the same holds for
+W_ih and x. The loop keeps only what is sequential: da_t, dh_{t-1} and dc_{t-1}.
 
 `FusedLSTM` has one output, (B, T+1, H): h_1 .. h_T at [:, :T], then c_T at [:, T].
 `fused_lstm` hands back outputs = y[:, :T], h_T = y[:, T-1] and c_T = y[:, T] (views). The
@@ -244,13 +245,8 @@ class FusedLSTM(Function):
             grad_weight_hh = grad_a.transpose(0, 2, 1) @ h[:T].reshape(T * B, H)   # (4, H, H)
             grad_weight_hh = grad_weight_hh.reshape(4 * H, H)        # (4H, H)
         grad_bias = grad_a.sum(axis=1).reshape(4 * H)                # (4H,)
-        return grad_x, grad_h if wants[1] else None, grad_c, grad_weight_ih, grad_weight_hh, \
-            grad_bias, grad_bias
-
-
-def _blocks(a, H):
-    """The four gate blocks i, f, g, o of a (..., 4H) array, as views (..., H)."""
-    return tuple(a[..., k * H:(k + 1) * H] for k in range(4))
+        grad_h0 = grad_h if wants[1] else None                       # dL/dh_0 (grad_c: dL/dc_0)
+        return grad_x, grad_h0, grad_c, grad_weight_ih, grad_weight_hh, grad_bias, grad_bias
 
 
 def _sigmoid_inplace(a):
