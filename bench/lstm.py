@@ -26,10 +26,9 @@ page; how much it does so depends on the history of the process, and each page f
 microseconds (more in a virtual machine). The page-fault counts show when that happened.
 
 Most of the time goes into matrix products, and PyTorch brings its own kernels for them (oneDNN,
-MKL) while NumPy calls its BLAS, usually OpenBLAS, which picks kernels for the CPU when it
-loads. An OpenBLAS older than the CPU may not recognise it and fall back to kernels for an older
-one; the header names the kernels in use, and OPENBLAS_CORETYPE in the environment (e.g.
-OPENBLAS_CORETYPE=SkylakeX on a CPU with AVX-512) picks others, in every process of the run.
+MKL) while NumPy calls its BLAS, usually OpenBLAS. OpenBLAS picks kernels for the CPU when it
+loads, unless OPENBLAS_CORETYPE in the environment names others (Haswell: AVX2, SkylakeX:
+AVX-512); the header names the kernels in use. Compare like with like.
 """
 
 import os
