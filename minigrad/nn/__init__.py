@@ -3,7 +3,8 @@
 module       Module (parameters, state_dict, train/eval, to(dtype)) and Parameter
 layers       Linear, Embedding, Dropout
 lstm         LSTMCell and LSTM, built from primitive ops
-fused_lstm   the same LSTM step as one op with a hand-derived backward (fused=True)
+fused_lstm   the LSTM as single ops with hand-derived backwards: one step (FusedLSTMCell) and
+             a whole sequence (FusedLSTM, backpropagation through time); fused=True
 init         initialisation (uniform_, normal_, zeros_)
 utils        clip_grad_norm_
 """
