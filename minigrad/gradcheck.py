@@ -44,13 +44,7 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
     saved_grads = [x.grad for _, x in checked]
     for _, x in checked:
         x.grad = None
-    total = None
-    for out, r in zip(outputs, upstream):
-        if out.requires_grad:
-            term = (out * Tensor(r)).sum()
-            total = term if total is None else total + term
-    if total is not None:
-        total.backward()
+    send_back(outputs, upstream)
     analytic = [np.zeros_like(x.data) if x.grad is None else x.grad for _, x in checked]
     for (_, x), saved in zip(checked, saved_grads):
         x.grad = saved
@@ -82,3 +76,14 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
 
 def _as_tuple(out):
     return tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+
+def send_back(outputs, upstream):
+    """Backpropagate one upstream gradient per output: backward of sum_k sum(out_k * r_k)."""
+    total = None
+    for out, r in zip(outputs, upstream):
+        if out.requires_grad:
+            term = (out * Tensor(r)).sum()
+            total = term if total is None else total + term
+    if total is not None:
+        total.backward()

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from minigrad.gradcheck import GradcheckError, gradcheck
+from minigrad.gradcheck import GradcheckError, gradcheck, send_back
 from minigrad.tensor import Tensor
 
 
@@ -166,17 +166,6 @@ def tensors(case):
     """Fresh float64 leaves named after their arguments."""
     return [Tensor(np.array(a, dtype=np.float64), requires_grad=True, name=name)
             for name, a in case.arrays.items()]
-
-
-def send_back(outputs, upstream):
-    """Backpropagate the upstream gradients (one array per output) through the outputs."""
-    total = None
-    for out, r in zip(outputs, upstream):
-        if out.requires_grad:
-            term = (out * Tensor(r)).sum()
-            total = term if total is None else total + term
-    if total is not None:
-        total.backward()
 
 
 def function_exercise(name, title, defines, signature, reference, cases, outputs,
