@@ -20,7 +20,7 @@ from minigrad.optim import Adam
 
 from seq2seq import data, metrics
 from seq2seq.batching import batches, encode_source, encode_target, pad_sources
-from seq2seq.decoding import greedy
+from seq2seq.decoding import beam_search, greedy
 from seq2seq.model import Seq2Seq
 from seq2seq.vocab import Vocab, detokenize, tokenize
 
@@ -84,7 +84,6 @@ class Translator:
 
     def translate(self, texts, max_len=None, beam_size=1):
         """Texts -> (translations, attention weights per sentence (n_out, n_src) or None)."""
-        from seq2seq.decoding import beam_search
         self.model.eval()
         max_len = max_len or 2 * max(len(tokenize(t, self.level)) for t in texts) + 10
         tgt = self.tgt_vocab
