@@ -7,7 +7,8 @@
 """
 
 from minigrad.tensor import Tensor
-from minigrad.autograd import Function, backward, is_grad_enabled, no_grad, topological_order
+from minigrad.autograd import Function, backward, topological_order
+from minigrad.grad_mode import is_grad_enabled, no_grad
 from minigrad import functional
 from minigrad.gradcheck import GradcheckError, gradcheck
 from minigrad.random import manual_seed

@@ -1,4 +1,4 @@
-"""The engine: the base class of every op, the grad mode, and the backward pass.
+"""The engine: the base class of every op, and the backward pass.
 
 Read this file in one sitting; it is all of reverse-mode autodiff:
 
@@ -16,55 +16,13 @@ it in one go, and `minigrad.debug.backward_steps` hands you one op at a time. `m
 watches the ops go by (trace, anomaly detection, the saved-array guard) through `watchers`.
 """
 
-import functools
 import inspect
 import warnings
 
 import numpy as np
 
-from minigrad import scopes
+from minigrad import grad_mode, scopes
 from minigrad.tensor import Tensor
-
-
-# ---------------------------------------------------------------------------------------------
-# Grad mode
-# ---------------------------------------------------------------------------------------------
-
-_grad_enabled = True
-
-
-def is_grad_enabled():
-    """True unless inside `no_grad()`."""
-    return _grad_enabled
-
-
-class no_grad:
-    """Run ops without recording the graph: `with no_grad(): ...` or `@no_grad()` on a function.
-
-    Nothing is recorded inside: outputs have no creator and do not require grad, and the ops
-    keep nothing alive. The previous mode comes back on the way out, even after an exception.
-    """
-
-    def __init__(self):
-        self.previous = []              # the mode before each `with` still open on this object
-
-    def __enter__(self):
-        global _grad_enabled
-        self.previous.append(_grad_enabled)
-        _grad_enabled = False
-        return self
-
-    def __exit__(self, *exc):
-        global _grad_enabled
-        _grad_enabled = self.previous.pop()
-        return False
-
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def fn_without_grad(*args, **kwargs):
-            with no_grad():            # a fresh context per call, so recursion restores correctly
-                return fn(*args, **kwargs)
-        return fn_without_grad
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,7 +57,7 @@ class Function:
         except (ValueError, IndexError, TypeError) as error:
             raise _with_op_and_shapes(error, self, inputs) from error
         out = Tensor._from_op(y)
-        if _grad_enabled:
+        if grad_mode.enabled:                           # not inside `no_grad()`
             for x in inputs:
                 if x.requires_grad:                     # one input is enough: record the op
                     out.requires_grad = True

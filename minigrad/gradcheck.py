@@ -9,7 +9,7 @@ gradient arriving at it.
 
 import numpy as np
 
-from minigrad.autograd import no_grad
+from minigrad.grad_mode import no_grad
 from minigrad.tensor import Tensor
 
 
