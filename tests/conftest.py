@@ -1,4 +1,7 @@
-"""Shared helpers for the engine's tests: float64 tensors with fixed random values."""
+"""Shared helpers for the tests: float64 tensors with fixed random values, and students' files
+for the coursework checkers."""
+
+import textwrap
 
 import numpy as np
 import pytest
@@ -28,3 +31,10 @@ def away_from(rng, shape, points, margin=0.1):
         close = np.abs(data - p) < margin
         data = np.where(close, p + np.sign(data - p + 1e-12) * margin * 2, data)
     return Tensor(data, requires_grad=True)
+
+
+def student_file(tmp_path, code, name="solution.py"):
+    """A student's file with `code` in it (dedented), for a coursework checker to read."""
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(code), encoding="utf-8")
+    return path

@@ -4,7 +4,6 @@ inputs, and the references agree with PyTorch."""
 
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -15,15 +14,9 @@ from minigrad import Tensor
 from minigrad.check import CheckFailure, EXERCISES, case_inputs, check, reference
 from minigrad.check import checker
 from minigrad.check.checker import Case, function_exercise
+from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def solution(tmp_path, code, name="solution.py"):
-    """A student's file with `code` in it."""
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(code), encoding="utf-8")
-    return path
 
 
 def failure(exercise, path):
@@ -36,20 +29,20 @@ def failure(exercise, path):
 
 @pytest.mark.parametrize("exercise", ["gru_cell", "layer_norm", "logsumexp"])
 def test_the_reference_file_passes_its_checker(tmp_path, exercise):
-    path = solution(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"))
+    path = student_file(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"))
     report = check(exercise, path)
     assert report.startswith(f"passed: {exercise}: ")
     assert f"{len(EXERCISES[exercise].cases())} cases" in report
 
 
 def test_command_line_passes_the_reference_and_fails_a_wrong_file(tmp_path):
-    good = solution(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"), "good.py")
+    good = student_file(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"), "good.py")
     run = subprocess.run([sys.executable, "-m", "minigrad.check", "layer_norm", str(good)],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("passed: layer_norm")
 
-    bad = solution(tmp_path, """
+    bad = student_file(tmp_path, """
         def layer_norm(x, weight, bias, eps=1e-5):
             return x * weight + bias
     """, "bad.py")
@@ -70,7 +63,7 @@ def test_importing_the_checker_imports_neither_attention_nor_seq2seq():
 # ---- wrong solutions: the message says what, where and by how much ---------------------------
 
 def test_gru_with_the_update_gate_flipped_names_the_output_and_the_inputs(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
             H = h.shape[-1]
             from_x = x @ weight_ih.T + bias_ih
@@ -94,7 +87,7 @@ def test_gru_with_the_update_gate_flipped_names_the_output_and_the_inputs(tmp_pa
 def test_gru_with_the_reset_gate_elsewhere_is_not_pytorchs_gru(tmp_path, candidate):
     """PyTorch's n = tanh(W_in x + b_in + r * (W_hn h + b_hn)); the paper's r applied to h before
     the matmul, or r leaving out b_hn, are other functions."""
-    path = solution(tmp_path, f"""
+    path = student_file(tmp_path, f"""
         def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
             H = h.shape[-1]
             from_x = x @ weight_ih.T + bias_ih
@@ -107,7 +100,7 @@ def test_gru_with_the_reset_gate_elsewhere_is_not_pytorchs_gru(tmp_path, candida
 
 
 def test_logsumexp_whose_backward_forgets_grad_y_names_the_gradient(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         import numpy as np
         from minigrad import Function
 
@@ -134,7 +127,7 @@ def test_logsumexp_whose_backward_forgets_grad_y_names_the_gradient(tmp_path):
 
 
 def test_logsumexp_without_the_max_shift_overflows_on_the_huge_case(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         import numpy as np
         from minigrad import Function
 
@@ -162,7 +155,7 @@ def test_logsumexp_without_the_max_shift_overflows_on_the_huge_case(tmp_path):
 
 
 def test_logsumexp_made_of_primitive_ops_is_not_an_op_of_ones_own(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         def logsumexp(x, axis=-1, keepdims=False):
             return x.exp().sum(axis=axis, keepdims=keepdims).log()
     """)
@@ -171,7 +164,7 @@ def test_logsumexp_made_of_primitive_ops_is_not_an_op_of_ones_own(tmp_path):
 
 
 def test_layer_norm_with_the_unbiased_variance_names_the_output(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         def layer_norm(x, weight, bias, eps=1e-5):
             centred = x - x.mean(axis=-1, keepdims=True)
             variance = (centred ** 2).sum(axis=-1, keepdims=True) / (x.shape[-1] - 1)
@@ -184,7 +177,7 @@ def test_layer_norm_with_the_unbiased_variance_names_the_output(tmp_path):
 
 
 def test_layer_norm_with_eps_outside_the_square_root_is_caught(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         def layer_norm(x, weight, bias, eps=1e-5):
             centred = x - x.mean(axis=-1, keepdims=True)
             variance = (centred ** 2).mean(axis=-1, keepdims=True)
@@ -194,7 +187,7 @@ def test_layer_norm_with_eps_outside_the_square_root_is_caught(tmp_path):
 
 
 def test_layer_norm_computed_on_arrays_is_not_connected_to_the_graph(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         import numpy as np
         from minigrad import Tensor
 
@@ -207,7 +200,7 @@ def test_layer_norm_computed_on_arrays_is_not_connected_to_the_graph(tmp_path):
 
 
 def test_a_missing_keyword_names_the_case_that_passes_it(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         def layer_norm(x, weight, bias):
             centred = x - x.mean(axis=-1, keepdims=True)
             variance = (centred ** 2).mean(axis=-1, keepdims=True)
@@ -218,7 +211,7 @@ def test_a_missing_keyword_names_the_case_that_passes_it(tmp_path):
 
 
 def test_an_error_in_the_students_code_names_the_line(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
             return x @ weight_hh.T
     """)
@@ -228,9 +221,9 @@ def test_an_error_in_the_students_code_names_the_line(tmp_path):
 
 
 def test_a_file_that_does_not_parse_or_define_the_function(tmp_path):
-    assert failure("gru_cell", solution(tmp_path, "def gru_cell(x\n", "broken.py")) == (
+    assert failure("gru_cell", student_file(tmp_path, "def gru_cell(x\n", "broken.py")) == (
         f"{tmp_path / 'broken.py'}, line 1: syntax error: '(' was never closed")
-    empty = solution(tmp_path, "GRU = None\n", "empty.py")
+    empty = student_file(tmp_path, "GRU = None\n", "empty.py")
     assert failure("gru_cell", empty).startswith("gru_cell: your file defines no `gru_cell`")
     nowhere = tmp_path / "nowhere.py"
     assert failure("gru_cell", nowhere) == f"no such file: {nowhere}"
@@ -239,7 +232,7 @@ def test_a_file_that_does_not_parse_or_define_the_function(tmp_path):
 def test_gradcheck_catches_a_backward_that_a_wrong_reference_would_let_through(tmp_path):
     """Step 4 on its own: with the student's own (wrong) op as the reference, outputs and
     gradients agree, and finite differences still catch the backward."""
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         from minigrad import Function
 
         class Cube(Function):

@@ -4,7 +4,6 @@ a message naming the wrong output or gradient and the case."""
 
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -13,14 +12,9 @@ import pytest
 from minigrad import Tensor
 from attention import GeneralAttention, MultiHeadAttention
 from attention.check import CheckFailure, case_inputs, check, reference
+from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def solution(tmp_path, code, name="solution.py"):
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(code), encoding="utf-8")
-    return path
 
 
 def failure(exercise, path):
@@ -30,7 +24,7 @@ def failure(exercise, path):
 
 
 def reference_file(tmp_path):
-    return solution(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"))
+    return student_file(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("exercise", ["general_attention", "multi_head"])
@@ -128,7 +122,7 @@ def test_reference_multi_head_matches_torch_outputs_and_every_gradient(number):
 # ---- wrong solutions ----------------------------------------------------------------------------
 
 def test_general_attention_that_forgets_the_mask_names_the_masked_case(tmp_path):
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         from attention import dot_product_attention
 
         def general_attention(query, keys, values, weight, mask=None):
@@ -143,7 +137,7 @@ def test_general_attention_that_forgets_the_mask_names_the_masked_case(tmp_path)
 
 def test_general_attention_with_w_on_the_wrong_side_fails_on_the_first_case(tmp_path):
     """q^T W^T k instead of q^T W k: the shapes do not fit when dq != dk."""
-    path = solution(tmp_path, """
+    path = student_file(tmp_path, """
         from attention import dot_product_attention
 
         def general_attention(query, keys, values, weight, mask=None):
@@ -158,7 +152,7 @@ def test_multi_head_without_the_scale_names_the_output(tmp_path):
     source = Path(reference.__file__).read_text(encoding="utf-8")
     unscaled = source.replace("mask=mask, scale=True)", "mask=mask)")
     assert unscaled != source
-    message = failure("multi_head", solution(tmp_path, unscaled))
+    message = failure("multi_head", student_file(tmp_path, unscaled))
     assert message.startswith("multi_head: the output attn_output is wrong for case 1 of 4, "
                               '"self-attention, 2 heads of 2" (query (2, 3, 4), key (2, 3, 4)')
     assert "num_heads=2" in message
@@ -169,7 +163,7 @@ def test_multi_head_returning_every_heads_weights_names_the_shape(tmp_path):
     per_head = source.replace("average = F.stack(weights, axis=0).mean(axis=0)",
                               "average = F.stack(weights, axis=1)")
     assert per_head != source
-    message = failure("multi_head", solution(tmp_path, per_head))
+    message = failure("multi_head", student_file(tmp_path, per_head))
     assert message.startswith("multi_head: the output attn_weights has shape (2, 2, 3, 3), "
                               "expected (2, 3, 3), for case 1 of 4")
 
@@ -181,5 +175,5 @@ def test_multi_head_with_heads_taking_interleaved_features_is_caught(tmp_path):
     interleaved = source.replace("rows = slice(head * head_dim, (head + 1) * head_dim)",
                                  "rows = slice(head, None, num_heads)")
     assert interleaved != source
-    message = failure("multi_head", solution(tmp_path, interleaved))
+    message = failure("multi_head", student_file(tmp_path, interleaved))
     assert "the output attn_output is wrong for case 1 of 4" in message

@@ -13,15 +13,10 @@ import pytest
 from minigrad.check import CheckFailure
 from seq2seq import decoding
 from seq2seq.check import BOS, CASES, EOS, check_file, checked_model, score
+from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = Path(decoding.__file__).read_text(encoding="utf-8")
-
-
-def solution(tmp_path, code):
-    path = tmp_path / "my_beam.py"
-    path.write_text(code, encoding="utf-8")
-    return path
 
 
 def changed(old, new):
@@ -37,7 +32,7 @@ def failure(path):
 
 
 def test_the_projects_beam_search_passes(tmp_path):
-    assert check_file(solution(tmp_path, SOURCE)).startswith("passed: beam_search: 7 cases")
+    assert check_file(student_file(tmp_path, SOURCE)).startswith("passed: beam_search: 7 cases")
 
 
 def test_the_cases_need_a_real_beam():
@@ -58,7 +53,7 @@ def test_the_cases_need_a_real_beam():
 
 
 def test_greedy_decoding_fails_with_both_log_probabilities(tmp_path):
-    path = solution(tmp_path, textwrap.dedent("""
+    path = student_file(tmp_path, textwrap.dedent("""
         from seq2seq.decoding import greedy
 
         def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
@@ -76,20 +71,20 @@ def test_greedy_decoding_fails_with_both_log_probabilities(tmp_path):
 def test_a_beam_that_forgets_the_running_score_fails(tmp_path):
     wrong = changed("candidates.append((score + log_p[b, token], b, int(token)))",
                     "candidates.append((log_p[b, token], b, int(token)))")
-    message = failure(solution(tmp_path, wrong))
+    message = failure(student_file(tmp_path, wrong))
     assert "the reference found" in message and "(higher is better)" in message
 
 
 def test_a_beam_that_returns_the_ids_with_eos_fails(tmp_path):
     wrong = changed("finished.append((ids, score, new_rows))",
                     "finished.append((ids + [token], score, new_rows))")
-    message = failure(solution(tmp_path, wrong))
+    message = failure(student_file(tmp_path, wrong))
     assert "should hold neither <bos> (1) nor <eos> (2)" in message
 
 
 def test_a_beam_that_loses_the_attention_weights_fails(tmp_path):
     wrong = changed("return ids, (np.stack(rows) if rows else None)", "return ids, None")
-    message = failure(solution(tmp_path, wrong))
+    message = failure(student_file(tmp_path, wrong))
     assert message.startswith("beam_search: the model has attention, so return its weights, "
                               'one row per output token (3 here), for case 1 of 7')
 
@@ -98,12 +93,12 @@ def test_weights_of_the_wrong_beam_are_caught(tmp_path):
     """Rows taken from beam 0 whatever beam the hypothesis came from."""
     wrong = changed("new_rows = rows + ([] if w is None else [w.data[b]])",
                     "new_rows = rows + ([] if w is None else [w.data[0]])")
-    message = failure(solution(tmp_path, wrong))
+    message = failure(student_file(tmp_path, wrong))
     assert message.startswith("beam_search: the array of attention weights is wrong for case")
 
 
 def test_beam_size_one_must_be_greedy(tmp_path):
-    path = solution(tmp_path, textwrap.dedent("""
+    path = student_file(tmp_path, textwrap.dedent("""
         def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
             return [], None
     """))
@@ -112,7 +107,7 @@ def test_beam_size_one_must_be_greedy(tmp_path):
 
 
 def test_command_line(tmp_path):
-    path = solution(tmp_path, SOURCE)
+    path = student_file(tmp_path, SOURCE)
     run = subprocess.run([sys.executable, "-m", "seq2seq.check", "beam_search", str(path)],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
