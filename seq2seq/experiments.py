@@ -60,7 +60,7 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
         pictures.append(picture.name)
     pictures += draw_pictures(translator, DEMO_SENTENCES[0], out, log)
     report = {"config": dataclasses.asdict(config), "history": history,
-              "held_out": {k: v for k, v in scores.items()},
+              "held_out": scores,
               "translations": [{"source": s, "output": o} for s, o in zip(sentences, outputs)],
               "heatmaps": pictures}
     (out / "demo-report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False),

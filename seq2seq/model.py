@@ -151,15 +151,18 @@ def run_steps(decoder, tgt_in, state, enc_outputs, src_mask, teacher_forcing_rat
         logits, state, weights = decoder.step(token, state, enc_outputs, src_mask)  # (B, V)
         logits_steps.append(logits)
         weight_steps.append(weights)
-        if t + 1 < tgt_in.shape[1]:
-            guess = logits.data.argmax(-1)              # (B,)
-            if teacher_forcing_ratio >= 1:
-                token = tgt_in[:, t + 1]
-            elif teacher_forcing_ratio <= 0:
+        if t + 1 == tgt_in.shape[1]:
+            break
+        gold = tgt_in[:, t + 1]                         # (B,)
+        if teacher_forcing_ratio >= 1:
+            token = gold
+        else:
+            guess = logits.data.argmax(-1)              # (B,): the model's own best guess
+            if teacher_forcing_ratio <= 0:
                 token = guess
             else:
                 use_gold = rng.random(len(guess)) < teacher_forcing_ratio
-                token = np.where(use_gold, tgt_in[:, t + 1], guess)
+                token = np.where(use_gold, gold, guess)
     logits = F.stack(logits_steps, axis=1)              # (B, T, V)
     weights = None if weight_steps[0] is None else F.stack(weight_steps, axis=1)  # (B, T, S)
     return logits, weights
