@@ -79,12 +79,12 @@ def cmd_train(args):
 
 def cmd_evaluate(args):
     from seq2seq import data
-    from seq2seq.train import load_translator
+    from seq2seq.translator import load_translator
     translator, state = load_translator(args.run)
     if args.task is None:
         config = TrainConfig(**state["config"])
-        from seq2seq.train import load_pairs
-        _, pairs = data.split_pairs(load_pairs(config), config.val_fraction, seed=config.seed)
+        from seq2seq.train import task_pairs
+        _, pairs = data.split_pairs(task_pairs(config), config.val_fraction, seed=config.seed)
     elif args.task in data.TASKS:
         pairs = data.make_task(args.task, args.num_examples, seed=args.seed)
     else:
@@ -103,7 +103,7 @@ def cmd_evaluate(args):
 
 def cmd_translate(args):
     from seq2seq.heatmap import plot_heatmap, text_heatmap
-    from seq2seq.train import load_translator
+    from seq2seq.translator import load_translator
     from seq2seq.vocab import tokenize
     translator, _ = load_translator(args.run)
     [output], [weights] = translator.translate([args.text], beam_size=args.beam_size)

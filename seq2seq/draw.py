@@ -128,7 +128,7 @@ def add_command(subparsers):
 
 def run_command(args):
     from seq2seq import data
-    from seq2seq.train import load_translator
+    from seq2seq.translator import load_translator
 
     translator, state = load_translator(args.run)
     sentence = args.sentence

@@ -18,14 +18,11 @@ from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
 
-from seq2seq import data, metrics
-from seq2seq.batching import batches, encode_source, encode_target, pad_sources
-from seq2seq.decoding import beam_search, greedy
+from seq2seq import data
+from seq2seq.batching import batches, encode_source, encode_target
 from seq2seq.model import Seq2Seq
-from seq2seq.vocab import Vocab, detokenize, tokenize
-
-CHECKPOINT = "checkpoint.npz"
-
+from seq2seq.translator import CHECKPOINT, Translator, load_translator
+from seq2seq.vocab import Vocab, tokenize
 
 @dataclasses.dataclass
 class TrainConfig:
@@ -56,7 +53,7 @@ class TrainConfig:
     progress: bool = True
 
 
-def load_pairs(config):
+def task_pairs(config):
     """The (source, target) text pairs of the config's task or file."""
     if config.task in data.TASKS:
         return data.make_task(config.task, config.num_examples, seed=config.seed,
@@ -65,64 +62,6 @@ def load_pairs(config):
         raise FileNotFoundError(f"no such task or file: {config.task!r} "
                                 f"(tasks: {', '.join(data.TASKS)})")
     return data.load_pairs(config.task, sep=config.sep)
-
-
-class Translator:
-    """A trained model with what it needs to read and write text: vocabularies and settings."""
-
-    def __init__(self, model, src_vocab, tgt_vocab, level, reverse_input):
-        self.model, self.src_vocab, self.tgt_vocab = model, src_vocab, tgt_vocab
-        self.level, self.reverse_input = level, reverse_input
-
-    def source_ids(self, texts):
-        return pad_sources([encode_source(t, self.src_vocab, self.level, self.reverse_input)
-                            for t in texts], self.src_vocab.pad_id)
-
-    def source_tokens(self, text):
-        """The source tokens as written, unknown ones as <unk> (the heatmap's columns)."""
-        return [t if t in self.src_vocab else "<unk>" for t in tokenize(text, self.level)]
-
-    def translate(self, texts, max_len=None, beam_size=1):
-        """Texts -> (translations, attention weights per sentence (n_out, n_src) or None)."""
-        self.model.eval()
-        max_len = max_len or 2 * max(len(tokenize(t, self.level)) for t in texts) + 10
-        tgt = self.tgt_vocab
-        if beam_size > 1:
-            out = [beam_search(self.model, self.source_ids([t]), tgt.bos_id, tgt.eos_id,
-                               beam_size, max_len) for t in texts]
-            ids, weights = [o[0] for o in out], [o[1] for o in out]
-        else:
-            ids, weights = [], []
-            for start in range(0, len(texts), 256):
-                chunk = texts[start:start + 256]
-                i, w = greedy(self.model, self.source_ids(chunk), tgt.bos_id, tgt.eos_id, max_len)
-                ids += i
-                weights += w
-        weights = [None if w is None else self._as_written(w, len(self.source_tokens(t)))
-                   for w, t in zip(weights, texts)]
-        return [detokenize(tgt.decode(i), self.level) for i in ids], weights
-
-    def _as_written(self, weights, n):
-        """Attention weights (n_out, S) -> (n_out, n): the left padding's columns dropped and,
-        for a reversed input, the columns put back in the order the source is written."""
-        weights = weights[:, weights.shape[1] - n:]
-        return weights[:, ::-1] if self.reverse_input else weights
-
-    def evaluate(self, pairs, beam_size=1):
-        """Exact match, token accuracy, BLEU and accuracy by source length on (src, ref) pairs."""
-        sources = [s for s, _ in pairs]
-        references = [r for _, r in pairs]
-        hypotheses, _ = self.translate(sources, beam_size=beam_size)
-        return {
-            "exact_match": metrics.exact_match(hypotheses, references),
-            "token_accuracy": metrics.token_accuracy(
-                [tokenize(h, self.level) for h in hypotheses],
-                [tokenize(r, self.level) for r in references]),
-            "bleu": metrics.corpus_bleu(hypotheses, references),
-            "by_length": metrics.accuracy_by_length(
-                [tokenize(s, self.level) for s in sources], hypotheses, references),
-            "examples": len(pairs),
-        }
 
 
 def build(config, pairs):
@@ -144,7 +83,7 @@ def train(config, log=print):
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     with threadpool_limits(limits=config.threads):
-        pairs = load_pairs(config)
+        pairs = task_pairs(config)
         train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
         translator = build(config, train_pairs)
         model = translator.model
@@ -214,19 +153,6 @@ def save_run(out, config, translator, optimizer, history):
         "history": history,
     }, Path(out) / CHECKPOINT)
     (Path(out) / "report.json").write_text(json.dumps(history, indent=2), encoding="utf-8")
-
-
-def load_translator(path):
-    """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict)."""
-    path = Path(path)
-    file = path / CHECKPOINT if path.is_dir() else path
-    state = minigrad.load(file)
-    model = Seq2Seq(**state["model_config"])
-    model.load_state_dict(state["model"])
-    translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
-                            Vocab.from_dict(state["tgt_vocab"]), state["level"],
-                            state["reverse_input"])
-    return translator, state
 
 
 def load_run(out, config):

@@ -11,7 +11,8 @@ import pytest
 
 import minigrad
 from seq2seq.cli import main
-from seq2seq.train import TrainConfig, load_translator, train
+from seq2seq.train import TrainConfig, train
+from seq2seq.translator import load_translator
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ["--task", "reverse", "--num-examples", "300", "--min-len", "3", "--max-len", "5",
