@@ -15,9 +15,10 @@ AttentionDecoder  also looks back at every encoder hidden state at every step, t
   "bahdanau"  the previous state s_{t-1} queries the encoder; the context c_t goes into the LSTM
               with the previous token; [s_t; c_t] feeds the output layer. Step by step only.
 
-Source batches are padded on the left (see `seq2seq.batching`), so the encoder's last state is
-the state after the last real token; padded positions get no attention (the mask), padded target
-positions no loss (ignore_index).
+Source batches are padded on the left (see `seq2seq.batching`); the encoder's LSTMs skip padded
+positions (their state passes through unchanged), so the encoder's last state is the state after
+the last real token, the same as for the sentence alone; padded positions get no attention (the
+mask), padded target positions no loss (ignore_index).
 """
 
 import numpy as np
@@ -38,14 +39,18 @@ class Encoder(nn.Module):
     a second LSTM reads right to left, and the encoder's output at word j is the sum of both
     states: word j with context from either side, as in the attention paper's encoder (which
     concatenates them; the sum keeps the size H, so a dot product with the decoder's state still
-    works). The decoder starts from the left-to-right LSTM's final state, the one that the left
-    padding does not disturb.
+    works). The decoder starts from the left-to-right LSTM's final state.
+
+    Padding never runs through the LSTMs: they take the mask `src != padding_idx`, and a padded
+    step leaves the state unchanged. With the source padded on the left, the state is still the
+    initial zeros when the first real word arrives, so a sentence is encoded exactly as it would
+    be alone: its translation does not depend on what else is in the batch.
     """
 
     def __init__(self, vocab_size, embed_size, hidden_size, padding_idx=0, fused=True,
                  bidirectional=False):
         super().__init__()
-        self.bidirectional = bidirectional
+        self.bidirectional, self.padding_idx = bidirectional, padding_idx
         self.embedding = nn.Embedding(vocab_size, embed_size, padding_idx=padding_idx)
         self.lstm = nn.LSTM(embed_size, hidden_size, batch_first=True, fused=fused)
         if bidirectional:
@@ -53,9 +58,10 @@ class Encoder(nn.Module):
 
     def forward(self, src):
         x = self.embedding(src)                         # (B, S, E)
-        outputs, state = self.lstm(x)                   # (B, S, H), ((B, H), (B, H))
-        if self.bidirectional:
-            right_to_left, _ = self.lstm_reverse(x[:, ::-1])      # (B, S, H), last word first
+        real = np.asarray(src) != self.padding_idx      # (B, S): False at padding
+        outputs, state = self.lstm(x, mask=real)        # (B, S, H), ((B, H), (B, H))
+        if self.bidirectional:                          # last word first, padding last
+            right_to_left, _ = self.lstm_reverse(x[:, ::-1], mask=real[:, ::-1])   # (B, S, H)
             outputs = outputs + right_to_left[:, ::-1]            # (B, S, H)
         return outputs, state
 

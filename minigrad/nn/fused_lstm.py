@@ -70,6 +70,17 @@ None of these is needed inside the loop. With the da_t of all steps stacked, a s
 gate, so it is four (H, T B) @ (T B, H) products in one matmul call), and the same holds for
 W_ih and x. The loop keeps only what is sequential: da_t, dh_{t-1} and dc_{t-1}.
 
+Padding: a step that is not there
+----------------------------------
+A batch of sentences of different lengths is padded to one length T. With `mask` (B, T), False
+where x_t is padding, a padded step leaves the state as it was:
+
+    h_t = h_{t-1},  c_t = c_{t-1}        where mask[b, t] is False (row by row)
+
+so a sentence ends in the same state alone or padded in a batch. Backward: at a padded step the
+gradients dh_t and dc_t pass straight through to h_{t-1} and c_{t-1}, and the step's da_t is 0
+(its gates took no part).
+
 `FusedLSTM` has one output, (B, T+1, H): h_1 .. h_T at [:, :T], then c_T at [:, T].
 `fused_lstm` hands back outputs = y[:, :T], h_T = y[:, T-1] and c_T = y[:, T] (views). The
 gradients of outputs and of h_T both reach y[:, T-1], where the engine adds them: that sum is
@@ -156,6 +167,7 @@ class FusedLSTM(Function):
     (backpropagation through time is derived in this file's docstring)
 
     x: (B, T, I)   h0, c0: (B, H)   weight_ih: (4H, I)   weight_hh: (4H, H)   biases: (4H,)
+    mask: None, or (B, T) booleans, False at padded steps (the state passes through them)
     -> (B, T+1, H): the hidden states h_1 .. h_T at [:, :T], the final cell state c_T at [:, T]
 
     Inside, arrays are time-major, (T, B, ...), so that each step's slice is contiguous, and
@@ -165,8 +177,12 @@ class FusedLSTM(Function):
     match: weight_hh.reshape(4, H, H)[k] is gate k's block of rows.
     """
 
+    def __init__(self, mask=None):
+        self.mask = mask
+
     def forward(self, x, h0, c0, weight_ih, weight_hh, bias_ih, bias_hh):
         B, T, I = x.shape
+        padded = None if self.mask is None else ~self.mask.T[:, :, None]   # (T, B, 1), by time
         H = h0.shape[1]
         x = np.ascontiguousarray(x.transpose(1, 0, 2)).reshape(T * B, I)   # (T B, I), by time
         w_ih = weight_ih.reshape(4, H, I).transpose(0, 2, 1)         # (4, I, H): W_ih,k^T
@@ -190,9 +206,13 @@ class FusedLSTM(Function):
             c[t] += i * g                                            # c_t = f * c_{t-1} + i * g
             np.tanh(c[t], out=tanh_c[t - 1])
             np.multiply(o, tanh_c[t - 1], out=h[t])                  # h_t = o * tanh(c_t)
+            if padded is not None:                                   # padded rows: unchanged
+                np.copyto(h[t], h[t - 1], where=padded[t - 1])
+                np.copyto(c[t], c[t - 1], where=padded[t - 1])
         states[T + 1] = c[T]
 
         self.x, self.h, self.c, self.tanh_c = x, h, c, tanh_c        # what backward needs
+        self.padded = padded
         self.gates = gates                                           # i, f, g, o of every step
         self.weight_ih, self.weight_hh = weight_ih, weight_hh
         return states[1:].transpose(1, 0, 2)                         # (B, T+1, H), a view
@@ -212,6 +232,9 @@ class FusedLSTM(Function):
             grad_a = grad_gates[:, t - 1]                            # (4, B, H), filled by gate
             grad_i, grad_f, grad_g, grad_o = grad_a
             grad_h += grad_y[t - 1]                                  # dh_t: add dL/dh_t
+            padded = None if self.padded is None else self.padded[t - 1]            # (B, 1)
+            if padded is not None:                  # padded rows pass dh_t, dc_t straight back
+                carry_h, carry_c = grad_h * padded, grad_c * padded
 
             # h_t = o * tanh(c_t)
             np.multiply(grad_h, tanh_c[t - 1], out=grad_o)
@@ -227,10 +250,15 @@ class FusedLSTM(Function):
             grad_a[:2] *= _sigmoid_slope(self.gates[:2, t - 1])      # da_i, da_f
             grad_g *= 1 - g * g
             grad_o *= _sigmoid_slope(o)
+            if padded is not None:                  # a padded step's gates took no part
+                grad_a *= ~padded                                    # (4, B, H)
+                np.copyto(grad_c, carry_c, where=padded)             # dc_{t-1} = dc_t there
 
             # a_t = ... + h_{t-1} W_hh^T: dh_{t-1} = sum over the gates k of da_k W_hh,k
             if t > 1 or wants[1]:                                    # dh_0 only if h_0 wants it
                 grad_h = (grad_a @ w_hh).sum(axis=0)                 # (B, H)
+                if padded is not None:
+                    grad_h += carry_h                                # dh_{t-1} = dh_t there
 
         # the weights' gradients, summed over the steps: one matmul each
         grad_a = grad_gates.reshape(4, T * B, H)                     # (4, T B, H)
@@ -272,10 +300,11 @@ def fused_lstm_cell(x, state, weight_ih, weight_hh, bias_ih, bias_hh):
     return h_c[0], h_c[1]
 
 
-def fused_lstm(x, state, weight_ih, weight_hh, bias_ih, bias_hh):
+def fused_lstm(x, state, weight_ih, weight_hh, bias_ih, bias_hh, mask=None):
     """The LSTM over a whole sequence as one op: x (B, T, I), (h0, c0) -> outputs (B, T, H),
-    (h_T, c_T), as `nn.LSTM` returns them; the same numbers as running `lstm_cell` T times."""
+    (h_T, c_T), as `nn.LSTM` returns them; the same numbers as running `lstm_cell` T times.
+    `mask` (B, T): False at padded steps, which leave the state unchanged."""
     h0, c0 = state
     steps = x.shape[1]
-    y = FusedLSTM()(x, h0, c0, weight_ih, weight_hh, bias_ih, bias_hh)        # (B, T+1, H)
+    y = FusedLSTM(mask)(x, h0, c0, weight_ih, weight_hh, bias_ih, bias_hh)    # (B, T+1, H)
     return y[:, :steps], (y[:, steps - 1], y[:, steps])

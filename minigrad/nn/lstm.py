@@ -72,12 +72,15 @@ class LSTMCell(Module):
 class LSTM(Module):
     """An LSTM layer: the cell run over every time step.
 
-        outputs, (h, c) = lstm(x, (h0, c0))        (h0, c0) = None means zeros
+        outputs, (h, c) = lstm(x, (h0, c0), mask)  (h0, c0) = None means zeros
 
     x: (B, T, I)  ->  outputs: (B, T, H), the hidden state after each step
+    mask: None, or (B, T) booleans, False where x holds padding. A padded step leaves the state
+    as it was (h_t = h_{t-1}, c_t = c_{t-1}), so a sentence ends in the same state whether it
+    runs alone or padded in a batch: padding never runs through the cell.
     h0, c0 and the final h, c: (B, H) each. (PyTorch's states have a leading axis of length
     num_layers, (1, B, H); this LSTM has one layer and leaves that axis out.)
-    With batch_first=False, x and outputs are (T, B, ...) instead, as in PyTorch.
+    With batch_first=False, x, mask and outputs are (T, B, ...) instead, as in PyTorch.
 
     Parameter names are those of torch.nn.LSTM's first layer (weight_ih_l0, weight_hh_l0,
     bias_ih_l0, bias_hh_l0), so a state dict copies across either way. `fused=True` runs the
@@ -94,21 +97,28 @@ class LSTM(Module):
         self.bias_hh_l0 = Parameter(np.empty(4 * hidden_size, dtype=np.float32))
         reset_lstm_parameters(self)
 
-    def forward(self, x, state=None):
+    def forward(self, x, state=None, mask=None):
         check_input(self, x, ndim=3)
+        mask = check_mask(self, mask, x.shape[:2])
         if not self.batch_first:
             x = x.swapaxes(0, 1)                                    # (B, T, I)
+            mask = None if mask is None else mask.T                 # (B, T)
         batch, steps = x.shape[0], x.shape[1]
         if steps == 0:
             raise ValueError(f"LSTM: the input {x.shape} has no time steps")
         h, c = initial_state(self, state, batch, self.weight_hh_l0)
         weights = (self.weight_ih_l0, self.weight_hh_l0, self.bias_ih_l0, self.bias_hh_l0)
         if self.fused:                                              # one op for all the steps
-            outputs, (h, c) = fused_lstm(x, (h, c), *weights)       # (B, T, H), (B, H) each
+            outputs, (h, c) = fused_lstm(x, (h, c), *weights, mask=mask)   # (B, T, H), (B, H)
         else:
             outputs = []
             for t in range(steps):
-                h, c = lstm_cell(x[:, t], (h, c), *weights)         # (B, H) each
+                h_new, c_new = lstm_cell(x[:, t], (h, c), *weights)     # (B, H) each
+                if mask is None:
+                    h, c = h_new, c_new
+                else:                                   # padded rows keep their state
+                    real = mask[:, t, None]                             # (B, 1)
+                    h, c = F.where(real, h_new, h), F.where(real, c_new, c)
                 outputs.append(h)
             outputs = F.stack(outputs, axis=1)                      # (B, T, H)
         if not self.batch_first:
@@ -149,6 +159,18 @@ def check_input(module, x, ndim):
         raise ValueError(f"{type(module).__name__}: expected an input of shape {expected} with "
                          f"input_size={module.input_size}, got {x.shape}")
     check_dtype(module, x, weight)
+
+
+def check_mask(module, mask, shape):
+    """None, or the mask as a boolean array of the input's (batch, time) shape."""
+    if mask is None:
+        return None
+    mask = np.asarray(getattr(mask, "data", mask))
+    if mask.dtype != bool or mask.shape != tuple(shape):
+        layout = "(batch, time)" if module.batch_first else "(time, batch)"
+        raise ValueError(f"{type(module).__name__}: the mask should be booleans of shape "
+                         f"{layout} = {tuple(shape)}, got {mask.dtype} {mask.shape}")
+    return mask
 
 
 def initial_state(module, state, batch, weight):

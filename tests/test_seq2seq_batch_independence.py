@@ -1,0 +1,49 @@
+"""A sentence's translation, tokens and attention weights, does not depend on what else is in its
+batch, for every model the command line can train; and beam search, which decodes one sentence at
+a time, is then not worse than greedy decoding on held-out data."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from seq2seq import data
+from seq2seq.train import TrainConfig, build, train
+
+SOURCES = ["ねこ が さかな を たべる", "いぬ が はしる",
+           "ちいさい ねこ が おおきい いぬ を みる", "とり が なく"]
+PAIRS = data.make_task("toy-ja-en", 200, seed=0)
+
+MODELS = [dict(attention=a, wiring=w, bidirectional=b, reverse_input=r, fused=f)
+          for a, w, b, r, f in itertools.product(["dot", "general", "additive", None],
+                                                 ["luong", "bahdanau"], [False, True],
+                                                 [False, True], [False, True])
+          if a is not None or w == "luong"]
+
+
+@pytest.mark.parametrize("settings", MODELS, ids=lambda s: "-".join(
+    f"{k}={v}" for k, v in s.items()))
+def test_a_translation_is_the_same_alone_and_in_a_mixed_length_batch(settings):
+    config = TrainConfig(embed_size=8, hidden_size=12, seed=1, **settings)
+    translator = build(config, PAIRS)
+    batched, batched_weights = translator.translate(SOURCES, max_len=8)
+    for text, output, weights in zip(SOURCES, batched, batched_weights):
+        [alone], [alone_weights] = translator.translate([text], max_len=8)
+        assert alone == output, text
+        if settings["attention"] is None:
+            assert weights is None and alone_weights is None
+        else:
+            assert weights.shape == alone_weights.shape == (weights.shape[0], len(text.split()))
+            np.testing.assert_allclose(weights, alone_weights, rtol=0, atol=1e-6, err_msg=text)
+
+
+def test_beam_search_is_not_worse_than_greedy_on_held_out_data(tmp_path):
+    config = TrainConfig(task="reverse", num_examples=1500, min_len=3, max_len=8, embed_size=16,
+                         hidden_size=32, batch_size=32, epochs=4, lr=1e-2, progress=False,
+                         seed=0, out=str(tmp_path / "run"))
+    translator, _ = train(config, log=lambda *a: None)
+    held_out = data.make_task("reverse", 200, seed=99, min_len=3, max_len=8)
+    greedy = translator.evaluate(held_out)["exact_match"]
+    beam = translator.evaluate(held_out, beam_size=4)["exact_match"]
+    assert 0.3 < greedy < 1.0                           # a model that is neither hopeless nor done
+    assert beam >= greedy
