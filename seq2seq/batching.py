@@ -1,7 +1,8 @@
 """From text pairs to padded id arrays.
 
-Sources are padded on the LEFT: the encoder reads the padding first, so its last state is the
-state right after the last real token, the one the decoder starts from. Targets are padded on the
+Sources are padded on the LEFT: the encoder's last state is then the state right after the last
+real token, the one the decoder starts from. The encoder's LSTM skips the padding (its mask
+leaves the state unchanged there), so a padded sentence is encoded exactly as it is alone. Targets are padded on the
 right and framed as <bos> y_1 .. y_n <eos>; the decoder reads all but the last column and is
 scored on all but the first.
 
