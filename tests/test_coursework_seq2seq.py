@@ -61,8 +61,8 @@ def test_greedy_decoding_fails_with_both_log_probabilities(tmp_path):
             return ids, weights
     """))
     message = failure(path)
-    assert message.startswith("beam_search: your translation [5, 5] has log-probability -3.396; "
-                              "the reference found [7, 5] with -3.14908 (higher is better), for "
+    assert message.startswith("beam_search: your translation [5, 5] has log-probability -3.72006; "
+                              "the reference found [7, 5] with -3.29932 (higher is better), for "
                               'case 2 of 7, "greedy is not the best: a beam of 2 does better" '
                               "(source [6, 7, 5, 5, 7], beam_size 2, max_len 7)")
     assert "CASES[1]" in message
