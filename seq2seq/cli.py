@@ -78,27 +78,62 @@ def cmd_train(args):
 
 
 def cmd_evaluate(args):
-    from seq2seq import data
+    """Score a run on the validation pairs it recorded, or on --task; count (or, for a generated
+    task, drop) the sources it trained on, so that a held-out score is held out."""
+    from seq2seq import data, heldout
     from seq2seq.translator import load_translator
     translator, state = load_translator(args.run)
+    record = heldout.read_record(state, args.run)
+    dropped = 0
     if args.task is None:
-        config = TrainConfig(**state["config"])
-        from seq2seq.train import task_pairs
-        _, pairs = data.split_pairs(task_pairs(config), config.val_fraction, seed=config.seed)
+        if record is None:
+            raise ValueError(f"{args.run} does not record its validation split (it was saved by "
+                             "an older version); evaluate it with --task, or train it again")
+        _warn_if_changed(state["config"]["task"], record)
+        pairs = [(s, t) for s, t in record["val_pairs"]]
     elif args.task in data.TASKS:
         pairs = data.make_task(args.task, args.num_examples, seed=args.seed)
+        if record is not None:
+            pairs, dropped = heldout.drop_seen(pairs, record)
     else:
         pairs = data.load_pairs(args.task, sep=args.sep)
+    if record is None:
+        print(f"warning: {args.run} does not record its training split, so which sources it "
+              "trained on is unknown (seen_in_training: null)", file=sys.stderr)
     if not pairs:
-        raise ValueError("nothing to evaluate: the validation split is empty (use --task)")
+        raise ValueError("nothing to evaluate: the validation split is empty (use --task)"
+                         if args.task is None else f"nothing to evaluate: all {dropped} pairs "
+                         f"of {args.task} have a source the run trained on")
     scores = translator.evaluate(pairs, beam_size=args.beam_size)
+    seen = (None if record is None
+            else sum(heldout.seen_in_training([s for s, _ in pairs], record)))
+    scores.update(seen_in_training=seen, dropped_as_seen=dropped)
     if args.json:
-        print(json.dumps(scores))
+        print(json.dumps(scores, ensure_ascii=False))
         return
+    print(f"{'examples':16s} {scores['examples']}")
+    print(f"{'seen_in_training':16s} {'unknown' if seen is None else seen}"
+          + (f"  ({dropped} generated pairs dropped: the run trained on their sources)"
+             if dropped else ""))
     for key in ("exact_match", "token_accuracy", "bleu"):
-        print(f"{key:15s} {scores[key]:.4f}")
+        print(f"{key:16s} {scores[key]:.4f}")
+    print(f"{'bleu_tokens':16s} {scores['bleu_tokens']}"
+          f"  ({'characters' if scores['bleu_tokens'] == 'char' else '13a words'})")
     print("exact match by source length: " + ", ".join(
         f"{n}: {acc:.2f}" for n, acc in sorted(scores["by_length"].items())))
+
+
+def _warn_if_changed(task, record):
+    """One line on stderr when the run's pairs file is no longer what it trained on: the score
+    is still on the recorded split, but training again would not give this run."""
+    from pathlib import Path
+
+    from seq2seq import data, heldout
+    if task in data.TASKS or not Path(task).is_file():
+        return
+    if heldout.file_sha256(task) != record["corpus_sha256"]:
+        print(f"warning: {task} has changed since the run trained on it; evaluating the "
+              f"{len(record['val_pairs'])} validation pairs the run recorded", file=sys.stderr)
 
 
 def cmd_translate(args):

@@ -45,7 +45,7 @@ INTRANSITIVE = [v for v, (_, _, objects) in VERBS.items() if objects is None]
 def _japanese(clauses):
     """Clauses as [subject, object or None, verb, particle]; a noun phrase is a list of parts
     [possessor or None, adjective or None, noun]."""
-    def np(parts):
+    def noun_phrase(parts):
         words = []
         for i, (possessor, adjective, noun) in enumerate(parts):
             words += (["と"] if i else []) + ([possessor, "の"] if possessor else [])
@@ -53,13 +53,13 @@ def _japanese(clauses):
         return words
     words = []
     for i, (subject, obj, verb, particle) in enumerate(clauses):
-        words += (["そして"] if i else []) + np(subject) + [particle]
-        words += (np(obj) + ["を"] if obj else []) + [verb]
+        words += (["そして"] if i else []) + noun_phrase(subject) + [particle]
+        words += (noun_phrase(obj) + ["を"] if obj else []) + [verb]
     return words
 
 
 def _english(clauses):
-    def np(parts):
+    def noun_phrase(parts):
         words = []
         for i, (possessor, adjective, noun) in enumerate(parts):
             words += (["and"] if i else []) + (["the"] if possessor or noun in ANIMATE else [])
@@ -69,14 +69,14 @@ def _english(clauses):
     words = []
     for i, (subject, obj, verb, _) in enumerate(clauses):
         one, two, _ = VERBS[verb]
-        words += (["and"] if i else []) + np(subject) + [one if len(subject) == 1 else two]
-        words += np(obj) if obj else []
+        words += (["and"] if i else []) + noun_phrase(subject) + [one if len(subject) == 1 else two]
+        words += noun_phrase(obj) if obj else []
     return words
 
 
 def _grow(rng, clauses, room):
     """Make the sentence longer by one random step of at most `room` words; False if none fits."""
-    parts = [part for clause in clauses for np in clause[:2] if np for part in np]
+    parts = [part for clause in clauses for phrase in clause[:2] if phrase for part in phrase]
     steps = []                                  # (words added, what to do)
     if any(part[1] is None for part in parts):
         steps.append((1, "adjective"))
@@ -258,16 +258,28 @@ def make_task(name, n, seed=0, min_len=None, max_len=None):
 
 # ---- corpus files ------------------------------------------------------------------------------
 
-def load_pairs(path, sep="\t"):
+MAX_LINE_BYTES = 4096          # the longest line a pairs file may have (UTF-8 bytes, no newline)
+
+
+def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES):
     """The pairs of a text file: one "source<sep>target" a line, split at the first `sep`.
 
     Both sides are stripped of surrounding whitespace (so "27 sep 1994     _1994-09-27" is fine)
     and blank lines are skipped. Raises CorpusError, naming the file and the line, for text that
-    is not UTF-8, a line without `sep`, an empty source or target, or a file without pairs.
+    is not UTF-8, a line without `sep`, an empty source or target, a line longer than
+    `max_line_bytes` bytes, or a file without pairs.
+
+    The length limit is checked while reading, a bounded piece at a time, so that one huge line
+    (a file that is not a corpus, a missing newline) fails at once, before it can take the memory
+    and the hours that training on a sequence of millions of tokens would.
     """
     pairs, lineno = [], 0
     with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, start=1):
+        while raw := f.readline(max_line_bytes + 2):    # room for the limit and "\r\n"
+            lineno += 1
+            if len(raw.rstrip(b"\r\n")) > max_line_bytes:
+                raise CorpusError(f"{path}:{lineno}: line longer than {max_line_bytes} bytes, the "
+                                  f"limit for a line of a pairs file")
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
@@ -293,10 +305,20 @@ def load_pairs(path, sep="\t"):
 
 
 def split_pairs(pairs, val_fraction=0.1, seed=0):
-    """(train, val): the pairs shuffled with `seed`, and the last `val_fraction` of them held out."""
+    """(train, val), split by source: no validation source is ever a training source.
+
+    The distinct sources are shuffled with `seed` and the last `val_fraction` of them are held
+    out; every pair goes to the side of its source, so a source that occurs twice (a generated
+    task repeats its short sentences, a corpus may list two translations) never sits on both
+    sides, where the validation score would reward memorising. The pairs keep their shuffled
+    order within each side.
+    """
     if not 0.0 <= val_fraction < 1.0:
         raise ValueError(f"val_fraction must be in [0, 1), got {val_fraction}")
     shuffled = list(pairs)
     random.Random(seed).shuffle(shuffled)
-    n_val = round(len(shuffled) * val_fraction)
-    return shuffled[:len(shuffled) - n_val], shuffled[len(shuffled) - n_val:]
+    sources = list(dict.fromkeys(source for source, _ in shuffled))     # distinct, in that order
+    n_val = round(len(sources) * val_fraction)
+    held_out = set(sources[len(sources) - n_val:])
+    return ([pair for pair in shuffled if pair[0] not in held_out],
+            [pair for pair in shuffled if pair[0] in held_out])

@@ -4,7 +4,13 @@
 float rounding: sacrebleu works in percent, so it says 1.0000000000000004 where this says 1.0) with
 its defaults (one reference per sentence, tokenizer "13a", "exp" smoothing, n-grams up to 4, case
 kept), written out here step by step so that it can be read, and so that sacrebleu is needed only
-by the tests that check this claim.
+by the tests that check this claim. `corpus_bleu(..., tokens="char")` is sacrebleu's
+`tokenize="char"`: every character but whitespace is a token.
+
+Which tokens BLEU counts decides whether it means anything. A model that writes characters
+("12345", "1994-09-27") writes one or three 13a "words" a sentence: no 4-grams, so BLEU is 0 even
+when every output is right. A character-level run is therefore scored on characters
+(`bleu_tokens`), as chrF and character BLEU are in the literature.
 """
 
 import math
@@ -85,7 +91,20 @@ def ngram_counts(tokens, n):
     return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
 
 
-def bleu_statistics(hypotheses, references):
+def tokenize_chars(text):
+    """The tokens of character BLEU: every character that is not whitespace ("9/27" -> 9 / 2 7)."""
+    return [c for c in text if not c.isspace()]
+
+
+BLEU_TOKENIZERS = {"13a": tokenize_13a, "char": tokenize_chars}
+
+
+def bleu_tokens(level):
+    """The BLEU tokens that suit a run's level: "13a" words for "word", characters for "char"."""
+    return "char" if level == "char" else "13a"
+
+
+def bleu_statistics(hypotheses, references, tokens="13a"):
     """The corpus totals BLEU is made of.
 
     matches[n-1]   n-grams of the hypotheses also found in their reference, each counted at most as
@@ -93,10 +112,13 @@ def bleu_statistics(hypotheses, references):
     totals[n-1]    n-grams of the hypotheses
     hyp_len        tokens in all hypotheses;  ref_len  tokens in all references
     """
+    if tokens not in BLEU_TOKENIZERS:
+        raise ValueError(f"unknown BLEU tokens {tokens!r}; expected one of {list(BLEU_TOKENIZERS)}")
+    tokenize = BLEU_TOKENIZERS[tokens]
     matches, totals = [0] * MAX_ORDER, [0] * MAX_ORDER
     hyp_len = ref_len = 0
     for hypothesis, reference in zip(hypotheses, references):
-        hyp, ref = tokenize_13a(hypothesis), tokenize_13a(reference)
+        hyp, ref = tokenize(hypothesis), tokenize(reference)
         hyp_len += len(hyp)
         ref_len += len(ref)
         for n in range(1, MAX_ORDER + 1):
@@ -106,8 +128,9 @@ def bleu_statistics(hypotheses, references):
     return matches, totals, hyp_len, ref_len
 
 
-def corpus_bleu(hypotheses, references):
-    """BLEU of a corpus of hypotheses against one reference each, in [0, 1].
+def corpus_bleu(hypotheses, references, tokens="13a"):
+    """BLEU of a corpus of hypotheses against one reference each, in [0, 1], counting "13a" words
+    (the default) or "char"acters as tokens.
 
         BLEU = BP * exp( (log p1 + log p2 + log p3 + log p4) / 4 )
 
@@ -119,7 +142,7 @@ def corpus_bleu(hypotheses, references):
     (all shorter than n tokens).
     """
     _check_same_length(hypotheses, references)
-    matches, totals, hyp_len, ref_len = bleu_statistics(hypotheses, references)
+    matches, totals, hyp_len, ref_len = bleu_statistics(hypotheses, references, tokens)
     if hyp_len >= ref_len:
         brevity_penalty = 1.0
     else:

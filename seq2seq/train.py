@@ -18,7 +18,7 @@ from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
 
-from seq2seq import data
+from seq2seq import data, heldout
 from seq2seq.batching import batches, encode_source, encode_target
 from seq2seq.model import Seq2Seq
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
@@ -85,12 +85,14 @@ def train(config, log=print):
     with threadpool_limits(limits=config.threads):
         pairs = task_pairs(config)
         train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
+        split = heldout.make_record(train_pairs, val_pairs, heldout.corpus_sha256(config.task, pairs))
         translator = build(config, train_pairs)
         model = translator.model
         optimizer = Adam(model.parameters(), lr=config.lr)
         history, start = [], 0
         if config.resume and (out / CHECKPOINT).exists():
             translator, optimizer, history = load_run(out, config)
+            check_same_data(out, config, split)
             model, start = translator.model, len(history)
             log(f"resuming after epoch {start}")
         examples = [(encode_source(s, translator.src_vocab, translator.level, config.reverse_input),
@@ -107,7 +109,7 @@ def train(config, log=print):
             log(f"epoch {epoch + 1}: loss {loss:.4f}" + "".join(
                 f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
                 if k in scores))
-            save_run(out, config, translator, optimizer, history)
+            save_run(out, config, translator, optimizer, history, split)
     return translator, history
 
 
@@ -140,7 +142,9 @@ def _progress(total, description, enabled):
     return tqdm(total=total, desc=description, unit="batch", leave=False, dynamic_ncols=True)
 
 
-def save_run(out, config, translator, optimizer, history):
+def save_run(out, config, translator, optimizer, history, split=None):
+    """The checkpoint and report.json. `split`: the record of the train/validation split
+    (seq2seq.heldout), which `evaluate` scores against."""
     minigrad.save({
         "config": dataclasses.asdict(config),
         "model": translator.model.state_dict(),
@@ -151,8 +155,25 @@ def save_run(out, config, translator, optimizer, history):
         "level": translator.level,
         "reverse_input": translator.reverse_input,
         "history": history,
+        "split": split,
     }, Path(out) / CHECKPOINT)
     (Path(out) / "report.json").write_text(json.dumps(history, indent=2), encoding="utf-8")
+
+
+def check_same_data(out, config, split):
+    """Refuse to resume a run on other data or another split than it started with: its first
+    epochs trained on the old split, so some new validation pairs could be sources it learnt."""
+    recorded = heldout.read_record(minigrad.load(Path(out) / CHECKPOINT), out)
+    if recorded is None:
+        return
+    if recorded["corpus_sha256"] != split["corpus_sha256"]:
+        raise ValueError(f"cannot resume {out}: {config.task} is not the data the run started "
+                         f"with (sha256 {recorded['corpus_sha256'][:12]}..., now "
+                         f"{split['corpus_sha256'][:12]}...); train into a new --out")
+    if (recorded["val_pairs"] != split["val_pairs"]
+            or not np.array_equal(recorded["train_sources"], split["train_sources"])):
+        raise ValueError(f"cannot resume {out}: its validation split would change (another "
+                         f"--val-fraction or --seed); train into a new --out")
 
 
 def load_run(out, config):

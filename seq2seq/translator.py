@@ -59,7 +59,11 @@ class Translator:
         return weights[:, ::-1] if self.reverse_input else weights
 
     def evaluate(self, pairs, beam_size=1):
-        """Exact match, token accuracy, BLEU and accuracy by source length on (src, ref) pairs."""
+        """Exact match, token accuracy, BLEU and accuracy by source length on (src, ref) pairs.
+
+        BLEU counts the run's own tokens: characters for a character-level run (13a words would
+        make a right "12345" one word, with no 4-gram, and BLEU 0), 13a words for a word-level
+        one; "bleu_tokens" says which."""
         sources = [s for s, _ in pairs]
         references = [r for _, r in pairs]
         hypotheses, _ = self.translate(sources, beam_size=beam_size)
@@ -68,7 +72,8 @@ class Translator:
             "token_accuracy": metrics.token_accuracy(
                 [tokenize(h, self.level) for h in hypotheses],
                 [tokenize(r, self.level) for r in references]),
-            "bleu": metrics.corpus_bleu(hypotheses, references),
+            "bleu": metrics.corpus_bleu(hypotheses, references, metrics.bleu_tokens(self.level)),
+            "bleu_tokens": metrics.bleu_tokens(self.level),
             "by_length": metrics.accuracy_by_length(
                 [tokenize(s, self.level) for s in sources], hypotheses, references),
             "examples": len(pairs),
