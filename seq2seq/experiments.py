@@ -27,7 +27,6 @@ def demo_config(out, seed=0, epochs=None, num_examples=None):
 
 
 def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print):
-    from seq2seq import data
     from seq2seq.heatmap import plot_heatmap, text_heatmap
     from seq2seq.train import train
     from seq2seq.vocab import tokenize
@@ -39,10 +38,12 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
         "bidirectional encoder)")
     translator, history = train(config, log=log)
 
-    held_out = data.make_task("toy-ja-en", 2000, seed=seed + 1)
+    held_out, dropped = held_out_pairs(config, 2000, seed + 1)
     scores = translator.evaluate(held_out)
-    log(f"held-out sentences: exact match {scores['exact_match']:.2%}, "
-        f"BLEU {scores['bleu']:.4f}")
+    scores.update(seen_in_training=0, dropped_as_seen=dropped)
+    log(f"{len(held_out)} held-out sentences (another seed's, less {dropped} the model trained "
+        f"on): exact match {scores['exact_match']:.2%}, BLEU {scores['bleu']:.4f} "
+        f"(over {'characters' if scores['bleu_tokens'] == 'char' else 'words'})")
     longest = max(held_out, key=lambda p: len(p[0]))
     sentences = DEMO_SENTENCES + [held_out[0][0], held_out[1][0], longest[0]]
     outputs, weights = translator.translate(sentences)
@@ -69,6 +70,19 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
     return scores
 
 
+def held_out_pairs(config, n, seed):
+    """(pairs, dropped): n pairs of the config's task drawn with another seed, less the `dropped`
+    ones whose source is in the training split the run in config.out recorded. A generated task
+    repeats its short sources, so without this about a tenth of a "held-out" set was training
+    data."""
+    from seq2seq import data, heldout
+    from seq2seq.translator import load_translator
+    _, state = load_translator(config.out)
+    pairs = data.make_task(config.task, n, seed=seed, min_len=config.min_len,
+                           max_len=config.max_len)
+    return heldout.drop_seen(pairs, heldout.read_record(state, config.out))
+
+
 def draw_pictures(translator, sentence, out, log):
     """The computation graphs: one attention step (the worked example) and one decoder step of
     the trained model. Drawing needs Graphviz; without it the demo says so and goes on."""
@@ -84,13 +98,12 @@ def draw_pictures(translator, sentence, out, log):
 
 
 def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_examples=12000,
-                    hidden_size=128, seed=0, log=print):
-    """Train the plain and the attention model alike; exact match by source length for each."""
-    from seq2seq import data
+                    hidden_size=128, seed=0, log=print, n_held_out=3000):
+    """Train the plain and the attention model alike; exact match by source length for each, on
+    sentences neither trained on."""
     from seq2seq.train import train
 
     out = Path(out)
-    held_out = data.make_task(task, 3000, seed=seed + 1)
     table = {}
     for name, scoring in (("plain", None), ("attention", "dot")):
         config = TrainConfig(task=task, out=str(out / name), attention=scoring, embed_size=32,
@@ -99,6 +112,8 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
                              reverse_input=True, seed=seed)
         log(f"training the {name} model")
         translator, _ = train(config, log=log)
+        held_out, dropped = held_out_pairs(config, n_held_out, seed + 1)  # alike for both
+        log(f"{len(held_out)} held-out sentences ({dropped} more dropped: trained on)")
         table[name] = translator.evaluate(held_out)["by_length"]
     lengths = sorted(set(table["plain"]) | set(table["attention"]))
     log(f"\n{'source length':>13}  {'plain':>7}  {'attention':>9}")

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from seq2seq.metrics import (accuracy_by_length, corpus_bleu, exact_match, token_accuracy,
-                             tokenize_13a)
+from seq2seq.metrics import (accuracy_by_length, bleu_tokens, corpus_bleu, exact_match,
+                             token_accuracy, tokenize_13a, tokenize_chars)
 
 
 def test_exact_match_counts_whole_sentences():
@@ -144,3 +144,29 @@ def test_13a_tokens_equal_sacrebleus_on_random_strings():
         text = "".join(rng.choices(pieces, k=rng.randint(0, 25)))
         # sacrebleu strips trailing whitespace before it tokenizes
         assert tokenize_13a(text) == sacre_tokenize(text.rstrip()).split(), repr(text)
+
+
+# ---- BLEU over characters, for character-level runs ------------------------------------------
+
+def test_char_bleu_scores_digit_strings_that_13a_cannot():
+    refs = ["12345", "90710", "350"]
+    hyps = ["12345", "90710", "305"]
+    assert corpus_bleu(refs, refs) == 0.0                       # 13a: one word each, no 4-gram
+    assert corpus_bleu(refs, refs, tokens="char") == 1.0
+    # characters: p1 = 13/13, p2 = 8/10 ("30", "05" miss), p3 = 6/7, p4 = 4/4; same length
+    assert corpus_bleu(hyps, refs, tokens="char") == pytest.approx((0.8 * 6 / 7) ** 0.25, abs=1e-15)
+    assert tokenize_chars(" 9/27 94\n") == ["9", "/", "2", "7", "9", "4"]
+    assert [bleu_tokens("char"), bleu_tokens("word")] == ["char", "13a"]
+    with pytest.raises(ValueError, match="unknown BLEU tokens 'bytes'"):
+        corpus_bleu(hyps, refs, tokens="bytes")
+
+
+def test_char_bleu_equals_sacrebleus_char_tokenizer_on_random_corpora():
+    sacrebleu = pytest.importorskip("sacrebleu")
+    rng = random.Random(2)
+    alphabet = list("0123456789-/ .,abcねこ") + ["  ", "\t"]
+    for _ in range(200):
+        refs = ["".join(rng.choices(alphabet, k=rng.randint(0, 14))) for _ in range(rng.randint(1, 5))]
+        hyps = ["".join(c if rng.random() < 0.8 else rng.choice(alphabet) for c in r) for r in refs]
+        expected = sacrebleu.corpus_bleu(hyps, [refs], tokenize="char").score / 100
+        assert corpus_bleu(hyps, refs, tokens="char") == pytest.approx(expected, abs=1e-12), (hyps, refs)
