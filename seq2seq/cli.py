@@ -163,7 +163,8 @@ def main(argv=None):
 
     p = sub.add_parser("evaluate", help="metrics of a trained model")
     p.add_argument("run", help="the run folder (or its checkpoint.npz)")
-    p.add_argument("--task", help="a built-in task or a pairs file (default: the validation split)")
+    p.add_argument("--task", help="a built-in task or a pairs file (default: the validation "
+                                  "pairs the run recorded)")
     p.add_argument("--sep", default="\t")
     p.add_argument("--num-examples", type=int, default=1000)
     p.add_argument("--seed", type=int, default=12345, help="for a generated --task")
