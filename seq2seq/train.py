@@ -164,8 +164,9 @@ def check_same_data(out, config, split):
     """Refuse to resume a run on other data or another split than it started with: its first
     epochs trained on the old split, so some new validation pairs could be sources it learnt."""
     recorded = heldout.read_record(minigrad.load(Path(out) / CHECKPOINT), out)
-    if recorded is None:
-        return
+    if recorded is None:                # split pair by pair, by an older version: cannot match
+        raise ValueError(f"cannot resume {out}: it was saved by an older version that did not "
+                         f"record its split; train into a new --out")
     if recorded["corpus_sha256"] != split["corpus_sha256"]:
         raise ValueError(f"cannot resume {out}: {config.task} is not the data the run started "
                          f"with (sha256 {recorded['corpus_sha256'][:12]}..., now "

@@ -170,6 +170,12 @@ def test_resume_on_changed_data_is_refused(tmp_path):
     with pytest.raises(ValueError, match="validation split would change"):
         train(dataclasses.replace(again, val_fraction=0.2), log=quiet)
     assert len(train(again, log=quiet)[1]) == 2
+    file = Path(config.out) / "checkpoint.npz"               # an older run, split pair by pair
+    state = minigrad.load(file)
+    del state["split"]
+    minigrad.save(state, file)
+    with pytest.raises(ValueError, match="older version that did not record its split"):
+        train(dataclasses.replace(again, epochs=3), log=quiet)
 
 
 # ---- the demo's and compare-lengths' held-out sets ---------------------------------------------
