@@ -109,7 +109,7 @@ def cmd_evaluate(args):
             else sum(heldout.seen_in_training([s for s, _ in pairs], record)))
     scores.update(seen_in_training=seen, dropped_as_seen=dropped)
     if args.json:
-        print(json.dumps(scores, ensure_ascii=False))
+        print(json.dumps(scores))
         return
     print(f"{'examples':16s} {scores['examples']}")
     print(f"{'seen_in_training':16s} {'unknown' if seen is None else seen}"

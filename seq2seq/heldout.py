@@ -17,6 +17,7 @@ practical worry.
 """
 
 import hashlib
+
 import numpy as np
 
 from seq2seq.data import TASKS
