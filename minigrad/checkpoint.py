@@ -232,7 +232,8 @@ def _read_checkpoint(archive, path):
     if "metadata.npy" not in names:
         raise CheckpointError(f"{path!r} is not a minigrad checkpoint (an .npz archive "
                               "without metadata, e.g. written by np.savez)")
-    text = _read_member(archive, "metadata.npy", path, "U", MAX_METADATA_BYTES)
+    text = _read_member(archive, "metadata.npy", path, "U", "MAX_METADATA_BYTES",
+                        MAX_METADATA_BYTES)
     if text.shape != ():
         raise CheckpointError(f"{path!r} is corrupt: its metadata is not one string")
     metadata = json.loads(text.item())
@@ -250,18 +251,20 @@ def _read_checkpoint(archive, path):
         if not isinstance(name, str) or f"{name}.npy" not in names or name == "metadata":
             raise CheckpointError(f"{path!r} is corrupt: the array {name!r} is missing")
         if name not in arrays:
-            arrays[name] = _read_member(archive, f"{name}.npy", path, "biufc", budget[0])
+            arrays[name] = _read_member(archive, f"{name}.npy", path, "biufc", "MAX_BYTES",
+                                        budget[0])
             budget[0] -= arrays[name].nbytes
         return arrays[name]
 
     return _decode(metadata["object"], array, path, depth=0)
 
 
-def _read_member(archive, member, path, kinds, limit):
+def _read_member(archive, member, path, kinds, limit, left):
     """The array stored in the archive's `member`, read without trusting its .npy header: the
     declared dtype must be of one of the `kinds` ("biufc": bool and numeric; never object, which
     would be a pickle), the declared size must be what the zip directory says the member holds
-    and at most `limit` bytes, and no more than the declared bytes are read."""
+    and at most `left` bytes (what the `limit` named leaves), and no more than the declared
+    bytes are read."""
     info = archive.getinfo(member)
     corrupt = f"{path!r} is corrupt: its member {member!r}"
     if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size or \
@@ -289,10 +292,10 @@ def _read_member(archive, member, path, kinds, limit):
             raise CheckpointError(f"{corrupt} declares {count} values of {dtype} "
                                   f"({_size(nbytes)}) but holds "
                                   f"{_size(info.file_size - file.tell())}")
-        if nbytes > limit:
+        if nbytes > left:
             raise CheckpointError(f"{path!r} is too large to load: its member {member!r} holds "
-                                  f"{_size(nbytes)}, over the limit of {_size(limit)} left "
-                                  "(see MAX_BYTES and MAX_METADATA_BYTES in minigrad.checkpoint)")
+                                  f"{_size(nbytes)}, which passes minigrad.checkpoint.{limit} "
+                                  f"({_size(globals()[limit])} in all)")
         data = bytearray()
         while len(data) < nbytes:
             chunk = file.read(min(_CHUNK, nbytes - len(data)))
