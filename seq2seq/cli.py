@@ -137,7 +137,9 @@ def _warn_if_changed(task, record):
 
 
 def cmd_translate(args):
-    from seq2seq.heatmap import plot_heatmap, text_heatmap
+    """TEXT may be up to MAX_SOURCE_TOKENS (1,000) tokens long; the text heatmap is shown up to
+    MAX_TEXT_TOKENS (100) tokens a side, --plot draws any size (see seq2seq/heatmap.py)."""
+    from seq2seq.heatmap import MAX_TEXT_TOKENS, plot_heatmap, text_heatmap
     from seq2seq.translator import load_translator
     from seq2seq.vocab import tokenize
     translator, _ = load_translator(args.run)
@@ -147,7 +149,11 @@ def cmd_translate(args):
         source = translator.source_tokens(args.text)
         target = tokenize(output, translator.level) + ["<eos>"]
         weights = weights[:len(target)]
-        print(text_heatmap(weights, source, target[:len(weights)]))
+        if max(weights.shape) <= MAX_TEXT_TOKENS:
+            print(text_heatmap(weights, source, target[:len(weights)]))
+        else:
+            print(f"(no text heatmap for more than {MAX_TEXT_TOKENS} tokens a side: "
+                  "--plot PNG draws it)")
         if args.plot:
             plot_heatmap(weights, source, target[:len(weights)], args.plot, title=output)
             print(f"heatmap: {args.plot}")

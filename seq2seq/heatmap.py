@@ -16,15 +16,25 @@ row per output token, one column per source token, each row summing to 1.
     weight:  ' ' < 0.2 ≤ '░' < 0.4 ≤ '▒' < 0.6 ≤ '▓' < 0.8 ≤ '█'
 
 (The verb "たべる" comes last in Japanese but third in English: the crossing is the picture.)
+
+Sizes are bounded, so a long sentence cannot make an absurd picture: `text_heatmap` refuses more
+than MAX_TEXT_TOKENS (100) tokens a side, which no terminal shows (draw a PNG instead), and
+`plot_heatmap` keeps its figure within MAX_FIGURE_INCHES (40 inches, 4,000 pixels) a side,
+labelling only every k-th token when they no longer fit (2,000 tokens once asked matplotlib for
+an 80,000-pixel-wide canvas, which died allocating it).
 """
 
 import functools
+import math
 import unicodedata
 
 import numpy as np
 
 SHADES = " ░▒▓█"            # weight 0 .. 1, in five equal steps
 MAX_HEADER = 10              # longer source tokens are cut, with "…", in the column headers
+MAX_TEXT_TOKENS = 100        # rows or columns of a text heatmap: 200+ terminal cells already
+MAX_FIGURE_INCHES = 40.0     # a side of the PNG: 4,000 pixels at 100 dpi, 64 MB to draw
+MAX_TITLE = 80               # characters of the PNG's title; a longer one is cut, with "…"
 
 
 def display_width(text):
@@ -61,8 +71,13 @@ def text_heatmap(weights, source_tokens, target_tokens):
     the start of the rows, each cell shaded with SHADES by its weight (clipped to [0, 1]).
 
     A column is one character wider than the widest header character: 2 terminal cells, or 3
-    when a header has a wide (Japanese) character."""
+    when a header has a wide (Japanese) character. More than MAX_TEXT_TOKENS output or source
+    tokens is a ValueError: such a picture fits no terminal; `plot_heatmap` draws it."""
     weights = _check(weights, source_tokens, target_tokens)                 # (T, S)
+    if max(weights.shape) > MAX_TEXT_TOKENS:
+        raise ValueError(f"a text heatmap shows at most {MAX_TEXT_TOKENS} output and "
+                         f"{MAX_TEXT_TOKENS} source tokens, not {weights.shape[0]} x "
+                         f"{weights.shape[1]}: draw a PNG with plot_heatmap (translate --plot)")
     levels = np.floor(np.clip(np.nan_to_num(weights), 0.0, 1.0) * len(SHADES))
     levels = np.minimum(levels, len(SHADES) - 1).astype(int)               # (T, S) in 0..4
     labels = [_visible(t) for t in target_tokens]
@@ -127,13 +142,24 @@ def font_family(tokens):
     return family
 
 
+def _figure_axis(n, per_token, margin, least):
+    """(inches, label stride) along one axis of the PNG: `per_token` inches for each of the `n`
+    tokens, plus a `margin`, while that fits in MAX_FIGURE_INCHES; past that the axis stays that
+    long and only every stride-th token is labelled, so the labels still do not overlap."""
+    inches = max(least, margin + per_token * n)
+    if inches <= MAX_FIGURE_INCHES:
+        return inches, 1
+    return MAX_FIGURE_INCHES, math.ceil(per_token * n / (MAX_FIGURE_INCHES - margin))
+
+
 def plot_heatmap(weights, source_tokens, target_tokens, path, title=None):
     """Draw the weights to an image file (PNG by its name): source tokens along the x axis,
     output tokens down the y axis, and a colour bar. Returns `path`.
 
     Drawn with matplotlib's Agg canvas, without pyplot, so nothing global changes. When no
     installed font has a glyph (Japanese on a bare system), the token is drawn with empty boxes
-    and the warnings about it are kept quiet.
+    and the warnings about it are kept quiet. The figure is at most MAX_FIGURE_INCHES a side:
+    for a long sentence every cell is still drawn, but only every k-th token is labelled.
     """
     import warnings
 
@@ -145,18 +171,23 @@ def plot_heatmap(weights, source_tokens, target_tokens, path, title=None):
     n_target, n_source = weights.shape
     source_labels = [_visible(t) for t in source_tokens]
     target_labels = [_visible(t) for t in target_tokens]
+    if title and len(title) > MAX_TITLE:
+        title = title[:MAX_TITLE - 1] + "…"
+    width, x_stride = _figure_axis(n_source, 0.4, 1.5, least=4.0)
+    height, y_stride = _figure_axis(n_target, 0.35, 1.2, least=3.0)
     family = font_family(source_labels + target_labels + [title or ""])
     with warnings.catch_warnings(), matplotlib.rc_context({"font.family": family}):
         warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from")
-        figure = Figure(figsize=(max(4.0, 1.5 + 0.4 * n_source), max(3.0, 1.2 + 0.35 * n_target)))
+        figure = Figure(figsize=(width, height))
         FigureCanvasAgg(figure)
         ax = figure.add_subplot()
         image = ax.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
         upright = all(len(label) == 1 for label in source_labels)         # characters
-        ax.set_xticks(range(n_source), source_labels, rotation=0 if upright else 90)
-        ax.set_yticks(range(n_target), target_labels)
-        ax.set_xlabel("source token")
-        ax.set_ylabel("output token")
+        ax.set_xticks(range(0, n_source, x_stride), source_labels[::x_stride],
+                      rotation=0 if upright else 90)
+        ax.set_yticks(range(0, n_target, y_stride), target_labels[::y_stride])
+        ax.set_xlabel("source token" + (f" (1 in {x_stride} labelled)" if x_stride > 1 else ""))
+        ax.set_ylabel("output token" + (f" (1 in {y_stride} labelled)" if y_stride > 1 else ""))
         if title:
             ax.set_title(title)
         figure.colorbar(image, ax=ax, label="attention weight")
