@@ -20,7 +20,8 @@ What can be saved, and what comes back:
 
 Loading never runs code: the metadata is JSON and each array is read from its .npy header and raw
 bytes (what `np.load(..., allow_pickle=False)` does), so a pickle dressed up as a checkpoint is
-refused, never unpickled. Nor does a hostile file make `load` block or exhaust memory:
+refused, never unpickled. Nor does a hostile file make `load` block or exhaust memory (the
+careful reading is in minigrad/npz_reader.py):
 
     - only regular files are read: a FIFO, device or directory is refused before it is read
       (so a FIFO named checkpoint.npz cannot make `load` wait forever);
@@ -47,11 +48,11 @@ import math
 import os
 import reprlib
 import secrets
-import stat
 import zipfile
 
 import numpy as np
 
+from minigrad.npz_reader import NpzRefused, open_regular, read_member, size
 from minigrad.tensor import Tensor
 
 FORMAT = "minigrad-checkpoint"
@@ -149,8 +150,8 @@ def _check_loadable(arrays, path):
     for what, nbytes, limit in [("its arrays", total, MAX_BYTES),
                                 ("its metadata", arrays["metadata"].nbytes, MAX_METADATA_BYTES)]:
         if nbytes > limit:
-            raise CheckpointError(f"cannot save to {path!r}: {what} would take {_size(nbytes)}, "
-                                  f"over the {_size(limit)} a checkpoint may hold")
+            raise CheckpointError(f"cannot save to {path!r}: {what} would take {size(nbytes)}, "
+                                  f"over the {size(limit)} a checkpoint may hold")
 
 
 def _fsync_directory(directory):
@@ -171,9 +172,6 @@ def _fsync_directory(directory):
 # ---------------------------------------------------------------------------------------------
 
 _ZIP_MAGIC = b"PK\x03\x04"
-_CHUNK = 1 << 20                # an array is read a MiB at a time, so memory follows the bytes
-                                # really found, never the size a header merely declares
-_DEFLATE_RATIO = 1032           # deflate cannot expand one byte into more than about 1032
 
 
 def load(path):
@@ -181,7 +179,11 @@ def load(path):
     file that is not a minigrad checkpoint, or is truncated, corrupt, too large or too deeply
     nested (see the limits above); never runs its code, never reads a member nothing refers to."""
     path = os.fspath(path)
-    with _open_regular(path) as file:           # a missing file: FileNotFoundError, as usual
+    try:
+        file = open_regular(path)               # a missing file: FileNotFoundError, as usual
+    except NpzRefused as error:                 # a FIFO, a device, a directory
+        raise CheckpointError(str(error)) from None
+    with file:
         head = file.read(4)
         if head != _ZIP_MAGIC:
             what = "a pickle" if head[:1] == b"\x80" else "not an .npz archive"
@@ -192,6 +194,8 @@ def load(path):
                 return _read_checkpoint(archive, path)
         except CheckpointError:
             raise
+        except NpzRefused as error:                 # a member's header or size
+            raise CheckpointError(str(error)) from None
         except RecursionError as error:             # json's parser, on absurdly nested metadata
             raise CheckpointError(f"{path!r} is refused: its metadata is nested deeper than "
                                   f"the {MAX_DEPTH} levels a checkpoint may have") from error
@@ -200,40 +204,14 @@ def load(path):
             raise CheckpointError(f"{path!r} is truncated or corrupt: {error}") from error
 
 
-def _open_regular(path):
-    """`path` opened for reading, if it is a regular file. A FIFO, device, socket or directory
-    is refused before anything is read from it: it is looked at with stat, then opened with
-    O_NONBLOCK (opening a FIFO nobody writes to would otherwise wait forever) and looked at
-    again with fstat, in case it was swapped for another file in between."""
-    _refuse_special(path, os.stat(path).st_mode)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)
-    try:
-        _refuse_special(path, os.fstat(fd).st_mode)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def _refuse_special(path, mode):
-    if stat.S_ISREG(mode):
-        return
-    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
-    raise CheckpointError(f"{path!r} is not a minigrad checkpoint ({kind}, not a regular file; "
-                          "refused, nothing read)")
-
-
 def _read_checkpoint(archive, path):
     """The metadata first; then, while the object is rebuilt, only the arrays it refers to."""
     names = set(archive.namelist())
     if "metadata.npy" not in names:
         raise CheckpointError(f"{path!r} is not a minigrad checkpoint (an .npz archive "
                               "without metadata, e.g. written by np.savez)")
-    text = _read_member(archive, "metadata.npy", path, "U", "MAX_METADATA_BYTES",
-                        MAX_METADATA_BYTES)
+    text = read_member(archive, "metadata.npy", path, "U", MAX_METADATA_BYTES,
+                       f"minigrad.checkpoint.MAX_METADATA_BYTES ({size(MAX_METADATA_BYTES)})")
     if text.shape != ():
         raise CheckpointError(f"{path!r} is corrupt: its metadata is not one string")
     metadata = json.loads(text.item())
@@ -251,69 +229,13 @@ def _read_checkpoint(archive, path):
         if not isinstance(name, str) or f"{name}.npy" not in names or name == "metadata":
             raise CheckpointError(f"{path!r} is corrupt: the array {name!r} is missing")
         if name not in arrays:
-            arrays[name] = _read_member(archive, f"{name}.npy", path, "biufc", "MAX_BYTES",
-                                        budget[0])
+            arrays[name] = read_member(archive, f"{name}.npy", path, "biufc", budget[0],
+                                       f"minigrad.checkpoint.MAX_BYTES ({size(MAX_BYTES)} "
+                                       "in all)")
             budget[0] -= arrays[name].nbytes
         return arrays[name]
 
     return _decode(metadata["object"], array, path, depth=0)
-
-
-def _read_member(archive, member, path, kinds, limit, left):
-    """The array stored in the archive's `member`, read without trusting its .npy header: the
-    declared dtype must be of one of the `kinds` ("biufc": bool and numeric; never object, which
-    would be a pickle), the declared size must be what the zip directory says the member holds
-    and at most `left` bytes (what the `limit` named leaves), and no more than the declared
-    bytes are read."""
-    info = archive.getinfo(member)
-    corrupt = f"{path!r} is corrupt: its member {member!r}"
-    if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size or \
-            info.compress_type == zipfile.ZIP_DEFLATED and \
-            info.file_size > _DEFLATE_RATIO * info.compress_size + 1024:
-        raise CheckpointError(f"{corrupt} claims {info.file_size} bytes from "
-                              f"{info.compress_size} stored, more than they can hold")
-    with archive.open(info) as file:
-        version = np.lib.format.read_magic(file)
-        if version not in ((1, 0), (2, 0)):
-            raise CheckpointError(f"{corrupt} is a .npy file of version {version}, which "
-                                  "a checkpoint never holds")
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
-        shape, fortran_order, dtype = read_header(file)
-        if dtype.hasobject:
-            raise CheckpointError(f"{path!r} holds pickled data in {member!r}, which is never "
-                                  "loaded (refused; nothing in it was run)")
-        if dtype.kind not in kinds:
-            raise CheckpointError(f"{corrupt} holds an array of dtype {dtype}, which a "
-                                  "checkpoint never holds there")
-        count = math.prod(shape)                        # Python ints: no overflow
-        nbytes = count * dtype.itemsize
-        if file.tell() + nbytes != info.file_size:
-            raise CheckpointError(f"{corrupt} declares {count} values of {dtype} "
-                                  f"({_size(nbytes)}) but holds "
-                                  f"{_size(info.file_size - file.tell())}")
-        if nbytes > left:
-            raise CheckpointError(f"{path!r} is too large to load: its member {member!r} holds "
-                                  f"{_size(nbytes)}, which passes minigrad.checkpoint.{limit} "
-                                  f"({_size(globals()[limit])} in all)")
-        data = bytearray()
-        while len(data) < nbytes:
-            chunk = file.read(min(_CHUNK, nbytes - len(data)))
-            if not chunk:
-                raise CheckpointError(f"{path!r} is truncated or corrupt: its member {member!r} "
-                                      f"ends after {len(data)} of its {nbytes} bytes")
-            data += chunk
-        if file.read(1):                                # also makes zipfile check the CRC
-            raise CheckpointError(f"{corrupt} holds more than its {nbytes} bytes")
-    flat = np.frombuffer(data, dtype=dtype, count=count)            # writable: data is ours
-    return flat.reshape(shape[::-1]).T if fortran_order else flat.reshape(shape)
-
-
-def _size(nbytes):
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
-        if nbytes < 1024 or unit == "TiB":
-            return f"{nbytes} bytes" if unit == "bytes" else f"{nbytes:.1f} {unit}"
-        nbytes /= 1024
 
 
 def _decode(node, array, path, depth):

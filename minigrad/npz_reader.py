@@ -1,0 +1,112 @@
+"""Reading arrays out of an .npz file (a zip of .npy files) that may be hostile.
+
+`np.load` trusts the file: it opens whatever the path names (a FIFO blocks it forever), and it
+allocates what a member's .npy header declares before reading a byte (a header can declare 10^11
+values), and `np.savez` archives are zips, in which a 1 MB member can inflate to gigabytes.
+`checkpoint.load` reads through this module instead:
+
+    open_regular(path)            the file, if it is a regular one; a FIFO, device or directory
+                                  is refused without blocking and without reading it
+    read_member(archive, member)  one member's array, its header checked against the zip
+                                  directory, its dtype bool or numeric, its size under a limit,
+                                  read a MiB at a time so memory follows the bytes really there
+
+Each refusal is an NpzRefused (a ValueError) whose one-line message names the file and member.
+"""
+
+import math
+import os
+import stat
+import zipfile
+
+import numpy as np
+
+CHUNK = 1 << 20                 # bytes read at a time: memory grows with the data found, never
+                                # with the size a header merely declares
+DEFLATE_RATIO = 1032            # deflate cannot expand one byte into more than about 1032
+
+
+class NpzRefused(ValueError):
+    """The file or one of its members is refused; the message names which and why."""
+
+
+def open_regular(path):
+    """`path` opened for reading, if it is a regular file. A FIFO, device, socket or directory
+    is refused before anything is read from it: it is looked at with stat, then opened with
+    O_NONBLOCK (opening a FIFO nobody writes to would otherwise wait forever) and looked at
+    again with fstat, in case it was swapped for another file in between."""
+    _refuse_special(path, os.stat(path).st_mode)        # missing: FileNotFoundError, as usual
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        _refuse_special(path, os.fstat(fd).st_mode)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _refuse_special(path, mode):
+    if stat.S_ISREG(mode):
+        return
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    raise NpzRefused(f"{path!r} is not a minigrad checkpoint ({kind}, not a regular file; "
+                     "refused, nothing read)")
+
+
+def read_member(archive, member, path, kinds, left, limit):
+    """The array stored in `member` of the open zipfile `archive` (of the file `path`), read
+    without trusting its .npy header: the declared dtype must be of one of the `kinds` ("biufc":
+    bool and numeric; never object, which would be a pickle), the declared size must be what the
+    zip directory says the member holds and at most `left` bytes (the message calls the limit
+    `limit`), and no more than the declared bytes are read."""
+    info = archive.getinfo(member)
+    corrupt = f"{path!r} is corrupt: its member {member!r}"
+    if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size or \
+            info.compress_type == zipfile.ZIP_DEFLATED and \
+            info.file_size > DEFLATE_RATIO * info.compress_size + 1024:
+        raise NpzRefused(f"{corrupt} claims {info.file_size} bytes from {info.compress_size} "
+                         "stored, more than they can hold")
+    with archive.open(info) as file:
+        version = np.lib.format.read_magic(file)
+        if version not in ((1, 0), (2, 0)):
+            raise NpzRefused(f"{corrupt} is a .npy file of version {version}, which a "
+                             "checkpoint never holds")
+        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                       else np.lib.format.read_array_header_2_0)
+        shape, fortran_order, dtype = read_header(file)
+        if dtype.hasobject:
+            raise NpzRefused(f"{path!r} holds pickled data in {member!r}, which is never "
+                             "loaded (refused; nothing in it was run)")
+        if dtype.kind not in kinds:
+            raise NpzRefused(f"{corrupt} holds an array of dtype {dtype}, which a checkpoint "
+                             "never holds there")
+        count = math.prod(shape)                        # Python ints: no overflow
+        nbytes = count * dtype.itemsize
+        if file.tell() + nbytes != info.file_size:
+            raise NpzRefused(f"{corrupt} declares {count} values of {dtype} ({size(nbytes)}) "
+                             f"but holds {size(info.file_size - file.tell())}")
+        if nbytes > left:
+            raise NpzRefused(f"{path!r} is too large to load: its member {member!r} holds "
+                             f"{size(nbytes)}, which passes {limit}")
+        data = bytearray()
+        while len(data) < nbytes:
+            chunk = file.read(min(CHUNK, nbytes - len(data)))
+            if not chunk:
+                raise NpzRefused(f"{path!r} is truncated or corrupt: its member {member!r} "
+                                 f"ends after {len(data)} of its {nbytes} bytes")
+            data += chunk
+        if file.read(1):                                # also makes zipfile check the CRC
+            raise NpzRefused(f"{corrupt} holds more than its {nbytes} bytes")
+    flat = np.frombuffer(data, dtype=dtype, count=count)            # writable: data is ours
+    return flat.reshape(shape[::-1]).T if fortran_order else flat.reshape(shape)
+
+
+def size(nbytes):
+    """1536 -> "1.5 KiB"."""
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if nbytes < 1024 or unit == "TiB":
+            return f"{nbytes} bytes" if unit == "bytes" else f"{nbytes:.1f} {unit}"
+        nbytes /= 1024
