@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from minigrad import Tensor
+from minigrad.settings import check_number
 import minigrad.functional as F
 from attention.softmax import softmax
 
@@ -41,7 +42,7 @@ def dot_product_attention(query, keys, values, mask=None, scale=None):
     query, keys, values, mask, unstack = as_matrices(query, keys, values, mask)
     scores = query @ keys.swapaxes(-1, -2)          # 1. score   (..., m, n)
     scores = _scaled(scores, scale, keys.shape[-1])
-    weights = softmax(_masked(scores, mask))        # 2. weigh   (..., m, n), each row sums to 1
+    weights = softmax(_masked(scores, mask, "dot_product_attention"))   # 2. weigh   (..., m, n)
     context = weights @ values                      # 3. mix     (..., m, dv)
     return unstack(context, weights)
 
@@ -52,7 +53,7 @@ def attend(scores, values, mask=None):
     scores (..., m, n)    values (..., n, dv)    mask broadcastable to (..., m, n)
     ->  context (..., m, dv), weights (..., m, n)
     """
-    weights = softmax(_masked(scores, mask))        # (..., m, n)
+    weights = softmax(_masked(scores, mask, "attend"))  # (..., m, n)
     context = weights @ values                      # (..., m, dv)
     return context, weights
 
@@ -135,18 +136,25 @@ def _scaled(scores, scale, d):
         return scores
     if scale is True:
         return scores / math.sqrt(d)        # unit-variance q and k: scores of variance 1, not d
+    check_number("scale", scale, where="dot_product_attention")     # not NaN, not a string
     return scores * float(scale)
 
 
-def _masked(scores, mask):
+def _masked(scores, mask, where="attention"):
     """-inf where the mask is False: exp(-inf) = 0, so those candidates get weight 0. Built with
     `where`, not by writing into the scores (an earlier op may have saved that very array)."""
     if mask is None:
         return scores
     mask = np.asarray(getattr(mask, "data", mask))
     if mask.dtype != bool:
-        raise TypeError(f"attention: mask must be boolean (True = may attend), not {mask.dtype}")
-    if np.broadcast_shapes(mask.shape, scores.shape) != scores.shape:
-        raise ValueError(f"attention: a mask of shape {mask.shape} does not broadcast to the "
-                         f"scores' shape {scores.shape}")
+        raise TypeError(f"{where}: mask must be boolean (True = may attend), not {mask.dtype}")
+    try:
+        fits = np.broadcast_shapes(mask.shape, scores.shape) == scores.shape
+    except ValueError:                  # NumPy's own message names neither the mask nor us
+        fits = False
+    if not fits:
+        raise ValueError(f"{where}: a mask of shape {mask.shape} does not broadcast to the "
+                         f"scores' shape {scores.shape} (..., m queries, n keys): its last axis "
+                         f"must be n = {scores.shape[-1]} or 1, and each axis before it match the "
+                         "scores' or be 1 (a padding mask over the keys: (batch, 1, n))")
     return F.where(mask, scores, -np.inf)

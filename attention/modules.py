@@ -21,7 +21,7 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad.nn import Linear, Module, Parameter, init
-from minigrad.nn.module import check_dtype
+from minigrad.nn.module import check_dtype, check_sizes
 from attention.functional import as_matrices, attend, dot_product_attention
 
 
@@ -61,6 +61,7 @@ class GeneralAttention(Module):
     """
 
     def __init__(self, query_size, key_size):
+        check_sizes("GeneralAttention", query_size=query_size, key_size=key_size)
         self.W = Linear(key_size, query_size, bias=False)
         self.weights = None
 
@@ -80,6 +81,8 @@ class AdditiveAttention(Module):
     """
 
     def __init__(self, query_size, key_size, hidden_size):
+        check_sizes("AdditiveAttention", query_size=query_size, key_size=key_size,
+                    hidden_size=hidden_size)
         self.W = Linear(query_size, hidden_size, bias=False)
         self.U = Linear(key_size, hidden_size, bias=False)
         self.v = Linear(hidden_size, 1, bias=False)
@@ -115,6 +118,7 @@ class MultiHeadAttention(Module):
     """
 
     def __init__(self, embed_dim, num_heads):
+        check_sizes("MultiHeadAttention", embed_dim=embed_dim, num_heads=num_heads)
         if embed_dim % num_heads:
             raise ValueError(f"MultiHeadAttention: embed_dim {embed_dim} is not divisible by "
                              f"num_heads {num_heads}")

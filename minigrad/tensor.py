@@ -74,6 +74,10 @@ class Tensor:
         return self.data.size
 
     def __len__(self):
+        """The length of the first axis, as for a NumPy array and a PyTorch tensor."""
+        if self.data.ndim == 0:
+            raise TypeError(f"len() of a 0-d tensor (shape (), value {self.data.item()!r}); "
+                            "use .item() for its value or .size for its number of elements")
         return len(self.data)
 
     def item(self):

@@ -176,7 +176,7 @@ def test_step_updates_in_place_and_leaves_the_gradient_alone():
     (lambda p: SGD([p, p], lr=0.1), "more than once"),
     (lambda p: SGD([p * 2.0], lr=0.1), "not a leaf"),
     (lambda p: SGD([np.zeros(2)], lr=0.1), "not a tensor"),
-    (lambda p: SGD([p], lr=-1.0), "learning rate"),
+    (lambda p: SGD([p], lr=-1.0), r"SGD: lr must be a finite number >= 0, got -1.0"),
     (lambda p: SGD([p], lr=0.1, nesterov=True), "nesterov"),
     (lambda p: Adam([p], betas=(0.9, 1.0)), "betas"),
     (lambda p: SGD([Tensor(np.broadcast_to(1.0, (3,)), requires_grad=True)], lr=0.1), "read-only"),

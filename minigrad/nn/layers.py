@@ -7,7 +7,7 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad.nn import init
-from minigrad.nn.module import Module, Parameter, check_dtype
+from minigrad.nn.module import Module, Parameter, check_dtype, check_sizes
 
 
 class Linear(Module):
@@ -21,13 +21,14 @@ class Linear(Module):
     """
 
     def __init__(self, in_features, out_features, bias=True):
+        check_sizes("Linear", in_features=in_features, out_features=out_features)
         self.in_features, self.out_features = in_features, out_features
         self.weight = Parameter(np.empty((out_features, in_features), dtype=np.float32))
         self.bias = Parameter(np.empty(out_features, dtype=np.float32)) if bias else None
         self.reset_parameters()
 
     def reset_parameters(self):
-        bound = 1 / math.sqrt(self.in_features) if self.in_features else 0.0
+        bound = 1 / math.sqrt(self.in_features)
         init.uniform_(self.weight, -bound, bound)
         if self.bias is not None:
             init.uniform_(self.bias, -bound, bound)
@@ -62,6 +63,7 @@ class Embedding(Module):
     """
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None):
+        check_sizes("Embedding", num_embeddings=num_embeddings, embedding_dim=embedding_dim)
         if padding_idx is not None:
             if not -num_embeddings <= padding_idx < num_embeddings:
                 raise ValueError(f"Embedding: padding_idx {padding_idx} is out of range for "

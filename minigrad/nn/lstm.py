@@ -11,7 +11,7 @@ import numpy as np
 import minigrad.functional as F
 from minigrad.nn import init
 from minigrad.nn.fused_lstm import fused_lstm, fused_lstm_cell
-from minigrad.nn.module import Module, Parameter, check_dtype
+from minigrad.nn.module import Module, Parameter, check_dtype, check_sizes
 from minigrad.tensor import Tensor
 
 
@@ -52,6 +52,7 @@ class LSTMCell(Module):
     """
 
     def __init__(self, input_size, hidden_size, fused=False):
+        check_sizes("LSTMCell", input_size=input_size, hidden_size=hidden_size)
         self.input_size, self.hidden_size, self.fused = input_size, hidden_size, fused
         self.weight_ih = Parameter(np.empty((4 * hidden_size, input_size), dtype=np.float32))
         self.weight_hh = Parameter(np.empty((4 * hidden_size, hidden_size), dtype=np.float32))
@@ -89,6 +90,7 @@ class LSTM(Module):
     """
 
     def __init__(self, input_size, hidden_size, batch_first=True, fused=False):
+        check_sizes("LSTM", input_size=input_size, hidden_size=hidden_size)
         self.input_size, self.hidden_size = input_size, hidden_size
         self.batch_first, self.fused = batch_first, fused
         self.weight_ih_l0 = Parameter(np.empty((4 * hidden_size, input_size), dtype=np.float32))

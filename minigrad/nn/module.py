@@ -20,6 +20,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from minigrad.settings import check_number
 from minigrad.tensor import Tensor
 
 
@@ -153,7 +154,11 @@ class Module:
         for name, p in own.items():
             if name in state_dict:
                 arrays[name] = _as_array(state_dict[name])
-                if arrays[name].shape != p.shape:
+                kind = arrays[name].dtype.kind
+                if kind not in "biuf":          # numbers only: no objects, strings, dates
+                    problems.append(f"{name} holds an array of dtype {arrays[name].dtype}, "
+                                    "not numbers")
+                elif arrays[name].shape != p.shape:
                     problems.append(f"shape mismatch for {name}: the state dict has "
                                     f"{arrays[name].shape}, the model has {p.shape}")
         if problems:
@@ -252,3 +257,11 @@ def check_dtype(module, x, weight):
         raise TypeError(f"{type(module).__name__}: the input is {dtype} but the layer's "
                         f"parameters are {weight.dtype}; convert one of them (e.g. "
                         f"Tensor(x, dtype=np.{weight.dtype}) or layer.to(np.{dtype}))")
+
+
+def check_sizes(layer, **sizes):
+    """Every size an integer >= 1: a size of 0 makes empty weights (and 1/sqrt(0) in their
+    initialisation), a float or a negative size fails deep inside NumPy without naming the layer.
+    check_sizes("LSTM", hidden_size=0) -> ValueError: LSTM: hidden_size must be an integer >= 1"""
+    for name, size in sizes.items():
+        check_number(name, size, low=1, integer=True, where=layer)

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from minigrad.optim.optimizer import Optimizer
+from minigrad.settings import check_number
 
 
 class Adam(Optimizer):
@@ -28,18 +29,23 @@ class Adam(Optimizer):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
         super().__init__(params)
-        if lr < 0.0:
-            raise ValueError(f"Adam: invalid learning rate lr={lr}")
-        if len(betas) != 2 or not all(0.0 <= beta < 1.0 for beta in betas):
-            raise ValueError(f"Adam: betas must be two numbers in [0, 1), got {betas}")
-        if eps < 0.0:
-            raise ValueError(f"Adam: invalid eps={eps}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Adam: invalid weight_decay={weight_decay}")
+        self.check_hyperparameters(dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay))
         self.lr = lr
         self.betas = tuple(betas)
         self.eps = eps
         self.weight_decay = weight_decay
+
+    def check_hyperparameters(self, settings):
+        """Finite numbers: lr, eps and weight_decay >= 0, and two betas in [0, 1) (a beta of 1
+        never forgets its first value, and 1 - beta**t would divide by zero)."""
+        betas = settings["betas"]
+        if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+            raise TypeError(f"Adam: betas must be a pair of numbers (beta1, beta2), got "
+                            f"{betas!r}")
+        for name, beta in zip(("betas[0]", "betas[1]"), betas):
+            check_number(name, beta, low=0, high=1, high_open=True, where="Adam")
+        for name in ("lr", "eps", "weight_decay"):
+            check_number(name, settings[name], low=0, where="Adam")
 
     def step(self):
         """Update every parameter that has a gradient."""

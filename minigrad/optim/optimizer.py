@@ -51,6 +51,10 @@ class Optimizer:
                                  "in place; give the tensor a copy: Tensor(array.copy())")
             seen.add(id(p))
 
+    def check_hyperparameters(self, settings):
+        """Raise a clear error for a hyper-parameter out of range or of the wrong type;
+        `settings` maps each name in `hyperparameters` to its value."""
+
     def zero_grad(self):
         """Forget every parameter's gradient (set it to None), before the next backward."""
         for p in self.params:
@@ -90,6 +94,7 @@ class Optimizer:
                              f"{list(self.hyperparameters)}, got {list(group)} "
                              "(a state dict of another kind of optimiser?)")
 
+        self.check_hyperparameters(group)     # a NaN learning rate in a file is refused too
         state = {}
         for i, entry in state_dict["state"].items():
             i = int(i)

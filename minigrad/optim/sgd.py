@@ -4,6 +4,7 @@ exactly as `torch.optim.SGD` (with dampening 0)."""
 import numpy as np
 
 from minigrad.optim.optimizer import Optimizer
+from minigrad.settings import check_number
 
 
 class SGD(Optimizer):
@@ -24,18 +25,21 @@ class SGD(Optimizer):
 
     def __init__(self, params, lr, momentum=0.0, weight_decay=0.0, nesterov=False):
         super().__init__(params)
-        if lr < 0.0:
-            raise ValueError(f"SGD: invalid learning rate lr={lr}")
-        if momentum < 0.0:
-            raise ValueError(f"SGD: invalid momentum={momentum}")
-        if weight_decay < 0.0:
-            raise ValueError(f"SGD: invalid weight_decay={weight_decay}")
-        if nesterov and momentum <= 0.0:
-            raise ValueError("SGD: nesterov=True needs a momentum above 0")
+        self.check_hyperparameters(dict(lr=lr, momentum=momentum, weight_decay=weight_decay,
+                                        nesterov=nesterov))
         self.lr = lr
         self.momentum = momentum
         self.weight_decay = weight_decay
         self.nesterov = nesterov
+
+    def check_hyperparameters(self, settings):
+        """Finite numbers, as PyTorch allows them: lr, momentum and weight_decay >= 0."""
+        for name in ("lr", "momentum", "weight_decay"):
+            check_number(name, settings[name], low=0, where="SGD")
+        if not isinstance(settings["nesterov"], (bool, np.bool_)):
+            raise TypeError(f"SGD: nesterov must be True or False, got {settings['nesterov']!r}")
+        if settings["nesterov"] and settings["momentum"] == 0:
+            raise ValueError("SGD: nesterov=True needs a momentum above 0")
 
     def step(self):
         """Update every parameter that has a gradient."""

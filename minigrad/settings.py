@@ -1,0 +1,74 @@
+"""Checking numeric settings: one helper, so every learning rate, size and count is refused the
+same way, with the setting's name and the range it must be in.
+
+    check_number("lr", lr, low=0, low_open=True, where="SGD")
+        ->  ValueError: SGD: lr must be a finite number > 0, got nan
+
+Why a helper and not `if lr <= 0: raise ...`: every comparison with NaN is False, so such a test
+lets NaN through, and NaN then turns every weight into NaN without a word. A string fails
+inside the comparison with a message about '<' that names neither the setting nor the layer.
+Here NaN and infinity are refused first, and a value of the wrong type is a TypeError that says
+what was expected.
+
+The error is a `SettingError` (a ValueError) or a `SettingTypeError` (a TypeError) that keeps
+the setting's name, so a command line can show it as its option: `error.as_option()` gives
+"--lr must be a finite number > 0, got nan".
+"""
+
+import math
+import numbers
+
+
+class SettingError(ValueError):
+    """A setting out of its range. `name` is the setting as the API spells it (`hidden_size`),
+    `where` the layer or function it belongs to (or None)."""
+
+    def __init__(self, name, problem, where=None):
+        self.name, self.problem, self.where = name, problem, where
+        super().__init__(f"{where}: {name} {problem}" if where else f"{name} {problem}")
+
+    def as_option(self):
+        """The message with the setting written as a command-line option: '--hidden-size ...'.
+        Errors that belong to a layer (`where` set) are left as they are."""
+        if self.where or self.name.startswith("-"):
+            return str(self)
+        return f"--{self.name.replace('_', '-')} {self.problem}"
+
+
+class SettingTypeError(SettingError, TypeError):
+    """A setting of the wrong type (a string where a number belongs)."""
+
+
+def check_number(name, value, *, low=None, high=None, low_open=False, high_open=False,
+                 integer=False, where=None):
+    """Return `value` if it is a finite number (an integer, with integer=True) in the range
+    low ... high; otherwise raise SettingTypeError / SettingError naming `name`.
+
+    low, high            the bounds (None: unbounded on that side)
+    low_open, high_open  whether the bound itself is excluded (lr > 0 is low=0, low_open=True)
+    where                the layer or function, put in front of the message ("LSTM: ...")
+    """
+    kind = "an integer" if integer else "a finite number"
+    wanted = f"{kind} {_range(low, high, low_open, high_open)}".rstrip()
+    expected_type = numbers.Integral if integer else numbers.Real
+    if isinstance(value, bool) or not isinstance(value, expected_type):
+        raise SettingTypeError(name, f"must be {wanted}, got {value!r} "
+                               f"({type(value).__name__})", where)
+    if not integer and not math.isfinite(value):
+        raise SettingError(name, f"must be {wanted}, got {value}", where)
+    too_low = low is not None and (value <= low if low_open else value < low)
+    too_high = high is not None and (value >= high if high_open else value > high)
+    if too_low or too_high:
+        raise SettingError(name, f"must be {wanted}, got {value}", where)
+    return value
+
+
+def _range(low, high, low_open, high_open):
+    """'> 0', '>= 1', '<= 1', 'in [0, 1)' or '' for no bounds."""
+    if low is not None and high is not None:
+        return f"in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+    if low is not None:
+        return f"{'>' if low_open else '>='} {low}"
+    if high is not None:
+        return f"{'<' if high_open else '<='} {high}"
+    return ""
