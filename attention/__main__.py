@@ -11,6 +11,8 @@ import argparse
 import dataclasses
 import sys
 
+from minigrad.command import add_debug_option, debug_wanted, run as run_command
+from minigrad.settings import check_number
 from attention import draw
 from attention.demo import DemoConfig, demo
 
@@ -25,13 +27,18 @@ def main(argv=None):
     for option in ("seed", "steps"):
         run.add_argument(f"--{option}", type=int, default=getattr(defaults, option))
     draw.add_command(commands)
+    add_debug_option(parser, commands)
     args = parser.parse_args(argv)
+    if args.command == "demo" and args.steps < 1:
+        run.error(f"--steps must be at least 1, not {args.steps}")
+    return run_command(lambda: command(args, defaults), debug=debug_wanted(args))
+
+
+def command(args, defaults):
     if args.command == "draw":
         return draw.run_command(args)
-    if args.steps < 1:
-        run.error(f"--steps must be at least 1, not {args.steps}")
-    config = dataclasses.replace(defaults, seed=args.seed, steps=args.steps)
-    demo(config, out=args.out)
+    check_number("--seed", args.seed, low=0, integer=True)
+    demo(dataclasses.replace(defaults, seed=args.seed, steps=args.steps), out=args.out)
     return 0
 
 

@@ -7,6 +7,8 @@ import sys
 import numpy as np
 
 from minigrad import Tensor, gradcheck
+from minigrad.command import add_debug_option, debug_wanted, run as run_command
+from minigrad.settings import check_number
 import minigrad.functional as F
 
 
@@ -48,9 +50,14 @@ def main(argv=None):
     run = sub.add_parser("demo", help="check a gradient, then train a tiny network")
     run.add_argument("--steps", type=int, default=300)
     run.add_argument("--seed", type=int, default=0)
+    add_debug_option(parser, sub)
     args = parser.parse_args(argv)
-    demo(args.steps, args.seed)
-    return 0
+    return run_command(lambda: command(args), debug=debug_wanted(args))
+
+
+def command(args):
+    demo(check_number("--steps", args.steps, low=0, integer=True),
+         check_number("--seed", args.seed, low=0, integer=True))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """`python -m seq2seq COMMAND`: train, evaluate, translate, demo, compare-lengths, draw.
 
-Every failure is one line on stderr and a non-zero exit status.
+Every failure is one line on stderr and a non-zero exit status; `--debug` (or MINIGRAD_DEBUG=1)
+shows the traceback instead.
 """
 
 import argparse
@@ -8,6 +9,8 @@ import dataclasses
 import json
 import sys
 
+from minigrad.command import add_debug_option, debug_wanted, run
+from seq2seq.settings import check_settings, check_train_config, too_large
 from seq2seq.train import TrainConfig
 
 
@@ -58,15 +61,8 @@ def config_from(args):
 
 
 def check_config(config):
-    for name in ("embed_size", "hidden_size", "batch_size", "threads", "num_examples"):
-        if getattr(config, name) < 1:
-            raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
-    if config.epochs < 0 or config.lr <= 0 or config.clip <= 0 or config.lr_decay <= 0:
-        raise ValueError("--epochs must be >= 0, --lr, --lr-decay and --clip > 0")
-    if not 0 <= config.val_fraction < 1:
-        raise ValueError("--val-fraction must be in [0, 1)")
-    if not 0 <= config.teacher_forcing_ratio <= 1:
-        raise ValueError("--teacher-forcing-ratio must be in [0, 1]")
+    """The training settings: seq2seq.settings checks them for every command that trains."""
+    check_train_config(config)
 
 
 def cmd_train(args):
@@ -189,13 +185,17 @@ def main(argv=None):
     experiments.add_commands(sub)
     draw.add_command(sub)
 
+    add_debug_option(parser, sub)
     args = parser.parse_args(argv)
-    try:
-        args.func(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except (OSError, ValueError, KeyError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    return 0
+    settings = vars(args)
+    return run(lambda: check_options(args) or args.func(args), debug=debug_wanted(args),
+               memory_hint=lambda: too_large(settings))
+
+
+def check_options(args):
+    """What every subcommand checks before it starts: its numeric options (seq2seq.settings) and
+    a text that is not blank."""
+    check_settings(**vars(args))
+    for name in ("text", "sentence"):
+        if isinstance(getattr(args, name, None), str) and not getattr(args, name).strip():
+            raise ValueError(f"the {name} to translate is empty")

@@ -19,6 +19,7 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad import no_grad, scope
+from seq2seq.settings import check_settings
 
 DEFAULT_COLLAPSE = ("encoder", "decoder lstm")
 
@@ -27,8 +28,7 @@ def decoder_step(translator, sentence, step=0):
     """Run decoder step `step` of translating `sentence` with scopes. Returns a dict: loss (the
     root), logits (1, V), weights (1, S) or None, token (the id written), and the tensors worth
     a name in the drawing."""
-    if step < 0:
-        raise ValueError(f"the step must be 0 or more, not {step}")
+    check_settings(step=step)                           # an integer >= 0
     model, tgt = translator.model, translator.tgt_vocab
     model.eval()
     decoder = model.decoder

@@ -11,6 +11,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+from seq2seq.settings import check_train_config
 from seq2seq.train import TrainConfig
 
 DEMO_SENTENCES = [
@@ -19,11 +20,15 @@ DEMO_SENTENCES = [
 
 
 def demo_config(out, seed=0, epochs=None, num_examples=None):
-    """The demo's budget: small enough for about a minute on a laptop CPU."""
-    return TrainConfig(task="toy-ja-en", out=str(out), attention="dot", embed_size=32,
-                       hidden_size=128, batch_size=64, epochs=epochs or 6,
-                       num_examples=num_examples or 12000, lr=5e-3, lr_decay=0.7,
-                       bidirectional=True, seed=seed)
+    """The demo's budget: small enough for about a minute on a laptop CPU. None means the
+    default (6 epochs, 12000 pairs); epochs=0 means no training at all, as for `train`: the
+    heatmaps then show the attention of a model as initialised."""
+    config = TrainConfig(task="toy-ja-en", out=str(out), attention="dot", embed_size=32,
+                         hidden_size=128, batch_size=64, epochs=6 if epochs is None else epochs,
+                         num_examples=12000 if num_examples is None else num_examples,
+                         lr=5e-3, lr_decay=0.7, bidirectional=True, seed=seed)
+    check_train_config(config)
+    return config
 
 
 def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print):
@@ -104,12 +109,15 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
     from seq2seq.train import train
 
     out = Path(out)
+    configs = {name: TrainConfig(task=task, out=str(out / name), attention=scoring,
+                                 embed_size=32, hidden_size=hidden_size, batch_size=64,
+                                 epochs=epochs, num_examples=num_examples, lr=5e-3,
+                                 lr_decay=0.8, reverse_input=True, seed=seed)
+               for name, scoring in (("plain", None), ("attention", "dot"))}
+    for config in configs.values():         # both, before either trains
+        check_train_config(config)
     table = {}
-    for name, scoring in (("plain", None), ("attention", "dot")):
-        config = TrainConfig(task=task, out=str(out / name), attention=scoring, embed_size=32,
-                             hidden_size=hidden_size, batch_size=64, epochs=epochs,
-                             num_examples=num_examples, lr=5e-3, lr_decay=0.8,
-                             reverse_input=True, seed=seed)
+    for name, config in configs.items():
         log(f"training the {name} model")
         translator, _ = train(config, log=log)
         held_out, dropped = held_out_pairs(config, n_held_out, seed + 1)  # alike for both
@@ -149,8 +157,9 @@ def add_commands(sub):
     p = sub.add_parser("demo", help="the main job: train, translate, show the alignment")
     p.add_argument("--out", default="runs/demo")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--epochs", type=int, default=None)
-    p.add_argument("--num-examples", type=int, default=None)
+    p.add_argument("--epochs", type=int, default=None,
+                   help="training epochs (default 6; 0: no training, as for train)")
+    p.add_argument("--num-examples", type=int, default=None, help="training pairs (default 12000)")
     p.set_defaults(func=lambda a: run_demo(a.out, a.seed, a.epochs, a.num_examples))
 
     p = sub.add_parser("compare-lengths", help="accuracy by input length, plain vs attention")

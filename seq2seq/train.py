@@ -21,6 +21,7 @@ from minigrad.optim import Adam
 from seq2seq import data, heldout
 from seq2seq.batching import batches, encode_source, encode_target
 from seq2seq.model import Seq2Seq
+from seq2seq.settings import check_split, check_train_config
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
 from seq2seq.vocab import Vocab, tokenize
 
@@ -79,12 +80,14 @@ def build(config, pairs):
 def train(config, log=print):
     """Train as the config says; returns (translator, history). Writes the run folder."""
     from threadpoolctl import threadpool_limits
+    check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
     keep_freed_memory()                 # fewer page faults from step to step (minigrad.memory)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     with threadpool_limits(limits=config.threads):
         pairs = task_pairs(config)
         train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
+        check_split(len(pairs), len(train_pairs), config.val_fraction)
         split = heldout.make_record(train_pairs, val_pairs, heldout.corpus_sha256(config.task, pairs))
         translator = build(config, train_pairs)
         model = translator.model

@@ -96,13 +96,22 @@ class Translator:
 
 
 def load_translator(path):
-    """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict)."""
+    """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict).
+
+    Whatever is wrong with the file's content (a missing entry, weights whose shapes disagree
+    with the model's settings, a vocabulary that is not one) is a ValueError that starts with
+    the file's name: the error is about that file, whichever line found it."""
     path = Path(path)
     file = path / CHECKPOINT if path.is_dir() else path
-    state = minigrad.load(file)
-    model = Seq2Seq(**state["model_config"])
-    model.load_state_dict(state["model"])
-    translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
-                            Vocab.from_dict(state["tgt_vocab"]), state["level"],
-                            state["reverse_input"])
+    state = minigrad.load(file)                         # its own errors name the file
+    try:
+        model = Seq2Seq(**state["model_config"])
+        model.load_state_dict(state["model"])
+        translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
+                                Vocab.from_dict(state["tgt_vocab"]), state["level"],
+                                state["reverse_input"])
+    except Exception as error:
+        detail = f"no {error.args[0]!r} entry" if isinstance(error, KeyError) else error
+        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
+                         f"{type(error).__name__}: {detail}") from error
     return translator, state

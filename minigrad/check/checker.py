@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from minigrad.command import add_debug_option, debug_wanted, run
 from minigrad.gradcheck import GradcheckError, gradcheck, send_back
 from minigrad.tensor import Tensor
 
@@ -290,7 +291,15 @@ def main(exercises, prog, argv=None):
     parser.add_argument("exercise", choices=list(exercises),
                         help="; ".join(f"{e.name}: {e.title}" for e in exercises.values()))
     parser.add_argument("path", help="your file")
+    add_debug_option(parser)
     args = parser.parse_args(argv)
+    return run(lambda: _check_command(exercises, args), debug=debug_wanted(args))
+
+
+def _check_command(exercises, args):
+    """The check's report: 'passed: ...' on stdout, or 'failed: ...' (the whole report, with
+    its lines on how to reproduce) on stderr and status 1. Any other error is the checker's
+    own, reported on one line by minigrad.command.run."""
     try:
         print(check(exercises, args.exercise, args.path))
     except CheckFailure as failure:

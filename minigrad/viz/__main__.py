@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 
+from minigrad.command import add_debug_option, debug_wanted, run
 from minigrad.viz.render import ENGINES, available_engines, render
 
 
@@ -78,27 +79,29 @@ def main(argv=None):
 
     commands.add_parser("engines", help="list the engines that can render here")
 
+    add_debug_option(parser, commands)
     args = parser.parse_args(argv)
-    try:
-        if args.command == "lstm-cell":
-            config = LSTMCellConfig(**{f.name: getattr(args, f.name)
-                                       for f in dataclasses.fields(LSTMCellConfig)})
-            for name in ("input_size", "hidden_size", "batch"):
-                if getattr(config, name) < 1:
-                    parser.error(f"--{name.replace('_', '-')} must be at least 1")
-            path = render(draw_lstm_cell(config), args.out, engine=args.engine)
-            print(f"wrote {path}")
-        elif args.command == "render":
-            with open(args.source, encoding="utf-8") as file:
-                source = file.read()
-            print(f"wrote {render(source, args.out, engine=args.engine)}")
-        else:
-            print(", ".join(available_engines()) or "none: pip install pygraphviz, or install "
-                  "Graphviz (apt install graphviz, brew install graphviz, winget install graphviz)")
-    except (OSError, ValueError) as error:          # RenderError is an OSError
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    return 0
+    if args.command == "lstm-cell":
+        for name in ("input_size", "hidden_size", "batch"):
+            if getattr(args, name) < 1:
+                parser.error(f"--{name.replace('_', '-')} must be at least 1")
+        if args.seed < 0:
+            parser.error(f"--seed must be 0 or more, not {args.seed}")
+    return run(lambda: command(args), debug=debug_wanted(args))
+
+
+def command(args):
+    if args.command == "lstm-cell":
+        config = LSTMCellConfig(**{f.name: getattr(args, f.name)
+                                   for f in dataclasses.fields(LSTMCellConfig)})
+        print(f"wrote {render(draw_lstm_cell(config), args.out, engine=args.engine)}")
+    elif args.command == "render":
+        with open(args.source, encoding="utf-8") as file:
+            source = file.read()
+        print(f"wrote {render(source, args.out, engine=args.engine)}")
+    else:
+        print(", ".join(available_engines()) or "none: pip install pygraphviz, or install "
+              "Graphviz (apt install graphviz, brew install graphviz, winget install graphviz)")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,85 @@
+"""Running a command-line tool: every failure is one line on stderr and a non-zero exit status.
+
+    python -m seq2seq train --hidden-size 0      error: --hidden-size must be an integer >= 1, got 0
+    python -m seq2seq --debug train ...          the full traceback instead
+    MINIGRAD_DEBUG=1 python -m seq2seq ...       the same, for any of the project's tools
+
+A traceback is for the person who wrote the code; the person who typed the command needs to know
+what to change, in one line. Any exception becomes that line (its type is named when it is not
+a plain bad-input error), Ctrl-C exits with status 130, and `--debug` or MINIGRAD_DEBUG=1 lets
+the exception through, traceback and all, for a bug report or a debugger.
+"""
+
+import argparse
+import os
+import sys
+
+from minigrad.settings import SettingError
+
+# Errors whose message says it all; any other type is named in front of its message.
+PLAIN = (OSError, ValueError, KeyError, TypeError)
+
+
+def add_debug_option(parser, subparsers=None):
+    """--debug on the parser and, if given, on each of its subcommands, so that it may be written
+    before the subcommand or after it."""
+    help = "show the full traceback of an error (or set MINIGRAD_DEBUG=1)"
+    parser.add_argument("--debug", action="store_true", help=help)
+    for sub in (subparsers.choices.values() if subparsers is not None else ()):
+        sub.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=help)
+
+
+def debug_wanted(args=None):
+    """True with --debug or MINIGRAD_DEBUG set to anything but '' or '0'."""
+    return bool(getattr(args, "debug", False)) or os.environ.get("MINIGRAD_DEBUG", "") not in (
+        "", "0")
+
+
+def run(command, debug=False, memory_hint=None):
+    """Call `command()`; its return value (None: 0) is the exit status. On an error, print one
+    line to stderr and return 1 (130 for Ctrl-C), or re-raise it if `debug`.
+    memory_hint() -> a few words on which setting to lower, added to an error about an array
+    too big to make (out of memory, or beyond NumPy's largest shape)."""
+    try:
+        status = command()
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:                  # MemoryError and RecursionError included
+        if debug:
+            raise
+        message = one_line(error)
+        if too_big(error) and memory_hint is not None:
+            hint = memory_hint()
+            message += f" ({hint})" if hint else ""
+        print(f"error: {message}", file=sys.stderr)
+        return 1
+    return 0 if status is None else status
+
+
+def too_big(error):
+    """Whether the error says that an array could not be made that big: a MemoryError, or
+    NumPy's ValueError for a shape beyond what it can index."""
+    return isinstance(error, MemoryError) or (isinstance(error, ValueError) and any(
+        words in str(error) for words in ("Maximum allowed dimension", "array is too big")))
+
+
+def one_line(error):
+    """The error as one line: a setting as its option (--lr), the type named unless the error is
+    a plain bad-input one, the whitespace of a long message folded into single spaces."""
+    if isinstance(error, SettingError):
+        text = error.as_option()
+    elif isinstance(error, KeyError) and len(error.args) == 1 and " " not in str(error.args[0]):
+        text = f"missing key {error.args[0]!r}"     # str(KeyError) is only the key, quoted
+    else:
+        text = str(error)
+    text = " ".join(text.split())
+    if isinstance(error, MemoryError):
+        return "out of memory" + (f": {text}" if text else "")
+    if isinstance(error, RecursionError):
+        return f"too deep a recursion ({text})"
+    if not isinstance(error, PLAIN) or not text:
+        return f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return text
