@@ -100,18 +100,31 @@ def load_translator(path):
 
     Whatever is wrong with the file's content (a missing entry, weights whose shapes disagree
     with the model's settings, a vocabulary that is not one) is a ValueError that starts with
-    the file's name: the error is about that file, whichever line found it."""
+    the file's name and names the entry: the error is about that file, whichever line found it."""
     path = Path(path)
     file = path / CHECKPOINT if path.is_dir() else path
     state = minigrad.load(file)                         # its own errors name the file
-    try:
-        model = Seq2Seq(**state["model_config"])
-        model.load_state_dict(state["model"])
-        translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
-                                Vocab.from_dict(state["tgt_vocab"]), state["level"],
-                                state["reverse_input"])
-    except Exception as error:
-        detail = f"no {error.args[0]!r} entry" if isinstance(error, KeyError) else error
-        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
-                         f"{type(error).__name__}: {detail}") from error
+    if not isinstance(state, dict):
+        raise ValueError(f"{file}: not a seq2seq checkpoint: it holds a "
+                         f"{type(state).__name__}, not a dict")
+
+    def entry(name, use):
+        """use(state[name]), with any error put in terms of the file and the entry."""
+        try:
+            return use(state[name])
+        except KeyError as error:
+            if error.args == (name,):
+                raise ValueError(f"{file}: not a seq2seq checkpoint that this version can "
+                                 f"load: no {name!r} entry") from error
+            problem = error
+        except Exception as error:
+            problem = error
+        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
+                         f"{name!r} entry: {type(problem).__name__}: {problem}") from problem
+
+    model = entry("model_config", lambda config: Seq2Seq(**config))
+    entry("model", model.load_state_dict)
+    translator = Translator(model, entry("src_vocab", Vocab.from_dict),
+                            entry("tgt_vocab", Vocab.from_dict), entry("level", str),
+                            entry("reverse_input", bool))
     return translator, state

@@ -1,12 +1,14 @@
 """Bad input gets a clear error, never a wrong number: each test asserts the error's type and that
-its message names the op and the shapes involved."""
+its message names the op (or layer, or setting) and the shapes or values involved."""
 
 import numpy as np
 import pytest
 
 import minigrad.functional as F
-from minigrad import Function, Tensor
+from attention.modules import AdditiveAttention, GeneralAttention, MultiHeadAttention
+from minigrad import Function, Tensor, nn
 from minigrad.ops.shapes import AxisError
+from minigrad.optim import SGD, Adam
 
 
 def t(*shape):
@@ -230,3 +232,127 @@ def test_bad_settings():
         F.dropout(t(3), p=1.0)
     with pytest.raises(ValueError, match="reduction must be"):
         F.cross_entropy(t(2, 3), np.array([0, 1]), reduction="average")
+
+
+# ---- optimisers: NaN, infinity and strings are refused by name ------------------------------
+
+def param():
+    return Tensor(np.zeros(2), requires_grad=True, name="w")
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: SGD([p], lr=float("nan")), "SGD: lr must be a finite number >= 0, got nan"),
+    (lambda p: SGD([p], lr=float("inf")), "SGD: lr must be a finite number >= 0, got inf"),
+    (lambda p: SGD([p], lr=0.1, momentum=float("nan")), "SGD: momentum must be a finite"),
+    (lambda p: SGD([p], lr=0.1, weight_decay=float("inf")), "SGD: weight_decay must be a finite"),
+    (lambda p: Adam([p], lr=float("nan")), "Adam: lr must be a finite number >= 0, got nan"),
+    (lambda p: Adam([p], eps=float("nan")), "Adam: eps must be a finite number >= 0, got nan"),
+    (lambda p: Adam([p], eps=float("inf")), "Adam: eps must be a finite number >= 0, got inf"),
+    (lambda p: Adam([p], weight_decay=float("nan")), "Adam: weight_decay must be a finite"),
+    (lambda p: Adam([p], betas=(float("nan"), 0.9)), r"Adam: betas\[0\] must be a finite number "
+                                                     r"in \[0, 1\), got nan"),
+    (lambda p: Adam([p], betas=(0.9, 1.0)), r"Adam: betas\[1\] must be .* got 1.0"),
+])
+def test_optimiser_settings_that_are_not_finite_are_refused(make, message):
+    with pytest.raises(ValueError, match=message):
+        make(param())
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: SGD([p], lr="0.1"), "SGD: lr must be a finite number >= 0, got '0.1' (str)"),
+    (lambda p: SGD([p], lr=None), "SGD: lr must be a finite number >= 0, got None (NoneType)"),
+    (lambda p: SGD([p], lr=0.1, momentum=0.9, nesterov="yes"), "SGD: nesterov must be True or"),
+    (lambda p: Adam([p], lr="1e-3"), "Adam: lr must be a finite number >= 0, got '1e-3' (str)"),
+    (lambda p: Adam([p], betas=0.9), "Adam: betas must be a pair of numbers (beta1, beta2)"),
+])
+def test_optimiser_settings_of_the_wrong_type_are_a_type_error(make, message):
+    with pytest.raises(TypeError) as error:
+        make(param())
+    assert message in str(error.value)
+
+
+def test_a_nan_learning_rate_in_a_state_dict_is_refused_and_nothing_is_changed():
+    p = param()
+    opt = SGD([p], lr=0.1, momentum=0.9)
+    state = opt.state_dict()
+    state["param_groups"][0]["lr"] = float("nan")
+    with pytest.raises(ValueError, match="SGD: lr must be a finite number >= 0, got nan"):
+        opt.load_state_dict(state)
+    assert opt.lr == 0.1
+
+
+# ---- layers: sizes below 1 or not integers --------------------------------------------------
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: nn.LSTM(4, 0), "LSTM: hidden_size must be an integer >= 1, got 0"),
+    (lambda: nn.LSTM(0, 4), "LSTM: input_size must be an integer >= 1, got 0"),
+    (lambda: nn.LSTMCell(4, -3), "LSTMCell: hidden_size must be an integer >= 1, got -3"),
+    (lambda: nn.Linear(0, 3), "Linear: in_features must be an integer >= 1, got 0"),
+    (lambda: nn.Linear(3, -1), "Linear: out_features must be an integer >= 1, got -1"),
+    (lambda: nn.Embedding(0, 3), "Embedding: num_embeddings must be an integer >= 1, got 0"),
+    (lambda: nn.Embedding(3, -2), "Embedding: embedding_dim must be an integer >= 1, got -2"),
+    (lambda: GeneralAttention(0, 3), "GeneralAttention: query_size must be an integer >= 1"),
+    (lambda: AdditiveAttention(3, 3, 0), "AdditiveAttention: hidden_size must be an integer"),
+    (lambda: MultiHeadAttention(4, 0), "MultiHeadAttention: num_heads must be an integer >= 1"),
+    (lambda: MultiHeadAttention(0, 2), "MultiHeadAttention: embed_dim must be an integer >= 1"),
+])
+def test_layer_sizes_below_one_name_the_layer_and_the_size(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: nn.LSTM(4, 2.5), "LSTM: hidden_size must be an integer >= 1, got 2.5 (float)"),
+    (lambda: nn.Linear("3", 2), "Linear: in_features must be an integer >= 1, got '3' (str)"),
+    (lambda: nn.Embedding(10, 4.0), "Embedding: embedding_dim must be an integer >= 1, got 4.0"),
+])
+def test_layer_sizes_that_are_not_integers_are_a_type_error(make, message):
+    with pytest.raises(TypeError) as error:
+        make()
+    assert message in str(error.value)
+
+
+# ---- attention masks, len() and load_state_dict ---------------------------------------------
+
+def test_a_mask_that_does_not_broadcast_names_the_function_and_both_shapes():
+    from attention.functional import dot_product_attention
+    with pytest.raises(ValueError) as error:
+        dot_product_attention(t(2, 3, 4), t(2, 5, 4), t(2, 5, 4), mask=np.ones((2, 4), bool))
+    assert_names(error, "dot_product_attention", "mask of shape (2, 4)",
+                 "scores' shape (2, 3, 5)", "last axis must be n = 5 or 1")
+
+
+def test_a_mask_for_a_module_names_attend_for_scores_made_by_the_module():
+    with pytest.raises(ValueError) as error:
+        AdditiveAttention(4, 4, 3)(Tensor(np.ones((2, 3, 4), np.float32)),
+                                   Tensor(np.ones((2, 5, 4), np.float32)),
+                                   Tensor(np.ones((2, 5, 4), np.float32)),
+                                   mask=np.ones((3, 1, 5), bool))
+    assert_names(error, "attend", "(3, 1, 5)", "(2, 3, 5)")
+
+
+def test_a_scale_that_is_not_a_finite_number_is_refused():
+    from attention.functional import dot_product_attention
+    with pytest.raises(ValueError, match="dot_product_attention: scale must be a finite number"):
+        dot_product_attention(t(3), t(4, 3), t(4), scale=float("nan"))
+
+
+def test_len_of_a_0d_tensor_is_a_type_error_as_in_numpy():
+    assert len(t(4, 2)) == 4
+    with pytest.raises(TypeError, match=r"len\(\) of a 0-d tensor"):
+        len(Tensor(np.float64(2.5)))
+
+
+@pytest.mark.parametrize("array, dtype", [
+    (np.array([[1, "a"], [2, 3]], dtype=object), "object"),
+    (np.array([[1, 2], [2, 3]], dtype=object), "object"),     # numbers, but in Python objects
+    (np.array([["1", "2"], ["3", "4"]]), "<U1"),
+])
+def test_load_state_dict_of_an_array_that_is_not_numbers_names_the_parameter_and_dtype(array,
+                                                                                        dtype):
+    layer = nn.Linear(2, 2)
+    before = layer.weight.data.copy()
+    with pytest.raises(RuntimeError) as error:
+        layer.load_state_dict({"weight": array, "bias": np.zeros(2)})
+    assert_names(error, "Linear.load_state_dict", "weight", f"dtype {dtype}")
+    assert np.array_equal(layer.weight.data, before)            # nothing copied

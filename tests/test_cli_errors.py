@@ -1,0 +1,229 @@
+"""Every command-line failure is one line on stderr and a non-zero exit status, whatever the
+exception; `--debug` or MINIGRAD_DEBUG=1 shows the traceback instead. The commands run in-process
+(`main([...])`) except for two runs that check what a user's terminal really shows."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import minigrad
+from seq2seq.cli import main
+from seq2seq.train import TrainConfig, train
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["--task", "copy", "--num-examples", "20", "--epochs", "1", "--embed-size", "4",
+        "--hidden-size", "8", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory):
+    """A model trained for one epoch on 20 pairs (about a second)."""
+    out = tmp_path_factory.mktemp("run")
+    train(TrainConfig(task="copy", num_examples=20, epochs=1, embed_size=4, hidden_size=8,
+                      progress=False, out=str(out)), log=lambda *a: None)
+    return out
+
+
+def one_error_line(capsys):
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+# ---- settings: NaN, infinity and nonsense are refused before any work -------------------------
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--lr", "nan", "--lr must be a finite number > 0, got nan"),
+    ("--lr", "inf", "--lr must be a finite number > 0, got inf"),
+    ("--lr-decay", "nan", "--lr-decay must be a finite number in (0, 1], got nan"),
+    ("--clip", "nan", "--clip must be a finite number > 0, got nan"),
+    ("--teacher-forcing-ratio", "nan", "--teacher-forcing-ratio must be a finite number in"),
+    ("--val-fraction", "nan", "--val-fraction must be a finite number in [0, 1), got nan"),
+    ("--epochs", "-1", "--epochs must be an integer >= 0, got -1"),
+    ("--seed", "-1", "--seed must be an integer >= 0, got -1"),
+    ("--hidden-size", "0", "--hidden-size must be an integer >= 1, got 0"),
+])
+def test_train_refuses_settings_that_would_give_a_nan_or_empty_model(tmp_path, capsys, option,
+                                                                     value, message):
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--out", str(out), option, value]) == 1
+    assert message in one_error_line(capsys)
+    assert not out.exists()                                     # refused before any work
+
+
+def test_a_validation_split_that_leaves_no_training_pair_is_refused(tmp_path, capsys):
+    assert main(["train", *TINY, "--out", str(tmp_path / "r"), "--val-fraction", "0.99"]) == 1
+    assert one_error_line(capsys) == ("error: --val-fraction 0.99 leaves no pair to train on: "
+                                      "all 20 pairs are held out for validation")
+
+
+def test_the_api_refuses_the_same_settings_by_their_python_names(tmp_path):
+    with pytest.raises(ValueError, match="^lr must be a finite number > 0, got nan$"):
+        train(TrainConfig(lr=float("nan"), out=str(tmp_path / "r")))
+    with pytest.raises(ValueError, match="^val_fraction 0.99 leaves no pair to train on"):
+        train(TrainConfig(task="copy", num_examples=20, val_fraction=0.99, hidden_size=4,
+                          progress=False, out=str(tmp_path / "r")), log=lambda *a: None)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["demo", "--epochs", "-1"], "--epochs must be an integer >= 0, got -1"),
+    (["demo", "--num-examples", "0"], "--num-examples must be an integer >= 1, got 0"),
+    (["demo", "--seed", "-5"], "--seed must be an integer >= 0, got -5"),
+    (["compare-lengths", "--hidden-size", "0"], "--hidden-size must be an integer >= 1, got 0"),
+    (["compare-lengths", "--epochs", "-2"], "--epochs must be an integer >= 0, got -2"),
+    (["compare-lengths", "--num-examples", "-1"], "--num-examples must be an integer >= 1"),
+])
+def test_demo_and_compare_lengths_make_the_checks_train_makes(tmp_path, capsys, args, message):
+    out = tmp_path / "out"
+    assert main([*args, "--out", str(out)]) == 1
+    assert message in one_error_line(capsys)
+    assert not out.exists()
+
+
+def test_demo_epochs_0_means_zero_epochs_as_for_train():
+    from seq2seq.experiments import demo_config
+    assert demo_config("out", epochs=0).epochs == 0             # not the default 6
+    assert demo_config("out").epochs == 6 and demo_config("out").num_examples == 12000
+    with pytest.raises(ValueError, match="hidden_size|epochs must be an integer >= 0"):
+        demo_config("out", epochs=-1)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["evaluate", "{run}", "--beam-size", "-1"], "--beam-size must be an integer >= 1, got -1"),
+    (["evaluate", "{run}", "--task", "copy", "--num-examples", "-1"], "--num-examples must be"),
+    (["translate", "{run}", "12", "--beam-size", "0"], "--beam-size must be an integer >= 1"),
+    (["translate", "{run}", ""], "the text to translate is empty"),
+    (["translate", "{run}", "   "], "the text to translate is empty"),
+    (["draw", "{run}", "--step", "-1"], "--step must be an integer >= 0, got -1"),
+])
+def test_evaluate_translate_and_draw_check_their_options(run_folder, capsys, args, message):
+    assert main([a.format(run=run_folder) for a in args]) == 1
+    assert message in one_error_line(capsys)
+
+
+# ---- checkpoints: what is wrong inside a file names the file ----------------------------------
+
+def broken_copy(run_folder, tmp_path, change):
+    state = minigrad.load(run_folder / "checkpoint.npz")
+    change(state)
+    path = tmp_path / "broken.npz"
+    minigrad.save(state, path)
+    return path
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda s: s["model_config"].update(hidden_size=9), ["RuntimeError", "shape mismatch",
+                                                         "(32, 8)", "(36, 9)"]),
+    (lambda s: s.pop("src_vocab"), ["no 'src_vocab' entry"]),
+    (lambda s: s["model_config"].update(hidden_size=0), ["hidden_size must be an integer"]),
+    (lambda s: s.update(src_vocab="not a vocabulary"), ["src_vocab", "str"]),
+])
+def test_a_checkpoint_whose_content_does_not_fit_names_the_file(run_folder, tmp_path, capsys,
+                                                                change, words):
+    path = broken_copy(run_folder, tmp_path, change)
+    assert main(["translate", str(path), "12"]) == 1
+    line = one_error_line(capsys)
+    assert line.startswith(f"error: {path}: not a seq2seq checkpoint")
+    for word in words:
+        assert word in line
+
+
+# ---- any exception is one line; --debug shows the traceback ----------------------------------
+
+@pytest.mark.parametrize("error, shown", [
+    (ZeroDivisionError("float division by zero"), "ZeroDivisionError: float division by zero"),
+    (IndexError("index 3 is out of bounds"), "IndexError: index 3 is out of bounds"),
+    (RuntimeError("multi\n  line"), "RuntimeError: multi line"),
+    (RecursionError("maximum recursion depth exceeded"), "too deep a recursion"),
+    (MemoryError("Unable to allocate 596. GiB"),
+     "out of memory: Unable to allocate 596. GiB (is --hidden-size 1000000 too large?)"),
+    (ValueError("Maximum allowed dimension exceeded"), "(is --hidden-size 1000000 too large?)"),
+    (KeyError("model"), "missing key 'model'"),
+])
+def test_any_exception_is_one_line_with_status_1(tmp_path, capsys, monkeypatch, error, shown):
+    def fail(config, log=print):
+        raise error
+    monkeypatch.setattr("seq2seq.train.train", fail)
+    monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
+    assert main(["train", *TINY, "--hidden-size", "1000000", "--out", str(tmp_path)]) == 1
+    assert shown in one_error_line(capsys)
+
+
+def test_ctrl_c_exits_with_130(tmp_path, capsys, monkeypatch):
+    def interrupted(config, log=print):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("seq2seq.train.train", interrupted)
+    assert main(["train", *TINY, "--out", str(tmp_path)]) == 130
+    assert capsys.readouterr().err.strip() == "interrupted"
+
+
+@pytest.mark.parametrize("args, environment", [(["--debug", "train"], "0"),
+                                               (["train", "--debug"], ""),
+                                               (["train"], "1")])
+def test_debug_flag_or_environment_reraises(tmp_path, monkeypatch, args, environment):
+    monkeypatch.setenv("MINIGRAD_DEBUG", environment)
+    with pytest.raises(ValueError, match="lr must be a finite number"):
+        main([*args, *TINY, "--lr", "nan", "--out", str(tmp_path / "r")])
+
+
+def test_a_huge_size_names_the_setting(tmp_path, capsys):
+    """NumPy refuses the shape outright (no memory is asked for), and the error says which
+    setting made it."""
+    assert main(["train", *TINY, "--hidden-size", str(10**20), "--out", str(tmp_path)]) == 1
+    assert f"(is --hidden-size {10**20} too large?)" in one_error_line(capsys)
+
+
+# ---- what a terminal shows ------------------------------------------------------------------
+
+def run_module(*args, env=None):
+    environment = {k: v for k, v in os.environ.items() if k != "MINIGRAD_DEBUG"}
+    environment.update(env or {})
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env=environment)
+
+
+def test_no_traceback_reaches_the_terminal(tmp_path):
+    result = run_module("seq2seq", "compare-lengths", "--hidden-size", "0", "--out",
+                        str(tmp_path))
+    assert result.returncode == 1
+    assert result.stderr == "error: --hidden-size must be an integer >= 1, got 0\n"
+
+
+def test_minigrad_debug_shows_the_traceback(tmp_path):
+    result = run_module("seq2seq", "compare-lengths", "--hidden-size", "0", "--out",
+                        str(tmp_path), env={"MINIGRAD_DEBUG": "1"})
+    assert result.returncode == 1
+    assert result.stderr.startswith("Traceback (most recent call last):")
+    assert result.stderr.rstrip().endswith("hidden_size must be an integer >= 1, got 0")
+
+
+# ---- the other tools ------------------------------------------------------------------------
+
+def test_the_other_entry_points_report_one_line(tmp_path, capsys, monkeypatch):
+    from attention.__main__ import main as attention_main
+    from minigrad.__main__ import main as minigrad_main
+    from minigrad.check.checker import main as check_main
+    from minigrad.viz.__main__ import main as viz_main
+    import minigrad.check.checker as checker
+
+    monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
+    assert attention_main(["demo", "--seed", "-1", "--out", str(tmp_path)]) == 1
+    assert "--seed must be an integer >= 0, got -1" in one_error_line(capsys)
+    assert minigrad_main(["demo", "--steps", "-1"]) == 1
+    assert "--steps must be an integer >= 0, got -1" in one_error_line(capsys)
+    assert viz_main(["render", str(tmp_path / "no.dot"), "--out", str(tmp_path / "x.svg")]) == 1
+    assert "no.dot" in one_error_line(capsys)
+
+    def crash(*args):
+        raise IndexError("list index out of range")
+    monkeypatch.setattr(checker, "check", crash)
+    from minigrad.check import EXERCISES
+    assert check_main(EXERCISES, "python -m minigrad.check", ["gru_cell", "x.py"]) == 1
+    assert one_error_line(capsys) == "error: IndexError: list index out of range"
+    with pytest.raises(IndexError):
+        check_main(EXERCISES, "python -m minigrad.check", ["--debug", "gru_cell", "x.py"])
