@@ -8,6 +8,7 @@ import minigrad.functional as F
 from attention.modules import AdditiveAttention, GeneralAttention, MultiHeadAttention
 from minigrad import Function, Tensor, nn
 from minigrad.ops.shapes import AxisError
+from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import SGD, Adam
 
 
@@ -356,3 +357,12 @@ def test_load_state_dict_of_an_array_that_is_not_numbers_names_the_parameter_and
         layer.load_state_dict({"weight": array, "bias": np.zeros(2)})
     assert_names(error, "Linear.load_state_dict", "weight", f"dtype {dtype}")
     assert np.array_equal(layer.weight.data, before)            # nothing copied
+
+
+@pytest.mark.parametrize("max_norm", [float("nan"), float("inf"), -1.0])
+def test_clip_grad_norm_refuses_a_max_norm_that_would_never_clip(max_norm):
+    p = param()
+    p.grad = np.full(2, 100.0)
+    with pytest.raises(ValueError, match="clip_grad_norm_: max_norm must be a finite number >= 0"):
+        clip_grad_norm_([p], max_norm)
+    assert np.array_equal(p.grad, np.full(2, 100.0))

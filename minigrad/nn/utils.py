@@ -6,6 +6,8 @@ file imports nothing from `minigrad.nn`.
 
 import numpy as np
 
+from minigrad.settings import check_number
+
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0):
     """Scale the gradients down so that their total norm is at most `max_norm`; return the total
@@ -20,6 +22,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0):
     The trailing underscore says that it changes the gradients (PyTorch's convention); each
     clipped gradient is a new array of the same dtype.
     """
+    check_number("max_norm", max_norm, low=0, where="clip_grad_norm_")    # NaN would never clip
     if hasattr(parameters, "grad"):                 # a single tensor
         parameters = [parameters]
     parameters = [p for p in parameters if p.grad is not None]
