@@ -21,8 +21,9 @@ DEMO_SENTENCES = [
 
 def demo_config(out, seed=0, epochs=None, num_examples=None):
     """The demo's budget: small enough for about a minute on a laptop CPU. None means the
-    default (6 epochs, 12000 pairs); epochs=0 means no training at all, as for `train`: the
-    heatmaps then show the attention of a model as initialised."""
+    default (6 epochs, 12000 pairs); any other value is used as given and checked as `train`
+    checks it (epochs=0 is refused, not read as "the default": a run trains at least one epoch,
+    which writes its checkpoint)."""
     config = TrainConfig(task="toy-ja-en", out=str(out), attention="dot", embed_size=32,
                          hidden_size=128, batch_size=64, epochs=6 if epochs is None else epochs,
                          num_examples=12000 if num_examples is None else num_examples,
@@ -158,7 +159,7 @@ def add_commands(sub):
     p.add_argument("--out", default="runs/demo")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--epochs", type=int, default=None,
-                   help="training epochs (default 6; 0: no training, as for train)")
+                   help="training epochs, at least 1 (default 6)")
     p.add_argument("--num-examples", type=int, default=None, help="training pairs (default 12000)")
     p.set_defaults(func=lambda a: run_demo(a.out, a.seed, a.epochs, a.num_examples))
 

@@ -19,7 +19,7 @@ RULES = {
     "embed_size": INTEGER_AT_LEAST_1,
     "hidden_size": INTEGER_AT_LEAST_1,
     "batch_size": INTEGER_AT_LEAST_1,
-    "epochs": INTEGER_AT_LEAST_0,               # 0: no training, the model as initialised
+    "epochs": INTEGER_AT_LEAST_1,               # a run writes its checkpoint after each epoch
     "lr": dict(low=0, low_open=True),
     "lr_decay": dict(low=0, low_open=True, high=1),     # a decay: lr * lr_decay**epoch
     "clip": dict(low=0, low_open=True),

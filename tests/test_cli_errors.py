@@ -44,7 +44,7 @@ def one_error_line(capsys):
     ("--clip", "nan", "--clip must be a finite number > 0, got nan"),
     ("--teacher-forcing-ratio", "nan", "--teacher-forcing-ratio must be a finite number in"),
     ("--val-fraction", "nan", "--val-fraction must be a finite number in [0, 1), got nan"),
-    ("--epochs", "-1", "--epochs must be an integer >= 0, got -1"),
+    ("--epochs", "0", "--epochs must be an integer >= 1, got 0"),
     ("--seed", "-1", "--seed must be an integer >= 0, got -1"),
     ("--hidden-size", "0", "--hidden-size must be an integer >= 1, got 0"),
 ])
@@ -71,11 +71,12 @@ def test_the_api_refuses_the_same_settings_by_their_python_names(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["demo", "--epochs", "-1"], "--epochs must be an integer >= 0, got -1"),
+    (["demo", "--epochs", "-1"], "--epochs must be an integer >= 1, got -1"),
+    (["demo", "--epochs", "0"], "--epochs must be an integer >= 1, got 0"),      # not "6"
     (["demo", "--num-examples", "0"], "--num-examples must be an integer >= 1, got 0"),
     (["demo", "--seed", "-5"], "--seed must be an integer >= 0, got -5"),
     (["compare-lengths", "--hidden-size", "0"], "--hidden-size must be an integer >= 1, got 0"),
-    (["compare-lengths", "--epochs", "-2"], "--epochs must be an integer >= 0, got -2"),
+    (["compare-lengths", "--epochs", "0"], "--epochs must be an integer >= 1, got 0"),
     (["compare-lengths", "--num-examples", "-1"], "--num-examples must be an integer >= 1"),
 ])
 def test_demo_and_compare_lengths_make_the_checks_train_makes(tmp_path, capsys, args, message):
@@ -85,12 +86,13 @@ def test_demo_and_compare_lengths_make_the_checks_train_makes(tmp_path, capsys, 
     assert not out.exists()
 
 
-def test_demo_epochs_0_means_zero_epochs_as_for_train():
+def test_demo_epochs_0_is_refused_as_train_refuses_it_not_read_as_the_default():
     from seq2seq.experiments import demo_config
-    assert demo_config("out", epochs=0).epochs == 0             # not the default 6
     assert demo_config("out").epochs == 6 and demo_config("out").num_examples == 12000
-    with pytest.raises(ValueError, match="hidden_size|epochs must be an integer >= 0"):
-        demo_config("out", epochs=-1)
+    assert demo_config("out", epochs=1, num_examples=50).epochs == 1
+    for epochs in (0, -1):
+        with pytest.raises(ValueError, match=f"^epochs must be an integer >= 1, got {epochs}$"):
+            demo_config("out", epochs=epochs)
 
 
 @pytest.mark.parametrize("args, message", [

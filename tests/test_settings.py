@@ -62,7 +62,7 @@ def test_a_setting_error_is_shown_as_its_option_on_the_command_line():
     ("lr", float("nan"), "lr must be a finite number > 0, got nan"),
     ("lr_decay", 1.5, "lr_decay must be a finite number in (0, 1], got 1.5"),
     ("clip", float("inf"), "clip must be a finite number > 0, got inf"),
-    ("epochs", -1, "epochs must be an integer >= 0, got -1"),
+    ("epochs", 0, "epochs must be an integer >= 1, got 0"),
     ("beam_size", 0, "beam_size must be an integer >= 1, got 0"),
     ("step", -2, "step must be an integer >= 0, got -2"),
     ("seed", -1, "seed must be an integer >= 0, got -1"),
@@ -74,7 +74,7 @@ def test_seq2seq_rules(name, value, message):
 
 
 def test_seq2seq_check_skips_unset_and_unknown_settings():
-    check_settings(epochs=0, max_len=None, out="runs/x", attention=None, lr=1e-3)
+    check_settings(epochs=1, max_len=None, out="runs/x", attention=None, lr=1e-3)
 
 
 def test_a_split_that_leaves_nothing_to_train_on_names_the_counts():
