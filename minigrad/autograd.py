@@ -10,6 +10,8 @@ Read this file in one sitting; it is all of reverse-mode autodiff:
   `backward` once with the gradient that arrived at its output.
 - Gradients of intermediate tensors live in a dict local to one backward call; only leaves keep
   theirs, adding up over calls until `zero_grad()`.
+- An op notes the version clock when it is recorded; if an array it saved was changed in place
+  through a tensor since, its backward is not run: an error says so (`minigrad/versions.py`).
 
 The walk itself is the generator `backward_pass`, which can pause after each op: `backward()` runs
 it in one go, and `minigrad.debug.backward_steps` hands you one op at a time. `minigrad.debug` also
@@ -21,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from minigrad import grad_mode, scopes
+from minigrad import grad_mode, scopes, versions
 from minigrad.tensor import Tensor
 
 
@@ -49,11 +51,12 @@ class Function:
 
     inputs = ()
     scope = ()
+    recorded_at = 0     # the version clock when the op was recorded (see minigrad/versions.py)
 
     def __call__(self, *args):
         inputs = [x if isinstance(x, Tensor) else _constant(x, args) for x in args]
         try:
-            y = self.forward(*[x.data for x in inputs])
+            y = self.forward(*[x._data for x in inputs])
         except (ValueError, IndexError, TypeError) as error:
             raise _with_op_and_shapes(error, self, inputs) from error
         out = Tensor._from_op(y)
@@ -64,6 +67,7 @@ class Function:
                     out.creator = self
                     self.inputs = inputs
                     self.scope = scopes.current     # the names of `minigrad.scope` blocks
+                    self.recorded_at = versions.clock   # checked before backward
                     break
         if watchers:                                    # minigrad.debug is watching
             for watcher in watchers:
@@ -206,6 +210,8 @@ def backward_pass(root, grad, break_on=None, pause=True):
         if watchers:
             for watcher in watchers:
                 watcher.before_backward(op, t, grad_t)
+        if op.recorded_at != versions.clock:            # something was changed in place since
+            versions.check(op, t)                       # the forward: did op save it?
         if stop is not None and stop(op):
             stopped = True
             grads_in = _backward_in_debugger(op, grad_t, t.data)
@@ -221,10 +227,10 @@ def backward_pass(root, grad, break_on=None, pause=True):
                 continue
             if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
                 grad_x = np.asarray(grad_x)
-            if grad_x.shape != x.data.shape:
+            if grad_x.shape != x._data.shape:
                 raise _wrong_shape(op, grads_in)
-            if grad_x.dtype != x.data.dtype:            # e.g. a float32 input of a float64 op
-                grad_x = grad_x.astype(x.data.dtype)
+            if grad_x.dtype != x._data.dtype:           # e.g. a float32 input of a float64 op
+                grad_x = grad_x.astype(x._data.dtype)
             grads[x] = grad_x if x not in grads else grads[x] + grad_x     # never in place
         if pause:                                       # minigrad.debug.backward_steps
             yield op, t, grad_t, grads_in, grads

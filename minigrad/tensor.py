@@ -6,26 +6,29 @@ on `x + y` leads to `Tensor.__add__` and from there to the `Add` op.
 
 import numpy as np
 
+from minigrad import versions
+
 
 class Tensor:
     """A NumPy array in a computation graph.
 
-    data           the np.ndarray
+    data           the np.ndarray (a property: see `data` below)
     grad           d(root)/d(self) after backward (leaves only), an np.ndarray, or None
     requires_grad  whether gradients flow to this tensor
     creator        the op (a `Function`) that made it; None for a leaf
     name           an optional label, shown in reprs, errors and drawings
     hooks          functions called with its gradient during backward (`register_hook`), or None
     retains_grad   whether an intermediate tensor keeps its gradient (`retain_grad`)
+    _version       when its array was last changed in place through it (`minigrad.versions`)
     """
 
-    __slots__ = ("data", "grad", "requires_grad", "creator", "name", "hooks", "retains_grad",
-                 "__weakref__")
+    __slots__ = ("_data", "grad", "requires_grad", "creator", "name", "hooks", "retains_grad",
+                 "_version", "__weakref__")
     __array_ufunc__ = None     # `array + tensor` calls Tensor.__radd__; np.exp(tensor) is an error
 
     def __init__(self, data, requires_grad=False, name=None, dtype=None):
         if isinstance(data, Tensor):
-            data = data.data
+            data = data._data
         if isinstance(data, (np.ndarray, np.generic)):     # NumPy arrays keep their dtype
             data = np.asarray(data, dtype=dtype)
         else:                                   # Python numbers and lists become float64
@@ -34,7 +37,8 @@ class Tensor:
             label = "Tensor" if name is None else f"Tensor {name!r}"
             raise TypeError(f"{label}: only floating-point "
                             f"tensors can require grad, this one is {data.dtype}")
-        self.data = data
+        self._data = data
+        self._version = 0
         self.grad = None
         self.requires_grad = bool(requires_grad)
         self.creator = None
@@ -46,7 +50,8 @@ class Tensor:
     def _from_op(cls, data):
         """The output of an op (no checks: the op made the array)."""
         t = cls.__new__(cls)
-        t.data = data if type(data) is np.ndarray else np.asarray(data)   # NumPy scalar -> 0-d
+        t._data = data if type(data) is np.ndarray else np.asarray(data)  # NumPy scalar -> 0-d
+        t._version = 0
         t.grad = None
         t.requires_grad = False
         t.creator = None
@@ -58,20 +63,33 @@ class Tensor:
     # ---- what it is ----------------------------------------------------------------------
 
     @property
+    def data(self):
+        """The array. Changing it in place through the tensor (`t.data -= 1`) moves its version,
+        so a backward that would use the changed array raises (`minigrad.versions`)."""
+        return self._data
+
+    @data.setter
+    def data(self, array):
+        if array is self._data:         # `t.data -= 1`: NumPy changed the array in place, then
+            versions.bump(self)         # Python assigns the same array back: an in-place change
+        else:                           # a new array: what ops saved is untouched, no bump
+            self._data = array
+
+    @property
     def shape(self):
-        return self.data.shape
+        return self._data.shape
 
     @property
     def ndim(self):
-        return self.data.ndim
+        return self._data.ndim
 
     @property
     def dtype(self):
-        return self.data.dtype
+        return self._data.dtype
 
     @property
     def size(self):
-        return self.data.size
+        return self._data.size
 
     def __len__(self):
         """The length of the first axis, as for a NumPy array and a PyTorch tensor."""
@@ -181,6 +199,20 @@ class Tensor:
 
     def __neg__(self):
         return arithmetic.neg(self)
+
+    # ---- in place: allowed where PyTorch allows it (see minigrad/versions.py) ------------------
+
+    def __iadd__(self, other):
+        return versions.in_place(self, other, np.add, "+=", arithmetic.add)
+
+    def __isub__(self, other):
+        return versions.in_place(self, other, np.subtract, "-=", arithmetic.sub)
+
+    def __imul__(self, other):
+        return versions.in_place(self, other, np.multiply, "*=", arithmetic.mul)
+
+    def __itruediv__(self, other):
+        return versions.in_place(self, other, np.true_divide, "/=", arithmetic.div)
 
     # ---- comparisons: plain boolean arrays, outside the graph -------------------------------
 

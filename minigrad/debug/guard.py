@@ -13,8 +13,10 @@ The design, and why:
 - A fingerprint (CRC-32 of the bytes) of every array an op keeps on itself, taken right after
   its forward, is compared when backward reaches the op. It sees any change, however it was
   made: `t.data[...] = v`, `t.data *= 2`, `np.add(a, b, out=a)`, a change to an index array.
-- Not a version counter bumped by in-place methods (PyTorch's way): minigrad's in-place writes
-  are raw NumPy, which no counter sees.
+- More than the version counters, which are always on (`minigrad/versions.py`): they see the
+  in-place changes made through a tensor (`t.data -= 1`, `t -= 1` under no_grad, optimiser
+  steps), but not raw NumPy writes into the array (`t.data[i] = v`, `out=`) nor writes through a
+  view or another tensor sharing the array. The guard sees those too.
 - Not read-only arrays: optimisers change parameters in place after backward, while the last
   graph is still alive, and that is right. Only a backward that then runs through the changed
   array raises; a new forward after `optimizer.step()` saves the new values and is fine.
@@ -29,12 +31,9 @@ import zlib
 import numpy as np
 
 from minigrad.debug.watch import Watcher, where_created
+from minigrad.versions import SavedArrayError, saved_arrays
 
-NOT_SAVED = ("inputs", "scope", "created_at")      # the engine's and the debugger's attributes
-
-
-class SavedArrayError(RuntimeError):
-    """An array saved for backward was changed after the forward pass saved it."""
+__all__ = ["guard_saved", "SavedArrayError", "fingerprints", "checksum", "saved_array"]
 
 
 class guard_saved(Watcher):
@@ -59,15 +58,7 @@ class guard_saved(Watcher):
 def fingerprints(op):
     """{attribute: checksum} for each array the op keeps on itself: `y` for self.y, `index[1]`
     for an array inside a tuple."""
-    sums = {}
-    for name, value in vars(op).items():
-        if isinstance(value, np.ndarray):
-            sums[name] = checksum(value)
-        elif isinstance(value, (tuple, list)) and name not in NOT_SAVED:
-            for k, part in enumerate(value):
-                if isinstance(part, np.ndarray):
-                    sums[f"{name}[{k}]"] = checksum(part)
-    return sums
+    return {name: checksum(array) for name, array in saved_arrays(op)}
 
 
 def checksum(a):

@@ -117,7 +117,8 @@ class Module:
             raise TypeError(f"{type(self).__name__}.to: parameters must be floating-point, "
                             f"not {dtype}")
         for p in self.parameters():
-            p.data = p.data.astype(dtype, copy=False)
+            if p.dtype != dtype:            # assigning the same array back would count as a change
+                p.data = p.data.astype(dtype)
             if p.grad is not None:
                 p.grad = p.grad.astype(dtype, copy=False)
         return self

@@ -1,0 +1,155 @@
+"""Version counters: an array saved for backward and then changed in place is an error, always.
+
+    x = Tensor([1.0, 2.0], requires_grad=True)
+    w = Tensor([3.0, 4.0], requires_grad=True, name="w")
+    y = (x * w).sum()              # Mul saves w's own array for its backward (dL/dx = dL/dy * w)
+    w.data -= 1                    # changes that very array
+    y.backward()                   # SavedArrayError: Mul, input 1 'w' (a leaf, shape (2,)), ...
+
+Without the check, backward would quietly give x.grad = [2, 3], the slope at values the forward
+never used (the true one is [3, 4]). PyTorch raises here too, with its version counters; this is
+the same idea, made as cheap as the engine allows.
+
+How it works:
+- Every in-place change made through a tensor moves one clock shared by all tensors, and stamps
+  the tensor with the clock's new reading (`t._version`, 0 when never changed). These are the
+  changes that go through a tensor: `t.data -= 1` (NumPy changes the array, then Python assigns
+  the same array back to `t.data`, and the `data` setter sees that it is the same array),
+  `t -= 1` and the other in-place operators (below), and the optimisers' steps.
+- An op that records itself in the graph notes the clock (`op.recorded_at`): one number, not one
+  per input. When backward reaches the op, the clock is compared with that number; equal (the
+  usual case: nothing was changed in place since the forward) costs nothing more. Otherwise each
+  input, and the output, whose stamp is newer than the op is looked at: if the op saved its
+  array (or part of it: a view) for backward, that is the error. An op that saved nothing of it
+  (`Add` saves only shapes, `Tanh` only its output) computes the right gradient anyway, so an
+  in-place change of its input is no error, as in PyTorch.
+- Assigning a different array (`t.data = new_array`) is no in-place change and does not move the
+  clock: the array an op saved is untouched, so backward computes the gradient of the forward
+  that ran, at the values it ran with (PyTorch's `t.data = ...` does not bump either).
+  `load_state_dict`, the `init` functions and `Module.to` assign new arrays this way.
+
+What it does not see: writes into the array that do not go through the tensor's `data` setter or
+its in-place operators. `t.data[i] = v` and `t.data[...] = v` (NumPy's __setitem__),
+`np.add(a, b, out=t.data)`, and a change made through another tensor or array that shares the
+memory: a view (`x.T`, `x.reshape(...)`, `x[1:]`, `x.detach()` and `Tensor(x.data)` share x's
+array, but each has its own stamp). `minigrad.debug.guard_saved()` catches all of those too: it
+fingerprints every saved array, which costs far more and is therefore opt-in.
+
+In-place operators (`+=`, `-=`, `*=`, `/=`) follow PyTorch's rules where minigrad can:
+- under `no_grad()`, or when neither side requires grad: the array changes in place, the tensor
+  keeps its identity (a model's Parameter really changes) and its stamp moves;
+- on a leaf that requires grad while the graph is recorded: an error, as in PyTorch (it would
+  change a value the graph has already used; do it under `no_grad()`, as an optimiser does);
+- otherwise (a tensor in the graph, or a right-hand side that requires grad): minigrad's graph
+  has no in-place ops, so `y += 1` is `y = y + 1`, a new tensor recorded in the graph (PyTorch
+  changes y itself; other names bound to the old y keep the old value here).
+"""
+
+import numpy as np
+
+from minigrad import grad_mode
+
+clock = 0           # moves on at every in-place change made through a tensor
+
+NOT_SAVED = ("inputs", "scope", "created_at", "recorded_at")   # the engine's and debuggers' own
+
+
+class SavedArrayError(RuntimeError):
+    """An array saved for backward was changed after the forward pass saved it."""
+
+
+def bump(t):
+    """Note that t's array was just changed in place: move the clock, and stamp t with it."""
+    global clock
+    clock += 1
+    t._version = clock
+
+
+# ---- the check in backward ---------------------------------------------------------------------
+
+def check(op, out):
+    """Called by the backward pass when the clock moved since `op` was recorded: raise if an input
+    or the output of `op` was changed in place since then and `op` saved (part of) its array."""
+    since = op.recorded_at
+    for i, x in enumerate(op.inputs):
+        if x._version > since:
+            name = _saved_name(op, x._data)
+            if name is not None:
+                raise SavedArrayError(_message(op, name, f"input {i}, {describe(x)}"))
+    if out._version > since:
+        name = _saved_name(op, out._data)
+        if name is not None:
+            raise SavedArrayError(_message(op, name, f"its output, {describe(out)}"))
+
+
+def saved_arrays(op):
+    """(name, array) for each array the op keeps on itself: `y` for self.y, `index[1]` for an
+    array inside a tuple or list. The same list `guard_saved` fingerprints."""
+    for name, value in vars(op).items():
+        if isinstance(value, np.ndarray):
+            yield name, value
+        elif isinstance(value, (tuple, list)) and name not in NOT_SAVED:
+            for k, part in enumerate(value):
+                if isinstance(part, np.ndarray):
+                    yield f"{name}[{k}]", part
+
+
+def _saved_name(op, array):
+    """The name of a saved array that shares memory with `array`, or None."""
+    for name, saved in saved_arrays(op):
+        if np.may_share_memory(saved, array):
+            return name
+    return None
+
+
+def _message(op, name, whose):
+    from minigrad.debug.watch import where_created      # only when there is an error to explain
+    kind = type(op).__name__
+    lines = [f"{kind}.backward would use self.{name}, an array saved for backward: the data of "
+             f"{whose}, changed in place after the forward.",
+             "  Its backward would compute the gradient at the new values, not at those the "
+             "forward used. Change it after backward (as optimizer.step() does, then run the "
+             "forward again), or make a new tensor instead (x = x - 1, not x.data -= 1 or x -= 1 "
+             "under no_grad)."]
+    site = where_created(op)
+    lines.append(site if site else "  (Under minigrad.debug.trace() or detect_anomaly() this "
+                                   "names the line that created the op.)")
+    return "\n".join(lines)
+
+
+def describe(t):
+    """A tensor in words: 'w' (a leaf, shape (2,))."""
+    kind = "a leaf" if t.creator is None else f"made by {type(t.creator).__name__}"
+    name = repr(t.name) if t.name is not None else "unnamed"
+    return f"{name} ({kind}, shape {t.shape})"
+
+
+# ---- in-place operators ------------------------------------------------------------------------
+
+def in_place(t, other, ufunc, symbol, out_of_place):
+    """`t += other` and the like (see the module's docstring for the rules). `ufunc` changes the
+    array (np.add, ...); `out_of_place(t, other)` is the op to record instead in the graph."""
+    other_requires_grad = getattr(other, "requires_grad", False)
+    if grad_mode.enabled and (t.requires_grad or other_requires_grad):
+        if t.requires_grad and t.creator is None:
+            raise RuntimeError(
+                f"{describe(t)} {symbol} ...: a leaf that requires grad cannot be changed in "
+                "place while the graph is recorded (its old value may be in the graph already). "
+                f"Do it under `with minigrad.no_grad():`, as an optimiser step does, or write "
+                f"x = x {symbol[0]} ... for a new tensor")
+        return out_of_place(t, other)                   # a new tensor, recorded in the graph
+    value = other._data if hasattr(other, "_data") else other
+    try:
+        ufunc(t._data, value, out=t._data, casting="same_kind")
+    except (TypeError, ValueError) as error:
+        kind = TypeError if isinstance(error, TypeError) else ValueError   # NumPy's own
+        raise kind(f"{describe(t)} {symbol} {_what(value)}: {error} (an in-place "
+                          "operation keeps the tensor's shape and dtype; x = x "
+                          f"{symbol[0]} ... makes a new tensor)") from error
+    bump(t)
+    return t
+
+
+def _what(value):
+    shape, dtype = np.shape(value), getattr(value, "dtype", type(value).__name__)
+    return f"a value of shape {shape}, {dtype}"
