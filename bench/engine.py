@@ -19,9 +19,17 @@ again, and more of them for minigrad. The LSTM is then measured once more in a c
 whose allocator keeps freed memory (GLIBC_TUNABLES), which takes page faults out of the
 comparison for all three alike.
 
-Last, the cost of `minigrad.debug.guard_saved()`, which fingerprints every array an op saves for
-backward and checks it when backward reaches the op: both workloads in minigrad, guard off and
-on. Off, the engine pays one `if` per op for it (and for the other debugger aids).
+Last, what checking the saved arrays costs, both workloads in minigrad:
+- default: the version check that is always on (`minigrad/versions.py`): each recorded op notes
+  the version clock, and backward compares it with the clock before the op's backward. These
+  are the figures of tables 1 and 2 (compare them with an older version of minigrad for the
+  cost of the check itself).
+- clock moved: the same, with one unrelated tensor changed in place between forward and
+  backward, so the clock has moved for every op and each one looks at its inputs' and output's
+  versions (the check's slow path).
+- guard: inside `minigrad.debug.guard_saved()`, which fingerprints every array an op saves for
+  backward and checks it when backward reaches the op. Off, the engine pays one `if` per op
+  for it (and for the other debugger aids).
 """
 
 import os
@@ -85,13 +93,17 @@ def measure(fn, repeats):
 
 # ---- 1. a chain of small ops -------------------------------------------------------------------
 
-def chain_minigrad(n):
+def chain_minigrad(n, between=None):
+    """`between`, if given, is called after the forward and before the backward."""
     x = Tensor(np.array([0.5]), requires_grad=True)
     c = Tensor(np.array([0.9]))
     y = x
     for i in range(n):
         y = y + c if i % 3 == 0 else y * c if i % 3 == 1 else y.tanh()
-    y.sum().backward()
+    loss = y.sum()
+    if between is not None:
+        between()
+    loss.backward()
     return x.grad
 
 
@@ -141,13 +153,16 @@ def lstm_step(x, h, c, w_ih, w_hh, bias, H, sigmoid, tanh):
     return h, c
 
 
-def lstm_minigrad(arrays, config):
+def lstm_minigrad(arrays, config, between=None):
     w_ih, w_hh, bias = (Tensor(arrays[k], requires_grad=True) for k in ("w_ih", "w_hh", "bias"))
     h = c = Tensor(np.zeros((config.batch, config.hidden), dtype=config.dtype))
     for x in arrays["x"]:
         h, c = lstm_step(Tensor(x), h, c, w_ih, w_hh, bias, config.hidden,
                          Tensor.sigmoid, Tensor.tanh)
-    h.sum().backward()
+    loss = h.sum()
+    if between is not None:
+        between()
+    loss.backward()
     return w_ih.grad
 
 
@@ -172,11 +187,16 @@ def lstm_torch(arrays, config):
     return w_ih.grad
 
 
-# ---- 3. the saved-array guard, off and on -------------------------------------------------------
+# ---- 3. checks of the saved arrays: the version check, its slow path, the guard ------------------
 
-def guard_cost(arrays, config):
-    """{workload: (seconds off, seconds on)}: the chain per op, and the LSTM."""
+def saved_check_cost(arrays, config):
+    """{workload: (seconds default, clock moved, guard on)}: the chain per op, and the LSTM."""
     n = config.chain_length
+    spare = Tensor(np.zeros(1))
+
+    def move_clock():
+        nonlocal spare
+        spare += 1.0                    # in place, on a tensor no op saved: the clock moves
 
     def guarded(fn):
         def run():
@@ -184,16 +204,12 @@ def guard_cost(arrays, config):
                 return fn()
         return run
 
-    def chain():
-        return chain_minigrad(n)
+    def timings(fn, unit):
+        return tuple(best_time(f, config.repeats) / unit
+                     for f in (fn, lambda: fn(between=move_clock), guarded(fn)))
 
-    def lstm():
-        return lstm_minigrad(arrays, config)
-
-    return {"chain, us/op": (best_time(chain, config.repeats) / n / 1e-6,
-                             best_time(guarded(chain), config.repeats) / n / 1e-6),
-            "LSTM, ms": (best_time(lstm, config.repeats) / 1e-3,
-                         best_time(guarded(lstm), config.repeats) / 1e-3)}
+    return {"chain, us/op": timings(lambda **kw: chain_minigrad(n, **kw), n * 1e-6),
+            "LSTM, ms": timings(lambda **kw: lstm_minigrad(arrays, config, **kw), 1e-3)}
 
 
 # ---- the table ---------------------------------------------------------------------------------
@@ -237,10 +253,14 @@ def main(argv=None):
         subprocess.run(child, env={**os.environ, "GLIBC_TUNABLES": KEEP_FREED_MEMORY}, check=True)
 
     if not args.lstm_only:
-        print("\n3. saved-array guard (minigrad.debug.guard_saved), minigrad fwd+bwd")
-        print(f"   {'':20s} {'off':>10s}   {'on':>10s}   {'on / off':>10s}")
-        for name, (off, on) in guard_cost(arrays, config).items():
-            print(f"   {name:20s} {off:10.3f}   {on:10.3f}   {on / off:10.2f}")
+        print("\n3. checks of the saved arrays, minigrad fwd+bwd: the version check (always on), "
+              "its slow path\n   (the clock moved between forward and backward), "
+              "minigrad.debug.guard_saved()")
+        print(f"   {'':20s} {'default':>10s}   {'clock moved':>11s} {'/ default':>9s}   "
+              f"{'guard':>10s} {'/ default':>9s}")
+        for name, (default, moved, guard) in saved_check_cost(arrays, config).items():
+            print(f"   {name:20s} {default:10.3f}   {moved:11.3f} {moved / default:9.2f}   "
+                  f"{guard:10.3f} {guard / default:9.2f}")
 
 
 def print_table(times, unit, unit_name, faults=None):

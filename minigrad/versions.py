@@ -10,30 +10,35 @@ Without the check, backward would quietly give x.grad = [2, 3], the slope at val
 never used (the true one is [3, 4]). PyTorch raises here too, with its version counters; this is
 the same idea, made as cheap as the engine allows.
 
-How it works:
-- Every in-place change made through a tensor moves one clock shared by all tensors, and stamps
-  the tensor with the clock's new reading (`t._version`, 0 when never changed). These are the
-  changes that go through a tensor: `t.data -= 1` (NumPy changes the array, then Python assigns
-  the same array back to `t.data`, and the `data` setter sees that it is the same array),
-  `t -= 1` and the other in-place operators (below), and the optimisers' steps.
+How it works, and why this way:
+- Every in-place change made through a tensor moves one clock shared by all tensors, stamps the
+  tensor with the clock's new reading (`t._version`: 0 when never changed, larger after each
+  change; PyTorch's counts per tensor) and notes the array in `changed`. The changes that go
+  through a tensor: `t.data -= 1` (NumPy changes the array, then Python assigns the same array
+  back to `t.data`: the `data` setter sees that it is the same array), `t -= 1` and the other
+  in-place operators (below), and the optimisers' steps (`p.data -= ...`).
 - An op that records itself in the graph notes the clock (`op.recorded_at`): one number, not one
-  per input. When backward reaches the op, the clock is compared with that number; equal (the
-  usual case: nothing was changed in place since the forward) costs nothing more. Otherwise each
-  input, and the output, whose stamp is newer than the op is looked at: if the op saved its
-  array (or part of it: a view) for backward, that is the error. An op that saved nothing of it
-  (`Add` saves only shapes, `Tanh` only its output) computes the right gradient anyway, so an
-  in-place change of its input is no error, as in PyTorch.
-- Assigning a different array (`t.data = new_array`) is no in-place change and does not move the
-  clock: the array an op saved is untouched, so backward computes the gradient of the forward
-  that ran, at the values it ran with (PyTorch's `t.data = ...` does not bump either).
-  `load_state_dict`, the `init` functions and `Module.to` assign new arrays this way.
+  per input, so the forward pays one attribute. When backward reaches the op, it compares that
+  number with the clock; equal (the usual case: nothing changed in place since the forward)
+  costs nothing more, and the op's backward runs.
+- Otherwise each array changed since the op was recorded is compared with the arrays the op
+  saved for backward (the arrays on `self`, as `guard_saved` reads them): if they share memory,
+  that is the error. Memory, not tensors: a change made through a view (`w.T` is a view of w's
+  array, so are `w[0]`, `w.reshape(...)`, `w.detach()`) reaches every tensor that shares the
+  array, as PyTorch's views share their base's version counter; an `nn.Linear` saves its
+  weight through `W.T`. An op that saved nothing of the changed array (`Add` keeps only shapes,
+  `Tanh` only its output) computes the right gradient anyway, so that is no error, as in
+  PyTorch.
+- Assigning a different array (`t.data = new_array`) is no in-place change and moves nothing:
+  the array an op saved is untouched, so backward computes the gradient of the forward that ran,
+  at the values it ran with (PyTorch's `t.data = ...` does not bump either). `load_state_dict`,
+  the `init` functions and `Module.to` assign new arrays this way.
 
-What it does not see: writes into the array that do not go through the tensor's `data` setter or
-its in-place operators. `t.data[i] = v` and `t.data[...] = v` (NumPy's __setitem__),
-`np.add(a, b, out=t.data)`, and a change made through another tensor or array that shares the
-memory: a view (`x.T`, `x.reshape(...)`, `x[1:]`, `x.detach()` and `Tensor(x.data)` share x's
-array, but each has its own stamp). `minigrad.debug.guard_saved()` catches all of those too: it
-fingerprints every saved array, which costs far more and is therefore opt-in.
+What it does not see: writes into the array that bypass the tensor, such as `t.data[i] = v`
+and `t.data[...] = v` (NumPy's __setitem__, which no setter of ours sees), `np.add(a, b,
+out=t.data)`, and writes into an array you hold yourself (`a = t.data; a *= 2`).
+`minigrad.debug.guard_saved()` catches those too: it fingerprints every saved array after the
+forward and compares the bytes before backward, which costs far more and is therefore opt-in.
 
 In-place operators (`+=`, `-=`, `*=`, `/=`) follow PyTorch's rules where minigrad can:
 - under `no_grad()`, or when neither side requires grad: the array changes in place, the tensor
@@ -45,11 +50,16 @@ In-place operators (`+=`, `-=`, `*=`, `/=`) follow PyTorch's rules where minigra
   changes y itself; other names bound to the old y keep the old value here).
 """
 
+import weakref
+
 import numpy as np
 
 from minigrad import grad_mode
 
 clock = 0           # moves on at every in-place change made through a tensor
+changed = {}        # id(array) -> (clock, weakref to the array): each array changed in place
+                    # through a tensor and still alive, with the clock of its last change; oldest
+                    # first. One entry per array, so it stays as small as the set of such arrays.
 
 NOT_SAVED = ("inputs", "scope", "created_at", "recorded_at")   # the engine's and debuggers' own
 
@@ -59,27 +69,42 @@ class SavedArrayError(RuntimeError):
 
 
 def bump(t):
-    """Note that t's array was just changed in place: move the clock, and stamp t with it."""
+    """Note that t's array was just changed in place: move the clock, stamp t with it, and note
+    the array (weakly: the note goes when the array does)."""
     global clock
     clock += 1
     t._version = clock
+    array = t._data
+    if isinstance(array, np.ndarray):
+        key = id(array)
+        changed.pop(key, None)                  # re-inserted last: the dict stays oldest first
+        changed[key] = (clock, weakref.ref(array, lambda ref: _forget(key, ref)))
+
+
+def _forget(key, ref):
+    if changed.get(key, (0, None))[1] is ref:
+        del changed[key]
 
 
 # ---- the check in backward ---------------------------------------------------------------------
 
 def check(op, out):
-    """Called by the backward pass when the clock moved since `op` was recorded: raise if an input
-    or the output of `op` was changed in place since then and `op` saved (part of) its array."""
-    since = op.recorded_at
-    for i, x in enumerate(op.inputs):
-        if x._version > since:
-            name = _saved_name(op, x._data)
-            if name is not None:
-                raise SavedArrayError(_message(op, name, f"input {i}, {describe(x)}"))
-    if out._version > since:
-        name = _saved_name(op, out._data)
-        if name is not None:
-            raise SavedArrayError(_message(op, name, f"its output, {describe(out)}"))
+    """Called by the backward pass when the clock moved since `op` was recorded: raise if an array
+    changed in place since then shares memory with an array `op` saved for backward. Memory, not
+    tensors: a change made through a view (`w.T`, `w[0]`, `w.detach()`) reaches the arrays of all
+    the tensors that share it, as PyTorch's views share their base's version counter."""
+    saved = None
+    for stamp, ref in reversed(changed.values()):          # newest first
+        if stamp <= op.recorded_at:
+            break                                           # changed before the op: fine
+        array = ref()
+        if array is None:
+            continue
+        if saved is None:
+            saved = list(saved_arrays(op))
+        for name, kept in saved:
+            if np.may_share_memory(kept, array) and np.shares_memory(kept, array):
+                raise SavedArrayError(_message(op, out, name, kept))
 
 
 def saved_arrays(op):
@@ -94,19 +119,10 @@ def saved_arrays(op):
                     yield f"{name}[{k}]", part
 
 
-def _saved_name(op, array):
-    """The name of a saved array that shares memory with `array`, or None."""
-    for name, saved in saved_arrays(op):
-        if np.may_share_memory(saved, array):
-            return name
-    return None
-
-
-def _message(op, name, whose):
+def _message(op, out, name, kept):
     from minigrad.debug.watch import where_created      # only when there is an error to explain
-    kind = type(op).__name__
-    lines = [f"{kind}.backward would use self.{name}, an array saved for backward: the data of "
-             f"{whose}, changed in place after the forward.",
+    lines = [f"{type(op).__name__}.backward would use self.{name}, an array saved for backward: "
+             f"{_owner(op, out, kept)}, changed in place after the forward.",
              "  Its backward would compute the gradient at the new values, not at those the "
              "forward used. Change it after backward (as optimizer.step() does, then run the "
              "forward again), or make a new tensor instead (x = x - 1, not x.data -= 1 or x -= 1 "
@@ -115,6 +131,29 @@ def _message(op, name, whose):
     lines.append(site if site else "  (Under minigrad.debug.trace() or detect_anomaly() this "
                                    "names the line that created the op.)")
     return "\n".join(lines)
+
+
+def _owner(op, out, kept):
+    """Whose data the saved array is, in words; through views up to the tensor they view."""
+    for i, x in enumerate(op.inputs):
+        if np.may_share_memory(x._data, kept):
+            return f"the data of input {i}, {describe(x)}{_viewed(x)}"
+    if np.may_share_memory(out._data, kept):
+        return f"the data of its output, {describe(out)}"
+    return "an array of its own"
+
+
+def _viewed(t):
+    """', a view of 'w' (a leaf, shape (3,))' when t's array is a view of an input of its creator
+    (Transpose, Reshape, GetItem ...), followed up to the first tensor that is no view."""
+    root = t
+    while root.creator is not None:
+        parent = next((x for x in root.creator.inputs
+                       if np.may_share_memory(x._data, root._data)), None)
+        if parent is None:
+            break
+        root = parent
+    return "" if root is t else f", a view of {describe(root)}"
 
 
 def describe(t):

@@ -2,7 +2,7 @@
 
     with minigrad.debug.guard_saved():
         loss = model(x)
-        x.data[0] = 0              # changes what an op saved for its backward
+        x.data[0] = 0              # changes what an op saved, bypassing the version counters
         loss.backward()            # SavedArrayError, naming the op and the tensor
 
 Ops save arrays on `self` in forward (often their inputs' very arrays, not copies) and use them
@@ -15,8 +15,8 @@ The design, and why:
   made: `t.data[...] = v`, `t.data *= 2`, `np.add(a, b, out=a)`, a change to an index array.
 - More than the version counters, which are always on (`minigrad/versions.py`): they see the
   in-place changes made through a tensor (`t.data -= 1`, `t -= 1` under no_grad, optimiser
-  steps), but not raw NumPy writes into the array (`t.data[i] = v`, `out=`) nor writes through a
-  view or another tensor sharing the array. The guard sees those too.
+  steps), also through a view, but not NumPy writes that bypass the tensor (`t.data[i] = v`,
+  `out=t.data`, an array held elsewhere). The guard sees those too.
 - Not read-only arrays: optimisers change parameters in place after backward, while the last
   graph is still alive, and that is right. Only a backward that then runs through the changed
   array raises; a new forward after `optimizer.step()` saves the new values and is fine.
