@@ -25,8 +25,8 @@ Last, what checking the saved arrays costs, both workloads in minigrad:
   are the figures of tables 1 and 2 (compare them with an older version of minigrad for the
   cost of the check itself).
 - clock moved: the same, with one unrelated tensor changed in place between forward and
-  backward, so the clock has moved for every op and each one looks at its inputs' and output's
-  versions (the check's slow path).
+  backward, so the clock has moved for every op, and each compares the changed array with the
+  arrays it saved (the check's slow path).
 - guard: inside `minigrad.debug.guard_saved()`, which fingerprints every array an op saves for
   backward and checks it when backward reaches the op. Off, the engine pays one `if` per op
   for it (and for the other debugger aids).

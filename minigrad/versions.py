@@ -94,8 +94,8 @@ def check(op, out):
     tensors: a change made through a view (`w.T`, `w[0]`, `w.detach()`) reaches the arrays of all
     the tensors that share it, as PyTorch's views share their base's version counter."""
     saved = None
-    for stamp, ref in reversed(changed.values()):          # newest first
-        if stamp <= op.recorded_at:
+    for stamp, ref in reversed(tuple(changed.values())):   # newest first (a copy: an array that
+        if stamp <= op.recorded_at:                         # dies meanwhile leaves `changed`)
             break                                           # changed before the op: fine
         array = ref()
         if array is None:

@@ -96,3 +96,22 @@ def test_ops_outside_the_graph_are_not_fingerprinted_and_graphs_are_freed():
         del y
         gc.collect()
         assert len(guard.fingerprints) == 0     # the guard does not keep ops alive
+
+
+def test_the_default_version_check_raises_the_same_error_and_the_guard_speaks_first():
+    from minigrad import versions
+    assert debug.SavedArrayError is versions.SavedArrayError
+    x = Tensor([0.5, 1.0], requires_grad=True)
+    y = x.exp()
+    loss = y.sum()
+    y.data *= 2                                 # seen by the version check, without the guard
+    with pytest.raises(debug.SavedArrayError, match="Exp.backward would use self.y, an array "
+                                                    "saved for backward: the data of its output"):
+        loss.backward()
+    with debug.guard_saved():                   # both would raise: the guard's message comes
+        y = x.exp()
+        loss = y.sum()
+        y.data *= 2
+        with pytest.raises(debug.SavedArrayError, match="changed in place since: the data of "
+                                                        "its output"):
+            loss.backward()
