@@ -64,8 +64,10 @@ class Tensor:
 
     @property
     def data(self):
-        """The array. Changing it in place through the tensor (`t.data -= 1`) moves its version,
-        so a backward that would use the changed array raises (`minigrad.versions`)."""
+        """The array. Assigning the same array back, which is what `t.data -= 1` does once NumPy
+        has changed it in place, is an in-place change: it moves t's version, and a backward that
+        would use the array raises. A different array replaces it and moves nothing: no array an
+        op saved has changed (minigrad/versions.py)."""
         return self._data
 
     @data.setter
