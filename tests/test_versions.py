@@ -288,3 +288,15 @@ def test_the_note_of_a_changed_array_goes_with_the_array():
     assert list(versions.changed)[-1] == key    # one entry per array, newest last
     del t
     assert key not in versions.changed
+
+
+def test_loading_a_state_dict_between_forward_and_backward_replaces_arrays_and_raises_nothing():
+    model = nn.Linear(2, 1).double()
+    x = Tensor(np.array([[1.0, 2.0]]))
+    old = model.weight.data.copy()
+    loss = model(x).sum()
+    model.load_state_dict({"weight": np.zeros((1, 2)), "bias": np.zeros(1)})
+    loss.backward()                             # the gradient of the forward that ran
+    np.testing.assert_array_equal(model.weight.grad, [[1.0, 2.0]])
+    np.testing.assert_array_equal(model.weight.data, [[0.0, 0.0]])
+    assert not np.array_equal(old, model.weight.data) and model.weight._version == 0
