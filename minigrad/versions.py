@@ -182,9 +182,9 @@ def in_place(t, other, ufunc, symbol, out_of_place):
         ufunc(t._data, value, out=t._data, casting="same_kind")
     except (TypeError, ValueError) as error:
         kind = TypeError if isinstance(error, TypeError) else ValueError   # NumPy's own
-        raise kind(f"{describe(t)} {symbol} {_what(value)}: {error} (an in-place "
-                          "operation keeps the tensor's shape and dtype; x = x "
-                          f"{symbol[0]} ... makes a new tensor)") from error
+        raise kind(f"{describe(t)} {symbol} {_what(value)}: {error} (an in-place operation "
+                   f"keeps the tensor's shape and dtype; x = x {symbol[0]} ... makes a new "
+                   "tensor)") from error
     bump(t)
     return t
 
