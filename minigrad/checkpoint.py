@@ -38,20 +38,20 @@ careful reading is in minigrad/npz_reader.py):
     - MAX_DEPTH (100) bounds how deep containers may nest, in `save` and in `load` alike, so a
       deep structure is a CheckpointError, not a RecursionError (a state dict needs 2 or 3).
 
-`save` refuses what `load` would refuse. Saving is atomic: the archive is written to a temporary
-file beside the target, flushed to disk, then renamed over it, so a crash in the middle of a save
-leaves the previous checkpoint as it was.
+`save` refuses what `load` would refuse. Saving is atomic (`minigrad.files.atomic_write`): the
+archive is written to a temporary file beside the target, flushed to disk, then renamed over it,
+so a crash in the middle of a save leaves the previous checkpoint as it was.
 """
 
 import json
 import math
 import os
 import reprlib
-import secrets
 import zipfile
 
 import numpy as np
 
+from minigrad.files import atomic_write
 from minigrad.npz_reader import NpzRefused, open_regular, read_member, size
 from minigrad.tensor import Tensor
 
@@ -79,22 +79,10 @@ def save(obj, path):
     arrays["metadata"] = np.array(json.dumps(metadata, ensure_ascii=False, allow_nan=False))
     _check_loadable(arrays, path)
 
-    directory, name = os.path.split(os.path.abspath(path))
+    directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise FileNotFoundError(f"cannot save to {path!r}: no directory {directory!r}")
-    temporary = os.path.join(directory, f".{name}.{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)   # umask applies
-        with os.fdopen(fd, "wb") as file:
-            np.savez(file, **arrays)
-            file.flush()
-            os.fsync(file.fileno())         # the bytes are on disk before the rename
-        os.replace(temporary, path)         # atomic: readers see the old file or the new one
-    except BaseException:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-        raise
-    _fsync_directory(directory)             # the rename itself survives a power cut
+    atomic_write(path, lambda file: np.savez(file, **arrays))
 
 
 def _encode(obj, arrays, path, where, parents, depth):
@@ -152,19 +140,6 @@ def _check_loadable(arrays, path):
         if nbytes > limit:
             raise CheckpointError(f"cannot save to {path!r}: {what} would take {size(nbytes)}, "
                                   f"over the {size(limit)} a checkpoint may hold")
-
-
-def _fsync_directory(directory):
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:                             # e.g. Windows, where directories cannot be opened
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # ---------------------------------------------------------------------------------------------

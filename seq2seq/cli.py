@@ -48,7 +48,12 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--threads", type=int, default=defaults.threads,
                         help="BLAS threads (one is often fastest on a small shared machine)")
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in --out (refused if an option its model cannot "
+                        "honour differs: sizes, attention, wiring, task, data split, ...)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the run in --out (without it or --resume, a folder "
+                        "holding a run is refused)")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
 
 
@@ -66,11 +71,12 @@ def check_config(config):
 
 
 def cmd_train(args):
+    from seq2seq.runs import say
     from seq2seq.train import train
     config = config_from(args)
     check_config(config)
-    train(config)
-    print(f"checkpoint: {config.out}/checkpoint.npz")
+    train(config, log=say)
+    say(f"checkpoint: {config.out}/checkpoint.npz")
 
 
 def cmd_evaluate(args):

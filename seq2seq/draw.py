@@ -92,13 +92,14 @@ def decoder_step_drawing(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE
 
 
 def draw_decoder_step(translator, sentence, path, step=0, collapse=DEFAULT_COLLAPSE,
-                      backward_order=False, engine="auto"):
+                      backward_order=False, engine="auto", overwrite=False):
     """Draw decoder step `step` of translating `sentence` to `path` (.svg, .png or .pdf; the DOT
-    text goes beside it, .dot). Returns the path."""
+    text goes beside it, .dot, but never over a .dot file that is not the DOT text of an
+    earlier drawing of `path`, unless `overwrite`). Returns the path."""
     from minigrad.viz import render
 
     drawing = decoder_step_drawing(translator, sentence, step, collapse, backward_order)
-    return render(drawing, path, engine=engine)
+    return render(drawing, path, engine=engine, overwrite=overwrite)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -112,7 +113,11 @@ def add_command(subparsers):
     p = subparsers.add_parser("draw", help="draw one decoder step of a trained model as a graph")
     p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("--out", default="decoder-step.svg",
-                   help="the picture (.svg, .png, .pdf); the DOT text goes beside it (.dot)")
+                   help="the picture (.svg, .png, .pdf); the DOT text goes beside it (.dot), "
+                   "never over a .dot file that an earlier drawing did not write")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a .dot file beside --out even if it is not an earlier "
+                   "drawing's DOT text")
     p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
                    "task)")
     p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
@@ -138,6 +143,9 @@ def run_command(args):
             raise ValueError(f"the model was trained on {task!r}, not a built-in task: "
                              "give the sentence with --sentence")
         sentence = data.make_task(task, 1, seed=1)[0][0]
-    path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
-                             args.backward_order, args.engine)
+    try:
+        path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
+                                 args.backward_order, args.engine, args.overwrite)
+    except FileExistsError as error:
+        raise FileExistsError(f"{error}; pass --overwrite to replace it") from error
     print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")

@@ -27,8 +27,11 @@ an 80,000-pixel-wide canvas, which died allocating it).
 import functools
 import math
 import unicodedata
+from pathlib import Path
 
 import numpy as np
+
+from minigrad.files import atomic_write
 
 SHADES = " ░▒▓█"            # weight 0 .. 1, in five equal steps
 MAX_HEADER = 10              # longer source tokens are cut, with "…", in the column headers
@@ -153,8 +156,9 @@ def _figure_axis(n, per_token, margin, least):
 
 
 def plot_heatmap(weights, source_tokens, target_tokens, path, title=None):
-    """Draw the weights to an image file (PNG by its name): source tokens along the x axis,
-    output tokens down the y axis, and a colour bar. Returns `path`.
+    """Draw the weights to an image file (PNG, or the format its suffix names; written
+    atomically): source tokens along the x axis, output tokens down the y axis, and a colour
+    bar. Returns `path`.
 
     Drawn with matplotlib's Agg canvas, without pyplot, so nothing global changes. When no
     installed font has a glyph (Japanese on a bare system), the token is drawn with empty boxes
@@ -192,5 +196,6 @@ def plot_heatmap(weights, source_tokens, target_tokens, path, title=None):
             ax.set_title(title)
         figure.colorbar(image, ax=ax, label="attention weight")
         figure.tight_layout()
-        figure.savefig(path, dpi=100)
+        format = Path(path).suffix.lstrip(".").lower() or "png"
+        atomic_write(path, lambda file: figure.savefig(file, format=format, dpi=100))
     return path

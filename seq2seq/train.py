@@ -1,13 +1,15 @@
 """Training: padded batches, Adam, gradient clipping, validation and a checkpoint each epoch.
 
-A run is a folder: `checkpoint.npz` (model, optimiser, vocabularies, config, history; written
-atomically) and `report.json`. `resume=True` continues from the last finished epoch and gives
-exactly the weights an uninterrupted run would: each epoch's shuffle comes from (seed, epoch)
-alone, and the optimiser's state is saved with the model.
+A run is a folder: `checkpoint.npz` (model, optimiser, vocabularies, config, history) and
+`report.json` (made from the checkpoint's history), each written atomically. `resume=True`
+continues from the last finished epoch and gives exactly the weights an uninterrupted run would:
+each epoch's shuffle comes from (seed, epoch) alone, and the optimiser's state is saved with the
+model. The folder's rules (one run at a time, nothing replaced unasked, what a resumed run may
+change) are in seq2seq/runs.py.
 """
 
 import dataclasses
-import json
+import sys
 import time
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
 
-from seq2seq import data, heldout
+from seq2seq import data, heldout, runs
 from seq2seq.batching import batches, encode_source, encode_target
 from seq2seq.model import Seq2Seq
 from seq2seq.settings import check_split, check_train_config
@@ -45,7 +47,8 @@ class TrainConfig:
     val_fraction: float = 0.1
     seed: int = 0
     threads: int = 1
-    resume: bool = False
+    resume: bool = False            # continue the run in `out` (runs.check_resume)
+    overwrite: bool = False         # replace the run in `out` (by default a run is never replaced)
     num_examples: int = 20000       # pairs generated for a built-in task
     min_len: int | None = None      # source lengths of a built-in task
     max_len: int | None = None
@@ -65,9 +68,14 @@ def task_pairs(config):
     return data.load_pairs(config.task, sep=config.sep)
 
 
+def token_level(config):
+    """The config's level, or its task's own: "word" or "char"."""
+    return config.level or (data.task_level(config.task) if config.task in data.TASKS else "char")
+
+
 def build(config, pairs):
     """Vocabularies from the training pairs, and a fresh model."""
-    level = config.level or (data.task_level(config.task) if config.task in data.TASKS else "char")
+    level = token_level(config)
     src_vocab = Vocab.build(tokenize(s, level) for s, _ in pairs)
     tgt_vocab = Vocab.build(tokenize(t, level) for _, t in pairs)
     minigrad.manual_seed(config.seed)
@@ -77,14 +85,17 @@ def build(config, pairs):
     return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input)
 
 
-def train(config, log=print):
-    """Train as the config says; returns (translator, history). Writes the run folder."""
+def train(config, log=runs.say):
+    """Train as the config says; returns (translator, history). Writes the run folder, whose
+    lock it holds throughout (runs.hold); refuses a folder holding a run unless the config says
+    resume or overwrite, and a resume that changes what the saved model cannot honour."""
     from threadpoolctl import threadpool_limits
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
     keep_freed_memory()                 # fewer page faults from step to step (minigrad.memory)
     out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
-    with threadpool_limits(limits=config.threads):
+    runs.make_folder(out)
+    with threadpool_limits(limits=config.threads), runs.hold(out, log):
+        state, changed = runs.start(out, config, token_level(config), log)
         pairs = task_pairs(config)
         train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
         check_split(len(pairs), len(train_pairs), config.val_fraction)
@@ -93,11 +104,12 @@ def train(config, log=print):
         model = translator.model
         optimizer = Adam(model.parameters(), lr=config.lr)
         history, start = [], 0
-        if config.resume and (out / CHECKPOINT).exists():
+        if state is not None:
             translator, optimizer, history = load_run(out, config)
             check_same_data(out, config, split)
             model, start = translator.model, len(history)
-            log(f"resuming after epoch {start}")
+            log(f"resuming after epoch {start}" + "".join(
+                f"; {name} {old} -> {new}" for name, (old, new) in changed.items()))
         examples = [(encode_source(s, translator.src_vocab, translator.level, config.reverse_input),
                      encode_target(t, translator.tgt_vocab, translator.level))
                     for s, t in train_pairs]
@@ -109,6 +121,8 @@ def train(config, log=print):
             scores = translator.evaluate(val_pairs) if val_pairs else {}
             history.append({"epoch": epoch + 1, "loss": loss, **{k: v for k, v in scores.items()
                                                                   if k != "by_length"}})
+            if changed and epoch == start:          # the options changed when it was resumed
+                history[-1]["changed"] = {k: list(v) for k, v in changed.items()}
             log(f"epoch {epoch + 1}: loss {loss:.4f}" + "".join(
                 f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
                 if k in scores))
@@ -142,7 +156,8 @@ def _progress(total, description, enabled):
     if not enabled:
         return None
     from tqdm import tqdm
-    return tqdm(total=total, desc=description, unit="batch", leave=False, dynamic_ncols=True)
+    return tqdm(total=total, desc=description, unit="batch", leave=False, dynamic_ncols=True,
+                file=runs.QuietStream(sys.stderr))          # a closed stderr stops no epoch
 
 
 def save_run(out, config, translator, optimizer, history, split=None):
@@ -160,7 +175,7 @@ def save_run(out, config, translator, optimizer, history, split=None):
         "history": history,
         "split": split,
     }, Path(out) / CHECKPOINT)
-    (Path(out) / "report.json").write_text(json.dumps(history, indent=2), encoding="utf-8")
+    runs.write_report(out, history)         # after the checkpoint: runs.reconcile_report
 
 
 def check_same_data(out, config, split):
@@ -182,6 +197,9 @@ def check_same_data(out, config, split):
 
 def load_run(out, config):
     translator, state = load_translator(out)
+    if translator.model.config["fused"] != config.fused:    # same weights, other LSTM code
+        translator.model = Seq2Seq(**{**state["model_config"], "fused": config.fused})
+        translator.model.load_state_dict(state["model"])
     optimizer = Adam(translator.model.parameters(), lr=config.lr)
     optimizer.load_state_dict(state["optimizer"])
     return translator, optimizer, list(state["history"])

@@ -52,7 +52,8 @@ def test_svg_holds_the_op_labels_and_the_values(step, engine, tmp_path):
     for text in ("MatMul()", "Sub()", "Exp()", "Div()", "Soft attention", "scores", "weights",
                  "0.244", "0.090", "0.662", "0.004", "24.28", "0.243", "3.408"):
         assert text in svg, text
-    assert (tmp_path / "step.dot").read_text(encoding="utf-8") == step.source
+    assert (tmp_path / "step.dot").read_text(encoding="utf-8") == (
+        "// The DOT text of step.svg, written beside it by minigrad.viz.render\n" + step.source)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -80,7 +81,8 @@ def test_with_nothing_to_render_with_the_error_says_how_and_the_dot_text_is_writ
     with pytest.raises(RenderError, match="pip install pygraphviz") as error:
         render(step, tmp_path / "step.svg")
     assert "apt install graphviz" in str(error.value) and "step.dot" in str(error.value)
-    assert (tmp_path / "step.dot").read_text(encoding="utf-8") == step.source
+    assert (tmp_path / "step.dot").read_text(encoding="utf-8") == (
+        "// The DOT text of step.svg, written beside it by minigrad.viz.render\n" + step.source)
     assert not (tmp_path / "step.svg").exists()
     with pytest.raises(RenderError, match="engine='dot'"):
         render(step, tmp_path / "again.svg", engine="dot")

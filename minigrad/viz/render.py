@@ -7,12 +7,15 @@ Two engines do the same layout (Graphviz's `dot`):
                   macOS, and Windows x86-64)
 "auto" takes the system `dot` where there is one, and pygraphviz otherwise.
 
-    render(draw_graph(loss), "loss.svg")      # also writes loss.dot, the DOT text
+    render(draw_graph(loss), "loss.svg")      # also writes loss.dot, the DOT text (never over
+                                              # a loss.dot that render did not write)
 """
 
 import shutil
 import subprocess
 from pathlib import Path
+
+from minigrad.files import atomic_write
 
 ENGINES = ("auto", "dot", "pygraphviz")
 SOURCE_FORMATS = ("dot", "gv")          # formats that are the DOT text itself
@@ -74,14 +77,19 @@ def render_bytes(source, format, engine="auto"):
         raise RenderError(f"pygraphviz could not render {format}: {error}") from error
 
 
-def render(graph, path, format=None, engine="auto"):
+def render(graph, path, format=None, engine="auto", overwrite=False):
     """Write the picture of `graph` (a graphviz.Digraph, or DOT text) to `path`.
 
-    format   "svg", "png", "pdf", ... ; by default the suffix of `path`. "dot" writes the text.
-    engine   "auto", "dot" (the system program) or "pygraphviz" (bundled, in-process)
+    format     "svg", "png", "pdf", ... ; by default the suffix of `path`. "dot" writes the text.
+    engine     "auto", "dot" (the system program) or "pygraphviz" (bundled, in-process)
+    overwrite  replace a file at the DOT path that render did not write (see below)
 
     The DOT text is written beside the picture first (`path` with the suffix .dot), so it is
-    there whatever happens: to diff two graphs, or to draw it elsewhere. Returns the path.
+    there whatever happens: to diff two graphs, or to draw it elsewhere. Its first line is a
+    comment naming the picture (DOT_HEADER), which is how render knows the file as its own: it
+    replaces that file (or one holding the same text) when the picture is drawn again, but
+    refuses to replace any other file there without `overwrite=True`. Both files are written
+    atomically (minigrad.files.atomic_write). Returns the path.
     """
     source = graph.source if hasattr(graph, "source") else str(graph)
     path = Path(path)
@@ -90,13 +98,42 @@ def render(graph, path, format=None, engine="auto"):
         raise ValueError(f"render: {path} has no suffix; pass format= (svg, png, pdf, dot)")
     path.parent.mkdir(parents=True, exist_ok=True)
     if format in SOURCE_FORMATS:
-        path.write_text(source, encoding="utf-8")
+        atomic_write(path, lambda file: file.write(source), text=True)
         return path
     source_path = path.with_suffix(".dot")
-    source_path.write_text(source, encoding="utf-8")
+    header = DOT_HEADER.format(name=path.name)
+    source = _without_header(source)
+    existing = _read(source_path)
+    if existing is None or existing.startswith(header) or overwrite:
+        atomic_write(source_path, lambda file: file.write(header + source), text=True)
+    elif _without_header(existing) != source:       # the same text there already: leave it
+        raise FileExistsError(f"{source_path} exists and is not the DOT text of {path.name}: "
+                              "not replaced (move it, draw to another name, or overwrite it "
+                              "explicitly)")
     try:
         picture = render_bytes(source, format, engine)
     except RenderError as error:
         raise RenderError(f"{error}. The DOT text is in {source_path}") from error
-    path.write_bytes(picture)
+    atomic_write(path, lambda file: file.write(picture))
     return path
+
+
+DOT_HEADER = "// The DOT text of {name}, written beside it by minigrad.viz.render\n"
+
+
+def _without_header(source):
+    """DOT text without render's header line, so a .dot file rendered again keeps one header."""
+    first, newline, rest = source.partition("\n")
+    if newline and first.startswith("// The DOT text of ") and first.endswith(" render"):
+        return rest
+    return source
+
+
+def _read(path):
+    """The text of `path`, None if there is no file; "" if it cannot be read as text."""
+    if not path.exists() and not path.is_symlink():
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""

@@ -1,0 +1,238 @@
+"""A run folder's rules: no run is lost, and a resumed run is the run it claims to be.
+
+- One run at a time: `hold(folder)` locks `folder/.lock` (fcntl.flock) for as long as the run
+  lasts; a second run on the folder is refused. The operating system drops the lock when the
+  process ends, however it ends, so a killed run never leaves the folder locked. On taking the
+  lock, the temporary files that a killed writer left (`.NAME.XXXXXXXX.tmp`) are removed.
+- Nothing is replaced unasked: `start(folder, config)` refuses a folder that holds a run (or any
+  file the run would write) unless the config says `resume` (continue it) or `overwrite`
+  (start afresh; the earlier run's files are removed first).
+- `resume` refuses, naming each option, any change the saved model cannot honour (its shape,
+  its wiring, its data); the changes it can honour are returned, to be noted in the history.
+- The checkpoint is the truth: report.json is made from its history (`report_of`), written
+  after it, and rewritten from it when a kill came between the two (`reconcile_report`).
+- `say` prints, and keeps quiet once stdout is closed (`train ... | head -1`): a closed pipe
+  must not stop a run before its epoch is saved.
+"""
+
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+
+import minigrad
+from minigrad.files import atomic_write, stale_temporaries
+
+CHECKPOINT, REPORT, LOCK = "checkpoint.npz", "report.json", ".lock"
+RUN_FILES = (CHECKPOINT, REPORT)            # what `train` writes in its folder
+
+# The options of a run (TrainConfig's fields), by what a resumed run may do with them.
+MUST_MATCH = ("task", "sep", "num_examples", "min_len", "max_len", "seed", "val_fraction",
+              "level", "reverse_input", "embed_size", "hidden_size", "attention", "wiring",
+              "bidirectional")
+MAY_CHANGE = ("epochs", "lr", "lr_decay", "clip", "threads", "batch_size",
+              "teacher_forcing_ratio", "progress", "fused")
+NOT_SETTINGS = ("out", "resume", "overwrite")
+
+
+class RunFolderError(ValueError):
+    """The run folder cannot be used as asked; the message names the folder and the way out."""
+
+
+# ---- printing that a closed pipe cannot stop ------------------------------------------------
+
+def say(*args, **kwargs):
+    """print(), flushed at once; once stdout is gone (a closed pipe), output is dropped."""
+    try:
+        print(*args, **kwargs, flush=True)
+    except (OSError, ValueError):            # BrokenPipeError, or stdout closed
+        _drop_stdout()
+
+
+def _drop_stdout():
+    """Send what is still buffered, and everything after, to the null device, so neither a later
+    print nor the flush at exit raises again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        sys.stdout = open(os.devnull, "w")
+
+
+class QuietStream:
+    """A stream (stderr, for the progress bar) whose write errors are dropped, not raised."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        with contextlib.suppress(OSError, ValueError):
+            return self.stream.write(text)
+
+    def flush(self):
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.flush()
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+# ---- the lock --------------------------------------------------------------------------------
+
+_held = {}                                  # real path of a folder -> [lock file's fd, depth]
+
+
+@contextlib.contextmanager
+def hold(folder, log=say):
+    """Hold the folder's lock: refuse (RunFolderError) if another process holds it. Re-entrant
+    within one process (the demo holds it around the `train` it calls). On taking it, remove
+    the temporary files a killed writer left there."""
+    folder = Path(folder)
+    key = os.path.realpath(folder)
+    if key in _held:
+        _held[key][1] += 1
+        try:
+            yield
+        finally:
+            _held[key][1] -= 1
+        return
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        _lock(fd, folder)
+    except BaseException:
+        os.close(fd)
+        raise
+    _held[key] = [fd, 1]
+    try:
+        with contextlib.suppress(OSError):          # who holds it, for the message of the next
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        stale = stale_temporaries(folder)
+        for name in stale:
+            os.remove(folder / name)
+        if stale:
+            log(f"removed {len(stale)} temporary file(s) that a stopped run left in {folder}")
+        yield
+    finally:
+        del _held[key]
+        os.close(fd)                        # closing the file releases the lock
+
+
+def _lock(fd, folder):
+    try:
+        import fcntl
+    except ImportError:                     # Windows: a lock on the file's first byte, which
+        import msvcrt                       # the system also drops when the process ends
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            raise RunFolderError(_busy(folder)) from None
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise RunFolderError(_busy(folder)) from None
+
+
+def _busy(folder):
+    try:
+        pid = (Path(folder) / LOCK).read_text().strip()
+    except OSError:
+        pid = ""
+    who = f"another run (process {pid})" if pid.isdigit() else "another run"
+    return f"{folder} is in use by {who}: wait for it to finish, or choose another --out"
+
+
+# ---- starting a run --------------------------------------------------------------------------
+
+def make_folder(folder):
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise RunFolderError(f"--out {folder} is a file, not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+
+
+def present(folder, names):
+    """Which of `names` are there (a dangling symlink counts: it would be replaced too)."""
+    return [n for n in names if (Path(folder) / n).exists() or (Path(folder) / n).is_symlink()]
+
+
+def start(folder, config, level, log=say):
+    """Check that the run `config` may start in `folder` (whose lock is held). Returns
+    (the saved checkpoint or None, {option: [saved, new]} for the options changed on resume).
+    `level` is the token level the config gives (the task's own when config.level is None)."""
+    folder = Path(folder)
+    if config.resume and config.overwrite:
+        raise RunFolderError("--resume continues the run and --overwrite replaces it: "
+                             "choose one")
+    if not config.resume:
+        there = present(folder, RUN_FILES)
+        if there and not config.overwrite:
+            raise RunFolderError(f"{folder} already holds a run ({', '.join(there)}): pass "
+                                 "--resume to continue it, or --overwrite to replace it")
+        for name in there:
+            os.remove(folder / name)
+        if there:
+            log(f"--overwrite: the earlier run in {folder} is replaced")
+        return None, {}
+    if not present(folder, [CHECKPOINT]):
+        raise RunFolderError(f"nothing to resume in {folder}: it holds no {CHECKPOINT} "
+                             "(leave out --resume to start a new run there)")
+    state = minigrad.load(folder / CHECKPOINT)
+    changed = check_resume(folder, state, config, level)
+    reconcile_report(folder, state, log)
+    return state, changed
+
+
+def check_resume(folder, state, config, level):
+    """Refuse the options the saved model cannot honour; return those it can, as changed."""
+    from seq2seq.train import TrainConfig
+    saved = {**TrainConfig().__dict__, **state.get("config", {})}
+    new = dict(config.__dict__)
+    saved["level"], new["level"] = state.get("level", saved["level"]), level
+    refused = [f"--{name.replace('_', '-')} {_shown(new[name])} (saved: {_shown(saved[name])})"
+               for name in MUST_MATCH if new[name] != saved[name]]
+    if refused:
+        raise RunFolderError(f"cannot resume {folder} with other settings than its model was "
+                             f"trained with: {', '.join(refused)}; resume with the saved "
+                             "settings, or start afresh with --overwrite or another --out")
+    return {name: [saved[name], new[name]] for name in MAY_CHANGE if new[name] != saved[name]}
+
+
+def _shown(value):
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return repr(value) if isinstance(value, str) and not value.strip() else str(value)
+
+
+# ---- the report ------------------------------------------------------------------------------
+
+def report_of(history):
+    """report.json's content: made from the checkpoint's history, so the two cannot differ."""
+    return list(history)
+
+
+def report_text(history):
+    return json.dumps(report_of(history), indent=2)
+
+
+def write_report(folder, history):
+    text = report_text(history)
+    atomic_write(Path(folder) / REPORT, lambda file: file.write(text), text=True)
+
+
+def reconcile_report(folder, state, log=say):
+    """Rewrite report.json from the checkpoint if they disagree (a kill between the two)."""
+    path = Path(folder) / REPORT
+    try:
+        report = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        report = None
+    if report != report_text(state["history"]):
+        write_report(folder, state["history"])
+        log(f"{path} did not match {CHECKPOINT}: rewritten from the checkpoint's history "
+            f"({len(state['history'])} epochs)")
