@@ -5,18 +5,27 @@ demo             trains an attention model on toy-ja-en, prints translations wit
 compare-lengths  the experiment behind the attention paper's headline figure: exact match by
                  source length for the plain encoder-decoder and the attention model, trained
                  with the same budget on the same data.
+
+Each may replace its own earlier run in its folder (`make demo` twice), recognised by the
+checkpoints' configs (and the demo's report), and says so; it refuses a folder holding anything
+else unless asked to `overwrite` (and then replaces only the files it writes).
 """
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
+from minigrad.files import atomic_write
+
+from seq2seq import runs
 from seq2seq.settings import check_train_config
 from seq2seq.train import TrainConfig
 
 DEMO_SENTENCES = [
     "ねこ が さかな を たべる",
 ]
+DEMO_HELD_OUT = 2000                # held-out sentence pairs the demo scores after training
 
 
 def demo_config(out, seed=0, epochs=None, num_examples=None):
@@ -32,19 +41,27 @@ def demo_config(out, seed=0, epochs=None, num_examples=None):
     return config
 
 
-def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print):
+def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=runs.say,
+             overwrite=False):
+    out = Path(out)
+    config = demo_config(out, seed, epochs, num_examples)       # checked before any file goes
+    runs.make_folder(out)
+    with runs.hold(out, log):
+        claim(out, _is_demo_file, _is_earlier_demo, "demo", overwrite, log)
+        return _run_demo(out, config, seed, log)
+
+
+def _run_demo(out, config, seed, log):
     from seq2seq.heatmap import plot_heatmap, text_heatmap
     from seq2seq.train import train
     from seq2seq.vocab import tokenize
 
-    out = Path(out)
-    config = demo_config(out, seed, epochs, num_examples)
     log(f"training an LSTM encoder-decoder with {config.attention}-product attention on "
         f"{config.task} ({config.num_examples} sentence pairs, {config.epochs} epochs, "
         "bidirectional encoder)")
     translator, history = train(config, log=log)
 
-    held_out, dropped = held_out_pairs(config, 2000, seed + 1)
+    held_out, dropped = held_out_pairs(config, DEMO_HELD_OUT, seed + 1)
     scores = translator.evaluate(held_out)
     scores.update(seen_in_training=0, dropped_as_seen=dropped)
     log(f"{len(held_out)} held-out sentences (another seed's, less {dropped} the model trained "
@@ -70,8 +87,8 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=print)
               "held_out": scores,
               "translations": [{"source": s, "output": o} for s, o in zip(sentences, outputs)],
               "heatmaps": pictures}
-    (out / "demo-report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False),
-                                          encoding="utf-8")
+    text = json.dumps(report, indent=2, ensure_ascii=False)
+    atomic_write(out / DEMO_REPORT, lambda file: file.write(text), text=True)
     log(f"\nwritten to {out}/: checkpoint.npz, {', '.join(pictures)}, demo-report.json")
     return scores
 
@@ -96,27 +113,44 @@ def draw_pictures(translator, sentence, out, log):
     from seq2seq.draw import draw_decoder_step
     try:
         write_attention_step(out / "attention-step.svg")
-        draw_decoder_step(translator, sentence, out / "decoder-step.svg", step=2)
+        draw_decoder_step(translator, sentence, out / "decoder-step.svg", step=2,
+                          overwrite=True)       # the folder is the demo's (claim)
     except (RuntimeError, OSError, ImportError) as error:
         log(f"graphs not drawn: {error}")
         return []
     return ["attention-step.svg", "decoder-step.svg"]
 
 
+LENGTH_MODELS = {"plain": None, "attention": "dot"}      # subfolder: attention scoring
+
+
+def lengths_config(out, name, task="toy-ja-en", epochs=8, num_examples=12000, hidden_size=128,
+                   seed=0):
+    """The config of compare-lengths' model `name` ("plain" or "attention"), in out/name."""
+    return TrainConfig(task=task, out=str(Path(out) / name), attention=LENGTH_MODELS[name],
+                       embed_size=32, hidden_size=hidden_size, batch_size=64, epochs=epochs,
+                       num_examples=num_examples, lr=5e-3, lr_decay=0.8, reverse_input=True,
+                       seed=seed)
+
+
 def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_examples=12000,
-                    hidden_size=128, seed=0, log=print, n_held_out=3000):
+                    hidden_size=128, seed=0, log=runs.say, n_held_out=3000, overwrite=False):
     """Train the plain and the attention model alike; exact match by source length for each, on
     sentences neither trained on."""
+    out = Path(out)
+    configs = {name: lengths_config(out, name, task, epochs, num_examples, hidden_size, seed)
+               for name in LENGTH_MODELS}
+    for config in configs.values():         # both, before either trains or any file goes
+        check_train_config(config)
+    runs.make_folder(out)
+    with runs.hold(out, log):
+        claim(out, _is_lengths_file, _is_earlier_lengths, "compare-lengths", overwrite, log)
+        return _compare_lengths(out, configs, seed, log, n_held_out)
+
+
+def _compare_lengths(out, configs, seed, log, n_held_out):
     from seq2seq.train import train
 
-    out = Path(out)
-    configs = {name: TrainConfig(task=task, out=str(out / name), attention=scoring,
-                                 embed_size=32, hidden_size=hidden_size, batch_size=64,
-                                 epochs=epochs, num_examples=num_examples, lr=5e-3,
-                                 lr_decay=0.8, reverse_input=True, seed=seed)
-               for name, scoring in (("plain", None), ("attention", "dot"))}
-    for config in configs.values():         # both, before either trains
-        check_train_config(config)
     table = {}
     for name, config in configs.items():
         log(f"training the {name} model")
@@ -129,8 +163,8 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
     for n in lengths:
         log(f"{n:13d}  {table['plain'].get(n, float('nan')):7.2%}  "
             f"{table['attention'].get(n, float('nan')):9.2%}")
-    (out / "compare-lengths.json").write_text(json.dumps(
-        {k: {str(n): v for n, v in t.items()} for k, t in table.items()}, indent=2))
+    text = json.dumps({k: {str(n): v for n, v in t.items()} for k, t in table.items()}, indent=2)
+    atomic_write(out / "compare-lengths.json", lambda file: file.write(text), text=True)
     _plot_lengths(table, out / "compare-lengths.png")
     log(f"written to {out}/compare-lengths.png and compare-lengths.json")
     return table
@@ -150,7 +184,7 @@ def _plot_lengths(table, path):
     ax.legend()
     ax.set_title("Accuracy by input length: plain encoder-decoder vs attention")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    atomic_write(path, lambda file: fig.savefig(file, format="png", dpi=120))
     plt.close(fig)
 
 
@@ -161,7 +195,10 @@ def add_commands(sub):
     p.add_argument("--epochs", type=int, default=None,
                    help="training epochs, at least 1 (default 6)")
     p.add_argument("--num-examples", type=int, default=None, help="training pairs (default 12000)")
-    p.set_defaults(func=lambda a: run_demo(a.out, a.seed, a.epochs, a.num_examples))
+    p.add_argument("--overwrite", action="store_true", help="replace the demo's files in --out "
+                   "even if they are not an earlier demo run's")
+    p.set_defaults(func=lambda a: run_demo(a.out, a.seed, a.epochs, a.num_examples,
+                                           overwrite=a.overwrite))
 
     p = sub.add_parser("compare-lengths", help="accuracy by input length, plain vs attention")
     p.add_argument("--out", default="runs/compare-lengths")
@@ -170,5 +207,108 @@ def add_commands(sub):
     p.add_argument("--num-examples", type=int, default=12000)
     p.add_argument("--hidden-size", type=int, default=128)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--overwrite", action="store_true", help="replace the experiment's files in "
+                   "--out even if they are not an earlier compare-lengths run's")
     p.set_defaults(func=lambda a: compare_lengths(a.out, a.task, a.epochs, a.num_examples,
-                                                  a.hidden_size, a.seed))
+                                                  a.hidden_size, a.seed, overwrite=a.overwrite))
+
+
+# ---- whose folder is it? ---------------------------------------------------------------------
+
+DEMO_REPORT = "demo-report.json"
+DEMO_FILES = {*runs.RUN_FILES, DEMO_REPORT, "attention-step.svg", "attention-step.dot",
+              "decoder-step.svg", "decoder-step.dot"}
+# Options a command line may set; the rest of an earlier run's config must be the experiment's
+FREE = {"out", "seed", "epochs", "num_examples", "progress", "resume", "overwrite", "threads"}
+
+
+def claim(out, owned, is_earlier, what, overwrite, log):
+    """Make `out` ready for the experiment `what`, whose files (paths relative to `out`) are
+    those `owned(path)` accepts: nothing of them there, go; only its files, and `is_earlier(out)`
+    says they are an earlier run of it, remove them and say so; `overwrite`, remove its files
+    (others stay); anything else, refuse. Called with the folder's lock held."""
+    files = _files(out)
+    mine = [f for f in files if owned(f)]
+    if not files:
+        return
+    if not overwrite and (len(mine) < len(files) or not is_earlier(out)):
+        others = [f for f in files if not owned(f)] or files
+        raise runs.RunFolderError(
+            f"{out} holds files that are not an earlier {what} run ({', '.join(others[:3])}"
+            f"{', ...' if len(others) > 3 else ''}): choose another --out, or pass --overwrite "
+            f"to replace the {what}'s files there")
+    for f in mine:
+        (out / f).unlink()
+    if mine:
+        log(f"replacing the {'files of the ' if overwrite else 'earlier '}{what} run in {out}")
+
+
+def _files(out, subfolders=tuple(LENGTH_MODELS)):
+    """The files in `out` (and its subfolders `subfolders`) as relative paths; another folder
+    as "name/"; the lock and stale temporary files left out."""
+    files = []
+    for entry in sorted(out.iterdir()):
+        if entry.name == runs.LOCK or entry.name in runs.stale_temporaries(out):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            inner = _files(entry, ()) if entry.name in subfolders else [""]
+            files += [f"{entry.name}/{f}" for f in inner]
+        else:
+            files.append(entry.name)
+    return files
+
+
+def _is_demo_file(path):
+    return path in DEMO_FILES or re.fullmatch(r"attention-\d+\.png", path) is not None
+
+
+def _is_lengths_file(path):
+    return path in ("compare-lengths.json", "compare-lengths.png") or any(
+        path == f"{name}/{f}" for name in LENGTH_MODELS for f in runs.RUN_FILES)
+
+
+def _saved_config(folder):
+    """The config in folder's checkpoint, or None (no checkpoint, or not one of ours)."""
+    import minigrad
+    try:
+        config = minigrad.load(Path(folder) / runs.CHECKPOINT).get("config")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return config if isinstance(config, dict) else None
+
+
+def _same(saved, expected):
+    """Is the saved config the `expected` config, but for the options in FREE?"""
+    expected = dataclasses.asdict(expected)
+    return all(saved.get(k) == v for k, v in expected.items() if k not in FREE)
+
+
+def _is_earlier_demo(out):
+    saved = _saved_config(out)
+    if saved is None or not _same(saved, demo_config(out)):
+        return False
+    if (out / DEMO_REPORT).exists():            # a finished demo: its report names the config
+        try:
+            report = json.loads((out / DEMO_REPORT).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return isinstance(report, dict) and report.get("config") == saved
+    return True                                 # a demo stopped before its report
+
+
+def _is_earlier_lengths(out):
+    found = False
+    for name in LENGTH_MODELS:
+        if (out / name / runs.CHECKPOINT).exists():
+            saved = _saved_config(out / name)
+            if saved is None or not _same(saved, lengths_config(
+                    out, name, saved.get("task"), hidden_size=saved.get("hidden_size"))):
+                return False
+            found = True
+    if found and (out / "compare-lengths.json").exists():
+        try:
+            table = json.loads((out / "compare-lengths.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return isinstance(table, dict) and set(table) == set(LENGTH_MODELS)
+    return found

@@ -1,0 +1,102 @@
+"""The demo and compare-lengths replace their own earlier runs (`make demo` twice) and nothing
+else. Tiny budgets: the experiments' configs are patched to hidden size 8 on 200 pairs."""
+
+import dataclasses
+import json
+
+import pytest
+
+import minigrad
+from minigrad.files import atomic_write
+from seq2seq import experiments, heatmap
+from seq2seq.cli import main
+from seq2seq.train import train
+from tests.test_runs import one_error_line, quiet, tiny
+
+
+@pytest.fixture
+def small(monkeypatch):
+    demo_config = experiments.demo_config
+    lengths_config = experiments.lengths_config
+
+    def small_demo(out, seed=0, epochs=None, num_examples=None):
+        return dataclasses.replace(demo_config(out, seed, 1, 200), embed_size=8, hidden_size=8,
+                                   progress=False)
+
+    def small_lengths(out, name, task="reverse", epochs=1, num_examples=200, hidden_size=8,
+                      seed=0):
+        return dataclasses.replace(lengths_config(out, name, "reverse", 1, 200, 8, seed),
+                                   embed_size=8, min_len=3, max_len=5, progress=False)
+    monkeypatch.setattr(experiments, "demo_config", small_demo)
+    monkeypatch.setattr(experiments, "lengths_config", small_lengths)
+    monkeypatch.setattr(experiments, "draw_pictures", lambda *args: [])    # no Graphviz needed
+    monkeypatch.setattr(heatmap, "plot_heatmap", lambda weights, source, target, path, title:
+                        atomic_write(path, lambda file: file.write(b"\x89PNG")))  # matplotlib: slow
+    monkeypatch.setattr(experiments, "DEMO_HELD_OUT", 40)
+
+
+def test_demo_twice_replaces_its_own_run_and_says_so(small, tmp_path):
+    out = tmp_path / "demo"
+    first = []
+    experiments.run_demo(out, log=first.append)
+    assert not any("replacing" in line for line in first)
+    report = json.loads((out / "demo-report.json").read_text(encoding="utf-8"))
+    (out / "attention-9.png").write_bytes(b"an old heatmap of an earlier demo")
+    second = []
+    experiments.run_demo(out, log=second.append)
+    assert [line for line in second if "replacing" in line] == [
+        f"replacing the earlier demo run in {out}"]
+    assert not (out / "attention-9.png").exists()           # the old demo's files are gone
+    assert json.loads((out / "demo-report.json").read_text(encoding="utf-8")) == report
+
+
+def test_a_demo_stopped_in_training_is_still_its_own(small, tmp_path):
+    out = tmp_path / "demo"
+    train(experiments.demo_config(out), log=quiet)        # a checkpoint, no demo report yet
+    lines = []
+    experiments.run_demo(out, log=lines.append)
+    assert f"replacing the earlier demo run in {out}" in lines
+
+
+@pytest.mark.parametrize("what", ["other file", "train run", "foreign report"])
+def test_demo_never_replaces_anything_else(small, tmp_path, what, capsys):
+    out = tmp_path / "demo"
+    experiments.run_demo(out, log=quiet)
+    if what == "other file":
+        (out / "notes.txt").write_text("mine")
+    elif what == "train run":
+        for f in out.iterdir():
+            f.unlink()
+        train(tiny(out), log=quiet)
+    else:
+        (out / "demo-report.json").write_text("{}")
+    before = {f.name: f.read_bytes() for f in out.iterdir()}
+    assert main(["demo", "--out", str(out)]) == 1
+    err = one_error_line(capsys)
+    assert str(out) in err and "--overwrite" in err and "not an earlier demo run" in err
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == before
+    if what == "other file":
+        assert main(["demo", "--out", str(out), "--overwrite"]) == 0
+        assert (out / "notes.txt").read_text() == "mine"        # only the demo's files go
+
+
+def test_compare_lengths_twice_and_never_over_another_run(small, tmp_path, capsys):
+    out = tmp_path / "lengths"
+    experiments.compare_lengths(out, log=quiet, n_held_out=40)
+    table = json.loads((out / "compare-lengths.json").read_text())
+    assert set(table) == {"plain", "attention"}
+    assert (out / "compare-lengths.png").read_bytes().startswith(b"\x89PNG")
+    lines = []
+    experiments.compare_lengths(out, log=lines.append, n_held_out=40)
+    assert f"replacing the earlier compare-lengths run in {out}" in lines
+
+    attention = out / "attention"
+    for f in attention.iterdir():
+        f.unlink()
+    train(tiny(attention), log=quiet)                       # someone else's run in a subfolder
+    before = (attention / "checkpoint.npz").read_bytes()
+    assert main(["compare-lengths", "--out", str(out)]) == 1
+    err = one_error_line(capsys)
+    assert str(out) in err and "--overwrite" in err
+    assert (attention / "checkpoint.npz").read_bytes() == before
+    assert minigrad.load(attention / "checkpoint.npz")["config"]["hidden_size"] == 8
