@@ -202,6 +202,26 @@ def test_a_kill_between_checkpoint_and_report_is_repaired_on_resume(tmp_path, mo
     assert json.loads((out / "report.json").read_text()) == history
 
 
+@pytest.mark.skipif(os.name == "nt", reason="SIGKILL")
+def test_resume_after_a_real_kill_is_consistent(tmp_path):
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "seq2seq", "train", *TINY, "--epochs", "200", "--out",
+               str(out)]
+    trainer = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert trainer.stdout.readline().startswith("epoch 1:")        # printed before its save,
+    assert trainer.stdout.readline().startswith("epoch 2:")        # so epoch 1 is saved now
+    trainer.send_signal(signal.SIGKILL)
+    trainer.wait(timeout=30)
+    trainer.stdout.close()
+    done = len(minigrad.load(out / "checkpoint.npz")["history"])
+    assert 1 <= done < 200
+    train(tiny(out, epochs=done + 1, resume=True), log=quiet)      # not refused: the lock is gone
+    history = minigrad.load(out / "checkpoint.npz")["history"]
+    assert [h["epoch"] for h in history] == list(range(1, done + 2))
+    assert json.loads((out / "report.json").read_text()) == history
+    assert stale_temporaries(out) == []
+
+
 # ---- a closed pipe costs no epoch ------------------------------------------------------------
 
 @pytest.mark.skipif(shutil.which("head") is None or os.name == "nt", reason="needs a shell")
