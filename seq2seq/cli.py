@@ -83,7 +83,9 @@ def cmd_evaluate(args):
     """Score a run on the validation pairs it recorded, or on --task; count (or, for a generated
     task, drop) the sources it trained on, so that a held-out score is held out."""
     from seq2seq import data, heldout
+    from seq2seq.runs import repair_report
     from seq2seq.translator import load_translator
+    repair_report(args.run, log=lambda line: print(line, file=sys.stderr))
     translator, state = load_translator(args.run)
     record = heldout.read_record(state, args.run)
     dropped = 0

@@ -10,7 +10,8 @@
 - `resume` refuses, naming each option, any change the saved model cannot honour (its shape,
   its wiring, its data); the changes it can honour are returned, to be noted in the history.
 - The checkpoint is the truth: report.json is made from its history (`report_of`), written
-  after it, and rewritten from it when a kill came between the two (`reconcile_report`).
+  after it, and rewritten from it when a kill came between the two (`reconcile_report`, on
+  resume; `repair_report`, on evaluate).
 - `say` prints, and keeps quiet once stdout is closed (`train ... | head -1`): a closed pipe
   must not stop a run before its epoch is saved.
 """
@@ -223,6 +224,19 @@ def report_text(history):
 def write_report(folder, history):
     text = report_text(history)
     atomic_write(Path(folder) / REPORT, lambda file: file.write(text), text=True)
+
+
+def repair_report(path, log=say):
+    """Before reading a run (evaluate): if `path` is a run folder that no run holds, rewrite its
+    report from the checkpoint where they disagree. A folder in use is left to its run."""
+    folder = Path(path)
+    if not (folder / CHECKPOINT).is_file():
+        return
+    try:
+        with hold(folder, log):
+            reconcile_report(folder, minigrad.load(folder / CHECKPOINT), log)
+    except (RunFolderError, OSError):       # in use, or read-only: reading goes on
+        pass
 
 
 def reconcile_report(folder, state, log=say):

@@ -202,6 +202,15 @@ def test_a_kill_between_checkpoint_and_report_is_repaired_on_resume(tmp_path, mo
     assert json.loads((out / "report.json").read_text()) == history
 
 
+def test_evaluate_repairs_a_report_that_disagrees_with_the_checkpoint(copy, capsys):
+    history = minigrad.load(copy / "checkpoint.npz")["history"]
+    runs.write_report(copy, history[:1])                # as a kill after the checkpoint leaves it
+    assert main(["evaluate", str(copy), "--json"]) == 0
+    assert json.loads((copy / "report.json").read_text()) == history
+    captured = capsys.readouterr()
+    assert "rewritten from the checkpoint" in captured.err and json.loads(captured.out)
+
+
 @pytest.mark.skipif(os.name == "nt", reason="SIGKILL")
 def test_resume_after_a_real_kill_is_consistent(tmp_path):
     out = tmp_path / "run"
