@@ -30,8 +30,9 @@ def small(monkeypatch):
     monkeypatch.setattr(experiments, "demo_config", small_demo)
     monkeypatch.setattr(experiments, "lengths_config", small_lengths)
     monkeypatch.setattr(experiments, "draw_pictures", lambda *args: [])    # no Graphviz needed
-    monkeypatch.setattr(heatmap, "plot_heatmap", lambda weights, source, target, path, title:
-                        atomic_write(path, lambda file: file.write(b"\x89PNG")))  # matplotlib: slow
+    monkeypatch.setattr(heatmap, "plot_heatmap",                # matplotlib is slow here
+                        lambda weights, source, target, path, title:
+                        atomic_write(path, lambda file: file.write(b"\x89PNG")))
     monkeypatch.setattr(experiments, "DEMO_HELD_OUT", 40)
 
 
