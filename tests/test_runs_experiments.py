@@ -11,7 +11,7 @@ from minigrad.files import atomic_write
 from seq2seq import experiments, heatmap
 from seq2seq.cli import main
 from seq2seq.train import train
-from tests.test_runs import one_error_line, quiet, tiny
+from test_runs import one_error_line, quiet, tiny
 
 
 @pytest.fixture
