@@ -45,7 +45,8 @@ def test_a_long_translation_gets_a_note_for_its_text_heatmap_and_a_bounded_plot(
     from matplotlib.figure import Figure
     sizes = []                                  # drawing a 4,000-pixel PNG would take seconds
     monkeypatch.setattr(Figure, "savefig",
-                        lambda figure, path, dpi: sizes.append(tuple(figure.get_size_inches())))
+                        lambda figure, path, **options:
+                        sizes.append(tuple(figure.get_size_inches())))
     png = tmp_path / "h.png"
     assert main(["translate", str(run), "1" * 150, "--plot", str(png)]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -77,7 +78,7 @@ def test_figure_size_grows_with_the_tokens_up_to_the_cap_then_labels_thin_out():
 def test_plot_heatmap_of_thousands_of_tokens_stays_within_the_cap(tmp_path, monkeypatch):
     from matplotlib.figure import Figure
     drawn = []
-    monkeypatch.setattr(Figure, "savefig", lambda figure, path, dpi: drawn.append(figure))
+    monkeypatch.setattr(Figure, "savefig", lambda figure, path, **options: drawn.append(figure))
     n_source, n_target = 3000, 2000
     weights = np.full((n_target, n_source), 1.0 / n_source)
     plot_heatmap(weights, [f"s{i}" for i in range(n_source)], [f"t{i}" for i in range(n_target)],
