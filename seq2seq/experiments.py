@@ -47,7 +47,7 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=runs.s
     config = demo_config(out, seed, epochs, num_examples)       # checked before any file goes
     runs.make_folder(out)
     with runs.hold(out, log):
-        claim(out, _is_demo_file, _is_earlier_demo, "demo", overwrite, log)
+        runs.claim(out, _is_demo_file, _is_earlier_demo, "demo", overwrite, log)
         return _run_demo(out, config, seed, log)
 
 
@@ -144,7 +144,8 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
         check_train_config(config)
     runs.make_folder(out)
     with runs.hold(out, log):
-        claim(out, _is_lengths_file, _is_earlier_lengths, "compare-lengths", overwrite, log)
+        runs.claim(out, _is_lengths_file, _is_earlier_lengths, "compare-lengths", overwrite, log,
+                   subfolders=tuple(LENGTH_MODELS))
         return _compare_lengths(out, configs, seed, log, n_held_out)
 
 
@@ -197,8 +198,7 @@ def add_commands(sub):
     p.add_argument("--num-examples", type=int, default=None, help="training pairs (default 12000)")
     p.add_argument("--overwrite", action="store_true", help="replace the demo's files in --out "
                    "even if they are not an earlier demo run's")
-    p.set_defaults(func=lambda a: run_demo(a.out, a.seed, a.epochs, a.num_examples,
-                                           overwrite=a.overwrite))
+    p.set_defaults(func=_demo_command)
 
     p = sub.add_parser("compare-lengths", help="accuracy by input length, plain vs attention")
     p.add_argument("--out", default="runs/compare-lengths")
@@ -209,8 +209,18 @@ def add_commands(sub):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--overwrite", action="store_true", help="replace the experiment's files in "
                    "--out even if they are not an earlier compare-lengths run's")
-    p.set_defaults(func=lambda a: compare_lengths(a.out, a.task, a.epochs, a.num_examples,
-                                                  a.hidden_size, a.seed, overwrite=a.overwrite))
+    p.set_defaults(func=_compare_lengths_command)
+
+
+# The commands return None, i.e. exit status 0 (a returned dict of scores would be the status)
+
+def _demo_command(a):
+    run_demo(a.out, a.seed, a.epochs, a.num_examples, overwrite=a.overwrite)
+
+
+def _compare_lengths_command(a):
+    compare_lengths(a.out, a.task, a.epochs, a.num_examples, a.hidden_size, a.seed,
+                    overwrite=a.overwrite)
 
 
 # ---- whose folder is it? ---------------------------------------------------------------------
@@ -220,42 +230,6 @@ DEMO_FILES = {*runs.RUN_FILES, DEMO_REPORT, "attention-step.svg", "attention-ste
               "decoder-step.svg", "decoder-step.dot"}
 # Options a command line may set; the rest of an earlier run's config must be the experiment's
 FREE = {"out", "seed", "epochs", "num_examples", "progress", "resume", "overwrite", "threads"}
-
-
-def claim(out, owned, is_earlier, what, overwrite, log):
-    """Make `out` ready for the experiment `what`, whose files (paths relative to `out`) are
-    those `owned(path)` accepts: nothing of them there, go; only its files, and `is_earlier(out)`
-    says they are an earlier run of it, remove them and say so; `overwrite`, remove its files
-    (others stay); anything else, refuse. Called with the folder's lock held."""
-    files = _files(out)
-    mine = [f for f in files if owned(f)]
-    if not files:
-        return
-    if not overwrite and (len(mine) < len(files) or not is_earlier(out)):
-        others = [f for f in files if not owned(f)] or files
-        raise runs.RunFolderError(
-            f"{out} holds files that are not an earlier {what} run ({', '.join(others[:3])}"
-            f"{', ...' if len(others) > 3 else ''}): choose another --out, or pass --overwrite "
-            f"to replace the {what}'s files there")
-    for f in mine:
-        (out / f).unlink()
-    if mine:
-        log(f"replacing the {'files of the ' if overwrite else 'earlier '}{what} run in {out}")
-
-
-def _files(out, subfolders=tuple(LENGTH_MODELS)):
-    """The files in `out` (and its subfolders `subfolders`) as relative paths; another folder
-    as "name/"; the lock and stale temporary files left out."""
-    files = []
-    for entry in sorted(out.iterdir()):
-        if entry.name == runs.LOCK or entry.name in runs.stale_temporaries(out):
-            continue
-        if entry.is_dir() and not entry.is_symlink():
-            inner = _files(entry, ()) if entry.name in subfolders else [""]
-            files += [f"{entry.name}/{f}" for f in inner]
-        else:
-            files.append(entry.name)
-    return files
 
 
 def _is_demo_file(path):

@@ -7,6 +7,8 @@
 - Nothing is replaced unasked: `start(folder, config)` refuses a folder that holds a run (or any
   file the run would write) unless the config says `resume` (continue it) or `overwrite`
   (start afresh; the earlier run's files are removed first).
+- An experiment (the demo, compare-lengths) replaces its own earlier run and nothing else
+  (`claim`).
 - `resume` refuses, naming each option, any change the saved model cannot honour (its shape,
   its wiring, its data); the changes it can honour are returned, to be noted in the history.
 - The checkpoint is the truth: report.json is made from its history (`report_of`), written
@@ -208,6 +210,44 @@ def _shown(value):
     if isinstance(value, bool):
         return "on" if value else "off"
     return repr(value) if isinstance(value, str) and not value.strip() else str(value)
+
+
+# ---- an experiment's folder (the demo, compare-lengths) -----------------------------------
+
+def claim(out, owned, is_earlier, what, overwrite, log, subfolders=()):
+    """Make `out` ready for the experiment `what`, whose files (paths relative to `out`) are
+    those `owned(path)` accepts: nothing of them there, go; only its files, and `is_earlier(out)`
+    says they are an earlier run of it, remove them and say so; `overwrite`, remove its files
+    (others stay); anything else, refuse. Called with the folder's lock held."""
+    files = _files(out, subfolders)
+    mine = [f for f in files if owned(f)]
+    if not files:
+        return
+    if not overwrite and (len(mine) < len(files) or not is_earlier(out)):
+        others = [f for f in files if not owned(f)] or files
+        raise RunFolderError(
+            f"{out} holds files that are not an earlier {what} run ({', '.join(others[:3])}"
+            f"{', ...' if len(others) > 3 else ''}): choose another --out, or pass --overwrite "
+            f"to replace the {what}'s files there")
+    for f in mine:
+        (out / f).unlink()
+    if mine:
+        log(f"replacing the {'files of the ' if overwrite else 'earlier '}{what} run in {out}")
+
+
+def _files(out, subfolders):
+    """The files in `out` (and in its subfolders named in `subfolders`) as relative paths;
+    another folder as "name/"; the lock and stale temporary files left out."""
+    files, skipped = [], {LOCK, *stale_temporaries(out)}
+    for entry in sorted(out.iterdir()):
+        if entry.name in skipped:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            inner = _files(entry, ()) if entry.name in subfolders else [""]
+            files += [f"{entry.name}/{f}" for f in inner]
+        else:
+            files.append(entry.name)
+    return files
 
 
 # ---- the report ------------------------------------------------------------------------------

@@ -95,11 +95,11 @@ def train(config, log=runs.say):
     out = Path(config.out)
     runs.make_folder(out)
     with threadpool_limits(limits=config.threads), runs.hold(out, log):
-        state, changed = runs.start(out, config, token_level(config), log)
         pairs = task_pairs(config)
         train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
         check_split(len(pairs), len(train_pairs), config.val_fraction)
         split = heldout.make_record(train_pairs, val_pairs, heldout.corpus_sha256(config.task, pairs))
+        state, changed = runs.start(out, config, token_level(config), log)    # the data is good
         translator = build(config, train_pairs)
         model = translator.model
         optimizer = Adam(model.parameters(), lr=config.lr)

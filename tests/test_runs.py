@@ -342,3 +342,10 @@ def test_draw_command_refuses_an_unrelated_dot_file_unless_overwrite(copy, tmp_p
     assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg"), "--overwrite"]) == 0
     assert "decoder.out.weight" in (tmp_path / "x.dot").read_text()
     assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg"), "--step", "1"]) == 0
+
+
+def test_overwrite_with_bad_data_settings_keeps_the_run(copy, capsys):
+    before = (copy / "checkpoint.npz").read_bytes()
+    assert main(["train", *TINY, "--out", str(copy), "--overwrite", "--task", "no/such.tsv"]) == 1
+    one_error_line(capsys)
+    assert (copy / "checkpoint.npz").read_bytes() == before
