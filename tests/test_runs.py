@@ -311,10 +311,17 @@ def test_every_option_is_classified_for_resume():
 
 # ---- draw: the DOT text beside the picture ---------------------------------------------------
 
+def fake_rendering(monkeypatch):
+    """Rendering that needs no Graphviz: render_bytes gives a stand-in picture. The modules
+    that import render_bytes by name are imported first, so they keep the real one."""
+    import minigrad.viz.drawing  # noqa: F401
+    monkeypatch.setattr(sys.modules["minigrad.viz.render"], "render_bytes",
+                        lambda source, format, engine: b"<svg/>")
+
+
 def test_render_never_replaces_a_dot_file_it_did_not_write(tmp_path, monkeypatch):
     from minigrad.viz import render
-    rendering = sys.modules["minigrad.viz.render"]
-    monkeypatch.setattr(rendering, "render_bytes", lambda source, format, engine: b"<svg/>")
+    fake_rendering(monkeypatch)
     (tmp_path / "x.dot").write_text("my own notes")
     with pytest.raises(FileExistsError, match="x.dot exists and is not the DOT text of x.svg"):
         render("digraph { a -> b }", tmp_path / "x.svg")
@@ -323,6 +330,8 @@ def test_render_never_replaces_a_dot_file_it_did_not_write(tmp_path, monkeypatch
     render("digraph { a -> b }", tmp_path / "y.svg")                # its own: drawn again
     render("digraph { b -> c }", tmp_path / "y.svg")
     assert (tmp_path / "y.dot").read_text().endswith("digraph { b -> c }")
+    render((tmp_path / "y.dot").read_text(), tmp_path / "y2.svg")    # its DOT file, drawn again
+    assert (tmp_path / "y2.dot").read_text().count("// The DOT text of") == 1
     (tmp_path / "z.dot").write_text("digraph { a -> b }")           # a DOT file rendered as is
     render((tmp_path / "z.dot").read_text(), tmp_path / "z.svg")
     assert (tmp_path / "z.dot").read_text() == "digraph { a -> b }"
@@ -332,8 +341,7 @@ def test_render_never_replaces_a_dot_file_it_did_not_write(tmp_path, monkeypatch
 
 def test_draw_command_refuses_an_unrelated_dot_file_unless_overwrite(copy, tmp_path, capsys,
                                                                      monkeypatch):
-    rendering = sys.modules["minigrad.viz.render"]
-    monkeypatch.setattr(rendering, "render_bytes", lambda source, format, engine: b"<svg/>")
+    fake_rendering(monkeypatch)
     (tmp_path / "x.dot").write_text("my own notes")
     assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg")]) == 1
     err = one_error_line(capsys)

@@ -124,7 +124,7 @@ DOT_HEADER = "// The DOT text of {name}, written beside it by minigrad.viz.rende
 def _without_header(source):
     """DOT text without render's header line, so a .dot file rendered again keeps one header."""
     first, newline, rest = source.partition("\n")
-    if newline and first.startswith("// The DOT text of ") and first.endswith(" render"):
+    if newline and first.startswith("// The DOT text of ") and first.endswith("viz.render"):
         return rest
     return source
 
