@@ -104,7 +104,7 @@ def check(op, out):
             saved = list(saved_arrays(op))
         for name, kept in saved:
             if np.may_share_memory(kept, array) and np.shares_memory(kept, array):
-                raise SavedArrayError(_message(op, out, name, kept))
+                raise SavedArrayError(explain(op, out, name, kept))
 
 
 def saved_arrays(op):
@@ -119,7 +119,9 @@ def saved_arrays(op):
                     yield f"{name}[{k}]", part
 
 
-def _message(op, out, name, kept):
+def explain(op, out, name, kept):
+    """The error's text: which op, which saved array, whose data it is, what to do instead.
+    `guard_saved` raises the same text."""
     from minigrad.debug.watch import where_created      # only when there is an error to explain
     lines = [f"{type(op).__name__}.backward would use self.{name}, an array saved for backward: "
              f"{_owner(op, out, kept)}, changed in place after the forward.",

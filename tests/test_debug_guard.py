@@ -19,9 +19,9 @@ def test_a_changed_input_is_caught_naming_the_op_and_the_tensor():
         with pytest.raises(debug.SavedArrayError) as error:
             loss.backward()
     message = str(error.value)
-    assert message.startswith("Mul.backward would use self.a, an array saved in forward and "
-                              "changed in place since: the data of input 0, 'w' (a leaf, shape "
-                              "(3,))")
+    assert message.startswith("Mul.backward would use self.a, an array saved for backward: the "
+                              "data of input 0, 'w' (a leaf, shape (3,)), changed in place after "
+                              "the forward.")
     assert w.grad is None                       # stopped before any gradient was added
     assert autograd.watchers == []
 
@@ -45,7 +45,7 @@ def test_a_changed_index_array_is_caught():
         loss = x[ids].sum()
         ids[1] = 4                              # GetItem kept the index array itself
         with pytest.raises(debug.SavedArrayError, match=r"GetItem.backward would use "
-                                                        r"self.index, .*changed in place since\."):
+                                                        r"self.index, .*changed in place after"):
             loss.backward()
 
 
@@ -112,6 +112,6 @@ def test_the_default_version_check_raises_the_same_error_and_the_guard_speaks_fi
         y = x.exp()
         loss = y.sum()
         y.data *= 2
-        with pytest.raises(debug.SavedArrayError, match="changed in place since: the data of "
-                                                        "its output"):
+        with pytest.raises(debug.SavedArrayError, match="saved for backward: the data of its "
+                                                        "output"):
             loss.backward()

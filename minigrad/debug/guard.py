@@ -30,8 +30,8 @@ import zlib
 
 import numpy as np
 
-from minigrad.debug.watch import Watcher, where_created
-from minigrad.versions import SavedArrayError, saved_arrays
+from minigrad.debug.watch import Watcher
+from minigrad.versions import SavedArrayError, explain, saved_arrays
 
 __all__ = ["guard_saved", "SavedArrayError", "fingerprints", "checksum", "saved_array"]
 
@@ -52,7 +52,7 @@ class guard_saved(Watcher):
             now = fingerprints(op)
             if now != before:
                 name = next(name for name in before if now.get(name) != before[name])
-                raise SavedArrayError(_message(op, out, name))
+                raise SavedArrayError(explain(op, out, name, saved_array(op, name)))
 
 
 def fingerprints(op):
@@ -75,30 +75,3 @@ def saved_array(op, name):
         name, k = name[:-1].split("[")
         return getattr(op, name)[int(k)]
     return getattr(op, name)
-
-
-def _message(op, out, name):
-    owner = _owner(op, out, saved_array(op, name))
-    lines = [f"{type(op).__name__}.backward would use self.{name}, an array saved in forward "
-             f"and changed in place since{': ' + owner if owner else ''}.",
-             "  Its backward would compute the gradient at the new values, not at those the "
-             "forward used. Run the forward again after changing the data (as after "
-             "optimizer.step()), or change a copy."]
-    site = where_created(op)
-    return "\n".join(lines + ([site] if site else []))
-
-
-def _owner(op, out, array):
-    """Which tensor's data the array is (or is part of), in words."""
-    for i, x in enumerate(op.inputs):
-        if np.may_share_memory(x.data, array):
-            return f"the data of input {i}, {_tensor(x)}"
-    if np.may_share_memory(out.data, array):
-        return f"the data of its output, {_tensor(out)}"
-    return None
-
-
-def _tensor(t):
-    kind = "a leaf" if t.creator is None else f"made by {type(t.creator).__name__}"
-    name = repr(t.name) if t.name is not None else "unnamed"
-    return f"{name} ({kind}, shape {t.shape})"
