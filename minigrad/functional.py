@@ -3,7 +3,7 @@
 from minigrad.ops.arithmetic import add, div, matmul, mul, neg, pow, sub  # noqa: F401
 from minigrad.ops.elementwise import (abs, clip, exp, log, relu, sigmoid, sqrt,  # noqa: F401
                                       tanh, where)
-from minigrad.ops.layers import dropout, embedding  # noqa: F401
+from minigrad.ops.embedding_and_dropout import dropout, embedding  # noqa: F401
 from minigrad.ops.reduce import max, mean, min, sum  # noqa: F401
 from minigrad.ops.shapes import concat, reshape, split, stack, transpose  # noqa: F401
 from minigrad.ops.softmax import cross_entropy, log_softmax, softmax  # noqa: F401

@@ -160,7 +160,7 @@ def test_too_many_indices():
 def test_embedding_id_out_of_range():
     with pytest.raises(IndexError) as error:
         F.embedding(t(4, 2), np.array([1, 4]))
-    assert_names(error, "Embedding", "(4, 2)", "id 4")
+    assert_names(error, "EmbeddingLookup", "(4, 2)", "id 4")
 
 
 def test_cross_entropy_target_out_of_range():

@@ -5,5 +5,5 @@ elementwise  exp, log, sqrt, tanh, sigmoid, relu, abs, clip, where
 reduce       sum, mean, max, min
 shapes       reshape, transpose, indexing, concat, stack, split
 softmax      softmax, log_softmax, cross_entropy
-layers       embedding, dropout
+embedding_and_dropout  embedding (EmbeddingLookup), dropout (DropoutMask)
 """

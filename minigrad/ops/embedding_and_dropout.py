@@ -1,4 +1,6 @@
-"""Ops behind two layers: an embedding lookup and dropout."""
+"""The ops behind two layers of minigrad.nn: the embedding lookup (`EmbeddingLookup`, behind
+`nn.Embedding`) and the dropout mask (`DropoutMask`, behind `nn.Dropout`). The ops carry their own
+names so that a drawing or an error message never confuses an op with the layer of the same job."""
 
 import numpy as np
 
@@ -6,7 +8,7 @@ from minigrad import random
 from minigrad.autograd import Function
 
 
-class Embedding(Function):
+class EmbeddingLookup(Function):
     """y = weight[ids]     weight: (V, E)  ids: (...) integers  ->  y: (..., E)
     dL/dweight = zeros (V, E) with each row dL/dy[n] added at row ids[n] (a repeated id adds
     up); rows equal to `padding_idx` get no gradient."""
@@ -29,7 +31,7 @@ class Embedding(Function):
         return (grad_weight,)
 
 
-class Dropout(Function):
+class DropoutMask(Function):
     """y = x * mask / (1 - p), mask ~ Bernoulli(1 - p) drawn once in forward
     dL/dx = dL/dy * mask / (1 - p)           (the same mask: dropped units get no gradient)"""
 
@@ -50,7 +52,7 @@ def embedding(weight, ids, padding_idx=None):
     ids = np.asarray(getattr(ids, "data", ids))
     if not np.issubdtype(ids.dtype, np.integer):
         raise TypeError(f"embedding: ids must be integers, not {ids.dtype}")
-    return Embedding(ids, padding_idx)(weight)
+    return EmbeddingLookup(ids, padding_idx)(weight)
 
 
 def dropout(x, p=0.5, training=True):
@@ -60,4 +62,4 @@ def dropout(x, p=0.5, training=True):
         raise ValueError(f"dropout: p must be in [0, 1), not {p}")
     if not training or p == 0:
         return x
-    return Dropout(p)(x)
+    return DropoutMask(p)(x)
