@@ -1,10 +1,11 @@
 """`python -m seq2seq draw CHECKPOINT`: one decoder step of a trained model, drawn as a graph.
 
-The step is run again here, op for op as `AttentionDecoder.step` (or `Decoder.step`) runs it, but
-with each part inside `minigrad.scope(...)`: the encoder, the embedding of the previous token,
-the decoder's LSTM, the attention, the output layer and the loss. The drawing then folds the big
-parts into one box each (by default the encoder and the decoder's LSTM), so a whole step with a
-hidden size of 128 stays readable, while the attention is drawn op by op with its weights.
+The model's own `Seq2Seq.encode` and `AttentionDecoder.step` (or `Decoder.step`) run here; they
+record each part inside a `minigrad.scope(...)`: the encoder, the embedding of the previous token,
+the decoder's LSTM, the attention and the output layer (the loss gets its scope here). The
+drawing then folds the big parts into one box each (by default the encoder and the decoder's
+LSTM), so a whole step with a hidden size of 128 stays readable, while the attention is drawn
+op by op with its weights.
 
 The root is the loss of the token the model writes at that step, -log p(token), so every box
 shows the gradient that would train it. The steps before are run without recording (their
@@ -25,55 +26,34 @@ DEFAULT_COLLAPSE = ("encoder", "decoder lstm")
 
 
 def decoder_step(translator, sentence, step=0):
-    """Run decoder step `step` of translating `sentence` with scopes. Returns a dict: loss (the
-    root), logits (1, V), weights (1, S) or None, token (the id written), and the tensors worth
-    a name in the drawing."""
+    """Run decoder step `step` of translating `sentence`. Returns a dict: loss (the root),
+    logits (1, V), weights (1, S) or None, token (the id written), and the tensors worth a name
+    in the drawing. The model's own `encode` and `step` run here; they open the scopes the
+    drawing frames and folds (encoder, embedding, decoder lstm, attention, output)."""
     check_settings(step=step)                           # an integer >= 0
     model, tgt = translator.model, translator.tgt_vocab
     model.eval()
     decoder = model.decoder
     src = translator.source_ids([sentence])                             # (1, S)
-    with scope("encoder"):
-        enc_outputs, state, src_mask = model.encode(src)                # (1, S, H), (1, H) x 2
+    enc_outputs, state, src_mask = model.encode(src)                    # (1, S, H), (1, H) x 2
     token = np.array([tgt.bos_id])
     with no_grad():                                     # the steps before: run, not recorded
         for _ in range(step):
             logits, state, _ = decoder.step(token, state, enc_outputs, src_mask)
             token = logits.data.argmax(-1)                              # (1,)
 
-    with scope("embedding"):
-        x = decoder.embedding(token)                                    # (1, E)
-    context = weights = None
-    if not decoder.uses_attention:
-        with scope("decoder lstm"):
-            h, c = decoder.lstm.cell(x, state)                          # (1, H)
-        with scope("output"):
-            logits = decoder.out(h)                                     # (1, V)
-    elif decoder.wiring == "luong":
-        with scope("decoder lstm"):
-            h, c = decoder.lstm.cell(x, state)                          # s_t, (1, H)
-        with scope("attention"):
-            context, weights = decoder.attention(h, enc_outputs, enc_outputs, src_mask)
-        with scope("output"):
-            logits = decoder.out(F.concat([context, h], axis=-1))      # (1, V)
-    else:                                                               # bahdanau
-        with scope("attention"):
-            context, weights = decoder.attention(state[0], enc_outputs, enc_outputs, src_mask)
-        with scope("decoder lstm"):
-            h, c = decoder.lstm.cell(F.concat([x, context], axis=-1), state)    # (1, H)
-        with scope("output"):
-            logits = decoder.out(F.concat([h, context], axis=-1))      # (1, V)
+    named = {}                                          # the step's tensors, by name
+    logits, (h, c), weights = decoder.step(token, state, enc_outputs, src_mask, named=named)
     written = logits.data.argmax(-1)                                    # (1,)
     with scope("loss"):
         loss = F.cross_entropy(logits, written)                         # -log p(token)
     word = tgt.token(int(written[0]))
     names = {f"-log p({word})": loss, "logits": logits, "encoder outputs": enc_outputs,
-             f"embedding of {tgt.token(int(token[0]))}": x, "h (decoder state)": h, "c": c}
+             f"embedding of {tgt.token(int(token[0]))}": named["embedding"],
+             "h (decoder state)": h, "c": c}
     if weights is not None:
-        used = weights              # the module returns a reshaped copy; name the one mixed in
-        while used.creator is not None and type(used.creator).__name__ == "Reshape":
-            used = used.creator.inputs[0]
-        names.update({"attention weights": used, "context": context})
+        names.update({"attention weights": named["attention weights"],
+                      "context": named["context"]})
     return {"loss": loss, "logits": logits, "weights": weights, "token": int(written[0]),
             "word": word, "names": names}
 

@@ -24,7 +24,7 @@ mask), padded target positions no loss (ignore_index).
 import numpy as np
 
 import minigrad.functional as F
-from minigrad import nn
+from minigrad import nn, scope
 
 import attention as attn
 
@@ -84,11 +84,19 @@ class Decoder(nn.Module):
         outputs, _ = self.lstm(x, state)                # (B, T, H)
         return self.out(outputs), None                  # (B, T, V)
 
-    def step(self, token, state, enc_outputs=None, src_mask=None):
-        """One step.  token (B,) ids -> logits (B, V), new state, weights None"""
-        x = self.embedding(token)                       # (B, E)
-        h, c = self.lstm.cell(x, state)                 # (B, H) each
-        return self.out(h), (h, c), None
+    def step(self, token, state, enc_outputs=None, src_mask=None, named=None):
+        """One step.  token (B,) ids -> logits (B, V), new state, weights None
+        Each part runs in its own `minigrad.scope` (what `seq2seq draw` folds or frames); `named`,
+        a dict if given, receives the step's tensors by name: embedding, h, c, logits."""
+        with scope("embedding"):
+            x = self.embedding(token)                   # (B, E)
+        with scope("decoder lstm"):
+            h, c = self.lstm.cell(x, state)             # (B, H) each
+        with scope("output"):
+            logits = self.out(h)                        # (B, V)
+        if named is not None:
+            named.update(embedding=x, h=h, c=c, logits=logits)
+        return logits, (h, c), None
 
 
 def make_attention(scoring, hidden_size):
@@ -131,19 +139,40 @@ class AttentionDecoder(nn.Module):
         logits = self.out(F.concat([context, states], axis=-1))               # (B, T, V)
         return logits, weights
 
-    def step(self, token, state, enc_outputs, src_mask=None):
-        """One step.  token (B,) -> logits (B, V), new state, weights (B, S)"""
-        x = self.embedding(token)                       # (B, E)
+    def step(self, token, state, enc_outputs, src_mask=None, named=None):
+        """One step.  token (B,) -> logits (B, V), new state, weights (B, S)
+        Each part runs in its own `minigrad.scope` (what `seq2seq draw` folds or frames); `named`,
+        a dict if given, receives the step's tensors by name: embedding, h, c, context,
+        attention weights (the (B, 1, S) the context is mixed from), logits."""
+        with scope("embedding"):
+            x = self.embedding(token)                   # (B, E)
         if self.wiring == "luong":
-            h, c = self.lstm.cell(x, state)             # s_t, (B, H)
-            context, weights = self.attention(h, enc_outputs, enc_outputs, src_mask)   # (B, H)
-            logits = self.out(F.concat([context, h], axis=-1))                  # (B, V)
+            with scope("decoder lstm"):
+                h, c = self.lstm.cell(x, state)         # s_t, (B, H)
+            with scope("attention"):
+                context, mixed = self.attend(h, enc_outputs, src_mask)          # (B, H)
+            with scope("output"):
+                logits = self.out(F.concat([context, h], axis=-1))              # (B, V)
         else:
-            h_prev = state[0]                           # s_{t-1} queries the encoder
-            context, weights = self.attention(h_prev, enc_outputs, enc_outputs, src_mask)
-            h, c = self.lstm.cell(F.concat([x, context], axis=-1), state)       # (B, H)
-            logits = self.out(F.concat([h, context], axis=-1))                  # (B, V)
-        return logits, (h, c), weights
+            with scope("attention"):                    # s_{t-1} queries the encoder
+                context, mixed = self.attend(state[0], enc_outputs, src_mask)   # (B, H)
+            with scope("decoder lstm"):
+                h, c = self.lstm.cell(F.concat([x, context], axis=-1), state)   # (B, H)
+            with scope("output"):
+                logits = self.out(F.concat([h, context], axis=-1))              # (B, V)
+        if named is not None:
+            named.update({"embedding": x, "h": h, "c": c, "context": context,
+                          "attention weights": mixed, "logits": logits})
+        return logits, (h, c), mixed.squeeze(-2)                                # weights (B, S)
+
+    def attend(self, query, enc_outputs, src_mask):
+        """One decoder state (B, H) against the encoder's states (B, S, H), passed to the
+        attention as a one-row matrix (B, 1, H), so the weights come back as the (B, 1, S) that
+        the context is mixed from.  -> context (B, H), weights (B, 1, S)"""
+        mask = None if src_mask is None else src_mask[:, None, :]              # (B, 1, S)
+        context, weights = self.attention(query.expand_dims(-2), enc_outputs, enc_outputs,
+                                          mask)                                 # (B, 1, H)
+        return context.squeeze(-2), weights
 
 
 def run_steps(decoder, tgt_in, state, enc_outputs, src_mask, teacher_forcing_ratio=1.0,
@@ -198,7 +227,8 @@ class Seq2Seq(nn.Module):
     def encode(self, src):
         """src (B, S) ids -> encoder outputs (B, S, H), final state, source mask (B, S)"""
         src = np.asarray(src)
-        enc_outputs, state = self.encoder(src)
+        with scope("encoder"):                          # one box in `seq2seq draw`
+            enc_outputs, state = self.encoder(src)
         return enc_outputs, state, src != self.padding_idx
 
     def forward(self, src, tgt_in, teacher_forcing_ratio=1.0, rng=None):

@@ -144,3 +144,40 @@ def test_bidirectional_encoder_gradients_and_context_from_both_sides():
     changed[:, -1] = 4 + (changed[:, -1] - 3) % 3
     second, _, _ = model.encode(changed)
     assert not np.allclose(first.data[:, 0], second.data[:, 0])
+
+
+def scopes_of_ops(root):
+    """The scope of every op in the graph of `root`, first op first."""
+    return [t.creator.scope for t in minigrad.autograd.topological_order(root)
+            if t.creator is not None]
+
+
+@pytest.mark.parametrize("attention, wiring", [(None, "luong"), ("general", "luong"),
+                                               ("additive", "bahdanau")])
+def test_a_decoder_step_records_each_part_in_its_own_scope(attention, wiring):
+    model = Seq2Seq(9, 8, embed_size=4, hidden_size=5, attention=attention, wiring=wiring)
+    src, _ = make_batch(np.random.default_rng(0))
+    enc_outputs, state, mask = model.encode(src)
+    named = {}
+    logits, _, _ = model.decoder.step(np.array([BOS] * 3), state, enc_outputs, mask, named=named)
+    found = set(scopes_of_ops(logits))
+    expected = {("encoder",), ("embedding",), ("decoder lstm",), ("output",)}
+    assert found == (expected if attention is None else expected | {("attention",)})
+    assert set(scopes_of_ops(named["embedding"])) == {("embedding",)}
+    assert logits is named["logits"] and named["h"].shape == named["c"].shape == (3, 5)
+
+
+@pytest.mark.parametrize("wiring", ["luong", "bahdanau"])
+def test_a_decoder_step_names_the_attention_weights_the_context_is_mixed_from(wiring):
+    model = Seq2Seq(9, 8, embed_size=4, hidden_size=5, attention="dot", wiring=wiring).double()
+    src, _ = make_batch(np.random.default_rng(1))
+    enc_outputs, state, mask = model.encode(src)
+    named = {}
+    _, _, weights = model.decoder.step(np.array([BOS] * 3), state, enc_outputs, mask, named=named)
+    mixed = named["attention weights"]                                  # (B, 1, S)
+    assert mixed.shape == (3, 1, src.shape[1]) and weights.shape == (3, src.shape[1])
+    np.testing.assert_array_equal(weights.data, mixed.data[:, 0])
+    assert any(t is mixed for t in minigrad.autograd.topological_order(named["context"]))
+    expected = np.einsum("bs,bsh->bh", weights.data, enc_outputs.data)     # sum_s a_s h_s
+    np.testing.assert_allclose(named["context"].data, expected, rtol=1e-12)
+    assert np.all(weights.data[~mask] == 0)                             # no weight on padding
