@@ -209,9 +209,9 @@ def test_minigrad_debug_shows_the_traceback(tmp_path):
 def test_the_other_entry_points_report_one_line(tmp_path, capsys, monkeypatch):
     from attention.__main__ import main as attention_main
     from minigrad.__main__ import main as minigrad_main
-    from minigrad.check.checker import main as check_main
+    from minigrad.grade.grader import main as grade_main
     from minigrad.viz.__main__ import main as viz_main
-    import minigrad.check.checker as checker
+    import minigrad.grade.grader as grader
 
     monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
     assert attention_main(["demo", "--seed", "-1", "--out", str(tmp_path)]) == 1
@@ -223,9 +223,9 @@ def test_the_other_entry_points_report_one_line(tmp_path, capsys, monkeypatch):
 
     def crash(*args):
         raise IndexError("list index out of range")
-    monkeypatch.setattr(checker, "check", crash)
-    from minigrad.check import EXERCISES
-    assert check_main(EXERCISES, "python -m minigrad.check", ["gru_cell", "x.py"]) == 1
+    monkeypatch.setattr(grader, "grade", crash)
+    from minigrad.grade import EXERCISES
+    assert grade_main(EXERCISES, "python -m minigrad.grade", ["gru_cell", "x.py"]) == 1
     assert one_error_line(capsys) == "error: IndexError: list index out of range"
     with pytest.raises(IndexError):
-        check_main(EXERCISES, "python -m minigrad.check", ["--debug", "gru_cell", "x.py"])
+        grade_main(EXERCISES, "python -m minigrad.grade", ["--debug", "gru_cell", "x.py"])

@@ -1,4 +1,4 @@
-"""The engine-level coursework checkers (python -m minigrad.check): the reference solutions pass,
+"""The engine-level coursework graders (python -m minigrad.grade): the reference solutions pass,
 deliberately wrong solutions fail with a message that names the wrong output or gradient and the
 inputs, and the references agree with PyTorch."""
 
@@ -11,17 +11,17 @@ import pytest
 
 import minigrad
 from minigrad import Tensor
-from minigrad.check import CheckFailure, EXERCISES, case_inputs, check, reference
-from minigrad.check import checker
-from minigrad.check.checker import Case, function_exercise
+from minigrad.grade import SolutionFailed, EXERCISES, case_inputs, grade, reference
+from minigrad.grade import grader
+from minigrad.grade.grader import Case, function_exercise
 from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def failure(exercise, path):
-    with pytest.raises(CheckFailure) as caught:
-        check(exercise, path)
+    with pytest.raises(SolutionFailed) as caught:
+        grade(exercise, path)
     return str(caught.value)
 
 
@@ -30,14 +30,14 @@ def failure(exercise, path):
 @pytest.mark.parametrize("exercise", ["gru_cell", "layer_norm", "logsumexp"])
 def test_the_reference_file_passes_its_checker(tmp_path, exercise):
     path = student_file(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"))
-    report = check(exercise, path)
+    report = grade(exercise, path)
     assert report.startswith(f"passed: {exercise}: ")
     assert f"{len(EXERCISES[exercise].cases())} cases" in report
 
 
 def test_command_line_passes_the_reference_and_fails_a_wrong_file(tmp_path):
     good = student_file(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"), "good.py")
-    run = subprocess.run([sys.executable, "-m", "minigrad.check", "layer_norm", str(good)],
+    run = subprocess.run([sys.executable, "-m", "minigrad.grade", "layer_norm", str(good)],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("passed: layer_norm")
@@ -46,14 +46,14 @@ def test_command_line_passes_the_reference_and_fails_a_wrong_file(tmp_path):
         def layer_norm(x, weight, bias, eps=1e-5):
             return x * weight + bias
     """, "bad.py")
-    run = subprocess.run([sys.executable, "-m", "minigrad.check", "layer_norm", str(bad)],
+    run = subprocess.run([sys.executable, "-m", "minigrad.grade", "layer_norm", str(bad)],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 1
     assert run.stderr.startswith("failed: layer_norm: the output y is wrong for case 1 of 4")
 
 
 def test_importing_the_checker_imports_neither_attention_nor_seq2seq():
-    code = ("import sys, minigrad.check; "
+    code = ("import sys, minigrad.grade; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('attention', 'seq2seq')))")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -246,12 +246,12 @@ def test_gradcheck_catches_a_backward_that_a_wrong_reference_would_let_through(t
         def cube(x):
             return Cube()(x)
     """)
-    wrong = checker.load_solution(path)
+    wrong = grader.load_solution(path)
     cases = lambda: [Case("three numbers", {"x": np.array([1.0, -2.0, 0.5])})]  # noqa: E731
     exercise = function_exercise("cube", "x ** 3", "cube", "cube(x)", wrong.cube, cases,
                                  outputs=("y",))
-    with pytest.raises(CheckFailure) as caught:
-        checker.check({"cube": exercise}, "cube", path)
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade({"cube": exercise}, "cube", path)
     message = str(caught.value)
     assert message.startswith("cube: your backward disagrees with finite differences for "
                               'case 1 of 1, "three numbers" (x (3,))')

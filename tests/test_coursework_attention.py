@@ -1,4 +1,4 @@
-"""The attention coursework checkers (python -m attention.check): the references pass and agree
+"""The attention coursework graders (python -m attention.grade): the references pass and agree
 with attention's own modules and with PyTorch's multi-head attention; wrong solutions fail with
 a message naming the wrong output or gradient and the case."""
 
@@ -11,15 +11,15 @@ import pytest
 
 from minigrad import Tensor
 from attention import GeneralAttention, MultiHeadAttention
-from attention.check import CheckFailure, case_inputs, check, reference
+from attention.grade import SolutionFailed, case_inputs, grade, reference
 from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def failure(exercise, path):
-    with pytest.raises(CheckFailure) as caught:
-        check(exercise, path)
+    with pytest.raises(SolutionFailed) as caught:
+        grade(exercise, path)
     return str(caught.value)
 
 
@@ -29,18 +29,18 @@ def reference_file(tmp_path):
 
 @pytest.mark.parametrize("exercise", ["general_attention", "multi_head"])
 def test_the_reference_file_passes_its_checker(tmp_path, exercise):
-    assert check(exercise, reference_file(tmp_path)).startswith(f"passed: {exercise}: ")
+    assert grade(exercise, reference_file(tmp_path)).startswith(f"passed: {exercise}: ")
 
 
 def test_command_line_runs_and_the_checker_does_not_import_seq2seq(tmp_path):
     path = reference_file(tmp_path)
-    code = ("import sys; from attention.check.__main__ import main, EXERCISES; "
-            f"status = main(EXERCISES, 'attention.check', ['multi_head', {str(path)!r}]); "
+    code = ("import sys; from attention.grade.__main__ import main, EXERCISES; "
+            f"status = main(EXERCISES, 'attention.grade', ['multi_head', {str(path)!r}]); "
             "print(status, [m for m in sys.modules if m.startswith('seq2seq')])")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("passed: multi_head") and run.stdout.endswith("0 []\n")
-    run = subprocess.run([sys.executable, "-m", "attention.check", "general_attention",
+    run = subprocess.run([sys.executable, "-m", "attention.grade", "general_attention",
                           str(tmp_path / "missing.py")], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 1 and run.stderr.startswith("failed: no such file")
 

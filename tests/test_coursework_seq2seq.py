@@ -1,4 +1,4 @@
-"""The beam-search checker (python -m seq2seq.check): the project's beam search passes, and
+"""The beam-search grader (python -m seq2seq.grade): the project's beam search passes, and
 searches that are greedy, forget the running score, or lose the attention weights fail with the
 case and both log-probabilities."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from minigrad.check import CheckFailure
+from minigrad.grade import SolutionFailed
 from seq2seq import decoding
-from seq2seq.check import BOS, CASES, EOS, check_file, checked_model, score
+from seq2seq.grade import BOS, CASES, EOS, grade_file, grading_model, score
 from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,19 +26,19 @@ def changed(old, new):
 
 
 def failure(path):
-    with pytest.raises(CheckFailure) as caught:
-        check_file(path)
+    with pytest.raises(SolutionFailed) as caught:
+        grade_file(path)
     return str(caught.value)
 
 
 def test_the_projects_beam_search_passes(tmp_path):
-    assert check_file(student_file(tmp_path, SOURCE)).startswith("passed: beam_search: 7 cases")
+    assert grade_file(student_file(tmp_path, SOURCE)).startswith("passed: beam_search: 7 cases")
 
 
 def test_the_cases_need_a_real_beam():
     """Greedy decoding is worse than the beam on the cases that say so, so a greedy submission
     cannot pass; and the max_len case ends unfinished."""
-    model = checked_model()
+    model = grading_model()
     worse = 0
     for label, source, beam_size, max_len in CASES:
         src = np.array([source])
@@ -108,7 +108,7 @@ def test_beam_size_one_must_be_greedy(tmp_path):
 
 def test_command_line(tmp_path):
     path = student_file(tmp_path, SOURCE)
-    run = subprocess.run([sys.executable, "-m", "seq2seq.check", "beam_search", str(path)],
+    run = subprocess.run([sys.executable, "-m", "seq2seq.grade", "beam_search", str(path)],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("passed: beam_search")

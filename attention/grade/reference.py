@@ -1,7 +1,7 @@
 """Reference solutions of the attention exercises (docs/coursework.md). This file is itself a
 valid solution file for both:
 
-    python -m attention.check general_attention attention/check/reference.py
+    python -m attention.grade general_attention attention/grade/reference.py
 
 Try the exercises before reading on.
 """

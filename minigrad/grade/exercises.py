@@ -1,11 +1,11 @@
 """The engine-level exercises: what the student's file must define, the inputs it is checked on
-(fixed seeds, small shapes, so a check takes a fraction of a second) and the reference."""
+(fixed seeds, small shapes, so grading takes a fraction of a second) and the reference."""
 
 import numpy as np
 
-from minigrad.check import reference
+from minigrad.grade import reference
 from minigrad.autograd import Function
-from minigrad.check.checker import Case, CheckFailure, function_exercise
+from minigrad.grade.grader import Case, SolutionFailed, function_exercise
 
 
 def gru_cases():
@@ -61,7 +61,7 @@ def logsumexp_is_one_op(solution, fn, case, where, outputs):
     y = outputs[0]
     if not (isinstance(y.creator, Function) and type(y.creator).__module__ == solution.__name__):
         made_by = "no op" if y.creator is None else type(y.creator).__name__
-        raise CheckFailure(f"logsumexp: the output should be made by your own op (a subclass of "
+        raise SolutionFailed(f"logsumexp: the output should be made by your own op (a subclass of "
                            f"minigrad.Function with forward and backward, defined in your file), "
                            f"but it was made by {made_by}, for {where}")
 

@@ -1,10 +1,10 @@
-"""The beam-search exercise (docs/coursework.md), checked with minigrad.check's machinery:
+"""The beam-search exercise (docs/coursework.md), graded with minigrad.grade's machinery:
 
-    python -m seq2seq.check beam_search my_beam.py
+    python -m seq2seq.grade beam_search my_beam.py
 
 The student writes `beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50)` with the
 contract of `seq2seq.decoding.beam_search` (the reference). Beam search is a heuristic, so the
-check does not insist on the reference's exact tokens; for each case it asks:
+grader does not insist on the reference's exact tokens; for each case it asks:
 
 - with beam_size=1, is the result exactly greedy decoding?
 - is the translation at least as likely as the reference's? (its log-probability is computed
@@ -21,7 +21,7 @@ import numpy as np
 
 import minigrad
 import minigrad.functional as F
-from minigrad.check.checker import (CheckFailure, Exercise, call, check, compare_arrays, main,
+from minigrad.grade.grader import (SolutionFailed, Exercise, call, grade, compare_arrays, main,
                                     require)
 from minigrad.optim import Adam
 
@@ -44,7 +44,7 @@ CASES = [
 ]
 
 
-def checked_model(steps=12, seed=0):
+def grading_model(steps=12, seed=0):
     """The model every case is decoded with: float64, attention, trained `steps` Adam steps on
     24 reversed sequences (uncertain on purpose)."""
     rng = np.random.default_rng(seed)
@@ -74,26 +74,26 @@ def score(model, src, ids, finished):
 
 
 def unpack(result, where, max_len):
-    """(ids as a list of ints, weights or None), or a CheckFailure saying what is off."""
+    """(ids as a list of ints, weights or None), or a SolutionFailed saying what is off."""
     if not (isinstance(result, tuple) and len(result) == 2):
-        raise CheckFailure(f"beam_search: return (ids, weights), a tuple of two, for {where}; "
+        raise SolutionFailed(f"beam_search: return (ids, weights), a tuple of two, for {where}; "
                            f"yours returned {type(result).__name__}")
     ids, weights = result
     try:
         ids = [int(i) for i in ids]
     except (TypeError, ValueError):
-        raise CheckFailure(f"beam_search: ids must be a list of token ids, got {ids!r}, for "
+        raise SolutionFailed(f"beam_search: ids must be a list of token ids, got {ids!r}, for "
                            f"{where}") from None
     if BOS in ids[:1] or EOS in ids:
-        raise CheckFailure(f"beam_search: the ids {ids} should hold neither <bos> ({BOS}) nor "
+        raise SolutionFailed(f"beam_search: the ids {ids} should hold neither <bos> ({BOS}) nor "
                            f"<eos> ({EOS}), for {where}")
     if len(ids) > max_len:
-        raise CheckFailure(f"beam_search: {len(ids)} tokens is more than max_len={max_len}, "
+        raise SolutionFailed(f"beam_search: {len(ids)} tokens is more than max_len={max_len}, "
                            f"for {where}")
     return ids, weights
 
 
-def check_case(exercise, fn, path, model, case, number):
+def grade_case(exercise, fn, path, model, case, number):
     label, source, beam_size, max_len = case
     where = (f'case {number} of {len(CASES)}, "{label}" (source {source}, beam_size '
              f'{beam_size}, max_len {max_len})')
@@ -108,15 +108,15 @@ def check_case(exercise, fn, path, model, case, number):
     if beam_size == 1:
         [greedy_ids], _ = greedy(model, src, BOS, EOS, max_len)
         if ids != greedy_ids:
-            raise CheckFailure(f"beam_search: with beam_size=1 beam search is greedy decoding, "
+            raise SolutionFailed(f"beam_search: with beam_size=1 beam search is greedy decoding, "
                                f"which gives {greedy_ids} (log-probability {best:.6g}); yours "
                                f"gave {ids} (log-probability {mine:.6g}), for {where}")
     if mine < best - 1e-6:
-        raise CheckFailure(f"beam_search: your translation {ids} has log-probability "
+        raise SolutionFailed(f"beam_search: your translation {ids} has log-probability "
                            f"{mine:.6g}; the reference found {best_ids} with {best:.6g} (higher "
                            f"is better), for {where}")
     if weights is None:
-        raise CheckFailure(f"beam_search: the model has attention, so return its weights, one "
+        raise SolutionFailed(f"beam_search: the model has attention, so return its weights, one "
                            f"row per output token ({len(expected_weights)} here), for {where}")
     compare_arrays("beam_search: the array of attention weights",
                    np.asarray(weights, dtype=np.float64),
@@ -126,13 +126,13 @@ def check_case(exercise, fn, path, model, case, number):
 def run(solution, exercise):
     fn = require(solution, exercise)
     path = getattr(solution, "__file__", None)
-    model = checked_model()
+    model = grading_model()
     for number, case in enumerate(CASES, 1):
         try:
-            check_case(exercise, fn, path, model, case, number)
-        except CheckFailure as failure:
-            raise CheckFailure(f"{failure}\n  to reproduce: from seq2seq.check import "
-                               f"checked_model, CASES; model = checked_model(); "
+            grade_case(exercise, fn, path, model, case, number)
+        except SolutionFailed as failure:
+            raise SolutionFailed(f"{failure}\n  to reproduce: from seq2seq.grade import "
+                               f"grading_model, CASES; model = grading_model(); "
                                f"label, source, beam_size, max_len = CASES[{number - 1}]") from None
     return (f"beam_search: {len(CASES)} cases; greedy with beam_size=1, translations at least "
             f"as likely as the reference's, and their attention weights")
@@ -144,10 +144,10 @@ EXERCISES = {"beam_search": Exercise(
     run)}
 
 
-def check_file(path):
-    """Check the file at `path`: the 'passed: ...' line, or CheckFailure."""
-    return check(EXERCISES, "beam_search", path)
+def grade_file(path):
+    """Grade the file at `path`: the 'passed: ...' line, or SolutionFailed."""
+    return grade(EXERCISES, "beam_search", path)
 
 
 if __name__ == "__main__":
-    sys.exit(main(EXERCISES, "python -m seq2seq.check"))
+    sys.exit(main(EXERCISES, "python -m seq2seq.grade"))

@@ -1,10 +1,10 @@
 """The attention exercises: what the student's file must define, the inputs it is checked on
-and the reference. The machinery is minigrad.check's."""
+and the reference. The machinery is minigrad.grade's."""
 
 import numpy as np
 
-from minigrad.check.checker import Case, function_exercise
-from attention.check import reference
+from minigrad.grade.grader import Case, function_exercise
+from attention.grade import reference
 
 
 def general_attention_cases():
@@ -58,7 +58,7 @@ EXERCISES = {e.name: e for e in [
         "general_attention",
         "general_attention(query, keys, values, weight, mask=None) -> (context, weights)",
         reference.general_attention, general_attention_cases, outputs=("context", "weights"),
-        package="attention.check"),
+        package="attention.grade"),
     function_exercise(
         "multi_head", "multi-head attention from single-head attentions",
         "multi_head_attention",
@@ -66,5 +66,5 @@ EXERCISES = {e.name: e for e in [
         "out_proj_weight, out_proj_bias, num_heads, mask=None) -> (attn_output, attn_weights)",
         reference.multi_head_attention, multi_head_cases,
         outputs=("attn_output", "attn_weights"),
-        package="attention.check"),
+        package="attention.grade"),
 ]}

@@ -1,7 +1,7 @@
-"""Reference solutions of the engine-level exercises (docs/coursework.md): the checker compares a
+"""Reference solutions of the engine-level exercises (docs/coursework.md): the grader compares a
 student's file with these. This file is itself a valid solution file for every one of them:
 
-    python -m minigrad.check gru_cell minigrad/check/reference.py
+    python -m minigrad.grade gru_cell minigrad/grade/reference.py
 
 Try the exercise before reading on.
 """

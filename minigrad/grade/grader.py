@@ -1,4 +1,4 @@
-"""The checker's machinery: load a student's file by its path, run their code and the reference
+"""The grader's machinery: load a student's file by its path, run their code and the reference
 on the same random inputs, and say exactly what differs.
 
 An exercise that asks for a function of tensors (`function_exercise`) is checked case by case.
@@ -11,11 +11,11 @@ For each case:
    input is compared;
 4. `minigrad.gradcheck` compares the student's gradients with finite differences.
 
-The first difference stops the check with a `CheckFailure` whose message names the exercise,
+The first difference stops the grading with a `SolutionFailed` whose message names the exercise,
 the case and its input shapes, the output or the gradient that is wrong, the element, both
 values, and how many elements are off. `case_inputs` hands the same inputs back, for a debugger.
 
-Other packages (attention, seq2seq) build their checkers from these same pieces.
+Other packages (attention, seq2seq) build their graders from these same pieces.
 """
 
 import argparse
@@ -32,7 +32,7 @@ from minigrad.gradcheck import GradcheckError, gradcheck, send_back
 from minigrad.tensor import Tensor
 
 
-class CheckFailure(Exception):
+class SolutionFailed(Exception):
     """A submission that does not do what the exercise asks; the message says what and where."""
 
 
@@ -50,7 +50,7 @@ class Case:
 class Exercise:
     """What a student's file must define and how it is checked.
     run(solution, exercise) checks the loaded module and returns a one-line summary, or raises
-    CheckFailure."""
+    SolutionFailed."""
     name: str
     title: str
     defines: str                    # the function (or class) the file must define
@@ -65,7 +65,7 @@ def load_solution(path):
     """The student's file as a module, imported by its path (it need not be on sys.path)."""
     path = Path(path)
     if not path.is_file():
-        raise CheckFailure(f"no such file: {path}")
+        raise SolutionFailed(f"no such file: {path}")
     name = f"solution_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -73,9 +73,9 @@ def load_solution(path):
     try:
         spec.loader.exec_module(module)
     except SyntaxError as error:
-        raise CheckFailure(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
+        raise SolutionFailed(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
     except Exception as error:                     # the student's code: anything can happen
-        raise CheckFailure(f"importing {path} raised {_error(error, path)}") from None
+        raise SolutionFailed(f"importing {path} raised {_error(error, path)}") from None
     return module
 
 
@@ -83,10 +83,10 @@ def require(solution, exercise):
     """The function (or class) the exercise asks for, from the student's module."""
     found = getattr(solution, exercise.defines, None)
     if found is None:
-        raise CheckFailure(f"{exercise.name}: your file defines no `{exercise.defines}`; "
+        raise SolutionFailed(f"{exercise.name}: your file defines no `{exercise.defines}`; "
                            f"expected {exercise.signature}")
     if not callable(found):
-        raise CheckFailure(f"{exercise.name}: `{exercise.defines}` in your file is a "
+        raise SolutionFailed(f"{exercise.name}: `{exercise.defines}` in your file is a "
                            f"{type(found).__name__}, not a function")
     return found
 
@@ -104,11 +104,11 @@ def _error(error, path=None):
 
 
 def call(exercise, fn, args, settings, case_text, path):
-    """fn(*args, **settings), with the student's error turned into a CheckFailure."""
+    """fn(*args, **settings), with the student's error turned into a SolutionFailed."""
     try:
         return fn(*args, **settings)
     except Exception as error:
-        raise CheckFailure(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
+        raise SolutionFailed(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
                            f"raised {_error(error, path)}") from None
 
 
@@ -124,23 +124,23 @@ def describe(case, number, total):
 
 
 def compare_arrays(what, got, expected, where, atol=1e-8, rtol=1e-6):
-    """Raise CheckFailure unless `got` equals `expected` to the tolerances. `what` names the
+    """Raise SolutionFailed unless `got` equals `expected` to the tolerances. `what` names the
     output or gradient ("the output h_new"), `where` the case."""
     got = np.asarray(got)
     expected = np.asarray(expected)
     if got.shape != expected.shape:
-        raise CheckFailure(f"{what} has shape {got.shape}, expected {expected.shape}, for {where}")
+        raise SolutionFailed(f"{what} has shape {got.shape}, expected {expected.shape}, for {where}")
     got64, expected64 = got.astype(np.float64), expected.astype(np.float64)
     if not np.all(np.isfinite(got64)) and np.all(np.isfinite(expected64)):
         k = tuple(int(i) for i in np.argwhere(~np.isfinite(got64))[0])
-        raise CheckFailure(f"{what} is wrong for {where}: element {k} is {got64[k]}, expected "
+        raise SolutionFailed(f"{what} is wrong for {where}: element {k} is {got64[k]}, expected "
                            f"{expected64[k]:.6g} (an overflow? a division by zero?)")
     error = np.abs(got64 - expected64)
     bad = error > atol + rtol * np.abs(expected64)
     if np.any(bad):
         k = np.unravel_index(np.argmax(np.where(bad, error, -1)), got.shape)
         k = tuple(int(i) for i in k)
-        raise CheckFailure(f"{what} is wrong for {where}:\n"
+        raise SolutionFailed(f"{what} is wrong for {where}:\n"
                            f"  element {k}: yours {got64[k]:.6g}, expected {expected64[k]:.6g} "
                            f"(off by {error[k]:.3g})\n"
                            f"  {int(bad.sum())} of {got.size} elements are off by more than "
@@ -152,11 +152,11 @@ def as_outputs(result, exercise, names, where):
     results = result if isinstance(result, (tuple, list)) else (result,)
     if len(results) != len(names):
         want = f"{len(names)} ({', '.join(names)})"
-        raise CheckFailure(f"{exercise.name}: your {exercise.defines} returned {len(results)} "
+        raise SolutionFailed(f"{exercise.name}: your {exercise.defines} returned {len(results)} "
                            f"value(s) for {where}; expected {want}")
     for name, value in zip(names, results):
         if not isinstance(value, Tensor):
-            raise CheckFailure(f"{exercise.name}: the output {name} is a {type(value).__name__}, "
+            raise SolutionFailed(f"{exercise.name}: the output {name} is a {type(value).__name__}, "
                                f"not a minigrad Tensor, for {where}")
     return tuple(results)
 
@@ -170,10 +170,10 @@ def tensors(case):
 
 
 def function_exercise(name, title, defines, signature, reference, cases, outputs,
-                      atol=1e-8, rtol=1e-6, extra=None, package="minigrad.check"):
+                      atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade"):
     """An Exercise for a function of tensors: `reference(*tensors, **settings)` gives the right
     outputs (named by `outputs`) and gradients; `cases()` lists the inputs. `extra(solution,
-    fn, case, where, outputs)` may add checks of its own (raising CheckFailure)."""
+    fn, case, where, outputs)` may add checks of its own (raising SolutionFailed)."""
 
     def run(solution, exercise):
         fn = require(solution, exercise)
@@ -181,15 +181,15 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
         all_cases = cases()
         for number, case in enumerate(all_cases, 1):
             try:
-                check_case(exercise, solution, fn, path, case, number, len(all_cases))
-            except CheckFailure as failure:
-                raise CheckFailure(f"{failure}\n  to get these inputs: from {package} import "
+                grade_case(exercise, solution, fn, path, case, number, len(all_cases))
+            except SolutionFailed as failure:
+                raise SolutionFailed(f"{failure}\n  to get these inputs: from {package} import "
                                    f"case_inputs; case_inputs({name!r}, {number})") from None
         return (f"{name}: {len(all_cases)} cases; the outputs ({', '.join(outputs)}) and the "
                 f"gradients with respect to {', '.join(case_names(all_cases))} agree with the "
                 f"reference, and your gradients with finite differences")
 
-    def check_case(exercise, solution, fn, path, case, number, total):
+    def grade_case(exercise, solution, fn, path, case, number, total):
         where = describe(case, number, total)
         inputs, reference_inputs = tensors(case), tensors(case)
         mine = as_outputs(call(exercise, fn, inputs, case.settings, where, path),
@@ -223,28 +223,28 @@ def compare_gradients(exercise, where, student, reference, outputs, path, number
     upstream = [np.random.default_rng(number).standard_normal(out.shape) for out in mine]
     for out_name, out in zip(outputs, mine):
         if not out.requires_grad:
-            raise CheckFailure(f"{exercise.name}: the output {out_name} is not connected to the "
+            raise SolutionFailed(f"{exercise.name}: the output {out_name} is not connected to the "
                                f"inputs (it does not require grad) for {where}: compute it with "
                                f"tensor operations, not on .data or with NumPy")
     try:
         send_back(mine, upstream)
     except Exception as error:
-        raise CheckFailure(f"{exercise.name}: backward through your {exercise.defines} raised "
+        raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
                            f"{_error(error, path)}, for {where}") from None
     send_back(expected, upstream)
     for x, want in zip(inputs, reference_inputs):
         want_grad = np.zeros_like(want.data) if want.grad is None else want.grad
         if x.grad is None:
             if np.any(want_grad != 0):
-                raise CheckFailure(f"{exercise.name}: the gradient with respect to {x.name} is "
+                raise SolutionFailed(f"{exercise.name}: the gradient with respect to {x.name} is "
                                    f"missing (None) for {where}: in your code the outputs do not "
                                    f"depend on {x.name}, or not through tensor operations")
             continue
         try:
             compare_arrays(f"{exercise.name}: the gradient with respect to {x.name}", x.grad,
                            want_grad, where, atol, rtol)
-        except CheckFailure as failure:
-            raise CheckFailure(f"{failure}\n  (the outputs are right: look at the backward)")
+        except SolutionFailed as failure:
+            raise SolutionFailed(f"{failure}\n  (the outputs are right: look at the backward)")
 
 
 def run_gradcheck(exercise, fn, case, where, path):
@@ -252,20 +252,20 @@ def run_gradcheck(exercise, fn, case, where, path):
     try:
         gradcheck(lambda *xs: fn(*xs, **case.settings), *inputs)
     except GradcheckError as error:
-        raise CheckFailure(f"{exercise.name}: your backward disagrees with finite differences "
+        raise SolutionFailed(f"{exercise.name}: your backward disagrees with finite differences "
                            f"for {where}: {error}") from None
     except Exception as error:
-        raise CheckFailure(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
+        raise SolutionFailed(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
                            f"{_error(error, path)}, for {where}") from None
 
 
-# ---- Running a check, from Python or from the command line ----------------------------------
+# ---- Grading, from Python or from the command line ----------------------------------
 
-def check(exercises, name, path):
-    """Check the file at `path` against exercise `name`; return the 'passed: ...' report or
-    raise CheckFailure."""
+def grade(exercises, name, path):
+    """Grade the file at `path` against exercise `name`; return the 'passed: ...' report or
+    raise SolutionFailed."""
     if name not in exercises:
-        raise CheckFailure(f"no exercise {name!r}; the exercises are: {', '.join(exercises)}")
+        raise SolutionFailed(f"no exercise {name!r}; the exercises are: {', '.join(exercises)}")
     exercise = exercises[name]
     solution = load_solution(path)
     return f"passed: {exercise.run(solution, exercise)}"
@@ -281,11 +281,11 @@ def case_inputs(exercises, name, number):
 
 
 def main(exercises, prog, argv=None):
-    """`python -m PACKAGE.check EXERCISE PATH`: exit status 0 and a 'passed' line, or 1 and
+    """`python -m PACKAGE.grade EXERCISE PATH`: exit status 0 and a 'passed' line, or 1 and
     what is wrong."""
     signatures = "\n".join(f"  {e.signature}" for e in exercises.values())
     parser = argparse.ArgumentParser(
-        prog=prog, description="Check a coursework solution (the exercises: docs/coursework.md).",
+        prog=prog, description="Grade a coursework solution (the exercises: docs/coursework.md).",
         epilog=f"what your file defines:\n{signatures}",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("exercise", choices=list(exercises),
@@ -293,16 +293,16 @@ def main(exercises, prog, argv=None):
     parser.add_argument("path", help="your file")
     add_debug_option(parser)
     args = parser.parse_args(argv)
-    return run(lambda: _check_command(exercises, args), debug=debug_wanted(args))
+    return run(lambda: _grade_command(exercises, args), debug=debug_wanted(args))
 
 
-def _check_command(exercises, args):
-    """The check's report: 'passed: ...' on stdout, or 'failed: ...' (the whole report, with
-    its lines on how to reproduce) on stderr and status 1. Any other error is the checker's
+def _grade_command(exercises, args):
+    """The grader's report: 'passed: ...' on stdout, or 'failed: ...' (the whole report, with
+    its lines on how to reproduce) on stderr and status 1. Any other error is the grader's
     own, reported on one line by minigrad.command.run."""
     try:
-        print(check(exercises, args.exercise, args.path))
-    except CheckFailure as failure:
+        print(grade(exercises, args.exercise, args.path))
+    except SolutionFailed as failure:
         print(f"failed: {failure}", file=sys.stderr)
         return 1
     return 0

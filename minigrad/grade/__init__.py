@@ -1,0 +1,30 @@
+"""Graders for the coursework (docs/coursework.md): run your solution against the reference.
+
+    python -m minigrad.grade gru_cell my_gru.py        # also: layer_norm, logsumexp
+
+or from Python:
+
+    from minigrad.grade import grade
+    print(grade("gru_cell", "my_gru.py"))               # raises SolutionFailed with what is wrong
+
+exercises   what each exercise asks for, and the inputs it is checked on
+reference   the reference solutions (a valid solution file for every exercise)
+grader      the machinery, shared with `attention.grade` and `seq2seq.grade`
+"""
+
+from minigrad.grade import grader
+from minigrad.grade.grader import SolutionFailed
+from minigrad.grade.exercises import EXERCISES
+
+__all__ = ["grade", "case_inputs", "SolutionFailed", "EXERCISES"]
+
+
+def grade(exercise, path):
+    """Grade the file at `path` for `exercise`: the 'passed: ...' line, or SolutionFailed."""
+    return grader.grade(EXERCISES, exercise, path)
+
+
+def case_inputs(exercise, number):
+    """(arrays by argument name, settings) of case `number` (from 1): the inputs a failure
+    message names, to reproduce it in a debugger."""
+    return grader.case_inputs(EXERCISES, exercise, number)
