@@ -2,13 +2,15 @@
 
 For a function f of some tensors, draw a random upstream gradient r (of f's output shape) and
 look at the number s = sum(f(x) * r). Backward gives ds/dx for every element at once; the
-central difference (s(x + eps) - s(x - eps)) / (2 eps) gives it one element at a time. They must
-agree. A random r (not all ones) is what catches a backward that forgets to multiply by the
-gradient arriving at it.
+central difference (s(x + eps) - s(x - eps)) / (2 eps) gives it one element at a time
+(`minigrad.finite_differences`, shared with `debug.check_graph`). They must agree. A random r
+(not all ones) is what catches a backward that forgets to multiply by the gradient arriving at
+it.
 """
 
 import numpy as np
 
+from minigrad.finite_differences import central_difference
 from minigrad.grad_mode import no_grad
 from minigrad.tensor import Tensor
 
@@ -52,15 +54,7 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
     for (i, x), grad in zip(checked, analytic):
         numeric = np.zeros_like(x.data)
         for k in np.ndindex(x.shape):      # each element in turn, nudged in place and restored
-            original = x.data[k]
-            try:
-                x.data[k] = original + eps
-                plus = weighted_sum()
-                x.data[k] = original - eps
-                minus = weighted_sum()
-            finally:
-                x.data[k] = original
-            numeric[k] = (plus - minus) / (2 * eps)
+            numeric[k] = central_difference(lambda step: nudged(x, k, step, weighted_sum), eps)
         error = np.abs(grad - numeric)
         bad = error > atol + rtol * np.abs(numeric)
         if np.any(bad):
@@ -72,6 +66,16 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
                 f"largest error {error.max():.3g} "
                 f"({int(bad.sum())} of {x.size} elements off; atol={atol}, rtol={rtol})")
     return True
+
+
+def nudged(x, k, step, weighted_sum):
+    """weighted_sum() with element k of x moved by `step`, in place; x is restored after."""
+    original = x.data[k]
+    try:
+        x.data[k] = original + step
+        return weighted_sum()
+    finally:
+        x.data[k] = original
 
 
 def _as_tuple(out):
