@@ -239,6 +239,28 @@ def test_lstm_init_names_and_shapes_follow_pytorch_and_the_seed():
                                                        "bias_hh"]
 
 
+@pytest.mark.parametrize("fused", [False, True])
+def test_lstm_cell_and_the_layer_draw_the_same_parameters_and_take_the_same_step(rng, fused):
+    minigrad.manual_seed(7)
+    cell = nn.LSTMCell(3, 4, fused=fused)
+    minigrad.manual_seed(7)
+    lstm = nn.LSTM(3, 4, fused=fused)
+    assert len(cell.cell_parameters()) == len(lstm.cell_parameters()) == 4
+    for a, b in zip(cell.cell_parameters(), lstm.cell_parameters()):
+        np.testing.assert_array_equal(a.data, b.data)           # same shapes, same draws
+    assert [p.shape for p in cell.cell_parameters()] == [(16, 3), (16, 4), (16,), (16,)]
+    x = Tensor(rng.standard_normal((2, 3)), dtype=np.float32)
+    state = tuple(Tensor(rng.standard_normal((2, 4)), dtype=np.float32) for _ in range(2))
+    for mine, theirs in zip(cell(x, state), lstm.cell(x, state)):
+        np.testing.assert_array_equal(mine.data, theirs.data)
+        assert type(mine.creator) is type(theirs.creator)       # fused: both one op
+    with pytest.raises(ValueError, match=r"^LSTMCell: expected an input of shape "
+                                         r"\(batch, input_size\) with input_size=3, got \(2, 5\)"):
+        cell(np.zeros((2, 5), np.float32))
+    with pytest.raises(ValueError, match=r"^LSTM: the initial c should have shape"):
+        lstm.cell(x, (state[0], np.zeros((3, 4), np.float32)))
+
+
 def test_lstm_errors_name_the_expected_shapes():
     lstm = nn.LSTM(3, 4)
     x = np.zeros((2, 5, 3), dtype=np.float32)

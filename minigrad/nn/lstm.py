@@ -54,17 +54,15 @@ class LSTMCell(Module):
     def __init__(self, input_size, hidden_size, fused=False):
         check_sizes("LSTMCell", input_size=input_size, hidden_size=hidden_size)
         self.input_size, self.hidden_size, self.fused = input_size, hidden_size, fused
-        self.weight_ih = Parameter(np.empty((4 * hidden_size, input_size), dtype=np.float32))
-        self.weight_hh = Parameter(np.empty((4 * hidden_size, hidden_size), dtype=np.float32))
-        self.bias_ih = Parameter(np.empty(4 * hidden_size, dtype=np.float32))
-        self.bias_hh = Parameter(np.empty(4 * hidden_size, dtype=np.float32))
-        reset_lstm_parameters(self)
+        self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh = lstm_parameters(
+            input_size, hidden_size)
 
     def forward(self, x, state=None):
-        check_input(self, x, ndim=2)
-        state = initial_state(self, state, x.shape[0], self.weight_hh)
-        step = fused_lstm_cell if self.fused else lstm_cell
-        return step(x, state, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        return lstm_step(self, x, state, self.cell_parameters())
+
+    def cell_parameters(self):
+        """The four parameters in the order the cell takes them: (W_ih, W_hh, b_ih, b_hh)."""
+        return self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh
 
     def extra_repr(self):
         return f"{self.input_size}, {self.hidden_size}" + (", fused=True" if self.fused else "")
@@ -93,11 +91,8 @@ class LSTM(Module):
         check_sizes("LSTM", input_size=input_size, hidden_size=hidden_size)
         self.input_size, self.hidden_size = input_size, hidden_size
         self.batch_first, self.fused = batch_first, fused
-        self.weight_ih_l0 = Parameter(np.empty((4 * hidden_size, input_size), dtype=np.float32))
-        self.weight_hh_l0 = Parameter(np.empty((4 * hidden_size, hidden_size), dtype=np.float32))
-        self.bias_ih_l0 = Parameter(np.empty(4 * hidden_size, dtype=np.float32))
-        self.bias_hh_l0 = Parameter(np.empty(4 * hidden_size, dtype=np.float32))
-        reset_lstm_parameters(self)
+        self.weight_ih_l0, self.weight_hh_l0, self.bias_ih_l0, self.bias_hh_l0 = lstm_parameters(
+            input_size, hidden_size)
 
     def forward(self, x, state=None, mask=None):
         check_input(self, x, ndim=3)
@@ -109,13 +104,13 @@ class LSTM(Module):
         if steps == 0:
             raise ValueError(f"LSTM: the input {x.shape} has no time steps")
         h, c = initial_state(self, state, batch, self.weight_hh_l0)
-        weights = (self.weight_ih_l0, self.weight_hh_l0, self.bias_ih_l0, self.bias_hh_l0)
+        params = self.cell_parameters()
         if self.fused:                                              # one op for all the steps
-            outputs, (h, c) = fused_lstm(x, (h, c), *weights, mask=mask)   # (B, T, H), (B, H)
+            outputs, (h, c) = fused_lstm(x, (h, c), *params, mask=mask)    # (B, T, H), (B, H)
         else:
             outputs = []
             for t in range(steps):
-                h_new, c_new = lstm_cell(x[:, t], (h, c), *weights)     # (B, H) each
+                h_new, c_new = lstm_cell(x[:, t], (h, c), *params)      # (B, H) each
                 if mask is None:
                     h, c = h_new, c_new
                 else:                                   # padded rows keep their state
@@ -130,11 +125,11 @@ class LSTM(Module):
     def cell(self, x, state=None):
         """One step with this layer's weights: x (B, I), (h, c) -> (h, c), each (B, H).
         For decoders that feed each step's output back in."""
-        check_input(self, x, ndim=2)
-        state = initial_state(self, state, x.shape[0], self.weight_hh_l0)
-        step = fused_lstm_cell if self.fused else lstm_cell
-        return step(x, state, self.weight_ih_l0, self.weight_hh_l0, self.bias_ih_l0,
-                    self.bias_hh_l0)
+        return lstm_step(self, x, state, self.cell_parameters())
+
+    def cell_parameters(self):
+        """The four parameters in the order the cell takes them: (W_ih, W_hh, b_ih, b_hh)."""
+        return self.weight_ih_l0, self.weight_hh_l0, self.bias_ih_l0, self.bias_hh_l0
 
     def extra_repr(self):
         settings = f"{self.input_size}, {self.hidden_size}"
@@ -143,12 +138,27 @@ class LSTM(Module):
         return settings + (", fused=True" if self.fused else "")
 
 
-def reset_lstm_parameters(module):
-    """Every parameter uniform in [-1/sqrt(H), 1/sqrt(H)), in the order they were made (as
-    PyTorch does: weight_ih, weight_hh, bias_ih, bias_hh)."""
-    bound = 1 / math.sqrt(module.hidden_size)
-    for p in module.parameters():
+def lstm_parameters(input_size, hidden_size):
+    """The four parameters of one LSTM layer, shaped and initialised as PyTorch's:
+    weight_ih (4H, I), weight_hh (4H, H), bias_ih (4H,), bias_hh (4H,), gates in order i, f, g,
+    o; each uniform in [-1/sqrt(H), 1/sqrt(H)), drawn in that order (as PyTorch draws them).
+    `LSTMCell` and `LSTM` both make theirs here and store them under their own names."""
+    H, bound = hidden_size, 1 / math.sqrt(hidden_size)
+    shapes = [(4 * H, input_size), (4 * H, H), (4 * H,), (4 * H,)]
+    params = [Parameter(np.empty(shape, dtype=np.float32)) for shape in shapes]
+    for p in params:
         init.uniform_(p, -bound, bound)
+    return params
+
+
+def lstm_step(module, x, state, parameters):
+    """One step of `module` (an LSTMCell, or an LSTM's `cell`) with its `parameters`
+    (W_ih, W_hh, b_ih, b_hh): x (B, I), (h, c) or None for zeros -> (h, c), each (B, H).
+    Composed from primitive ops (`lstm_cell`) or as one fused op, as `module.fused` says."""
+    check_input(module, x, ndim=2)
+    state = initial_state(module, state, x.shape[0], parameters[1])
+    step = fused_lstm_cell if module.fused else lstm_cell
+    return step(x, state, *parameters)
 
 
 def check_input(module, x, ndim):
