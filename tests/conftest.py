@@ -1,5 +1,5 @@
 """Shared helpers for the tests: float64 tensors with fixed random values, and students' files
-for the coursework checkers."""
+for the coursework graders."""
 
 import textwrap
 

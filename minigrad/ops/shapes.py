@@ -4,9 +4,9 @@ stack. Their backward moves the gradient back to where each element came from.""
 import numpy as np
 
 from minigrad.autograd import Function
+from minigrad.tensor import Tensor
 
 AxisError = getattr(np, "exceptions", np).AxisError     # np.exceptions from NumPy 1.25 on
-from minigrad.tensor import Tensor
 
 
 class Reshape(Function):
