@@ -24,7 +24,7 @@ ABOVE = {"minigrad": ("attention", "seq2seq"), "attention": ("seq2seq",)}
 DRIVER = """
 import ast, importlib, os, sys
 import numpy                                    # loaded once, before every fork
-ABOVE = ast.literal_eval(sys.argv[1])            # package -> the packages it must not import
+ABOVE = ast.literal_eval(sys.argv[1])           # package -> the packages it must not import
 for module in sys.argv[2:]:
     read, write = os.pipe()
     pid = os.fork()
