@@ -21,8 +21,8 @@ import numpy as np
 
 import minigrad
 import minigrad.functional as F
-from minigrad.grade.grader import (SolutionFailed, Exercise, call, grade, compare_arrays, main,
-                                    require)
+from minigrad.grade.grader import (Exercise, SolutionFailed, call, compare_arrays, grade, main,
+                                   require)
 from minigrad.optim import Adam
 
 from seq2seq.batching import pad_sources, pad_targets
@@ -77,19 +77,19 @@ def unpack(result, where, max_len):
     """(ids as a list of ints, weights or None), or a SolutionFailed saying what is off."""
     if not (isinstance(result, tuple) and len(result) == 2):
         raise SolutionFailed(f"beam_search: return (ids, weights), a tuple of two, for {where}; "
-                           f"yours returned {type(result).__name__}")
+                             f"yours returned {type(result).__name__}")
     ids, weights = result
     try:
         ids = [int(i) for i in ids]
     except (TypeError, ValueError):
         raise SolutionFailed(f"beam_search: ids must be a list of token ids, got {ids!r}, for "
-                           f"{where}") from None
+                             f"{where}") from None
     if BOS in ids[:1] or EOS in ids:
         raise SolutionFailed(f"beam_search: the ids {ids} should hold neither <bos> ({BOS}) nor "
-                           f"<eos> ({EOS}), for {where}")
+                             f"<eos> ({EOS}), for {where}")
     if len(ids) > max_len:
         raise SolutionFailed(f"beam_search: {len(ids)} tokens is more than max_len={max_len}, "
-                           f"for {where}")
+                             f"for {where}")
     return ids, weights
 
 
@@ -109,15 +109,15 @@ def grade_case(exercise, fn, path, model, case, number):
         [greedy_ids], _ = greedy(model, src, BOS, EOS, max_len)
         if ids != greedy_ids:
             raise SolutionFailed(f"beam_search: with beam_size=1 beam search is greedy decoding, "
-                               f"which gives {greedy_ids} (log-probability {best:.6g}); yours "
-                               f"gave {ids} (log-probability {mine:.6g}), for {where}")
+                                 f"which gives {greedy_ids} (log-probability {best:.6g}); yours "
+                                 f"gave {ids} (log-probability {mine:.6g}), for {where}")
     if mine < best - 1e-6:
         raise SolutionFailed(f"beam_search: your translation {ids} has log-probability "
-                           f"{mine:.6g}; the reference found {best_ids} with {best:.6g} (higher "
-                           f"is better), for {where}")
+                             f"{mine:.6g}; the reference found {best_ids} with {best:.6g} (higher "
+                             f"is better), for {where}")
     if weights is None:
         raise SolutionFailed(f"beam_search: the model has attention, so return its weights, one "
-                           f"row per output token ({len(expected_weights)} here), for {where}")
+                             f"row per output token ({len(expected_weights)} here), for {where}")
     compare_arrays("beam_search: the array of attention weights",
                    np.asarray(weights, dtype=np.float64),
                    expected_weights, where, atol=1e-7, rtol=1e-6)
@@ -132,8 +132,8 @@ def run(solution, exercise):
             grade_case(exercise, fn, path, model, case, number)
         except SolutionFailed as failure:
             raise SolutionFailed(f"{failure}\n  to reproduce: from seq2seq.grade import "
-                               f"grading_model, CASES; model = grading_model(); "
-                               f"label, source, beam_size, max_len = CASES[{number - 1}]") from None
+                                 f"grading_model, CASES; model = grading_model(); label, "
+                                 f"source, beam_size, max_len = CASES[{number - 1}]") from None
     return (f"beam_search: {len(CASES)} cases; greedy with beam_size=1, translations at least "
             f"as likely as the reference's, and their attention weights")
 

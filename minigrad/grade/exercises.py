@@ -62,8 +62,8 @@ def logsumexp_is_one_op(solution, fn, case, where, outputs):
     if not (isinstance(y.creator, Function) and type(y.creator).__module__ == solution.__name__):
         made_by = "no op" if y.creator is None else type(y.creator).__name__
         raise SolutionFailed(f"logsumexp: the output should be made by your own op (a subclass of "
-                           f"minigrad.Function with forward and backward, defined in your file), "
-                           f"but it was made by {made_by}, for {where}")
+                             f"minigrad.Function with forward and backward, defined in your file), "
+                             f"but it was made by {made_by}, for {where}")
 
 
 EXERCISES = {e.name: e for e in [

@@ -84,10 +84,10 @@ def require(solution, exercise):
     found = getattr(solution, exercise.defines, None)
     if found is None:
         raise SolutionFailed(f"{exercise.name}: your file defines no `{exercise.defines}`; "
-                           f"expected {exercise.signature}")
+                             f"expected {exercise.signature}")
     if not callable(found):
         raise SolutionFailed(f"{exercise.name}: `{exercise.defines}` in your file is a "
-                           f"{type(found).__name__}, not a function")
+                             f"{type(found).__name__}, not a function")
     return found
 
 
@@ -109,7 +109,7 @@ def call(exercise, fn, args, settings, case_text, path):
         return fn(*args, **settings)
     except Exception as error:
         raise SolutionFailed(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
-                           f"raised {_error(error, path)}") from None
+                             f"raised {_error(error, path)}") from None
 
 
 # ---- Comparing ------------------------------------------------------------------------------
@@ -129,22 +129,23 @@ def compare_arrays(what, got, expected, where, atol=1e-8, rtol=1e-6):
     got = np.asarray(got)
     expected = np.asarray(expected)
     if got.shape != expected.shape:
-        raise SolutionFailed(f"{what} has shape {got.shape}, expected {expected.shape}, for {where}")
+        raise SolutionFailed(f"{what} has shape {got.shape}, expected {expected.shape}, "
+                             f"for {where}")
     got64, expected64 = got.astype(np.float64), expected.astype(np.float64)
     if not np.all(np.isfinite(got64)) and np.all(np.isfinite(expected64)):
         k = tuple(int(i) for i in np.argwhere(~np.isfinite(got64))[0])
         raise SolutionFailed(f"{what} is wrong for {where}: element {k} is {got64[k]}, expected "
-                           f"{expected64[k]:.6g} (an overflow? a division by zero?)")
+                             f"{expected64[k]:.6g} (an overflow? a division by zero?)")
     error = np.abs(got64 - expected64)
     bad = error > atol + rtol * np.abs(expected64)
     if np.any(bad):
         k = np.unravel_index(np.argmax(np.where(bad, error, -1)), got.shape)
         k = tuple(int(i) for i in k)
         raise SolutionFailed(f"{what} is wrong for {where}:\n"
-                           f"  element {k}: yours {got64[k]:.6g}, expected {expected64[k]:.6g} "
-                           f"(off by {error[k]:.3g})\n"
-                           f"  {int(bad.sum())} of {got.size} elements are off by more than "
-                           f"atol={atol} + rtol={rtol} * |expected|")
+                             f"  element {k}: yours {got64[k]:.6g}, expected {expected64[k]:.6g} "
+                             f"(off by {error[k]:.3g})\n"
+                             f"  {int(bad.sum())} of {got.size} elements are off by more than "
+                             f"atol={atol} + rtol={rtol} * |expected|")
 
 
 def as_outputs(result, exercise, names, where):
@@ -153,11 +154,11 @@ def as_outputs(result, exercise, names, where):
     if len(results) != len(names):
         want = f"{len(names)} ({', '.join(names)})"
         raise SolutionFailed(f"{exercise.name}: your {exercise.defines} returned {len(results)} "
-                           f"value(s) for {where}; expected {want}")
+                             f"value(s) for {where}; expected {want}")
     for name, value in zip(names, results):
         if not isinstance(value, Tensor):
             raise SolutionFailed(f"{exercise.name}: the output {name} is a {type(value).__name__}, "
-                               f"not a minigrad Tensor, for {where}")
+                                 f"not a minigrad Tensor, for {where}")
     return tuple(results)
 
 
@@ -184,7 +185,7 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
                 grade_case(exercise, solution, fn, path, case, number, len(all_cases))
             except SolutionFailed as failure:
                 raise SolutionFailed(f"{failure}\n  to get these inputs: from {package} import "
-                                   f"case_inputs; case_inputs({name!r}, {number})") from None
+                                     f"case_inputs; case_inputs({name!r}, {number})") from None
         return (f"{name}: {len(all_cases)} cases; the outputs ({', '.join(outputs)}) and the "
                 f"gradients with respect to {', '.join(case_names(all_cases))} agree with the "
                 f"reference, and your gradients with finite differences")
@@ -224,21 +225,21 @@ def compare_gradients(exercise, where, student, reference, outputs, path, number
     for out_name, out in zip(outputs, mine):
         if not out.requires_grad:
             raise SolutionFailed(f"{exercise.name}: the output {out_name} is not connected to the "
-                               f"inputs (it does not require grad) for {where}: compute it with "
-                               f"tensor operations, not on .data or with NumPy")
+                                 f"inputs (it does not require grad) for {where}: compute it with "
+                                 f"tensor operations, not on .data or with NumPy")
     try:
         send_back(mine, upstream)
     except Exception as error:
         raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
-                           f"{_error(error, path)}, for {where}") from None
+                             f"{_error(error, path)}, for {where}") from None
     send_back(expected, upstream)
     for x, want in zip(inputs, reference_inputs):
         want_grad = np.zeros_like(want.data) if want.grad is None else want.grad
         if x.grad is None:
             if np.any(want_grad != 0):
                 raise SolutionFailed(f"{exercise.name}: the gradient with respect to {x.name} is "
-                                   f"missing (None) for {where}: in your code the outputs do not "
-                                   f"depend on {x.name}, or not through tensor operations")
+                                     f"missing (None) for {where}: in your code the outputs do not "
+                                     f"depend on {x.name}, or not through tensor operations")
             continue
         try:
             compare_arrays(f"{exercise.name}: the gradient with respect to {x.name}", x.grad,
@@ -253,10 +254,10 @@ def run_gradcheck(exercise, fn, case, where, path):
         gradcheck(lambda *xs: fn(*xs, **case.settings), *inputs)
     except GradcheckError as error:
         raise SolutionFailed(f"{exercise.name}: your backward disagrees with finite differences "
-                           f"for {where}: {error}") from None
+                             f"for {where}: {error}") from None
     except Exception as error:
         raise SolutionFailed(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
-                           f"{_error(error, path)}, for {where}") from None
+                             f"{_error(error, path)}, for {where}") from None
 
 
 # ---- Grading, from Python or from the command line ----------------------------------
