@@ -150,7 +150,7 @@ class AttentionDecoder(nn.Module):
             with scope("decoder lstm"):
                 h, c = self.lstm.cell(x, state)         # s_t, (B, H)
             with scope("attention"):
-                context, mixed = self.attend(h, enc_outputs, src_mask)          # (B, H)
+                context, mixed = self.attend(h, enc_outputs, src_mask)   # (B, H), (B, 1, S)
             with scope("output"):
                 logits = self.out(F.concat([context, h], axis=-1))              # (B, V)
         else:
