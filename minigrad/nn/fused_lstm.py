@@ -182,7 +182,9 @@ class FusedLSTM(Function):
 
     def forward(self, x, h0, c0, weight_ih, weight_hh, bias_ih, bias_hh):
         B, T, I = x.shape
-        padded = None if self.mask is None else ~self.mask.T[:, :, None]   # (T, B, 1), by time
+        padded = [None] * T                      # per step: (B, 1), True at padded rows, or
+        if self.mask is not None:                # None where no row is padded (most steps)
+            padded = [p if p.any() else None for p in ~self.mask.T[:, :, None]]
         H = h0.shape[1]
         x = np.ascontiguousarray(x.transpose(1, 0, 2)).reshape(T * B, I)   # (T B, I), by time
         w_ih = weight_ih.reshape(4, H, I).transpose(0, 2, 1)         # (4, I, H): W_ih,k^T
@@ -206,7 +208,7 @@ class FusedLSTM(Function):
             c[t] += i * g                                            # c_t = f * c_{t-1} + i * g
             np.tanh(c[t], out=tanh_c[t - 1])
             np.multiply(o, tanh_c[t - 1], out=h[t])                  # h_t = o * tanh(c_t)
-            if padded is not None:                                   # padded rows: unchanged
+            if padded[t - 1] is not None:                            # padded rows: unchanged
                 np.copyto(h[t], h[t - 1], where=padded[t - 1])
                 np.copyto(c[t], c[t - 1], where=padded[t - 1])
         states[T + 1] = c[T]
@@ -232,7 +234,7 @@ class FusedLSTM(Function):
             grad_a = grad_gates[:, t - 1]                            # (4, B, H), filled by gate
             grad_i, grad_f, grad_g, grad_o = grad_a
             grad_h += grad_y[t - 1]                                  # dh_t: add dL/dh_t
-            padded = None if self.padded is None else self.padded[t - 1]            # (B, 1)
+            padded = self.padded[t - 1]                              # (B, 1) or None
             if padded is not None:                  # padded rows pass dh_t, dc_t straight back
                 carry_h, carry_c = grad_h * padded, grad_c * padded
 
