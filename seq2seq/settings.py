@@ -15,6 +15,15 @@ from minigrad.settings import SettingError, check_number
 INTEGER_AT_LEAST_1 = dict(low=1, integer=True)
 INTEGER_AT_LEAST_0 = dict(low=0, integer=True)
 
+# Upper bounds, so that a typo (an extra zero or ten) is refused at once instead of running for
+# hours. A source is at most MAX_TOKENS long because translate takes no longer text
+# (seq2seq.translator.MAX_SOURCE_TOKENS, the same number; a test keeps them equal); decoding runs
+# at most 2 S + 10 steps, so no step beyond MAX_STEP exists. MAX_EXAMPLES is 500 times the
+# default count (20,000): generating that many dates pairs alone takes minutes.
+MAX_TOKENS = 1000
+MAX_STEP = 2 * MAX_TOKENS + 9
+MAX_EXAMPLES = 10_000_000
+
 RULES = {
     "embed_size": INTEGER_AT_LEAST_1,
     "hidden_size": INTEGER_AT_LEAST_1,
@@ -24,14 +33,14 @@ RULES = {
     "lr_decay": dict(low=0, low_open=True, high=1),     # a decay: lr * lr_decay**epoch
     "clip": dict(low=0, low_open=True),
     "val_fraction": dict(low=0, high=1, high_open=True),
-    "num_examples": INTEGER_AT_LEAST_1,
-    "min_len": INTEGER_AT_LEAST_1,
-    "max_len": INTEGER_AT_LEAST_1,
+    "num_examples": dict(low=1, high=MAX_EXAMPLES, integer=True),
+    "min_len": dict(low=1, high=MAX_TOKENS, integer=True),
+    "max_len": dict(low=1, high=MAX_TOKENS, integer=True),
     "teacher_forcing_ratio": dict(low=0, high=1),
     "seed": INTEGER_AT_LEAST_0,                 # NumPy's generators take no negative seed
     "threads": INTEGER_AT_LEAST_1,
     "beam_size": INTEGER_AT_LEAST_1,            # evaluate, translate
-    "step": INTEGER_AT_LEAST_0,                 # draw: which output step
+    "step": dict(low=0, high=MAX_STEP, integer=True),  # draw: which output step
 }
 
 # The sizes an out-of-memory error may come from, and what they are when nobody changes them.
@@ -45,6 +54,11 @@ def check_settings(**settings):
     for name, value in settings.items():
         if name in RULES and value is not None:
             check_number(name, value, **RULES[name])
+    low, high = settings.get("min_len"), settings.get("max_len")
+    if low is not None and high is not None and low > high:
+        raise SettingError("min_len", f"{low} is above --max-len {high}")
+    if "sep" in settings and settings["sep"] == "":
+        raise SettingError("sep", "must not be empty")
 
 
 def check_train_config(config):

@@ -73,11 +73,11 @@ def test_the_api_refuses_the_same_settings_by_their_python_names(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["demo", "--epochs", "-1"], "--epochs must be an integer >= 1, got -1"),
     (["demo", "--epochs", "0"], "--epochs must be an integer >= 1, got 0"),      # not "6"
-    (["demo", "--num-examples", "0"], "--num-examples must be an integer >= 1, got 0"),
+    (["demo", "--num-examples", "0"], "--num-examples must be an integer in [1, 10000000], got 0"),
     (["demo", "--seed", "-5"], "--seed must be an integer >= 0, got -5"),
     (["compare-lengths", "--hidden-size", "0"], "--hidden-size must be an integer >= 1, got 0"),
     (["compare-lengths", "--epochs", "0"], "--epochs must be an integer >= 1, got 0"),
-    (["compare-lengths", "--num-examples", "-1"], "--num-examples must be an integer >= 1"),
+    (["compare-lengths", "--num-examples", "-1"], "--num-examples must be an integer in [1, 10000000]"),
 ])
 def test_demo_and_compare_lengths_make_the_checks_train_makes(tmp_path, capsys, args, message):
     out = tmp_path / "out"
@@ -101,11 +101,39 @@ def test_demo_epochs_0_is_refused_as_train_refuses_it_not_read_as_the_default():
     (["translate", "{run}", "12", "--beam-size", "0"], "--beam-size must be an integer >= 1"),
     (["translate", "{run}", ""], "the text to translate is empty"),
     (["translate", "{run}", "   "], "the text to translate is empty"),
-    (["draw", "{run}", "--step", "-1"], "--step must be an integer >= 0, got -1"),
+    (["draw", "{run}", "--step", "-1"], "--step must be an integer in [0, 2009], got -1"),
 ])
 def test_evaluate_translate_and_draw_check_their_options(run_folder, capsys, args, message):
     assert main([a.format(run=run_folder) for a in args]) == 1
     assert message in one_error_line(capsys)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["train", "--task", "toy-ja-en", "--max-len", "100000"],
+     "--max-len must be an integer in [1, 1000], got 100000"),
+    (["train", "--task", "reverse", "--max-len", "100000"], "--max-len must be an integer in"),
+    (["train", "--task", "dates", "--num-examples", "1000000000"],
+     "--num-examples must be an integer in [1, 10000000], got 1000000000"),
+    (["train", "--num-examples", "99999999999999999999"], "--num-examples must be an integer in"),
+    (["train", "--min-len", "5", "--max-len", "3"], "--min-len 5 is above --max-len 3"),
+    (["train", "--sep", ""], "--sep must not be empty"),
+    (["evaluate", "{run}", "--task", "dates", "--num-examples", "1000000000"],
+     "--num-examples must be an integer in"),
+    (["draw", "{run}", "--step", "100000000"], "--step must be an integer in [0, 2009]"),
+])
+def test_settings_without_an_upper_bound_are_refused_at_once(run_folder, tmp_path, capsys, args,
+                                                              message):
+    out = tmp_path / "run"
+    argv = [a.format(run=run_folder) for a in args]
+    assert main(argv + (["--out", str(out)] if argv[0] == "train" else [])) == 1
+    assert message in one_error_line(capsys)
+    assert not out.exists()
+
+
+def test_the_length_bound_is_what_translate_takes():
+    from seq2seq.settings import MAX_STEP, MAX_TOKENS
+    from seq2seq.translator import MAX_SOURCE_TOKENS
+    assert MAX_TOKENS == MAX_SOURCE_TOKENS and MAX_STEP == 2 * MAX_SOURCE_TOKENS + 9
 
 
 # ---- checkpoints: what is wrong inside a file names the file ----------------------------------
