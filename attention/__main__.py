@@ -7,18 +7,17 @@
     python -m attention draw --hard --out hard-attention-step.svg
 """
 
-import argparse
 import dataclasses
 import sys
 
-from minigrad.command import add_debug_option, debug_wanted, run as run_command
+from minigrad.command import Parser, add_debug_option, debug_wanted, run as run_command
 from minigrad.settings import check_number
 from attention import draw
 from attention.demo import DemoConfig, demo
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m attention")
+    parser = Parser(prog="python -m attention")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("demo", help="train soft and hard attention from the same start")
     run.add_argument("--out", default=".", help="directory for soft-vs-hard-attention.png "

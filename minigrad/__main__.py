@@ -1,13 +1,12 @@
 """`python -m minigrad demo`: the engine on its own — gradients checked, then a tiny network
 trained with nothing but tensors, ops and backward."""
 
-import argparse
 import sys
 
 import numpy as np
 
 from minigrad import Tensor, gradcheck
-from minigrad.command import add_debug_option, debug_wanted, run as run_command
+from minigrad.command import Parser, add_debug_option, debug_wanted, run as run_command
 from minigrad.settings import check_number
 import minigrad.functional as F
 
@@ -45,7 +44,7 @@ def demo(steps=300, seed=0):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m minigrad")
+    parser = Parser(prog="python -m minigrad")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("demo", help="check a gradient, then train a tiny network")
     run.add_argument("--steps", type=int, default=300)

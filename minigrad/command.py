@@ -20,6 +20,16 @@ from minigrad.settings import SettingError
 PLAIN = (OSError, ValueError, KeyError, TypeError)
 
 
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose own errors (`--lr abc`, a missing argument or command) are one
+    line, `error: ... (see PROG --help)`, and exit status 2, like every other error of the
+    project's tools; argparse would print the whole usage first. Its subcommands' parsers are
+    of this class too (add_subparsers makes them of the parser's own type)."""
+
+    def error(self, message):
+        self.exit(2, f"error: {' '.join(message.split())} (see {self.prog} --help)\n")
+
+
 def add_debug_option(parser, subparsers=None):
     """--debug on the parser and, if given, on each of its subcommands, so that it may be written
     before the subcommand or after it."""

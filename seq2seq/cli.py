@@ -4,12 +4,11 @@ Every failure is one line on stderr and a non-zero exit status; `--debug` (or MI
 shows the traceback instead.
 """
 
-import argparse
 import dataclasses
 import json
 import sys
 
-from minigrad.command import add_debug_option, debug_wanted, run
+from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from seq2seq.settings import check_settings, check_train_config, too_large
 from seq2seq.train import TrainConfig
 
@@ -164,7 +163,7 @@ def cmd_translate(args):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m seq2seq", description=__doc__)
+    parser = Parser(prog="python -m seq2seq", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("train", help="train a model")

@@ -257,3 +257,23 @@ def test_the_other_entry_points_report_one_line(tmp_path, capsys, monkeypatch):
     assert one_error_line(capsys) == "error: IndexError: list index out of range"
     with pytest.raises(IndexError):
         grade_main(EXERCISES, "python -m minigrad.grade", ["--debug", "gru_cell", "x.py"])
+
+
+@pytest.mark.parametrize("args, words", [
+    (["seq2seq", "train", "--lr", "abc"], "--lr: invalid float value: 'abc'"),
+    (["seq2seq", "train", "--batch-size", "1.5"], "--batch-size: invalid int value: '1.5'"),
+    (["seq2seq", "evaluate"], "required: run"),
+    (["seq2seq"], "required: command"),
+    (["attention"], "required: command"),
+    (["minigrad.viz"], "required: command"),
+    (["minigrad", "demo", "--steps", "x"], "--steps: invalid int value"),
+    (["minigrad.grade"], "required: exercise, path"),
+    (["attention.grade"], "required: exercise, path"),
+    (["seq2seq.grade"], "required: exercise, path"),
+])
+def test_argparse_errors_are_one_line_with_status_2(args, words):
+    result = run_module(*args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], result.stderr
+    assert lines[0].endswith("--help)")             # where to look, on the same line

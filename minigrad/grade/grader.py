@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from minigrad.command import add_debug_option, debug_wanted, run
+from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.gradcheck import GradcheckError, gradcheck, send_back
 from minigrad.tensor import Tensor
 
@@ -285,7 +285,7 @@ def main(exercises, prog, argv=None):
     """`python -m PACKAGE.grade EXERCISE PATH`: exit status 0 and a 'passed' line, or 1 and
     what is wrong."""
     signatures = "\n".join(f"  {e.signature}" for e in exercises.values())
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=prog, description="Grade a coursework solution (the exercises: docs/coursework.md).",
         epilog=f"what your file defines:\n{signatures}",
         formatter_class=argparse.RawDescriptionHelpFormatter)

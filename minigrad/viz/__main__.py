@@ -7,13 +7,12 @@
 Every failure is one line on stderr and a non-zero exit status.
 """
 
-import argparse
 import dataclasses
 import sys
 
 import numpy as np
 
-from minigrad.command import add_debug_option, debug_wanted, run
+from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.viz.render import ENGINES, available_engines, render
 
 
@@ -54,7 +53,7 @@ def draw_lstm_cell(config=LSTMCellConfig()):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m minigrad.viz", description=__doc__.split(
+    parser = Parser(prog="python -m minigrad.viz", description=__doc__.split(
         "\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
