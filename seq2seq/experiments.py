@@ -17,8 +17,9 @@ import re
 from pathlib import Path
 
 from minigrad.files import atomic_write
+from minigrad.settings import SettingError
 
-from seq2seq import runs
+from seq2seq import data, runs
 from seq2seq.settings import check_train_config
 from seq2seq.train import TrainConfig
 
@@ -137,6 +138,9 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
                     hidden_size=128, seed=0, log=runs.say, n_held_out=3000, overwrite=False):
     """Train the plain and the attention model alike; exact match by source length for each, on
     sentences neither trained on."""
+    if task not in data.TASKS:          # before any training: the held-out pairs are generated
+        raise SettingError("task", f"must be a built-in task ({', '.join(data.TASKS)}): "
+                           f"compare-lengths generates new sentences of it to score, got {task!r}")
     out = Path(out)
     configs = {name: lengths_config(out, name, task, epochs, num_examples, hidden_size, seed)
                for name in LENGTH_MODELS}

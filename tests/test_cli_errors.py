@@ -73,11 +73,12 @@ def test_the_api_refuses_the_same_settings_by_their_python_names(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["demo", "--epochs", "-1"], "--epochs must be an integer >= 1, got -1"),
     (["demo", "--epochs", "0"], "--epochs must be an integer >= 1, got 0"),      # not "6"
-    (["demo", "--num-examples", "0"], "--num-examples must be an integer in [1, 10000000], got 0"),
+    (["demo", "--num-examples", "0"], "--num-examples must be an integer in [1, 10000000], got"),
     (["demo", "--seed", "-5"], "--seed must be an integer >= 0, got -5"),
     (["compare-lengths", "--hidden-size", "0"], "--hidden-size must be an integer >= 1, got 0"),
     (["compare-lengths", "--epochs", "0"], "--epochs must be an integer >= 1, got 0"),
-    (["compare-lengths", "--num-examples", "-1"], "--num-examples must be an integer in [1, 10000000]"),
+    (["compare-lengths", "--num-examples", "-1"], "--num-examples must be an integer in [1, "),
+    (["compare-lengths", "--task", "pairs.tsv"], "--task must be a built-in task (toy-ja-en, "),
 ])
 def test_demo_and_compare_lengths_make_the_checks_train_makes(tmp_path, capsys, args, message):
     out = tmp_path / "out"
