@@ -48,8 +48,9 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--threads", type=int, default=defaults.threads,
                         help="BLAS threads (one is often fastest on a small shared machine)")
     parser.add_argument("--resume", action="store_true",
-                        help="continue the run in --out (refused if an option its model cannot "
-                        "honour differs: sizes, attention, wiring, task, data split, ...)")
+                        help="continue the run in --out; options left out take its saved "
+                        "values (refused if an option written differs where its model cannot "
+                        "honour it: sizes, attention, wiring, task, data split, ...)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace the run in --out (without it or --resume, a folder "
                         "holding a run is refused)")
@@ -70,12 +71,58 @@ def check_config(config):
 
 
 def cmd_train(args):
-    from seq2seq.runs import say
-    from seq2seq.train import train
+    from seq2seq.runs import check_resume, say
+    from seq2seq.train import token_level, train
     config = config_from(args)
     check_config(config)
+    saved = saved_run(config) if config.resume and not config.overwrite else None
+    if saved is not None:
+        config = resumed_config(config, saved["config"], args.given)
+        check_config(config)
+        check_resume(config.out, saved, config, token_level(config))   # what it cannot honour
+        done = len(saved.get("history", ()))
+        if done >= config.epochs:
+            say(f"nothing left to train: {config.out} has already trained {done} epochs "
+                f"(--epochs {config.epochs}); pass a larger --epochs to train on")
+            return
     train(config, log=say)
     say(f"checkpoint: {config.out}/checkpoint.npz")
+
+
+# What --resume takes from the saved run when the command line does not say it: every setting,
+# but not where the run is, what to do with it, or whether to show a progress bar.
+NOT_RESUMED = ("out", "resume", "overwrite", "progress")
+
+
+def saved_run(config):
+    """The checkpoint in config.out (a dict with the saved config and history), or None when
+    there is none (train then says that there is nothing to resume)."""
+    from pathlib import Path
+
+    import minigrad
+    from seq2seq.runs import CHECKPOINT
+    path = Path(config.out) / CHECKPOINT
+    return minigrad.load(path) if path.is_file() else None
+
+
+def resumed_config(config, saved, given):
+    """With --resume, the options not written on the command line take the saved run's values,
+    so a user retypes nothing; those written are compared with the saved ones by train
+    (runs.check_resume: refused if the model cannot honour them, recorded if it can)."""
+    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    kept = {name: value for name, value in saved.items()
+            if name in fields and name not in given and name not in NOT_RESUMED}
+    return dataclasses.replace(config, **kept)
+
+
+def given_options(parser, subparser, argv):
+    """The options (their dests) written on the command line, even those given their default
+    value: a second parse with every default of `subparser` suppressed leaves out the rest."""
+    not_given = object()                # no string: argparse would convert it with the type
+    dests = vars(parser.parse_args(argv))
+    subparser.set_defaults(**{dest: not_given for dest in dests})
+    written = vars(parser.parse_args(argv))
+    return {dest for dest, value in written.items() if value is not not_given}
 
 
 def cmd_evaluate(args):
@@ -166,7 +213,7 @@ def main(argv=None):
     parser = Parser(prog="python -m seq2seq", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("train", help="train a model")
+    p = train_parser = sub.add_parser("train", help="train a model")
     add_train_options(p)
     p.set_defaults(func=cmd_train)
 
@@ -194,6 +241,8 @@ def main(argv=None):
 
     add_debug_option(parser, sub)
     args = parser.parse_args(argv)
+    if args.command == "train":
+        args.given = given_options(parser, train_parser, argv)
     settings = vars(args)
     return run(lambda: check_options(args) or args.func(args), debug=debug_wanted(args),
                memory_hint=lambda: too_large(settings))

@@ -281,6 +281,34 @@ def test_resume_names_every_differing_option(copy, capsys):
     assert "--hidden-size 16 (saved: 8)" in err and "--attention none (saved: dot)" in err
 
 
+def test_resume_takes_the_options_left_out_from_the_saved_run(copy, capsys):
+    # the run was trained on reverse, lengths 3..5, hidden 8: none of that is retyped
+    assert main(["train", "--out", str(copy), "--epochs", "3", "--resume", "--no-progress"]) == 0
+    assert "resuming after epoch 2; epochs 2 -> 3" in capsys.readouterr().out
+    state = minigrad.load(copy / "checkpoint.npz")
+    assert len(state["history"]) == 3 and state["config"]["hidden_size"] == 8
+    assert state["history"][2]["changed"] == {"epochs": [2, 3]}
+
+
+def test_resume_compares_an_option_written_even_at_its_default(copy, capsys):
+    # 256 is --hidden-size's default: written, it is compared all the same
+    assert main(["train", "--out", str(copy), "--epochs", "3", "--hidden-size", "256",
+                 "--resume"]) == 1
+    err = one_error_line(capsys)
+    assert "--hidden-size 256 (saved: 8)" in err and "--task" not in err
+
+
+def test_resuming_a_finished_run_says_nothing_is_left_and_changes_nothing(copy, capsys):
+    before = (copy / "checkpoint.npz").read_bytes()
+    assert main(["train", "--out", str(copy), "--epochs", "1", "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert out == (f"nothing left to train: {copy} has already trained 2 epochs (--epochs 1); "
+                   "pass a larger --epochs to train on\n")
+    assert main(["train", "--out", str(copy), "--resume"]) == 0      # its own --epochs 2
+    assert "nothing left to train" in capsys.readouterr().out
+    assert (copy / "checkpoint.npz").read_bytes() == before
+
+
 def test_resume_records_what_it_may_change(copy):
     train(tiny(copy, epochs=3, resume=True, lr=5e-4, batch_size=16, clip=1.0, fused=False,
                teacher_forcing_ratio=0.5, lr_decay=0.9), log=quiet)
