@@ -13,27 +13,32 @@ def greedy(model, src, bos_id, eos_id, max_len=50):
     """Feed back the most likely token at every step, for a whole batch at once.
 
     src (B, S) ids -> (list of B id lists without <bos>/<eos>, list of B weight arrays (n, S) or
-    None). Each sentence stops at its first <eos> or after `max_len` tokens."""
+    None). Each sentence stops at its first <eos> or after its own limit: `max_len` is one int for
+    all rows or B ints, one per row, so that a sentence's translation does not depend on the
+    length of the others in its batch (a row at its limit is done, as if it had written <eos>)."""
     enc_outputs, state, src_mask = model.encode(src)
     batch = len(src)
+    limits = np.broadcast_to(np.asarray(max_len, dtype=np.int64), (batch,))         # (B,)
+    longest = int(limits.max()) if batch else 0
     token = np.full(batch, bos_id, dtype=np.int64)
-    outputs = np.full((batch, max_len), eos_id, dtype=np.int64)
+    outputs = np.full((batch, longest), eos_id, dtype=np.int64)
     weights = []
-    done = np.zeros(batch, dtype=bool)
-    for t in range(max_len):
+    done = limits <= 0
+    t = -1
+    for t in range(longest):
         logits, state, w = model.decoder.step(token, state, enc_outputs, src_mask)   # (B, V)
         token = logits.data.argmax(-1)                                               # (B,)
         outputs[:, t] = np.where(done, eos_id, token)
         weights.append(None if w is None else w.data)
-        done |= token == eos_id
+        done |= (token == eos_id) | (t + 1 >= limits)
         if done.all():
             break
     results, attention = [], []
     for row in range(batch):
-        ids = list(outputs[row, :t + 1])
+        ids = list(outputs[row, :min(t + 1, int(limits[row]))])
         n = ids.index(eos_id) if eos_id in ids else len(ids)
         results.append([int(i) for i in ids[:n]])
-        attention.append(None if weights[0] is None
+        attention.append(None if not weights or weights[0] is None
                          else np.stack([w[row] for w in weights[:n + (eos_id in ids)]]))
     return results, attention
 

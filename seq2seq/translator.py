@@ -50,17 +50,20 @@ class Translator:
                 which = "the text" if len(texts) == 1 else f"text {i + 1} of {len(texts)}"
                 raise ValueError(f"{which} has {n} tokens ({self.level} level); translate "
                                  f"takes at most {MAX_SOURCE_TOKENS}")
-        max_len = max_len or 2 * max(lengths) + 10
+        # Each sentence's own limit (2 n + 10 for n source tokens), not the batch's longest: a
+        # sentence that never writes <eos> then stops at the same point alone and in a batch.
+        limits = [max_len or 2 * n + 10 for n in lengths]
         tgt = self.tgt_vocab
         if beam_size > 1:
             out = [beam_search(self.model, self.source_ids([t]), tgt.bos_id, tgt.eos_id,
-                               beam_size, max_len) for t in texts]
+                               beam_size, limit) for t, limit in zip(texts, limits)]
             ids, weights = [o[0] for o in out], [o[1] for o in out]
         else:
             ids, weights = [], []
             for start in range(0, len(texts), 256):
                 chunk = texts[start:start + 256]
-                i, w = greedy(self.model, self.source_ids(chunk), tgt.bos_id, tgt.eos_id, max_len)
+                i, w = greedy(self.model, self.source_ids(chunk), tgt.bos_id, tgt.eos_id,
+                              limits[start:start + 256])
                 ids += i
                 weights += w
         weights = [None if w is None else self._as_written(w, len(self.source_tokens(t)))

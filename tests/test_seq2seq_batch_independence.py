@@ -47,3 +47,19 @@ def test_beam_search_is_not_worse_than_greedy_on_held_out_data(tmp_path):
     beam = translator.evaluate(held_out, beam_size=4)["exact_match"]
     assert 0.3 < greedy < 1.0                           # a model that is neither hopeless nor done
     assert beam >= greedy
+
+
+def test_an_untrained_model_stops_each_sentence_at_its_own_length_limit():
+    # An untrained model never writes <eos>: every sentence runs to its limit, 2 n + 10 for its
+    # own n source tokens, not the batch's longest, alone and in a mixed-length batch alike.
+    translator = build(TrainConfig(embed_size=8, hidden_size=12, seed=1), PAIRS)
+    batched, batched_weights = translator.translate(SOURCES)
+    for text, output, weights in zip(SOURCES, batched, batched_weights):
+        [alone], [alone_weights] = translator.translate([text])
+        assert alone == output, text
+        assert weights.shape == alone_weights.shape
+        np.testing.assert_allclose(weights, alone_weights, rtol=0, atol=1e-6, err_msg=text)
+    limits = [weights.shape[0] for weights in batched_weights]
+    assert limits == [2 * len(text.split()) + 10 for text in SOURCES]
+    beams = [translator.translate([text], beam_size=3)[1][0].shape[0] for text in SOURCES]
+    assert beams == limits
