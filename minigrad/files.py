@@ -9,11 +9,15 @@ then `os.replace` renames the temporary file over the target. A reader, or the n
 kill, sees the old file or the new one, never half of one. `os.replace` replaces a symlink at
 `path` itself, never the file it points to. A temporary file left by a killed process is found
 by `stale_temporaries(folder)`.
+
+Reading, the other way round: `open_regular(path, what)` opens a file only if it is a regular one,
+so that a FIFO given where a file is expected is refused at once instead of blocking forever.
 """
 
 import os
 import re
 import secrets
+import stat
 
 TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{8}\.tmp$")        # .NAME.XXXXXXXX.tmp
 
@@ -65,3 +69,35 @@ def _fsync_directory(directory):
         pass
     finally:
         os.close(fd)
+
+
+class NotRegularFile(ValueError):
+    """A path to read is a FIFO, device, socket or directory; the message names it."""
+
+
+def open_regular(path, what, error=NotRegularFile):
+    """`path` opened for reading in binary mode, if it is a regular file. A FIFO, device, socket
+    or directory is `error("'PATH' is not WHAT (a FIFO, not a regular file; ...)")`, raised
+    before anything is read from it: it is looked at with stat, then opened with O_NONBLOCK
+    (opening a FIFO nobody writes to would otherwise wait forever) and looked at again with
+    fstat, in case it was swapped for another file in between. A missing file is
+    FileNotFoundError, as usual."""
+    _refuse_special(path, os.stat(path).st_mode, what, error)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        _refuse_special(path, os.fstat(fd).st_mode, what, error)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _refuse_special(path, mode, what, error):
+    if stat.S_ISREG(mode):
+        return
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    raise error(f"{os.fspath(path)!r} is not {what} ({kind}, not a regular file; "
+                "refused, nothing read)")

@@ -15,11 +15,11 @@ Each refusal is an NpzRefused (a ValueError) whose one-line message names the fi
 """
 
 import math
-import os
-import stat
 import zipfile
 
 import numpy as np
+
+from minigrad import files
 
 CHUNK = 1 << 20                 # bytes read at a time: memory grows with the data found, never
                                 # with the size a header merely declares
@@ -31,29 +31,9 @@ class NpzRefused(ValueError):
 
 
 def open_regular(path):
-    """`path` opened for reading, if it is a regular file. A FIFO, device, socket or directory
-    is refused before anything is read from it: it is looked at with stat, then opened with
-    O_NONBLOCK (opening a FIFO nobody writes to would otherwise wait forever) and looked at
-    again with fstat, in case it was swapped for another file in between."""
-    _refuse_special(path, os.stat(path).st_mode)        # missing: FileNotFoundError, as usual
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)
-    try:
-        _refuse_special(path, os.fstat(fd).st_mode)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def _refuse_special(path, mode):
-    if stat.S_ISREG(mode):
-        return
-    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
-    raise NpzRefused(f"{path!r} is not a minigrad checkpoint ({kind}, not a regular file; "
-                     "refused, nothing read)")
+    """`path` opened for reading, if it is a regular file; a FIFO, device, socket or directory is
+    an NpzRefused, raised before anything is read (see minigrad.files.open_regular)."""
+    return files.open_regular(path, "a minigrad checkpoint", NpzRefused)
 
 
 def read_member(archive, member, path, kinds, left, limit):

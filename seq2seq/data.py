@@ -15,6 +15,7 @@ the others.
 import datetime
 import random
 
+from minigrad.files import open_regular
 from seq2seq.vocab import tokenize
 
 
@@ -265,7 +266,8 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES):
     """The pairs of a text file: one "source<sep>target" a line, split at the first `sep`.
 
     Both sides are stripped of surrounding whitespace (so "27 sep 1994     _1994-09-27" is fine)
-    and blank lines are skipped. Raises CorpusError, naming the file and the line, for text that
+    and blank lines are skipped. Raises CorpusError, naming the file (and the line), for a path
+    that is not a regular file (a FIFO, a directory: refused before it is read), for text that
     is not UTF-8, a line without `sep`, an empty source or target, a line longer than
     `max_line_bytes` bytes, or a file without pairs.
 
@@ -274,7 +276,7 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES):
     and the hours that training on a sequence of millions of tokens would.
     """
     pairs, lineno = [], 0
-    with open(path, "rb") as f:
+    with open_regular(path, "a pairs file", CorpusError) as f:     # a FIFO would block forever
         while raw := f.readline(max_line_bytes + 2):    # room for the limit and "\r\n"
             lineno += 1
             if len(raw.rstrip(b"\r\n")) > max_line_bytes:

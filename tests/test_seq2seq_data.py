@@ -317,3 +317,35 @@ def test_font_family_adds_a_fallback_only_for_glyphs_it_needs():
     assert font_family(["the", "cat", "<eos>"]) == default
     family = font_family(["ねこ"])
     assert family[:len(default)] == default and len(family) <= len(default) + 1
+
+
+def test_a_fifo_or_directory_as_pairs_file_is_refused_at_once_naming_it(tmp_path):
+    import os
+    import subprocess
+    import sys
+    import threading
+    fifo = tmp_path / "fifo.tsv"
+    os.mkfifo(fifo)
+    outcome = []
+
+    def read():
+        try:
+            data.load_pairs(fifo)
+        except data.CorpusError as error:
+            outcome.append(str(error))
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=5)
+    if reader.is_alive():                               # unblock it, then fail
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("load_pairs(FIFO) blocked")
+    assert outcome == [f"{str(fifo)!r} is not a pairs file (a FIFO, not a regular file; "
+                       "refused, nothing read)"]
+    with pytest.raises(data.CorpusError, match="is not a pairs file .a directory"):
+        data.load_pairs(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "seq2seq", "train", "--task", str(fifo),
+                           "--out", str(tmp_path / "run")], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode != 0
+    assert "fifo.tsv" in done.stderr and "a FIFO" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
