@@ -314,13 +314,23 @@ def split_pairs(pairs, val_fraction=0.1, seed=0):
     task repeats its short sentences, a corpus may list two translations) never sits on both
     sides, where the validation score would reward memorising. The pairs keep their shuffled
     order within each side.
+
+    Sources are compared by `source_key`, with runs of whitespace made one space: "a b" and
+    "a  b" tokenize alike at word level, so they are one source and go to the same side (at
+    character level this only merges more, which keeps the split on the safe side).
     """
     if not 0.0 <= val_fraction < 1.0:
         raise ValueError(f"val_fraction must be in [0, 1), got {val_fraction}")
     shuffled = list(pairs)
     random.Random(seed).shuffle(shuffled)
-    sources = list(dict.fromkeys(source for source, _ in shuffled))     # distinct, in that order
+    sources = list(dict.fromkeys(source_key(s) for s, _ in shuffled))  # distinct, in that order
     n_val = round(len(sources) * val_fraction)
     held_out = set(sources[len(sources) - n_val:])
-    return ([pair for pair in shuffled if pair[0] not in held_out],
-            [pair for pair in shuffled if pair[0] in held_out])
+    return ([pair for pair in shuffled if source_key(pair[0]) not in held_out],
+            [pair for pair in shuffled if source_key(pair[0]) in held_out])
+
+
+def source_key(source):
+    """The form under which two sources count as the same: whitespace runs made one space and
+    the ends stripped, as word-level tokenization sees them."""
+    return " ".join(source.split())

@@ -7,6 +7,7 @@ trains, and every later score is checked against that record:
 
     {"val_pairs":      [[source, target], ...]    the validation pairs themselves, as text
      "train_sources":  uint64 array, sorted        one 64-bit hash per distinct training source
+                                                  (whitespace runs made one space first)
      "hash":           "blake2b-64"                how those hashes are made (see `source_hash`)
      "corpus_sha256":  "9f86d0..."                 the data the run read (see `corpus_sha256`)}
 
@@ -20,14 +21,16 @@ import hashlib
 
 import numpy as np
 
-from seq2seq.data import TASKS
+from seq2seq.data import TASKS, source_key
 
 HASH = "blake2b-64"
 
 
 def source_hash(source):
-    """The 64-bit hash of a source string: the first 8 bytes of its BLAKE2b digest."""
-    digest = hashlib.blake2b(source.encode("utf-8"), digest_size=8).digest()
+    """The 64-bit hash of a source string: the first 8 bytes of the BLAKE2b digest of its
+    whitespace-normalised form (data.source_key: "a  b" and "a b" tokenize alike at word level,
+    so they hash alike, as the train/validation split groups them)."""
+    digest = hashlib.blake2b(source_key(source).encode("utf-8"), digest_size=8).digest()
     return int.from_bytes(digest, "little")
 
 

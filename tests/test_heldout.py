@@ -69,6 +69,21 @@ def test_seen_in_training_and_drop_seen_on_a_known_overlap():
     assert heldout.seen_in_training(["a"], empty) == [False]
 
 
+def test_sources_that_differ_only_in_whitespace_are_one_source_in_the_split_and_the_hashes():
+    # Each pair twice, once with doubled spaces: at word level both tokenize alike, so a split
+    # by raw strings put one copy in training and the other in validation.
+    words = [f"w{i} x{i % 7} y{i % 5}" for i in range(60)]
+    pairs = [(w, w.upper()) for w in words] + [(w.replace(" ", "  "), w.upper()) for w in words]
+    train_pairs, val_pairs = data.split_pairs(pairs, 0.2, seed=0)
+    train_keys = {" ".join(s.split()) for s, _ in train_pairs}
+    assert len(val_pairs) == 24 and not train_keys & {" ".join(s.split()) for s, _ in val_pairs}
+    assert heldout.source_hash("a  b") == heldout.source_hash(" a b\t") == heldout.source_hash("a b")
+    assert heldout.source_hash("a b") != heldout.source_hash("ab")
+    record = heldout.make_record(train_pairs, val_pairs, "sha")
+    assert not any(heldout.seen_in_training([s for s, _ in val_pairs], record))
+    assert all(heldout.seen_in_training([s.replace(" ", "   ") for s, _ in train_pairs], record))
+
+
 # ---- the record a run keeps, and evaluate -----------------------------------------------------
 
 def _corpus(path, n):
