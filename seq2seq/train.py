@@ -9,6 +9,7 @@ change) are in seq2seq/runs.py.
 """
 
 import dataclasses
+import math
 import sys
 import time
 from pathlib import Path
@@ -130,25 +131,52 @@ def train(config, log=runs.say):
     return translator, history
 
 
+class TrainingDiverged(ValueError):
+    """The loss or the parameters stopped being finite numbers; the message says when and what
+    to change. Raised before the epoch is saved, so the checkpoint keeps the last good one."""
+
+
+def _diverged(what, epoch, batch, config):
+    return TrainingDiverged(
+        f"the {what} at epoch {epoch + 1}, batch {batch}: lower --lr (now {config.lr:g}) or "
+        f"--clip (now {config.clip:g}); this epoch was not saved")
+
+
 def run_epoch(model, optimizer, examples, config, rng, epoch, log):
-    """One pass over the shuffled training examples; returns the mean loss."""
+    """One pass over the shuffled training examples; returns the mean loss.
+
+    A loss that is not a finite number (a learning rate that makes the weights overflow) stops
+    the run at once with TrainingDiverged, and so do parameters left non-finite by the last
+    step: going on would only save NaN weights. NumPy's overflow warnings, which say the same
+    in many lines, are silenced inside the step; the check says it in one."""
     pad = model.padding_idx
     n_batches = -(-len(examples) // config.batch_size)
     progress = _progress(n_batches, f"epoch {epoch + 1}/{config.epochs}", config.progress)
     total, started = 0.0, time.perf_counter()
+    i = 0
     for i, (src, tgt) in enumerate(batches(examples, config.batch_size, pad, rng), 1):
-        loss = model.loss(src, tgt, config.teacher_forcing_ratio, rng)
-        optimizer.zero_grad()
-        loss.backward()
-        clip_grad_norm_(model.parameters(), config.clip)
-        optimizer.step()
-        total += loss.item()
+        with np.errstate(all="ignore"):     # an overflow shows as a non-finite loss, below
+            loss = model.loss(src, tgt, config.teacher_forcing_ratio, rng)
+            value = loss.item()
+            if not math.isfinite(value):
+                if progress is not None:
+                    progress.close()            # the error's line, not the bar's
+                raise _diverged(f"loss became {value}", epoch, i, config)
+            optimizer.zero_grad()
+            loss.backward()
+            clip_grad_norm_(model.parameters(), config.clip)
+            optimizer.step()
+        total += value
         if progress is not None:
             progress.set_postfix(loss=f"{total / i:.4f}",
                                  it_s=f"{i / (time.perf_counter() - started):.2f}")
             progress.update()
     if progress is not None:
         progress.close()
+    with np.errstate(all="ignore"):
+        finite = all(np.isfinite(p.data).all() for p in model.parameters())
+    if not finite:                          # the last step overflowed: its loss is not seen
+        raise _diverged("parameters became nan or infinite", epoch, i, config)
     return total / max(n_batches, 1)
 
 
