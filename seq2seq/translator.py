@@ -6,6 +6,8 @@ Inference needs nothing from training: `translate`, `evaluate` and `draw` import
 
 from pathlib import Path
 
+import numpy as np
+
 import minigrad
 
 from seq2seq import metrics
@@ -125,9 +127,77 @@ def load_translator(path):
         raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
                          f"{name!r} entry: {type(problem).__name__}: {problem}") from problem
 
-    model = entry("model_config", lambda config: Seq2Seq(**config))
+    arrays = entry("model", _arrays)
+    model = entry("model_config", lambda config: Seq2Seq(**_checked_config(config, arrays)))
     entry("model", model.load_state_dict)
     translator = Translator(model, entry("src_vocab", Vocab.from_dict),
-                            entry("tgt_vocab", Vocab.from_dict), entry("level", str),
-                            entry("reverse_input", bool))
+                            entry("tgt_vocab", Vocab.from_dict), entry("level", _level),
+                            entry("reverse_input", _flag))
+    for side in ("src", "tgt"):
+        entry(f"{side}_vocab", lambda vocab: _same_size(
+            len(Vocab.from_dict(vocab)), model.config[f"{side}_vocab_size"], f"{side}_vocab_size"))
     return translator, state
+
+
+# What a checkpoint says is taken at its word only once it has been checked: "no" is not False,
+# and a model_config whose sizes the saved arrays do not have would build (allocate) a model of
+# any size before load_state_dict could say the shapes differ.
+
+SIZES = ("src_vocab_size", "tgt_vocab_size", "embed_size", "hidden_size")
+
+
+def _arrays(model):
+    if not isinstance(model, dict):
+        raise ValueError(f"a dict of arrays expected, found a {type(model).__name__}")
+    return model
+
+
+def _flag(value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"true or false expected, found {value!r}")
+    return bool(value)
+
+
+def _level(value):
+    if value not in ("char", "word") or not isinstance(value, str):
+        raise ValueError(f"'char' or 'word' expected, found {value!r}")
+    return value
+
+
+def _same_size(found, expected, name):
+    if found != expected:
+        raise ValueError(f"{found} tokens, but model_config says {name} {expected}")
+
+
+def _checked_config(config, arrays):
+    """The checkpoint's model_config, its types and values checked and its sizes compared with
+    the shapes of the saved arrays, all before the model is built."""
+    if not isinstance(config, dict):
+        raise ValueError(f"a dict expected, found a {type(config).__name__}")
+    for name in SIZES:
+        value = config.get(name)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    for name in ("fused", "bidirectional"):
+        if not isinstance(config.get(name, False), (bool, np.bool_)):
+            raise ValueError(f"{name} must be true or false, got {config[name]!r}")
+    if config.get("attention", "dot") not in ("dot", "general", "additive", None):
+        raise ValueError(f"attention must be 'dot', 'general', 'additive' or None, got "
+                         f"{config['attention']!r}")
+    if config.get("wiring", "luong") not in ("luong", "bahdanau"):
+        raise ValueError(f"wiring must be 'luong' or 'bahdanau', got {config['wiring']!r}")
+    pad = config.get("padding_idx", 0)
+    if isinstance(pad, bool) or not isinstance(pad, (int, np.integer)) or not (
+            0 <= pad < min(config["src_vocab_size"], config["tgt_vocab_size"])):
+        raise ValueError(f"padding_idx must be an index into both vocabularies, got {pad!r}")
+    src, tgt, embed, hidden = (int(config[name]) for name in SIZES)
+    for key, shape in {"encoder.embedding.weight": (src, embed),
+                       "decoder.embedding.weight": (tgt, embed),
+                       "encoder.lstm.weight_hh_l0": (4 * hidden, hidden)}.items():
+        found = getattr(arrays.get(key), "shape", None)
+        if found is None or tuple(found) != shape:
+            raise ValueError(
+                f"its sizes (src_vocab_size {src}, tgt_vocab_size {tgt}, embed_size {embed}, "
+                f"hidden_size {hidden}) want {key} of shape {shape}, the saved one is "
+                f"{'missing' if found is None else tuple(found)}")
+    return config

@@ -148,8 +148,16 @@ def broken_copy(run_folder, tmp_path, change):
 
 
 @pytest.mark.parametrize("change, words", [
-    (lambda s: s["model_config"].update(hidden_size=9), ["RuntimeError", "shape mismatch",
-                                                         "(32, 8)", "(36, 9)"]),
+    (lambda s: s["model_config"].update(hidden_size=9), ["'model_config'", "hidden_size 9",
+                                                         "(36, 9)", "the saved one is (32, 8)"]),
+    (lambda s: s["model_config"].update(hidden_size=10**9), ["hidden_size 1000000000",
+                                                             "the saved one is (32, 8)"]),
+    (lambda s: s["model_config"].update(embed_size="16"), ["embed_size must be an integer"]),
+    (lambda s: s["model_config"].update(bidirectional="no"), ["bidirectional must be true"]),
+    (lambda s: s["model_config"].update(src_vocab_size=5), ["src_vocab_size 5", "the saved one"]),
+    (lambda s: s.update(reverse_input="no"), ["'reverse_input'", "true or false", "'no'"]),
+    (lambda s: s.update(level="klingon"), ["'level'", "'char' or 'word'", "'klingon'"]),
+    (lambda s: s.update(model=[1, 2]), ["'model'", "a dict of arrays expected"]),
     (lambda s: s.pop("src_vocab"), ["no 'src_vocab' entry"]),
     (lambda s: s["model_config"].update(hidden_size=0), ["hidden_size must be an integer"]),
     (lambda s: s.update(src_vocab="not a vocabulary"), ["src_vocab", "str"]),
