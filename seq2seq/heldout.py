@@ -21,7 +21,8 @@ import hashlib
 
 import numpy as np
 
-from seq2seq.data import TASKS, source_key
+from minigrad.files import open_regular
+from seq2seq.data import TASKS, CorpusError, source_key
 
 HASH = "blake2b-64"
 
@@ -50,7 +51,7 @@ def pairs_sha256(pairs):
 def file_sha256(path):
     """sha256 of a file's bytes (what `sha256sum` prints), read a megabyte at a time."""
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_regular(path, "a pairs file", CorpusError) as f:     # a FIFO would block forever
         while chunk := f.read(1 << 20):
             digest.update(chunk)
     return digest.hexdigest()

@@ -329,18 +329,20 @@ def test_a_fifo_or_directory_as_pairs_file_is_refused_at_once_naming_it(tmp_path
     outcome = []
 
     def read():
-        try:
-            data.load_pairs(fifo)
-        except data.CorpusError as error:
-            outcome.append(str(error))
+        from seq2seq.heldout import file_sha256
+        for read_file in (data.load_pairs, file_sha256):   # the pairs, the run's fingerprint
+            try:
+                read_file(fifo)
+            except data.CorpusError as error:
+                outcome.append(str(error))
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     reader.join(timeout=5)
     if reader.is_alive():                               # unblock it, then fail
         os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
         pytest.fail("load_pairs(FIFO) blocked")
-    assert outcome == [f"{str(fifo)!r} is not a pairs file (a FIFO, not a regular file; "
-                       "refused, nothing read)"]
+    assert outcome == 2 * [f"{str(fifo)!r} is not a pairs file (a FIFO, not a regular file; "
+                           "refused, nothing read)"]
     with pytest.raises(data.CorpusError, match="is not a pairs file .a directory"):
         data.load_pairs(tmp_path)
     done = subprocess.run([sys.executable, "-m", "seq2seq", "train", "--task", str(fifo),
