@@ -44,7 +44,7 @@ def demo_config(out, seed=0, epochs=None, num_examples=None):
 
 def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=runs.say,
              overwrite=False):
-    out = Path(out)
+    out = Path(runs.check_out(out))
     config = demo_config(out, seed, epochs, num_examples)       # checked before any file goes
     runs.make_folder(out)
     with runs.hold(out, log):
@@ -141,7 +141,7 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
     if task not in data.TASKS:          # before any training: the held-out pairs are generated
         raise SettingError("task", f"must be a built-in task ({', '.join(data.TASKS)}): "
                            f"compare-lengths generates new sentences of it to score, got {task!r}")
-    out = Path(out)
+    out = Path(runs.check_out(out))
     configs = {name: lengths_config(out, name, task, epochs, num_examples, hidden_size, seed)
                for name in LENGTH_MODELS}
     for config in configs.values():         # both, before either trains or any file goes

@@ -101,7 +101,7 @@ def hold(folder, log=say):
         finally:
             _held[key][1] -= 1
         return
-    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    fd = _open_lock(folder)
     try:
         _lock(fd, folder)
     except BaseException:
@@ -121,6 +121,23 @@ def hold(folder, log=say):
     finally:
         del _held[key]
         os.close(fd)                        # closing the file releases the lock
+
+
+def _open_lock(folder):
+    """Open folder/.lock, never through a symlink (the pid written in it would land in whatever
+    file the link names) and only if it is a regular file."""
+    path = Path(folder) / LOCK
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise RunFolderError(f"{path} is not a regular file (a symlink, or a folder): remove it")
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except OSError as error:
+        raise RunFolderError(f"cannot open the lock {path}: {error.strerror}") from None
+    import stat
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise RunFolderError(f"{path} is not a regular file: remove it")
+    return fd
 
 
 def _lock(fd, folder):
@@ -150,6 +167,13 @@ def _busy(folder):
 
 # ---- starting a run --------------------------------------------------------------------------
 
+def check_out(out, option="--out"):
+    """Refuse an empty --out before it becomes Path('') (the current directory)."""
+    if str(out).strip() == "":
+        raise RunFolderError(f"{option} is empty: name a folder")
+    return out
+
+
 def make_folder(folder):
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
@@ -173,8 +197,10 @@ def start(folder, config, level, log=say):
     if not config.resume:
         there = present(folder, RUN_FILES)
         if there and not config.overwrite:
-            raise RunFolderError(f"{folder} already holds a run ({', '.join(there)}): pass "
-                                 "--resume to continue it, or --overwrite to replace it")
+            way = ("pass --resume to continue it, or --overwrite to replace it"
+                   if CHECKPOINT in there else     # nothing to resume without the checkpoint
+                   f"it holds no {CHECKPOINT} to resume: pass --overwrite to replace it")
+            raise RunFolderError(f"{folder} already holds a run ({', '.join(there)}): {way}")
         for name in there:
             os.remove(folder / name)
         if there:
@@ -182,7 +208,7 @@ def start(folder, config, level, log=say):
         return None, {}
     if not present(folder, [CHECKPOINT]):
         raise RunFolderError(f"nothing to resume in {folder}: it holds no {CHECKPOINT} "
-                             "(leave out --resume to start a new run there)")
+                             "(pass --overwrite instead of --resume to start a new run there)")
     state = minigrad.load(folder / CHECKPOINT)
     changed = check_resume(folder, state, config, level)
     reconcile_report(folder, state, log)

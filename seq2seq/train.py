@@ -93,7 +93,7 @@ def train(config, log=runs.say):
     from threadpoolctl import threadpool_limits
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
     keep_freed_memory()                 # fewer page faults from step to step (minigrad.memory)
-    out = Path(config.out)
+    out = Path(runs.check_out(config.out))
     runs.make_folder(out)
     with threadpool_limits(limits=config.threads), runs.hold(out, log):
         pairs = task_pairs(config)

@@ -118,8 +118,45 @@ def test_train_refuses_a_folder_holding_a_run_or_its_files(copy, files, capsys):
     before = {name: (copy / name).read_bytes() for name in files}
     assert main(["train", *TINY, "--epochs", "1", "--out", str(copy)]) == 1
     err = one_error_line(capsys)
-    assert str(copy) in err and "--resume" in err and "--overwrite" in err
+    assert str(copy) in err and "--overwrite" in err
+    assert ("--resume" in err) == ("checkpoint.npz" in files)    # no checkpoint: nothing to resume
     assert {name: (copy / name).read_bytes() for name in files} == before
+
+
+def test_a_report_without_checkpoint_gives_the_same_advice_with_or_without_resume(copy, capsys):
+    (copy / "checkpoint.npz").unlink()
+    for resume in ([], ["--resume"]):
+        assert main(["train", *TINY, "--epochs", "1", "--out", str(copy), *resume]) == 1
+        err = one_error_line(capsys)
+        assert "pass --overwrite" in err and "leave out --resume" not in err, err
+        assert "pass --resume" not in err, err
+
+
+def test_the_lock_is_never_written_through_a_symlink(tmp_path, capsys):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / ".lock").symlink_to("../victim.txt")
+    assert main(["train", *TINY, "--epochs", "1", "--out", str(tmp_path / "run")]) == 1
+    err = one_error_line(capsys)
+    assert str(tmp_path / "run" / ".lock") in err and "symlink" in err
+    assert victim.read_text() == "keep me"
+    assert not (tmp_path / "run" / "checkpoint.npz").exists()
+
+
+def test_a_lock_that_is_a_folder_is_refused(tmp_path, capsys):
+    (tmp_path / "run" / ".lock").mkdir(parents=True)
+    assert main(["train", *TINY, "--epochs", "1", "--out", str(tmp_path / "run")]) == 1
+    assert str(tmp_path / "run" / ".lock") in one_error_line(capsys)
+
+
+@pytest.mark.parametrize("command", [["train", *TINY, "--epochs", "1"], ["demo"],
+                                     ["compare-lengths"]])
+def test_an_empty_out_is_refused(command, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, "--out", ""]) == 1
+    assert "--out is empty" in one_error_line(capsys)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_overwrite_starts_afresh_and_resume_with_overwrite_is_refused(copy, capsys):
