@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("graphviz")
 
 from minigrad.viz import RenderError, available_engines, draw_graph, render  # noqa: E402
+from minigrad.viz.render import DOT_HEADER  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="no system dot")
@@ -96,8 +97,9 @@ def test_bad_dot_text_is_a_render_error(engine, tmp_path):
 
 def test_dot_format_writes_the_text_alone_and_bad_requests_are_refused(step, tmp_path):
     path = render(step, tmp_path / "step.dot")
-    assert path.read_text(encoding="utf-8") == step.source
+    assert path.read_text(encoding="utf-8") == DOT_HEADER.format(name="step.dot") + step.source
     assert sorted(p.name for p in tmp_path.iterdir()) == ["step.dot"]
+    assert render(step, path) == path                       # its own file: replaced
     with pytest.raises(ValueError, match="suffix"):
         render(step, tmp_path / "no-suffix")
     with pytest.raises(ValueError, match="engine"):
@@ -220,3 +222,27 @@ def test_seq2seq_draw_command(tmp_path, capsys):
         assert text in svg, text
     assert "FusedLSTMCell()" not in svg                     # folded into the two boxes
     assert "wrote" in capsys.readouterr().out
+
+
+def test_a_dot_picture_never_replaces_a_dot_file_it_did_not_write(step, tmp_path):
+    mine = tmp_path / "mine.dot"
+    mine.write_text("my notes")
+    with pytest.raises(FileExistsError, match="mine.dot"):
+        render(step, mine)
+    assert mine.read_text() == "my notes"
+    render(step, mine, overwrite=True)
+    assert step.source in mine.read_text()
+
+
+def test_a_picture_is_replaced_only_when_an_earlier_drawing_wrote_it(step, tmp_path, no_dot):
+    pytest.importorskip("pygraphviz")
+    mine = tmp_path / "x.svg"
+    mine.write_text("<svg>my drawing</svg>")
+    with pytest.raises(FileExistsError, match="x.svg"):
+        render(step, mine)
+    assert mine.read_text() == "<svg>my drawing</svg>"
+    assert not (tmp_path / "x.dot").exists()                # a refusal writes nothing
+    render(step, tmp_path / "y.svg")
+    render(step, tmp_path / "y.svg")                        # its own picture: drawn again
+    render(step, mine, overwrite=True)
+    assert "my drawing" not in mine.read_text()

@@ -82,13 +82,16 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
 
     format     "svg", "png", "pdf", ... ; by default the suffix of `path`. "dot" writes the text.
     engine     "auto", "dot" (the system program) or "pygraphviz" (bundled, in-process)
-    overwrite  replace a file at the DOT path that render did not write (see below)
+    overwrite  replace a file at the DOT path, or a picture, that render did not write
 
     The DOT text is written beside the picture first (`path` with the suffix .dot), so it is
     there whatever happens: to diff two graphs, or to draw it elsewhere. Its first line is a
     comment naming the picture (DOT_HEADER), which is how render knows the file as its own: it
     replaces that file (or one holding the same text) when the picture is drawn again, but
-    refuses to replace any other file there without `overwrite=True`. Both files are written
+    refuses to replace any other file there without `overwrite=True`. The same holds when the
+    picture is itself a .dot path. An existing picture is replaced only when its DOT text with
+    that header is beside it (an earlier drawing wrote both), or with `overwrite=True`; a
+    refusal writes nothing. Both files are written
     atomically (minigrad.files.atomic_write). Returns the path.
     """
     source = graph.source if hasattr(graph, "source") else str(graph)
@@ -96,20 +99,25 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
     format = (format or path.suffix.lstrip(".")).lower()
     if not format:
         raise ValueError(f"render: {path} has no suffix; pass format= (svg, png, pdf, dot)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if format in SOURCE_FORMATS:
-        atomic_write(path, lambda file: file.write(source), text=True)
-        return path
-    source_path = path.with_suffix(".dot")
+    source_path = path.with_suffix(".dot") if format not in SOURCE_FORMATS else path
     header = DOT_HEADER.format(name=path.name)
     source = _without_header(source)
     existing = _read(source_path)
-    if existing is None or existing.startswith(header) or overwrite:
-        atomic_write(source_path, lambda file: file.write(header + source), text=True)
-    elif _without_header(existing) != source:       # the same text there already: leave it
+    ours = existing is None or existing.startswith(header) or overwrite
+    if not ours and _without_header(existing) != source:    # the same text there: leave it
         raise FileExistsError(f"{source_path} exists and is not the DOT text of {path.name}: "
                               "not replaced (move it, draw to another name, or overwrite it "
                               "explicitly)")
+    if (format not in SOURCE_FORMATS and not overwrite and (path.exists() or path.is_symlink())
+            and (existing is None or not existing.startswith(header))):
+        raise FileExistsError(f"{path} exists and no earlier drawing wrote it (its DOT text "
+                              f"{source_path.name} is not beside it): not replaced (move it, "
+                              "draw to another name, or overwrite it explicitly)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if ours:
+        atomic_write(source_path, lambda file: file.write(header + source), text=True)
+    if format in SOURCE_FORMATS:
+        return path
     try:
         picture = render_bytes(source, format, engine)
     except RenderError as error:
