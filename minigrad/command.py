@@ -6,7 +6,8 @@
 
 A traceback is for the person who wrote the code; the person who typed the command needs to know
 what to change, in one line. Any exception becomes that line (its type is named when it is not
-a plain bad-input error), Ctrl-C exits with status 130, and `--debug` or MINIGRAD_DEBUG=1 lets
+a plain bad-input error), Ctrl-C exits with status 130, a closed stdout (`... | head -1`) ends
+the command quietly with status 0 (the reader had what it wanted), and `--debug` or MINIGRAD_DEBUG=1 lets
 the exception through, traceback and all, for a bug report or a debugger.
 """
 
@@ -52,6 +53,11 @@ def run(command, debug=False, memory_hint=None):
     too big to make (out of memory, or beyond NumPy's largest shape)."""
     try:
         status = command()
+    except BrokenPipeError:
+        if debug:
+            raise
+        _drop_stdout()                          # so the flush at exit does not raise again
+        return 0
     except KeyboardInterrupt:
         if debug:
             raise
@@ -67,6 +73,16 @@ def run(command, debug=False, memory_hint=None):
         print(f"error: {message}", file=sys.stderr)
         return 1
     return 0 if status is None else status
+
+
+def _drop_stdout():
+    """Point stdout at the null device, as Python's docs advise after a BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        sys.stdout = open(os.devnull, "w")
 
 
 def too_big(error):

@@ -286,3 +286,16 @@ def test_argparse_errors_are_one_line_with_status_2(args, words):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], result.stderr
     assert lines[0].endswith("--help)")             # where to look, on the same line
+
+
+def test_a_closed_stdout_ends_the_command_quietly_with_status_0(tmp_path):
+    # `python -m seq2seq translate ... | head -0`: the reader had what it wanted; no error line.
+    code = ("import sys; from minigrad.command import run\n"
+            "def command():\n"
+            "    for _ in range(100000):\n"
+            "        print('x' * 100)\n"
+            "sys.exit(run(command))\n")
+    done = subprocess.run(["bash", "-c", f"{sys.executable} -c \"{code}\" | head -0; "
+                           "exit ${PIPESTATUS[0]}"], capture_output=True, text=True,
+                          cwd=str(ROOT))
+    assert (done.returncode, done.stderr) == (0, "")
