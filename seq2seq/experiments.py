@@ -46,8 +46,8 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=runs.s
              overwrite=False):
     out = Path(runs.check_out(out))
     config = demo_config(out, seed, epochs, num_examples)       # checked before any file goes
-    runs.make_folder(out)
-    with runs.hold(out, log):
+    created = runs.make_folder(out)
+    with runs.hold(out, log, created):
         runs.claim(out, _is_demo_file, _is_earlier_demo, "demo", overwrite, log)
         return _run_demo(out, config, seed, log)
 
@@ -146,8 +146,8 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
                for name in LENGTH_MODELS}
     for config in configs.values():         # both, before either trains or any file goes
         check_train_config(config)
-    runs.make_folder(out)
-    with runs.hold(out, log):
+    created = runs.make_folder(out)
+    with runs.hold(out, log, created):
         runs.claim(out, _is_lengths_file, _is_earlier_lengths, "compare-lengths", overwrite, log,
                    subfolders=tuple(LENGTH_MODELS))
         return _compare_lengths(out, configs, seed, log, n_held_out)

@@ -88,10 +88,12 @@ _held = {}                                  # real path of a folder -> [lock fil
 
 
 @contextlib.contextmanager
-def hold(folder, log=say):
+def hold(folder, log=say, created=False):
     """Hold the folder's lock: refuse (RunFolderError) if another process holds it. Re-entrant
     within one process (the demo holds it around the `train` it calls). On taking it, remove
-    the temporary files a killed writer left there."""
+    the temporary files a killed writer left there. `created`: the folder was made for this
+    run, so a run refused or failed before saving anything leaves no trace (the .lock and the
+    folder, if empty, are removed)."""
     folder = Path(folder)
     key = os.path.realpath(folder)
     if key in _held:
@@ -118,6 +120,12 @@ def hold(folder, log=say):
         if stale:
             log(f"removed {len(stale)} temporary file(s) that a stopped run left in {folder}")
         yield
+    except BaseException:
+        if created:
+            with contextlib.suppress(OSError):
+                os.remove(folder / LOCK)
+                folder.rmdir()              # only if nothing else is there
+        raise
     finally:
         del _held[key]
         os.close(fd)                        # closing the file releases the lock
@@ -175,10 +183,13 @@ def check_out(out, option="--out"):
 
 
 def make_folder(folder):
+    """Make the run folder; True if it was not there before (see hold's `created`)."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise RunFolderError(f"--out {folder} is a file, not a folder")
+    created = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
+    return created
 
 
 def present(folder, names):

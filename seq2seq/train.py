@@ -94,8 +94,8 @@ def train(config, log=runs.say):
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
     keep_freed_memory()                 # fewer page faults from step to step (minigrad.memory)
     out = Path(runs.check_out(config.out))
-    runs.make_folder(out)
-    with threadpool_limits(limits=config.threads), runs.hold(out, log):
+    created = runs.make_folder(out)
+    with threadpool_limits(limits=config.threads), runs.hold(out, log, created):
         pairs = task_pairs(config)
         train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
         check_split(len(pairs), len(train_pairs), config.val_fraction)

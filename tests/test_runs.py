@@ -365,7 +365,21 @@ def test_resume_with_nothing_to_resume_is_an_error(tmp_path, capsys):
     assert main(["train", *TINY, "--out", str(tmp_path / "new"), "--resume"]) == 1
     err = one_error_line(capsys)
     assert f"nothing to resume in {tmp_path / 'new'}" in err
-    assert not (tmp_path / "new" / "checkpoint.npz").exists()
+    assert not (tmp_path / "new").exists()                  # a refused run leaves nothing
+
+
+@pytest.mark.parametrize("task", ["no-such.tsv", "long.tsv"])
+def test_a_refused_run_leaves_no_folder_and_no_lock(task, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    Path("long.tsv").write_text("a b\tb a\n" + "x " * 100000 + "\ty\n")
+    assert main(["train", *TINY, "--epochs", "1", "--task", task, "--out", "new"]) == 1
+    one_error_line(capsys)
+    assert not Path("new").exists()
+    Path("mine").mkdir()
+    Path("mine/notes.txt").write_text("keep")
+    assert main(["train", *TINY, "--epochs", "1", "--task", "no-such.tsv", "--out", "mine"]) == 1
+    assert sorted(p.name for p in Path("mine").iterdir()) == ["notes.txt"] or \
+        sorted(p.name for p in Path("mine").iterdir()) == [".lock", "notes.txt"]
 
 
 def test_every_option_is_classified_for_resume():
