@@ -75,8 +75,9 @@ def test_unknown_characters_become_unk(tmp_path):
     (["evaluate", "no/such/run"], "no/such/run"),
     (["translate", "no/such/run", "123"], "no/such/run"),
 ])
-def test_bad_input_is_one_line_on_stderr(args, words):
-    result = run_cli(*args)
+def test_bad_input_is_one_line_on_stderr(args, words, tmp_path):
+    out = ["--out", str(tmp_path / "run")] if args[0] == "train" else []
+    result = run_cli(*args, *out)         # never into the repository's runs/
     assert result.returncode != 0
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0], result.stderr
@@ -89,7 +90,8 @@ def test_bad_checkpoint_and_bad_corpus(tmp_path):
     assert result.returncode != 0 and len(result.stderr.strip().splitlines()) == 1
     corpus = tmp_path / "pairs.tsv"
     corpus.write_text("ab\tba\nno separator here\n", encoding="utf-8")
-    result = run_cli("train", "--task", str(corpus), "--epochs", "1")
+    result = run_cli("train", "--task", str(corpus), "--epochs", "1", "--out",
+                     str(tmp_path / "run"))
     assert result.returncode != 0
     assert "pairs.tsv" in result.stderr and "2" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
