@@ -89,12 +89,13 @@ def draw_attention_step(query=None, keys=None, values=None, hard=False, backward
     return drawing
 
 
-def write_attention_step(path, engine="auto", **options):
+def write_attention_step(path, engine="auto", overwrite=False, **options):
     """Draw the step (options as in draw_attention_step) and render it to `path` (.svg, .png,
-    .pdf; the DOT text goes beside it). Returns the path."""
+    .pdf; the DOT text goes beside it). Returns the path. `overwrite`: replace files there that
+    no earlier drawing wrote (render's rule)."""
     from minigrad.viz import render
 
-    return render(draw_attention_step(**options), path, engine=engine)
+    return render(draw_attention_step(**options), path, engine=engine, overwrite=overwrite)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -109,6 +110,8 @@ def add_command(commands):
                                "and gradients (the worked example by default)")
     draw.add_argument("--out", default="attention-step.svg", help="the picture (.svg, .png, "
                       ".pdf); the DOT text goes beside it (.dot)")
+    draw.add_argument("--overwrite", action="store_true", help="replace a picture or .dot file "
+                      "there that no earlier drawing wrote")
     draw.add_argument("--hard", action="store_true", help="hard attention (argmax, one-hot)")
     draw.add_argument("--backward-order", action="store_true",
                       help="number the ops as backward visits them; gradients on the arrows")
@@ -141,7 +144,8 @@ def run_command(args, log=print):
                                              args.seed)
         options.update(query=query, keys=keys, values=values)
     try:
-        path = write_attention_step(args.out, engine=args.engine, **options)
+        path = write_attention_step(args.out, engine=args.engine, overwrite=args.overwrite,
+                                    **options)
     except (OSError, ValueError) as error:          # minigrad.viz.RenderError is an OSError
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -64,6 +64,8 @@ def main(argv=None):
     for option in ("input_size", "hidden_size", "batch", "seed"):
         cell.add_argument(f"--{option.replace('_', '-')}", type=int,
                           default=getattr(defaults, option))
+    cell.add_argument("--overwrite", action="store_true", help="replace a picture or .dot file "
+                      "there that no earlier drawing wrote")
     cell.add_argument("--fused", action="store_true", help="the fused op (one box) instead")
     cell.add_argument("--backward-order", action="store_true",
                       help="number the ops as backward visits them; gradients on the arrows")
@@ -93,7 +95,9 @@ def command(args):
     if args.command == "lstm-cell":
         config = LSTMCellConfig(**{f.name: getattr(args, f.name)
                                    for f in dataclasses.fields(LSTMCellConfig)})
-        print(f"wrote {render(draw_lstm_cell(config), args.out, engine=args.engine)}")
+        path = render(draw_lstm_cell(config), args.out, engine=args.engine,
+                      overwrite=args.overwrite)
+        print(f"wrote {path}")
     elif args.command == "render":
         with open(args.source, encoding="utf-8") as file:
             source = file.read()
