@@ -56,7 +56,7 @@ def run(command, debug=False, memory_hint=None):
     except BrokenPipeError:
         if debug:
             raise
-        _drop_stdout()                          # so the flush at exit does not raise again
+        drop_stdout()                          # so the flush at exit does not raise again
         return 0
     except KeyboardInterrupt:
         if debug:
@@ -75,8 +75,9 @@ def run(command, debug=False, memory_hint=None):
     return 0 if status is None else status
 
 
-def _drop_stdout():
-    """Point stdout at the null device, as Python's docs advise after a BrokenPipeError."""
+def drop_stdout():
+    """Point stdout at the null device, as Python's docs advise after a BrokenPipeError: what is
+    still buffered, and every later print, goes nowhere instead of raising again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

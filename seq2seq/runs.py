@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 import minigrad
+from minigrad.command import drop_stdout
 from minigrad.files import atomic_write, stale_temporaries
 
 CHECKPOINT, REPORT, LOCK = "checkpoint.npz", "report.json", ".lock"
@@ -50,18 +51,7 @@ def say(*args, **kwargs):
     try:
         print(*args, **kwargs, flush=True)
     except (OSError, ValueError):            # BrokenPipeError, or stdout closed
-        _drop_stdout()
-
-
-def _drop_stdout():
-    """Send what is still buffered, and everything after, to the null device, so neither a later
-    print nor the flush at exit raises again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        sys.stdout = open(os.devnull, "w")
+        drop_stdout()
 
 
 class QuietStream:
