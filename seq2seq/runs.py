@@ -21,7 +21,6 @@
 import contextlib
 import json
 import os
-import sys
 from pathlib import Path
 
 import minigrad
