@@ -1,24 +1,22 @@
-"""The engine: the base class of every op, and the backward pass.
+"""The engine: the base class of every op, and the backward walk.
 
 Read this file in one sitting; it is all of reverse-mode autodiff:
 
 - An op is a `Function`. Calling it runs `forward` on plain NumPy arrays and, when a gradient is
   wanted, records the op as the `creator` of its output and keeps its `inputs` (a list, in
   argument order).
-- `backward(root)` sorts the graph (an iterative depth-first search, so long chains never hit
-  Python's recursion limit), then walks it from the root to the leaves, calling each op's
-  `backward` once with the gradient that arrived at its output.
-- Gradients of intermediate tensors live in a dict local to one backward call; only leaves keep
-  theirs, adding up over calls until `zero_grad()`.
-- An op notes the version clock when it is recorded; if an array it saved was changed in place
-  through a tensor since, its backward is not run: an error says so (`minigrad/versions.py`).
-
-The walk itself is the generator `backward_pass`, which can pause after each op: `backward()` runs
-it in one go, and `minigrad.debug.backward_steps` hands you one op at a time. `minigrad.debug` also
-watches the ops go by (trace, anomaly detection, the saved-array guard) through `watchers`.
+- `backward_walk(root)` sorts the graph (an iterative depth-first search, so long chains never
+  hit Python's recursion limit), then walks it from the root to the leaves, calling each op's
+  `backward` once with the gradient that arrived at its output. It is a generator: it hands out
+  each tensor with its gradient, and writes no `.grad` itself.
+- `backward(root)` runs that walk and keeps the gradients of the leaves, adding up over calls
+  until `zero_grad()`. Gradients of intermediate tensors live in the walk, one call long.
+  `minigrad.debug.backward_steps` and the drawings' gradients read the same walk.
+- Everything around an op's backward (the checks on what it returns, `minigrad.debug`'s
+  watchers, the debugger for `break_on`, the in-place check of `minigrad/versions.py`) sits in
+  one helper, `_run_backward`, so that the loop itself stays short.
 """
 
-import inspect
 import warnings
 
 import numpy as np
@@ -44,31 +42,48 @@ watchers = []       # objects with after_forward(op, inputs, out), before_backwa
 class Function:
     """One op. Subclasses write `forward(*arrays) -> array` and `backward(grad_y) -> tuple`.
 
-    Settings go to `__init__` (they show in the op's repr); whatever `backward` needs is saved on
-    `self` by `forward`, as arrays. `backward` returns one gradient per input, each of that
-    input's shape, or `None` where an input needs none. One instance is one call of the op.
+    The contract every op keeps, and every tool relies on:
+
+    settings          the names of the op's settings: `__init__` takes them and keeps each on
+                      `self` under its name (`Softmax(axis=-1)` keeps `self.axis`); the op's
+                      repr and the drawings show them.
+    saves             the names of what `forward` keeps on `self` for `backward` (`self.y = y`),
+                      and nothing else: PyTorch's `ctx.save_for_backward`, declared on the
+                      class. The in-place checks, the saved-array guard and the drawings read it.
+    needs_input_grad  set by the call, one bool per input: whether that input wants a gradient.
+                      `backward` returns one gradient per input, of that input's shape, and may
+                      return `None` (and skip the work) for an input that needs none.
+
+    One instance is one call: calling it again is an error, since its backward would use what
+    the second call saved with the inputs of the first.
     """
 
-    inputs = ()
-    scope = ()
-    recorded_at = 0     # the version clock when the op was recorded (see minigrad/versions.py)
+    settings = ()
+    saves = ()
+    inputs = None           # the input tensors, in argument order, once called
+    needs_input_grad = ()
+    scope = ()              # the names of the `minigrad.scope` blocks it was called in
+    recorded_at = 0         # the version clock when the op was recorded (see minigrad/versions.py)
 
     def __call__(self, *args):
+        if self.inputs is not None:
+            raise RuntimeError(f"{self!r} was called a second time; an op instance is one call "
+                               f"(its backward keeps the first call's inputs): call a new "
+                               f"{type(self).__name__}() instead")
         inputs = [x if isinstance(x, Tensor) else _constant(x, args) for x in args]
+        self.inputs = inputs
+        if grad_mode.enabled:                           # not inside `no_grad()`
+            self.needs_input_grad = tuple([x.requires_grad for x in inputs])
         try:
             y = self.forward(*[x._data for x in inputs])
         except (ValueError, IndexError, TypeError) as error:
             raise _with_op_and_shapes(error, self, inputs) from error
         out = Tensor._from_op(y)
-        if grad_mode.enabled:                           # not inside `no_grad()`
-            for x in inputs:
-                if x.requires_grad:                     # one input is enough: record the op
-                    out.requires_grad = True
-                    out.creator = self
-                    self.inputs = inputs
-                    self.scope = scopes.current     # the names of `minigrad.scope` blocks
-                    self.recorded_at = versions.clock   # checked before backward
-                    break
+        if True in self.needs_input_grad:               # one input is enough: record the op
+            out.requires_grad = True
+            out.creator = self
+            self.scope = scopes.current
+            self.recorded_at = versions.clock           # checked before backward
         if watchers:                                    # minigrad.debug is watching
             for watcher in watchers:
                 watcher.after_forward(self, inputs, out)
@@ -80,13 +95,9 @@ class Function:
     def backward(self, grad_y):
         raise NotImplementedError(f"{type(self).__name__} has no backward")
 
-    def settings(self):
-        """The op's settings: the arguments of its `__init__`, read back from `self`."""
-        names = _init_parameters(type(self))
-        return {name: getattr(self, name) for name in names if hasattr(self, name)}
-
     def __repr__(self):
-        settings = ", ".join(f"{k}={_short(v)}" for k, v in self.settings().items())
+        settings = ", ".join(f"{name}={_short(getattr(self, name, '?'))}"
+                             for name in self.settings)
         return f"{type(self).__name__}({settings})"
 
 
@@ -116,19 +127,6 @@ def _with_op_and_shapes(error, op, inputs):
         return ValueError(message) if isinstance(error, ValueError) else TypeError(message)
 
 
-_init_cache = {}
-
-
-def _init_parameters(cls):
-    if cls not in _init_cache:
-        if cls.__init__ is object.__init__:
-            _init_cache[cls] = ()
-        else:
-            params = inspect.signature(cls.__init__).parameters
-            _init_cache[cls] = tuple(n for n in params if n != "self")
-    return _init_cache[cls]
-
-
 def _short(value):
     if isinstance(value, np.ndarray):
         return f"array{value.shape}"
@@ -138,7 +136,7 @@ def _short(value):
 
 
 # ---------------------------------------------------------------------------------------------
-# The backward pass
+# The backward walk
 # ---------------------------------------------------------------------------------------------
 
 def topological_order(root):
@@ -166,12 +164,86 @@ def topological_order(root):
 
 def backward(root, grad=None, break_on=None):
     """Fill `.grad` of every leaf that `root` depends on with d(root)/d(leaf), times `grad`.
+    Tensors that asked to `retain_grad()` keep theirs too.
 
     break_on   an op's class name ("Softmax"), an op class, or a predicate `op -> bool`: Python's
                debugger opens (`breakpoint()`) just before each such op's backward runs.
     """
-    for _ in backward_pass(root, root_gradient(root, grad), break_on, pause=False):
-        pass                                            # no pauses: this runs the whole walk
+    for t, grad_t, _ in backward_walk(root, grad, break_on):
+        keep_grad(t, grad_t)
+
+
+def keep_grad(t, grad_t):
+    """What `backward` keeps: a leaf's gradient, or a `retain_grad()` tensor's, added to what it
+    already holds (in a new array: never into one the walk or a hook may still hold)."""
+    if t.creator is None or t.retains_grad:
+        t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t
+
+
+def backward_walk(root, grad=None, break_on=None):
+    """The backward pass from `root`, as a generator of `(t, grad_t, grads_in)`: each tensor the
+    gradient reaches, from the root to the leaves, with the gradient that arrived at it (after
+    its hooks) and, when an op made it, what that op's backward sent to each of its inputs (None
+    for a leaf, and for each input that needs no gradient). `grad` is the gradient arriving at
+    the root (checked now, before the first step). It writes no `.grad`: see `backward`."""
+    return _walk(root, root_gradient(root, grad), break_on)
+
+
+def _walk(root, grad, break_on):
+    stop = _stop_rule(break_on)
+    grads = {root: grad}                                # gradients in flight, by tensor
+    order = topological_order(root)
+    for t in reversed(order):
+        grad_t = grads.pop(t, None)                     # pop: freed once it has been passed on
+        if grad_t is None:
+            continue
+        if t.hooks:                                     # Tensor.register_hook
+            grad_t = _run_hooks(t, grad_t)
+        if t.creator is None:                           # a leaf
+            yield t, grad_t, None
+            continue
+        op = t.creator
+        grads_in = _run_backward(op, t, grad_t, stop)   # op.backward(grad_t), checked
+        yield t, grad_t, grads_in
+        for x, grad_x in zip(op.inputs, grads_in):
+            if grad_x is not None:
+                grads[x] = grad_x if x not in grads else grads[x] + grad_x     # never in place
+    if stop is not None and not any(t.creator is not None and stop(t.creator) for t in order):
+        warnings.warn(f"backward: no op matched break_on={break_on!r}", stacklevel=4)
+
+
+def _run_backward(op, out, grad_y, stop):
+    """`op.backward(grad_y)` and everything around it: minigrad.debug's watchers, the in-place
+    check, the debugger for `break_on`, and the checks on what it returned. Returns one gradient
+    per input: an array of the input's shape and dtype, or None where the input needs none."""
+    if watchers:
+        for watcher in watchers:
+            watcher.before_backward(op, out, grad_y)
+    if op.recorded_at != versions.clock:                # something was changed in place since
+        versions.check(op, out)                         # the forward: did op save it?
+    if stop is not None and stop(op):
+        grads_in = _backward_in_debugger(op, grad_y, out.data)
+    else:
+        grads_in = op.backward(grad_y)                  # <- step into any op from here
+    if not isinstance(grads_in, tuple) or len(grads_in) != len(op.inputs):
+        raise _wrong_count(op, grads_in)
+    checked = []
+    for x, wanted, grad_x in zip(op.inputs, op.needs_input_grad, grads_in):
+        if grad_x is None or not wanted:
+            grad_x = None
+        else:
+            if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
+                grad_x = np.asarray(grad_x)
+            if grad_x.shape != x._data.shape:
+                raise _wrong_shape(op, grads_in)
+            if grad_x.dtype != x._data.dtype:           # e.g. a float32 input of a float64 op
+                grad_x = grad_x.astype(x._data.dtype)
+        checked.append(grad_x)
+    grads_in = tuple(checked)
+    if watchers:
+        for watcher in watchers:
+            watcher.after_backward(op, out, grad_y, grads_in)
+    return grads_in
 
 
 def root_gradient(root, grad=None):
@@ -189,58 +261,9 @@ def root_gradient(root, grad=None):
     return grad
 
 
-def backward_pass(root, grad, break_on=None, pause=True):
-    """The walk from `root` (where `grad` arrives) to the leaves: a generator that, with `pause`,
-    pauses after each op's backward and yields `(op, output, grad_y, grads_in, grads)`: the op,
-    its output tensor, the gradient that arrived there, the gradients it returned (one per
-    input) and the gradients in flight. `backward()` runs it without pauses, in one go."""
-    stop = _stop_rule(break_on)
-    stopped = False
-    grads = {root: grad}                                # gradients in flight, by tensor
-    for t in reversed(topological_order(root)):
-        grad_t = grads.pop(t, None)                     # pop: freed once it has been passed on
-        if grad_t is None:
-            continue
-        if t.hooks is not None:                         # Tensor.register_hook, retain_grad
-            grad_t = _run_hooks(t, grad_t)
-        if t.creator is None:                           # a leaf: accumulate until zero_grad()
-            t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t   # its own array
-            continue
-        op = t.creator
-        if watchers:
-            for watcher in watchers:
-                watcher.before_backward(op, t, grad_t)
-        if op.recorded_at != versions.clock:            # something was changed in place since
-            versions.check(op, t)                       # the forward: did op save it?
-        if stop is not None and stop(op):
-            stopped = True
-            grads_in = _backward_in_debugger(op, grad_t, t.data)
-        else:
-            grads_in = op.backward(grad_t)              # <- step into any op from here
-        if not isinstance(grads_in, tuple) or len(grads_in) != len(op.inputs):
-            raise _wrong_count(op, grads_in)
-        if watchers:
-            for watcher in watchers:
-                watcher.after_backward(op, t, grad_t, grads_in)
-        for x, grad_x in zip(op.inputs, grads_in):
-            if grad_x is None or not x.requires_grad:
-                continue
-            if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
-                grad_x = np.asarray(grad_x)
-            if grad_x.shape != x._data.shape:
-                raise _wrong_shape(op, grads_in)
-            if grad_x.dtype != x._data.dtype:           # e.g. a float32 input of a float64 op
-                grad_x = grad_x.astype(x._data.dtype)
-            grads[x] = grad_x if x not in grads else grads[x] + grad_x     # never in place
-        if pause:                                       # minigrad.debug.backward_steps
-            yield op, t, grad_t, grads_in, grads
-    if stop is not None and not stopped:
-        warnings.warn(f"backward: no op matched break_on={break_on!r}", stacklevel=4)
-
-
 def _run_hooks(t, grad):
     """Tensor.register_hook: each hook sees the gradient (read-only) and may return a new one of
-    the same shape. Then retain_grad: an intermediate tensor keeps the result in `.grad`."""
+    the same shape."""
     for hook in t.hooks:
         view = grad.view()
         view.flags.writeable = False                    # a hook returns a new array instead
@@ -251,8 +274,6 @@ def _run_hooks(t, grad):
                 raise ValueError(f"the hook {hook!r} on {t!r} returned a gradient of shape "
                                  f"{new.shape}; it must keep the shape {grad.shape}")
             grad = new
-    if t.retains_grad and t.creator is not None:
-        t.grad = np.array(grad) if t.grad is None else t.grad + grad
     return grad
 
 
@@ -273,7 +294,7 @@ def _stop_rule(break_on):
 def _backward_in_debugger(op, grad_y, y):
     """`op.backward(grad_y)` with Python's debugger opened just before it. `breakpoint()` calls
     the debugger that $PYTHONBREAKPOINT names: pdb by default, or ipdb, an IDE's, 0 for none."""
-    inputs = [x.data for x in op.inputs]    # the arrays the op computed y from
+    inputs = [x.data for x in op.inputs]    # noqa: F841 (the arrays the op computed y from)
     breakpoint()                            # locals: op, grad_y (dL/dy), inputs, y
     return op.backward(grad_y)              # `s` (step) goes into op.backward
 

@@ -157,9 +157,7 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("retain_grad: this tensor does not require grad")
         if self.creator is not None:
-            self.retains_grad = True
-            if self.hooks is None:
-                self.hooks = []                 # the engine looks at tensors that have hooks
+            self.retains_grad = True            # backward() keeps its gradient, after the hooks
 
     # ---- arithmetic (argument order is kept: `2 - x` is Sub(2, x)) -------------------------
 

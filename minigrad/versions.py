@@ -22,7 +22,7 @@ How it works, and why this way:
   number with the clock; equal (the usual case: nothing changed in place since the forward)
   costs nothing more, and the op's backward runs.
 - Otherwise each array changed since the op was recorded is compared with the arrays the op
-  saved for backward (the arrays on `self`, as `guard_saved` reads them): if they share memory,
+  saved for backward (the arrays its class names in `saves`): if they share memory,
   that is the error. Memory, not tensors: a change made through a view (`w.T` is a view of w's
   array, so are `w[0]`, `w.reshape(...)`, `w.detach()`) reaches every tensor that shares the
   array, as PyTorch's views share their base's version counter; an `nn.Linear` saves its
@@ -60,8 +60,6 @@ clock = 0           # moves on at every in-place change made through a tensor
 changed = {}        # id(array) -> (clock, weakref to the array): each array changed in place
                     # through a tensor and still alive, with the clock of its last change; oldest
                     # first. One entry per array, so it stays as small as the set of such arrays.
-
-NOT_SAVED = ("inputs", "scope", "created_at", "recorded_at")   # the engine's and debuggers' own
 
 
 class SavedArrayError(RuntimeError):
@@ -107,13 +105,16 @@ def check(op, out):
                 raise SavedArrayError(explain(op, out, name, kept))
 
 
-def saved_arrays(op):
-    """(name, array) for each array the op keeps on itself: `y` for self.y, `index[1]` for an
-    array inside a tuple or list. The same list `guard_saved` fingerprints."""
-    for name, value in vars(op).items():
+def saved_arrays(op, with_settings=True):
+    """(name, array) for each array the op declares it keeps for backward, in `saves` and (with
+    `with_settings`) in `settings` (`Where`'s cond, `GetItem`'s index): `y` for self.y,
+    `index[1]` for an array inside a tuple or list. The list `guard_saved` fingerprints; the
+    drawings show those of `saves`."""
+    for name in (op.saves + op.settings) if with_settings else op.saves:
+        value = getattr(op, name, None)
         if isinstance(value, np.ndarray):
             yield name, value
-        elif isinstance(value, (tuple, list)) and name not in NOT_SAVED:
+        elif isinstance(value, (tuple, list)):
             for k, part in enumerate(value):
                 if isinstance(part, np.ndarray):
                     yield f"{name}[{k}]", part

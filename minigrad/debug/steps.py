@@ -3,8 +3,9 @@
     for step in minigrad.debug.backward_steps(loss):
         print(step)               # the op, the gradient arriving, the gradients leaving
 
-It is the engine's own walk (`minigrad.autograd.backward_pass`), paused after each op, so when
-it has run to the end the leaves hold exactly the gradients `loss.backward()` would give them.
+It is the engine's own walk (`minigrad.autograd.backward_walk`), one op at a time, keeping what
+`backward()` keeps, so when it has run to the end the leaves hold exactly the gradients
+`loss.backward()` would give them.
 Stopped half way, only the leaves already reached have theirs. At the REPL or in pdb, take one
 step at a time with `step = next(steps)`.
 """
@@ -57,11 +58,20 @@ def backward_steps(root, grad=None):
     """The backward pass from `root`, one `Step` per op, in the order backward visits them.
     `grad` is the gradient arriving at the root (needed when the root is not a single number).
     Exhausting it leaves exactly the gradients `root.backward(grad)` would."""
-    walk = autograd.backward_pass(root, autograd.root_gradient(root, grad))   # checks grad now
-    return _steps(walk)
+    return _steps(autograd.backward_walk(root, grad))      # checks grad now
 
 
 def _steps(walk):
-    for number, (op, output, grad_y, grads_in, grads) in enumerate(walk, 1):
-        totals = [grads.get(x) if x.requires_grad else None for x in op.inputs]
-        yield Step(number, op, output, grad_y, grads_in, totals)
+    totals = {}                     # tensor -> the gradients it has received so far, summed
+    number = 0
+    for t, grad_t, grads_in in walk:
+        autograd.keep_grad(t, grad_t)                       # as backward() does
+        totals.pop(t, None)                                 # complete: t's gradient is grad_t
+        if grads_in is None:                                # a leaf: no op to show
+            continue
+        op = t.creator
+        for x, grad_x in zip(op.inputs, grads_in):
+            if grad_x is not None:
+                totals[x] = grad_x if x not in totals else totals[x] + grad_x
+        number += 1
+        yield Step(number, op, t, grad_t, grads_in, [totals.get(x) for x in op.inputs])

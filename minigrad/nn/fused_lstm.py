@@ -104,6 +104,8 @@ class FusedLSTMCell(Function):
     -> (2, B, H): h' at [0], c' at [1]
     """
 
+    saves = ("x", "h", "c", "weight_ih", "weight_hh", "gates", "tanh_c")
+
     def forward(self, x, h, c, weight_ih, weight_hh, bias_ih, bias_hh):
         H = h.shape[1]
         gates = h @ weight_hh.T                          # (B, 4H): pre-activations, then gates
@@ -153,7 +155,7 @@ class FusedLSTMCell(Function):
         grad_o *= _sigmoid_slope(o)                                      # da_o
 
         # a = x W_ih^T + h W_hh^T + b_ih + b_hh;  constants (x, the first h) need no gradient
-        wants = [t.requires_grad for t in self.inputs]
+        wants = self.needs_input_grad
         grad_x = grad_gates @ self.weight_ih if wants[0] else None           # (B, I)
         grad_h = grad_gates @ self.weight_hh if wants[1] else None           # (B, H)
         grad_weight_ih = grad_gates.T @ self.x if wants[3] else None         # (4H, I)
@@ -176,6 +178,9 @@ class FusedLSTM(Function):
     NumPy's elementwise ops are several times slower on those). The weights are viewed to
     match: weight_hh.reshape(4, H, H)[k] is gate k's block of rows.
     """
+
+    settings = ("mask",)
+    saves = ("x", "h", "c", "tanh_c", "padded", "gates", "weight_ih", "weight_hh")
 
     def __init__(self, mask=None):
         self.mask = mask
@@ -224,7 +229,7 @@ class FusedLSTM(Function):
         grad_y = grad_y.transpose(1, 0, 2)                           # (T+1, B, H)
         h, c, tanh_c = self.h, self.c, self.tanh_c
         w_hh = self.weight_hh.reshape(4, H, H)                       # (4, H, H): W_hh,k
-        wants = [t.requires_grad for t in self.inputs]
+        wants = self.needs_input_grad
 
         grad_gates = np.empty_like(self.gates)                       # (4, T, B, H): da_t
         grad_h = np.zeros((B, H), dtype=grad_gates.dtype)            # dL/dh_t through step t+1

@@ -24,6 +24,8 @@ def unbroadcast(grad, shape):
 class Add(Function):
     """y = a + b        dL/da = dL/dy        dL/db = dL/dy        (each unbroadcast)"""
 
+    saves = ("a_shape", "b_shape")
+
     def forward(self, a, b):
         self.a_shape, self.b_shape = a.shape, b.shape
         return a + b
@@ -34,6 +36,8 @@ class Add(Function):
 
 class Sub(Function):
     """y = a - b        dL/da = dL/dy        dL/db = -dL/dy       (each unbroadcast)"""
+
+    saves = ("a_shape", "b_shape")
 
     def forward(self, a, b):
         self.a_shape, self.b_shape = a.shape, b.shape
@@ -46,18 +50,23 @@ class Sub(Function):
 class Mul(Function):
     """y = a * b        dL/da = dL/dy * b    dL/db = dL/dy * a    (each unbroadcast)"""
 
+    saves = ("a", "b")
+
     def forward(self, a, b):
         self.a, self.b = a, b
         return a * b
 
     def backward(self, grad_y):
-        grad_a = unbroadcast(grad_y * self.b, self.a.shape)
-        grad_b = unbroadcast(grad_y * self.a, self.b.shape)
+        need_a, need_b = self.needs_input_grad      # x * 0.5: no gradient for the constant
+        grad_a = unbroadcast(grad_y * self.b, self.a.shape) if need_a else None
+        grad_b = unbroadcast(grad_y * self.a, self.b.shape) if need_b else None
         return grad_a, grad_b
 
 
 class Div(Function):
     """y = a / b        dL/da = dL/dy / b    dL/db = -dL/dy * a / b**2 = -dL/dy * y / b"""
+
+    saves = ("a_shape", "b", "y")
 
     def forward(self, a, b):
         self.a_shape, self.b = a.shape, b
@@ -65,13 +74,16 @@ class Div(Function):
         return self.y
 
     def backward(self, grad_y):
-        grad_a = unbroadcast(grad_y / self.b, self.a_shape)
-        grad_b = unbroadcast(-grad_y * self.y / self.b, self.b.shape)
+        need_a, need_b = self.needs_input_grad
+        grad_a = unbroadcast(grad_y / self.b, self.a_shape) if need_a else None
+        grad_b = unbroadcast(-grad_y * self.y / self.b, self.b.shape) if need_b else None
         return grad_a, grad_b
 
 
 class Neg(Function):
     """y = -x           dL/dx = -dL/dy"""
+
+    saves = ()
 
     def forward(self, x):
         return -x
@@ -85,6 +97,8 @@ class Pow(Function):
                         dL/db = dL/dy * y * log(a)   (taken as 0 where a <= 0: there the real
                                                       power has no derivative in b)"""
 
+    saves = ("a", "b", "y")
+
     def forward(self, a, b):
         self.a, self.b = a, b
         self.y = a ** b
@@ -92,14 +106,21 @@ class Pow(Function):
 
     def backward(self, grad_y):
         a, b = self.a, self.b
-        grad_a = unbroadcast(grad_y * b * a ** (b - 1), a.shape)
-        log_a = np.log(np.where(a > 0, a, 1))
-        grad_b = unbroadcast(grad_y * self.y * log_a, b.shape)
+        need_a, need_b = self.needs_input_grad
+        grad_a = grad_b = None
+        if need_a:
+            grad_a = unbroadcast(grad_y * b * a ** (b - 1), a.shape)
+        if need_b:
+            log_a = np.log(np.where(a > 0, a, 1))
+            grad_b = unbroadcast(grad_y * self.y * log_a, b.shape)
         return grad_a, grad_b
 
 
 class PowConstant(Function):
     """y = x ** p, p a fixed number      dL/dx = dL/dy * p * x**(p-1)"""
+
+    settings = ("p",)
+    saves = ("x",)
 
     def __init__(self, p):
         self.p = p
@@ -119,6 +140,8 @@ class MatMul(Function):
     dL/dA = dL/dY @ B^T        dL/dB = A^T @ dL/dY   (summed over broadcast batch dims)
     A vector is a matrix with one row (as A) or one column (as B), as in NumPy."""
 
+    saves = ("a", "b")
+
     def forward(self, a, b):
         self.a, self.b = a, b
         return a @ b
@@ -128,10 +151,14 @@ class MatMul(Function):
         b = self.b[:, None] if self.b.ndim == 1 else self.b          # (k,) -> (k, 1)
         batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
         grad_y = grad_y.reshape(batch + (a.shape[-2], b.shape[-1]))  # (..., n, m)
-        grad_a = grad_y @ np.swapaxes(b, -1, -2)                     # (..., n, k)
-        grad_b = np.swapaxes(a, -1, -2) @ grad_y                     # (..., k, m)
-        grad_a = unbroadcast(grad_a, a.shape).reshape(self.a.shape)
-        grad_b = unbroadcast(grad_b, b.shape).reshape(self.b.shape)
+        need_a, need_b = self.needs_input_grad                       # skip what none wants
+        grad_a = grad_b = None
+        if need_a:
+            grad_a = grad_y @ np.swapaxes(b, -1, -2)                 # (..., n, k)
+            grad_a = unbroadcast(grad_a, a.shape).reshape(self.a.shape)
+        if need_b:
+            grad_b = np.swapaxes(a, -1, -2) @ grad_y                 # (..., k, m)
+            grad_b = unbroadcast(grad_b, b.shape).reshape(self.b.shape)
         return grad_a, grad_b
 
 

@@ -9,6 +9,8 @@ from minigrad.ops.arithmetic import unbroadcast
 class Exp(Function):
     """y = exp(x)       dL/dx = dL/dy * y"""
 
+    saves = ("y",)
+
     def forward(self, x):
         self.y = np.exp(x)
         return self.y
@@ -19,6 +21,8 @@ class Exp(Function):
 
 class Log(Function):
     """y = log(x)       dL/dx = dL/dy / x"""
+
+    saves = ("x",)
 
     def forward(self, x):
         self.x = x
@@ -31,6 +35,8 @@ class Log(Function):
 class Sqrt(Function):
     """y = sqrt(x)      dL/dx = dL/dy / (2 y)"""
 
+    saves = ("y",)
+
     def forward(self, x):
         self.y = np.sqrt(x)
         return self.y
@@ -42,6 +48,8 @@ class Sqrt(Function):
 class Tanh(Function):
     """y = tanh(x)      dL/dx = dL/dy * (1 - y**2)"""
 
+    saves = ("y",)
+
     def forward(self, x):
         self.y = np.tanh(x)             # the derivative is cheapest in terms of y
         return self.y
@@ -52,6 +60,8 @@ class Tanh(Function):
 
 class Sigmoid(Function):
     """y = 1 / (1 + exp(-x))     dL/dx = dL/dy * y * (1 - y)"""
+
+    saves = ("y",)
 
     def forward(self, x):
         with np.errstate(over="ignore"):    # exp(-x) = inf for very negative x: y = 0, rightly
@@ -65,6 +75,8 @@ class Sigmoid(Function):
 class ReLU(Function):
     """y = max(x, 0)    dL/dx = dL/dy where x > 0, else 0"""
 
+    saves = ("positive",)
+
     def forward(self, x):
         self.positive = x > 0
         return np.where(self.positive, x, 0).astype(x.dtype, copy=False)
@@ -76,6 +88,8 @@ class ReLU(Function):
 class Abs(Function):
     """y = |x|          dL/dx = dL/dy * sign(x)      (0 at x = 0, as in PyTorch)"""
 
+    saves = ("sign",)
+
     def forward(self, x):
         self.sign = np.sign(x)
         return np.abs(x)
@@ -86,6 +100,9 @@ class Abs(Function):
 
 class Clip(Function):
     """y = min(max(x, low), high)     dL/dx = dL/dy where low <= x <= high, else 0"""
+
+    settings = ("low", "high")
+    saves = ("inside",)
 
     def __init__(self, low, high):
         self.low, self.high = low, high
@@ -105,6 +122,9 @@ class Clip(Function):
 class Where(Function):
     """y = a where cond else b    (cond: a boolean array, fixed; a, b broadcast)
     dL/da = dL/dy where cond, else 0      dL/db = dL/dy where not cond, else 0"""
+
+    settings = ("cond",)
+    saves = ("a_shape", "b_shape")
 
     def __init__(self, cond):
         self.cond = cond

@@ -13,6 +13,9 @@ class EmbeddingLookup(Function):
     dL/dweight = zeros (V, E) with each row dL/dy[n] added at row ids[n] (a repeated id adds
     up); rows equal to `padding_idx` get no gradient."""
 
+    settings = ("ids", "padding_idx")
+    saves = ("weight_shape",)
+
     def __init__(self, ids, padding_idx=None):
         self.ids, self.padding_idx = ids, padding_idx
 
@@ -34,6 +37,9 @@ class EmbeddingLookup(Function):
 class DropoutMask(Function):
     """y = x * mask / (1 - p), mask ~ Bernoulli(1 - p) drawn once in forward
     dL/dx = dL/dy * mask / (1 - p)           (the same mask: dropped units get no gradient)"""
+
+    settings = ("p",)
+    saves = ("scale",)
 
     def __init__(self, p):
         self.p = p

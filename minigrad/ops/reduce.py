@@ -20,6 +20,9 @@ class Sum(Function):
     """y = sum of x over `axis`        dL/dx = dL/dy, copied over the summed axes
     x: (2, 3, 4), axis=1  ->  y: (2, 4)"""
 
+    settings = ("axis", "keepdims")
+    saves = ("x_shape",)
+
     def __init__(self, axis=None, keepdims=False):
         self.axis, self.keepdims = axis, keepdims
 
@@ -34,6 +37,9 @@ class Sum(Function):
 
 class Mean(Function):
     """y = mean of x over `axis` = sum / n      dL/dx = dL/dy / n, copied over the axes"""
+
+    settings = ("axis", "keepdims")
+    saves = ("x_shape", "n")
 
     def __init__(self, axis=None, keepdims=False):
         self.axis, self.keepdims = axis, keepdims
@@ -52,6 +58,9 @@ class Mean(Function):
 class Max(Function):
     """y = max of x over `axis`       dL/dx = dL/dy at the arg-max element(s), else 0;
     ties share the gradient evenly (as in PyTorch's full reduction). `Min` is the same with min."""
+
+    settings = ("axis", "keepdims")
+    saves = ("x", "y")
 
     reduce = staticmethod(np.max)
 

@@ -12,6 +12,9 @@ AxisError = getattr(np, "exceptions", np).AxisError     # np.exceptions from Num
 class Reshape(Function):
     """y = x with shape `shape` (same elements, same order)      dL/dx = dL/dy reshaped back"""
 
+    settings = ("shape",)
+    saves = ("x_shape",)
+
     def __init__(self, shape):
         self.shape = shape
 
@@ -26,6 +29,9 @@ class Reshape(Function):
 class Transpose(Function):
     """y = x with its axes permuted (`axes=None` reverses them)
     dL/dx = dL/dy with the inverse permutation         x: (A, B, C), axes=(2, 0, 1) -> (C, A, B)"""
+
+    settings = ("axes",)
+    saves = ("inverse",)
 
     def __init__(self, axes=None):
         self.axes = axes
@@ -44,6 +50,9 @@ class GetItem(Function):
     """y = x[index]    (ints, slices, None, ..., boolean masks, integer arrays)
     dL/dx = zeros of x's shape, with dL/dy added at x[index]. Added, not assigned: an element
     that an integer array picks twice gets both gradients (np.add.at)."""
+
+    settings = ("index",)
+    saves = ("x_shape",)
 
     def __init__(self, index):
         self.index = index
@@ -71,6 +80,9 @@ class Concat(Function):
     """y = the inputs joined along `axis`      dL/dx_i = the slice of dL/dy that x_i filled
     (2, 3) and (2, 5), axis=1  ->  (2, 8)"""
 
+    settings = ("axis",)
+    saves = ("sizes",)
+
     def __init__(self, axis=0):
         self.axis = axis
 
@@ -87,6 +99,9 @@ class Concat(Function):
 class Stack(Function):
     """y = the inputs (all of one shape) stacked along a new `axis`
     dL/dx_i = dL/dy at position i of that axis          n x (2, 3), axis=0  ->  (n, 2, 3)"""
+
+    settings = ("axis",)
+    saves = ()
 
     def __init__(self, axis=0):
         self.axis = axis

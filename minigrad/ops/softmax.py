@@ -22,6 +22,9 @@ class Softmax(Function):
     """y_i = exp(x_i) / sum_j exp(x_j)   along `axis`
     dL/dx = y * (dL/dy - sum(dL/dy * y))   (the sum along `axis`)        x, y: any shape"""
 
+    settings = ("axis",)
+    saves = ("y",)
+
     def __init__(self, axis=-1):
         self.axis = axis
 
@@ -39,6 +42,9 @@ class Softmax(Function):
 class LogSoftmax(Function):
     """y_i = x_i - log sum_j exp(x_j)    along `axis`
     dL/dx = dL/dy - softmax(x) * sum(dL/dy)                                x, y: any shape"""
+
+    settings = ("axis",)
+    saves = ("softmax",)
 
     def __init__(self, axis=-1):
         self.axis = axis
@@ -62,6 +68,9 @@ class CrossEntropy(Function):
     dL/dlogits = (softmax(logits) - onehot(target)) * dL/dL_n, 0 where target == ignore_index
     reduction: "mean" (over counted targets; 0 when none counts), "sum", or "none" (shape (...)).
     """
+
+    settings = ("targets", "ignore_index", "reduction")
+    saves = ("counted", "safe_targets", "softmax", "count")
 
     def __init__(self, targets, ignore_index=None, reduction="mean"):
         self.targets, self.ignore_index, self.reduction = targets, ignore_index, reduction

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from minigrad.versions import saved_arrays
+
 MAX_LISTED = 12          # arrays with more elements than this are summarised
 MAX_ROWS = 6             # ... and so are arrays with more rows than this
 MAX_SETTING = 40         # characters of one op setting before it is cut with "…"
@@ -102,7 +104,7 @@ def short_values(array, limit=4):
 def op_title(op):
     """`Softmax(axis=-1)`: the op's class and its settings; arrays by their shape, indices as
     `[:, 0:2]`."""
-    settings = ", ".join(f"{name}={_setting(value)}" for name, value in op.settings().items())
+    settings = ", ".join(f"{name}={_setting(getattr(op, name, '?'))}" for name in op.settings)
     return f"{type(op).__name__}({settings})"
 
 
@@ -130,14 +132,6 @@ def _index_part(part):
     if isinstance(part, np.ndarray):
         return f"array{shape_text(part.shape)}"
     return repr(part)
-
-
-def saved_arrays(op):
-    """(name, array) for what the op keeps for its backward: the arrays among its attributes
-    that are not settings."""
-    settings = op.settings()
-    return [(name, value) for name, value in vars(op).items()
-            if isinstance(value, np.ndarray) and name not in settings]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,7 +185,7 @@ def op_label(op, step=None, saved=False):
     if step is not None:
         lines.append(f'<FONT COLOR="{GRAD_COLOR}">backward #{step}</FONT>')
     if saved:
-        for name, array in saved_arrays(op):
+        for name, array in saved_arrays(op, with_settings=False):
             inputs = [i for i, x in enumerate(op.inputs) if x.data is array]
             origin = f" = input {inputs[0]}" if inputs else ""
             lines.append(f'<FONT POINT-SIZE="9" COLOR="{MUTED_COLOR}">saved {escape(name)} '

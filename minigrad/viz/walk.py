@@ -1,15 +1,12 @@
 """What a drawing needs to know about a graph: its tensors and ops in order, who uses what, and
-(when asked) every tensor's gradient, computed by a backward pass of our own.
+(when asked) every tensor's gradient, from the engine's own backward walk.
 
-Nothing here changes the graph: the leaves' `.grad` stays as it was, and the ops are only asked
-for their `backward`, exactly as `minigrad.autograd.backward` asks them.
+Nothing here changes the graph: the leaves' `.grad` stays as it was.
 """
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from minigrad.tensor import Tensor
+from minigrad.autograd import backward_walk
 
 
 @dataclass
@@ -76,42 +73,19 @@ class Gradients:
 
 def gradients(root, grad=None):
     """d(root)/d(t) for every tensor t behind `root`, with the gradient along every edge and the
-    order in which the ops were visited. The same loop as `minigrad.autograd.backward`, except
-    that it keeps every gradient it meets (in its own dicts) and sets no `.grad` anywhere.
+    order in which the ops were visited: the engine's own walk (`backward_walk`, hooks and all),
+    kept in dicts. No `.grad` is set anywhere.
 
     root   a scalar tensor, or any tensor with `grad`, the gradient arriving at it (its shape)
     """
-    from minigrad.autograd import topological_order
-
     result = Gradients()
     if not root.requires_grad:
         return result
-    if grad is None:
-        if root.data.size != 1:
-            raise ValueError(f"draw_graph: the root has shape {root.shape}, not a single number; "
-                             "pass grad= an array of that shape to draw gradients")
-        grad = np.ones_like(root.data)
-    grad = np.array(grad.data if isinstance(grad, Tensor) else grad, dtype=root.dtype)
-    if grad.shape != root.shape:
-        raise ValueError(f"draw_graph: grad has shape {grad.shape}, the root has shape "
-                         f"{root.shape}")
-
-    in_flight = {id(root): grad}
-    for t in reversed(topological_order(root)):
-        grad_t = in_flight.pop(id(t), None)
-        if grad_t is None:
-            continue
+    for t, grad_t, grads_in in backward_walk(root, grad):
         result.of_tensor[id(t)] = grad_t
-        if t.creator is None:
-            continue
-        op = t.creator
-        result.order.append(op)
-        for position, (x, grad_x) in enumerate(zip(op.inputs, op.backward(grad_t))):
-            if grad_x is None or not x.requires_grad:
-                continue
-            grad_x = np.asarray(grad_x, dtype=x.data.dtype)
-            result.along_edge[id(op), position] = grad_x
-            old = in_flight.get(id(x))
-            in_flight[id(x)] = grad_x if old is None else old + grad_x     # never in place
+        if grads_in is not None:                    # t was made by an op
+            result.order.append(t.creator)
+            for position, grad_x in enumerate(grads_in):
+                if grad_x is not None:
+                    result.along_edge[id(t.creator), position] = grad_x
     return result
-
