@@ -10,6 +10,7 @@ it.
 
 import numpy as np
 
+from minigrad.autograd import topological_order
 from minigrad.finite_differences import central_difference
 from minigrad.grad_mode import no_grad
 from minigrad.tensor import Tensor
@@ -36,6 +37,8 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
 
     rng = np.random.default_rng(seed)
     outputs = _as_tuple(fn(*inputs))
+    for op in _ops(outputs):
+        check_contract(op)
     upstream = [rng.standard_normal(out.shape) for out in outputs]
 
     def weighted_sum():                    # s = sum_k sum(out_k * r_k), a plain number
@@ -66,6 +69,36 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
                 f"largest error {error.max():.3g} "
                 f"({int(bad.sum())} of {x.size} elements off; atol={atol}, rtol={rtol})")
     return True
+
+
+ENGINE_ATTRIBUTES = ("inputs", "needs_input_grad", "scope", "recorded_at", "created_at")
+
+
+def undeclared(op):
+    """What `op` keeps on itself that its class names neither in `settings` nor in `saves`
+    (nor is the engine's own)."""
+    declared = set(op.settings) | set(op.saves) | set(ENGINE_ATTRIBUTES)
+    return [name for name in vars(op) if name not in declared]
+
+
+def check_contract(op):
+    """Raise GradcheckError when `op` keeps something on itself that its class does not declare:
+    the in-place checks and the drawings read only the declared names."""
+    names = undeclared(op)
+    if names:
+        kind = type(op).__name__
+        raise GradcheckError(
+            f"gradcheck: {kind} keeps self.{names[0]} but declares it neither in `settings` nor "
+            f"in `saves`; add it to one: `saves = {tuple(op.saves) + (names[0],)!r}` for what "
+            f"forward keeps for backward, `settings` for what __init__ takes")
+
+
+def _ops(outputs):
+    ops = []
+    for out in outputs:
+        if out.requires_grad:
+            ops += [t.creator for t in topological_order(out) if t.creator is not None]
+    return list(dict.fromkeys(ops))
 
 
 def nudged(x, k, step, weighted_sum):

@@ -105,6 +105,9 @@ def test_logsumexp_whose_backward_forgets_grad_y_names_the_gradient(tmp_path):
         from minigrad import Function
 
         class LogSumExp(Function):
+            settings = ("axis", "keepdims")
+            saves = ("softmax",)
+
             def __init__(self, axis=-1, keepdims=False):
                 self.axis, self.keepdims = axis, keepdims
 
@@ -132,6 +135,9 @@ def test_logsumexp_without_the_max_shift_overflows_on_the_huge_case(tmp_path):
         from minigrad import Function
 
         class LogSumExp(Function):
+            settings = ("axis", "keepdims")
+            saves = ("softmax",)
+
             def __init__(self, axis=-1, keepdims=False):
                 self.axis, self.keepdims = axis, keepdims
 
@@ -236,6 +242,8 @@ def test_gradcheck_catches_a_backward_that_a_wrong_reference_would_let_through(t
         from minigrad import Function
 
         class Cube(Function):
+            saves = ("x",)
+
             def forward(self, x):
                 self.x = x
                 return x ** 3

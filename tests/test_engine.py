@@ -295,6 +295,7 @@ def test_training_loop_does_not_leak():
 class Recorded(Function):
     """y = 2 x, remembering (weakly) every instance, to see which ops stay alive."""
     instances = weakref.WeakSet()
+    saves = ("x",)
 
     def forward(self, x):
         Recorded.instances.add(self)
@@ -320,6 +321,8 @@ def test_an_op_may_return_none_for_an_input_and_numpy_scalars():
     class ScaleBy(Function):
         """y = a * b, but only a gets a gradient."""
 
+        saves = ("b",)
+
         def forward(self, a, b):
             self.b = b
             return a * b
@@ -344,6 +347,8 @@ def test_op_repr_shows_settings():
 
 def test_gradcheck_catches_a_backward_that_ignores_the_upstream_gradient():
     class Forgetful(Function):
+        saves = ("x",)
+
         def forward(self, x):
             self.x = x
             return x * x

@@ -210,7 +210,7 @@ def test_a_non_scalar_root_needs_grad_or_shows_the_leaves_grad():
     y.backward(np.array([2.0, 2.0]))                     # the caller's own backward
     found = nodes(draw_graph(y).source)
     assert found[find(found, "x (2,)")].endswith("grad 6 6")
-    with pytest.raises(ValueError, match="backward_order"):
+    with pytest.raises(RuntimeError, match="not a single number; pass grad="):   # as backward()
         draw_graph(y, backward_order=True)
 
 

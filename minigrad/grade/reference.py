@@ -52,6 +52,9 @@ class LogSumExp(Function):
     x: any shape  ->  y: x's shape without `axis` (or with length 1 there when keepdims)
     """
 
+    settings = ("axis", "keepdims")
+    saves = ("softmax",)
+
     def __init__(self, axis=-1, keepdims=False):
         self.axis, self.keepdims = axis, keepdims
 

@@ -27,9 +27,10 @@ def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, nam
 
     root            a tensor, or a list of tensors drawn together (gradients come from the first)
     show_values     write each tensor's values (a summary for large arrays)
-    show_grads      write each tensor's gradient d(root)/d(tensor). Computed here, by a backward
-                    pass of its own, when the root is a single number or `grad` is given; nothing
-                    is stored in any `.grad`. Otherwise the leaves' `.grad` is shown as it is.
+    show_grads      write each tensor's gradient d(root)/d(tensor). Computed here, by the engine's
+                    own backward walk (hooks included), when the root is a single number or `grad`
+                    is given; nothing is stored in any `.grad`. Otherwise the leaves' `.grad` is
+                    shown as it is.
     show_saved      list in each op what it saved for its backward
     names           labels for tensors: a dict {name: tensor}, or a Module (its named_parameters)
     collapse        scope names (or one name) whose ops are drawn as a single box
@@ -73,15 +74,12 @@ def _as_roots(root):
 
 
 def _backward_pass(root, grad, show_grads, backward_order):
-    """The gradients to draw, by our own pass; None where none can be computed (and none are
-    needed): a root that is not a single number and has no `grad`."""
+    """The gradients to draw, from the engine's walk; None where none can be computed (and none
+    are needed): a root that is not a single number and has no `grad`."""
     if not (show_grads or backward_order):
         return None
-    if root.requires_grad and root.data.size != 1 and grad is None:
-        if backward_order:
-            raise ValueError(f"draw_graph: the root has shape {root.shape}; backward_order needs "
-                             "a single-number root or grad= the gradient arriving at it")
-        return None
+    if root.requires_grad and root.data.size != 1 and grad is None and not backward_order:
+        return None                     # (backward_order: the engine's own error says why)
     return gradients(root, grad)
 
 
