@@ -21,9 +21,8 @@ import warnings
 
 import numpy as np
 
-from minigrad import grad_mode, scopes, versions
+from minigrad import grad_mode, op_errors, scopes, versions
 from minigrad.tensor import Tensor
-
 
 # ---------------------------------------------------------------------------------------------
 # Watchers: how minigrad.debug sees every op go by
@@ -77,7 +76,7 @@ class Function:
         try:
             y = self.forward(*[x._data for x in inputs])
         except (ValueError, IndexError, TypeError) as error:
-            raise _with_op_and_shapes(error, self, inputs) from error
+            raise op_errors.with_op_and_shapes(error, self, inputs) from error
         out = Tensor._from_op(y)
         if True in self.needs_input_grad:               # one input is enough: record the op
             out.requires_grad = True
@@ -96,7 +95,7 @@ class Function:
         raise NotImplementedError(f"{type(self).__name__} has no backward")
 
     def __repr__(self):
-        settings = ", ".join(f"{name}={_short(getattr(self, name, '?'))}"
+        settings = ", ".join(f"{name}={op_errors.short(getattr(self, name, '?'))}"
                              for name in self.settings)
         return f"{type(self).__name__}({settings})"
 
@@ -115,24 +114,6 @@ def _constant(value, args):
             dtype = np.result_type(like, value)
         return Tensor(np.asarray(value, dtype=dtype))
     return Tensor(value)
-
-
-def _with_op_and_shapes(error, op, inputs):
-    """The same kind of error, its message prefixed by the op and followed by the input shapes."""
-    shapes = ", ".join(str(x.shape) for x in inputs)
-    message = f"{op!r}: {error} (input shapes {shapes})"
-    try:
-        return type(error)(message)
-    except TypeError:                      # an error class that takes other arguments
-        return ValueError(message) if isinstance(error, ValueError) else TypeError(message)
-
-
-def _short(value):
-    if isinstance(value, np.ndarray):
-        return f"array{value.shape}"
-    if isinstance(value, tuple) and any(isinstance(v, np.ndarray) for v in value):
-        return "(" + ", ".join(_short(v) for v in value) + ")"
-    return repr(value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,7 +207,7 @@ def _run_backward(op, out, grad_y, stop):
     else:
         grads_in = op.backward(grad_y)                  # <- step into any op from here
     if not isinstance(grads_in, tuple) or len(grads_in) != len(op.inputs):
-        raise _wrong_count(op, grads_in)
+        raise op_errors.wrong_count(op, grads_in)
     checked = []
     for x, wanted, grad_x in zip(op.inputs, op.needs_input_grad, grads_in):
         if grad_x is None or not wanted:
@@ -235,7 +216,7 @@ def _run_backward(op, out, grad_y, stop):
             if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
                 grad_x = np.asarray(grad_x)
             if grad_x.shape != x._data.shape:
-                raise _wrong_shape(op, grads_in)
+                raise op_errors.wrong_shape(op, grads_in)
             if grad_x.dtype != x._data.dtype:           # e.g. a float32 input of a float64 op
                 grad_x = grad_x.astype(x._data.dtype)
         checked.append(grad_x)
@@ -297,16 +278,3 @@ def _backward_in_debugger(op, grad_y, y):
     inputs = [x.data for x in op.inputs]    # noqa: F841 (the arrays the op computed y from)
     breakpoint()                            # locals: op, grad_y (dL/dy), inputs, y
     return op.backward(grad_y)              # `s` (step) goes into op.backward
-
-
-def _wrong_count(op, grads_in):
-    got = len(grads_in) if isinstance(grads_in, tuple) else type(grads_in).__name__
-    return TypeError(f"{op!r}.backward returned {got} gradient(s) for {len(op.inputs)} "
-                     "input(s); return a tuple with one gradient (or None) per input")
-
-
-def _wrong_shape(op, grads_in):
-    for i, (x, grad_x) in enumerate(zip(op.inputs, grads_in)):
-        if x.requires_grad and grad_x is not None and np.shape(grad_x) != x.data.shape:
-            return ValueError(f"{op!r}.backward returned a gradient of shape {np.shape(grad_x)} "
-                              f"for input {i}, which has shape {x.data.shape}")

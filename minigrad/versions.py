@@ -123,7 +123,7 @@ def saved_arrays(op, with_settings=True):
 def explain(op, out, name, kept):
     """The error's text: which op, which saved array, whose data it is, what to do instead.
     `guard_saved` raises the same text."""
-    from minigrad.debug.watch import where_created      # only when there is an error to explain
+    from minigrad.debug.watch import where_created  # only when there is an error to explain
     lines = [f"{type(op).__name__}.backward would use self.{name}, an array saved for backward: "
              f"{_owner(op, out, kept)}, changed in place after the forward.",
              "  Its backward would compute the gradient at the new values, not at those the "

@@ -9,8 +9,8 @@ import minigrad.functional as F
 from minigrad import Function, GradcheckError, Tensor, debug, gradcheck, nn
 from minigrad.autograd import backward_walk
 from minigrad.gradcheck import undeclared
-from minigrad.ops import arithmetic, elementwise, embedding_and_dropout, reduce, shapes, softmax
 from minigrad.nn import fused_lstm
+from minigrad.ops import arithmetic, elementwise, embedding_and_dropout, shapes
 from minigrad.viz import draw_graph
 from minigrad.viz.walk import gradients
 
