@@ -32,5 +32,7 @@ def softmax(x, axis=-1):
     shifted = x - peak                                  # step 1: every entry <= 0
     exps = shifted.exp()                                # step 2: in (0, 1]; 0 where x = -inf
     total = exps.sum(axis=axis, keepdims=True)          # step 3: >= 1, or 0 if all were -inf
-    total = F.where(total.data > 0, total, 1.0)         #         (0 -> 1: a fully masked row)
+    if not np.all(total.data > 0):                      # a row all masked: divide by 1, not 0,
+        one = Tensor(np.ones((), x.dtype), name="1 (rows all masked -> weights 0)")
+        total = F.where(total.data > 0, total, one)     # so its weights are 0 (drawn only then)
     return exps / total                                 # step 4: the weights, summing to 1

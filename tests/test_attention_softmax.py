@@ -48,8 +48,17 @@ def test_softmax_graph_shows_each_step():
         ops.append(type(t.creator).__name__)
         t = t.creator.inputs[0]
     assert ops == ["Div", "Exp", "Sub"]
-    assert type(y.creator.inputs[1].creator).__name__ == "Where"              # the safe total
-    assert type(y.creator.inputs[1].creator.inputs[0].creator).__name__ == "Sum"
+    assert type(y.creator.inputs[1].creator).__name__ == "Sum"        # no row masked: no guard
+
+
+def test_the_mask_guard_is_drawn_only_for_a_row_all_masked_and_says_so():
+    x = Tensor([[1.0, 2.0], [-np.inf, -np.inf]], requires_grad=True)
+    y = softmax(x)
+    guard = y.creator.inputs[1].creator
+    assert type(guard).__name__ == "Where"
+    assert type(guard.inputs[0].creator).__name__ == "Sum"
+    assert guard.inputs[1].name == "1 (rows all masked -> weights 0)"
+    assert np.array_equal(y.data[1], [0.0, 0.0]) and np.allclose(y.data[0].sum(), 1.0)
 
 
 def test_softmax_huge_scores_are_finite():

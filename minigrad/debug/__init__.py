@@ -29,15 +29,5 @@ from minigrad.debug.steps import Step, backward_steps
 from minigrad.debug.trace import trace
 from minigrad.debug.watch import Watcher
 
-__all__ = [
-           "AnomalyError",
-           "Mismatch",
-           "SavedArrayError",
-           "Step",
-           "Watcher",
-           "backward_steps",
-           "check_graph",
-           "detect_anomaly",
-           "guard_saved",
-           "trace",
-]
+__all__ = ["backward_steps", "Step", "trace", "detect_anomaly", "AnomalyError", "guard_saved",
+           "SavedArrayError", "check_graph", "Mismatch", "Watcher"]

@@ -33,7 +33,7 @@ import numpy as np
 from minigrad.debug.watch import Watcher
 from minigrad.versions import SavedArrayError, explain, saved_arrays
 
-__all__ = ["SavedArrayError", "checksum", "fingerprints", "guard_saved", "saved_array"]
+__all__ = ["guard_saved", "SavedArrayError", "fingerprints", "checksum", "saved_array"]
 
 
 class guard_saved(Watcher):
