@@ -11,7 +11,7 @@ import weakref
 
 import graphviz
 
-from minigrad.viz import labels
+from minigrad.viz import fonts, labels
 from minigrad.viz.render import render_bytes
 
 FONT = "Helvetica"
@@ -26,8 +26,10 @@ class Drawing(graphviz.Digraph):
         return name if ref is not None and ref() is tensor else None
 
     def pipe(self, format=None, **options):
+        fonts.warn_if_missing(self.source, format or self.format)
         try:
-            return super().pipe(format=format, **options)
+            with fonts.environment():                   # the Japanese font, for `dot`
+                return super().pipe(format=format, **options)
         except graphviz.ExecutableNotFound:
             data = render_bytes(self.source, format or self.format, engine="pygraphviz")
             encoding = options.get("encoding")
@@ -35,9 +37,12 @@ class Drawing(graphviz.Digraph):
 
     def render(self, filename=None, directory=None, format=None, outfile=None, cleanup=False,
                **options):
+        suffix = os.path.splitext(str(outfile))[1].lstrip(".") if outfile is not None else ""
+        fonts.warn_if_missing(self.source, format or suffix or self.format)
         try:
-            return super().render(filename, directory=directory, format=format, outfile=outfile,
-                                  cleanup=cleanup, **options)
+            with fonts.environment():
+                return super().render(filename, directory=directory, format=format,
+                                      outfile=outfile, cleanup=cleanup, **options)
         except graphviz.ExecutableNotFound:
             if outfile is not None:
                 format = format or os.path.splitext(str(outfile))[1].lstrip(".")

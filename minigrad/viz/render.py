@@ -5,7 +5,8 @@ Two engines do the same layout (Graphviz's `dot`):
     "pygraphviz"  the Graphviz libraries bundled in the pygraphviz wheel, run inside Python: no
                   program to install and no admin rights (wheels for Linux x86-64 and aarch64,
                   macOS, and Windows x86-64)
-"auto" takes the system `dot` where there is one, and pygraphviz otherwise.
+"auto" takes the system `dot` where there is one, and pygraphviz otherwise. Both find the
+Japanese font the project ships (minigrad.viz.fonts), so Japanese labels are not empty boxes.
 
     render(draw_graph(loss), "loss.svg")      # also writes loss.dot, the DOT text (never over
                                               # a loss.dot that render did not write)
@@ -16,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 from minigrad.files import atomic_write
+from minigrad.viz import fonts
 
 ENGINES = ("auto", "dot", "pygraphviz")
 SOURCE_FORMATS = ("dot", "gv")          # formats that are the DOT text itself
@@ -63,16 +65,20 @@ def choose_engine(engine="auto"):
 def render_bytes(source, format, engine="auto"):
     """The picture of the DOT text `source` in `format` ("svg", "png", "pdf", ...), as bytes."""
     engine = choose_engine(engine)
-    if engine == "dot":
+    fonts.warn_if_missing(source, format)
+    if engine == "dot":                 # with the Japanese font added to fontconfig (fonts.py)
         done = subprocess.run([shutil.which("dot"), f"-T{format}"], input=source.encode("utf-8"),
-                              capture_output=True)
+                              capture_output=True, env=fonts.subprocess_environment(),
+                              check=False)
         if done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip().splitlines()
             raise RenderError(f"dot -T{format} failed: {' '.join(message[:3]) or 'no message'}")
         return done.stdout
     import pygraphviz
+    fonts.use_in_this_process()         # before its fontconfig starts, at the first render
     try:
-        return pygraphviz.AGraph(string=source).draw(format=format, prog="dot")
+        with fonts.without_sample_file_warnings():
+            return pygraphviz.AGraph(string=source).draw(format=format, prog="dot")
     except (ValueError, TypeError) as error:
         raise RenderError(f"pygraphviz could not render {format}: {error}") from error
 
