@@ -112,36 +112,66 @@ CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Noto Sans JP", "Source Han
 
 @functools.lru_cache(maxsize=1)
 def _cjk_fonts():
-    """(name, set of code points) of the installed fonts named in CJK_FONT_HINTS."""
+    """(name, set of code points) of the fonts that can draw Japanese: first the one the project
+    ships (minigrad.viz.fonts), registered with matplotlib's font manager here, then the
+    installed fonts named in CJK_FONT_HINTS. Registering adds a font matplotlib may use; it
+    changes no setting (rcParams)."""
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
+
+    from minigrad.viz import fonts
     known = {entry.fname for entry in font_manager.fontManager.ttflist}
+    bundled = fonts.font_path()
+    for path in [str(bundled)] if bundled else []:
+        if path not in known:
+            font_manager.fontManager.addfont(path)
     for path in font_manager.findSystemFonts():     # fonts installed after matplotlib's font cache
         if path not in known:                       # was built are not in its list yet
             try:
                 font_manager.fontManager.addfont(path)
             except (OSError, RuntimeError, ValueError):
                 continue
-    fonts = []
+    found = []
     for entry in font_manager.fontManager.ttflist:
-        if any(hint.lower() in entry.name.lower() for hint in CJK_FONT_HINTS):
+        ours = bundled is not None and Path(entry.fname) == bundled
+        if ours or any(hint.lower() in entry.name.lower() for hint in CJK_FONT_HINTS):
             try:
-                fonts.append((entry.name, frozenset(FT2Font(entry.fname).get_charmap())))
+                charmap = frozenset(FT2Font(entry.fname).get_charmap())
             except (OSError, RuntimeError, ValueError):
                 continue                            # a font file FreeType cannot read
-    return fonts
+            found.append((not ours, entry.name, charmap))
+    return [(name, charmap) for _, name, charmap in sorted(found, key=lambda f: f[0])]
+
+
+def _default_charmap():
+    """The code points of the font matplotlib draws text in by default (DejaVu Sans, usually)."""
+    from matplotlib import font_manager, rcParams
+    from matplotlib.ft2font import FT2Font
+    path = font_manager.findfont(font_manager.FontProperties(family=rcParams["font.family"]))
+    return frozenset(FT2Font(path).get_charmap())
 
 
 def font_family(tokens):
-    """The font list to draw `tokens` with: matplotlib's default font, plus a fallback font that
-    has the glyphs the default lacks (Japanese, say) if one is installed."""
+    """The font list to draw `tokens` with: matplotlib's default font, then, as fallbacks, fonts
+    that have the glyphs it lacks (Japanese, say): the project's Japanese font first. matplotlib
+    (>= 3.6) takes each glyph from the first font in the list that has it. Characters no font
+    has get one FontWarning (naming what to install), as they would be drawn as empty boxes."""
     from matplotlib import rcParams
+
+    from minigrad.viz import fonts
     family = list(rcParams["font.family"])
-    needed = {ord(ch) for token in tokens for ch in str(token) if ord(ch) > 0x2FF}
+    needed = {ord(ch) for token in tokens for ch in str(token)} - _default_charmap()
+    needed = {code for code in needed if not unicodedata.category(chr(code)).startswith("C")}
+    for name, charmap in _cjk_fonts() if needed else []:
+        if needed & charmap:
+            family += [name] if name not in family else []
+            needed -= charmap
     if needed:
-        for name, charmap in _cjk_fonts():
-            if needed <= charmap:
-                return family + [name]
+        sample = "".join(chr(code) for code in sorted(needed)[:10])
+        why = "no installed font has them"
+        if fonts.font_path() is None and fonts.needs_cjk_font(sample):
+            why = f"the project's Japanese font is not installed; {fonts.HOW_TO_GET_IT}"
+        fonts.warn_once(f"the heatmap draws {sample!r} as empty boxes: {why}")
     return family
 
 
@@ -160,9 +190,10 @@ def plot_heatmap(weights, source_tokens, target_tokens, path, title=None):
     atomically): source tokens along the x axis, output tokens down the y axis, and a colour
     bar. Returns `path`.
 
-    Drawn with matplotlib's Agg canvas, without pyplot, so nothing global changes. When no
-    installed font has a glyph (Japanese on a bare system), the token is drawn with empty boxes
-    and the warnings about it are kept quiet. The figure is at most MAX_FIGURE_INCHES a side:
+    Drawn with matplotlib's Agg canvas, without pyplot, so nothing global changes. Japanese is
+    drawn in the font the project ships (see `font_family`); a glyph that no font has is drawn
+    as an empty box, with one FontWarning in the process instead of matplotlib's warnings, one
+    per glyph and draw. The figure is at most MAX_FIGURE_INCHES a side:
     for a long sentence every cell is still drawn, but only every k-th token is labelled.
     """
     import warnings
