@@ -182,25 +182,34 @@ def test_graph_renders_draw_japanese_with_the_bundled_font_on_a_bare_machine(eng
         control["warnings"][0]
 
 
+def fc_match(pattern, config):
+    """The font file fontconfig picks for `pattern` with the configuration file `config`."""
+    env = dict(os.environ, FONTCONFIG_FILE=config) if config else \
+        {k: v for k, v in os.environ.items() if k != "FONTCONFIG_FILE"}
+    done = subprocess.run(["fc-match", "-f", "%{file}", pattern], env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    return done.stdout
+
+
 @needs_font
 @pytest.mark.skipif(shutil.which("fc-match") is None, reason="no fc-match")
-def test_fc_match_finds_the_bundled_font_for_japanese_in_the_written_configuration(bare,
-                                                                                    tmp_path):
+def test_fc_match_finds_the_bundled_font_for_japanese_in_the_written_configuration(
+        bare, monkeypatch, tmp_path):
     config = run(GRAPH, bare, 1, "auto", tmp_path)["fonts.conf"]
     assert bare["FONTCONFIG_FILE"] in Path(config).read_text()     # the machine's own, included
+    assert Path(fc_match(":charset=306d 3053", config)) == fonts.font_path()       # ね, こ
+    assert Path(fc_match(":charset=306d 3053", bare["FONTCONFIG_FILE"])).name == \
+        "DejaVuSans.ttf"                                           # without it: no ね anywhere
 
-    def match(config):
-        done = subprocess.run(["fc-match", "-f", "%{file}", ":charset=306d 3053"],
-                              env=dict(bare, FONTCONFIG_FILE=config), capture_output=True,
-                              text=True, timeout=60, check=False)
-        return done.stdout
-    assert Path(match(config)) == fonts.font_path()
-    assert Path(match(bare["FONTCONFIG_FILE"])).name == "DejaVuSans.ttf"  # without it: no ね
+    monkeypatch.setattr(fonts, "_made", {})                         # no FONTCONFIG_FILE: the
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))   # system's configuration
+    monkeypatch.delenv("FONTCONFIG_FILE", raising=False)            # is the one included
+    assert fc_match("sans-serif", fonts.fontconfig_file()) == fc_match("sans-serif", None)
 
 
 def test_the_written_configuration_includes_what_was_in_force(monkeypatch, tmp_path):
     monkeypatch.setattr(fonts, "font_path", lambda: tmp_path / "fonts" / "ipaexg.ttf")
-    monkeypatch.setattr(fonts, "_written", {})
+    monkeypatch.setattr(fonts, "_made", {})
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("FONTCONFIG_FILE", raising=False)
     default = Path(fonts.fontconfig_file()).read_text()

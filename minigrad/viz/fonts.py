@@ -107,29 +107,30 @@ def warn_if_missing(text, format):
 
 # ---- fontconfig (Graphviz) -----------------------------------------------------------------
 
-_written = {}           # our fonts.conf -> what it includes
+_made = {}      # the configuration in force ("" for fontconfig's own) -> our fonts.conf with it
 
 
 def fontconfig_file():
-    """The path of a fonts.conf that adds the bundled font to fontconfig's own configuration,
-    written once (in the user's cache folder, or a private temporary one); None where there is
-    no font to add, or on Windows."""
+    """The path of a fonts.conf that adds the bundled font to the configuration in force
+    (FONTCONFIG_FILE, or fontconfig's own), written once (in the user's cache folder, or a
+    private temporary one); None where there is no font to add, or on Windows."""
     font = font_path()
     if font is None or sys.platform == "win32":
         return None
     current = os.environ.get("FONTCONFIG_FILE", "")
+    if current in _made and Path(_made[current]).is_file():
+        return _made[current]
     folder = f"  <dir>{escape(str(font.parent))}</dir>\n"
-    if current in _written or _is_ours(current, folder):    # in force already (perhaps set
-        return current                                      # by the process that started us)
+    if current in _made.values() or _is_ours(current, folder):  # in force already (perhaps
+        return current                                          # set by our parent process)
     text = ('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">\n'
             f"{MARK}\n<fontconfig>\n"
             f'  <include ignore_missing="yes">{escape(current or "fonts.conf")}</include>\n'
             f"{folder}</fontconfig>\n")
-    name = f"fonts-{hashlib.sha256(text.encode()).hexdigest()[:16]}.conf"
-    path = _folder() / name
+    path = _folder() / f"fonts-{hashlib.sha256(text.encode()).hexdigest()[:16]}.conf"
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         atomic_write(path, lambda file: file.write(text), text=True)
-    _written[str(path)] = current
+    _made[current] = str(path)
     return str(path)
 
 
@@ -204,7 +205,9 @@ def without_sample_file_warnings():
     try:
         sys.stderr.flush()
         saved = os.dup(2)
-    except (OSError, ValueError):                       # no stderr to catch
+    except (AttributeError, OSError, ValueError):       # no stderr (sys.stderr None, fd 2 shut)
+        saved = None
+    if saved is None:
         yield
         return
     with tempfile.TemporaryFile() as caught:            # not a pipe: it never fills up
@@ -215,9 +218,7 @@ def without_sample_file_warnings():
             os.dup2(saved, 2)
             os.close(saved)
             caught.seek(0)
-            text = caught.read().decode("utf-8", "replace")
-            kept = [line for line in text.splitlines(keepends=True)
-                    if not SAMPLE_FILE_WARNING.match(line)]
+            kept = [line for line in caught.read().splitlines(keepends=True)
+                    if not SAMPLE_FILE_WARNING.match(line.decode("utf-8", "replace"))]
             if kept:
-                sys.stderr.write("".join(kept))
-                sys.stderr.flush()
+                os.write(2, b"".join(kept))              # where they would have gone
