@@ -15,14 +15,16 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad import Tensor
+from minigrad.ops.pytorch_words import axis_or_dim
 
 
-def softmax(x, axis=-1):
+def softmax(x, axis=-1, *, dim=None):
     """Weights that are positive and sum to 1 along `axis`, larger where `x` is larger.
 
-    x: a Tensor of any shape  ->  weights of the same shape.
-    The four steps are four ops: subtract the max, exp, sum, divide.
+    x: a Tensor of any shape  ->  weights of the same shape. (`dim`, PyTorch's word for `axis`,
+    works too.) The four steps are four ops: subtract the max, exp, sum, divide.
     """
+    axis = axis_or_dim("softmax", axis, dim, default=-1)
     # c = the maximum along the axis. It is a constant shift, not part of the graph: softmax(x - c)
     # is softmax(x) for every c, so no gradient has to flow through c. A row that is all -inf is
     # shifted by 0 instead (-inf - -inf would be NaN).

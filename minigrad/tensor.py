@@ -260,19 +260,21 @@ class Tensor:
     def clip(self, low=None, high=None):
         return elementwise.clip(self, low, high)
 
-    # ---- reductions --------------------------------------------------------------------------
+    # ---- reductions (PyTorch's dim= and keepdim= work too: minigrad/ops/pytorch_words.py) -----
 
-    def sum(self, axis=None, keepdims=False):
-        return reduce.sum(self, axis, keepdims)
+    def sum(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        return reduce.sum(self, axis, keepdims, dim=dim, keepdim=keepdim)
 
-    def mean(self, axis=None, keepdims=False):
-        return reduce.mean(self, axis, keepdims)
+    def mean(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        return reduce.mean(self, axis, keepdims, dim=dim, keepdim=keepdim)
 
-    def max(self, axis=None, keepdims=False):
-        return reduce.max(self, axis, keepdims)
+    def max(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        """NumPy's max: the values. With dim=, PyTorch's: (values, indices)."""
+        return reduce.max(self, axis, keepdims, dim=dim, keepdim=keepdim)
 
-    def min(self, axis=None, keepdims=False):
-        return reduce.min(self, axis, keepdims)
+    def min(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        """NumPy's min: the values. With dim=, PyTorch's: (values, indices)."""
+        return reduce.min(self, axis, keepdims, dim=dim, keepdim=keepdim)
 
     # ---- shapes ------------------------------------------------------------------------------
 
@@ -282,8 +284,16 @@ class Tensor:
         return shapes.reshape(self, shape)
 
     def transpose(self, *axes):
+        """NumPy's transpose: `axes` is an order of ALL the axes (none given: reversed).
+        PyTorch's x.transpose(0, 1), which swaps two axes, is x.swapaxes(0, 1) here; called
+        that way where NumPy's meaning differs, it is an error, never a silent no-op."""
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
+        elif len(axes) == 2 and (self.ndim != 2 or [a % 2 for a in axes] == [0, 1]):
+            got = "the order they have" if self.ndim == 2 else "two of them only"
+            raise ValueError(f"transpose{axes}: NumPy's transpose (this one) takes the new order "
+                             f"of all {self.ndim} axes, and {axes} is {got}; to swap two axes, as "
+                             f"PyTorch's transpose does, write swapaxes{axes}")
         return shapes.transpose(self, axes or None)
 
     @property
@@ -293,11 +303,11 @@ class Tensor:
     def swapaxes(self, axis1, axis2):
         return shapes.swapaxes(self, axis1, axis2)
 
-    def expand_dims(self, axis):
-        return shapes.expand_dims(self, axis)
+    def expand_dims(self, axis=None, *, dim=None):
+        return shapes.expand_dims(self, axis, dim=dim)
 
-    def squeeze(self, axis=None):
-        return shapes.squeeze(self, axis)
+    def squeeze(self, axis=None, *, dim=None):
+        return shapes.squeeze(self, axis, dim=dim)
 
     def __getitem__(self, index):
         return shapes.getitem(self, index)

@@ -3,7 +3,8 @@
 arithmetic   + - * / ** @ and unary minus, and `unbroadcast`
 elementwise  exp, log, sqrt, tanh, sigmoid, relu, abs, clip, where
 reduce       sum, mean, max, min
-shapes       reshape, transpose, indexing, concat, stack, split
+shapes       reshape, transpose, indexing, concat (cat), stack, split
 softmax      softmax, log_softmax, cross_entropy
 embedding_and_dropout  embedding (EmbeddingLookup), dropout (DropoutMask)
+pytorch_words  `dim` and `keepdim`: PyTorch's words for `axis` and `keepdims`
 """

@@ -1,9 +1,14 @@
 """Reductions over axes: sum, mean, max, min. Backward spreads the gradient back over the axes
-that were reduced (`axis=None` means all of them)."""
+that were reduced (`axis=None` means all of them). Each takes PyTorch's `dim` and `keepdim` too;
+`max` and `min` with `dim` return (values, indices), as PyTorch's do."""
+
+from typing import NamedTuple
 
 import numpy as np
 
 from minigrad.autograd import Function
+from minigrad.ops.pytorch_words import axis_or_dim, keepdims_or_keepdim
+from minigrad.tensor import Tensor
 
 
 def _keep_reduced_axes(grad_y, x_shape, axis, keepdims):
@@ -84,22 +89,49 @@ class Min(Max):
     reduce = staticmethod(np.min)
 
 
+class ValuesAndIndices(NamedTuple):
+    """What `max` and `min` return when called with `dim`, as torch.max(x, dim) does."""
+    values: Tensor          # in the graph, as from axis=
+    indices: Tensor         # int64 positions along dim (the first, if tied), outside the graph
+
+
 def _axis(axis):
     """An axis given as a list works too, as a tuple (what NumPy takes)."""
     return tuple(axis) if isinstance(axis, list) else axis
 
 
-def sum(x, axis=None, keepdims=False):
+def sum(x, axis=None, keepdims=False, *, dim=None, keepdim=None):
+    """The sum over `axis` (None: over all). `dim`, `keepdim`: PyTorch's words for the same."""
+    axis, keepdims = axis_or_dim("sum", axis, dim), keepdims_or_keepdim("sum", keepdims, keepdim)
     return Sum(_axis(axis), keepdims)(x)
 
 
-def mean(x, axis=None, keepdims=False):
+def mean(x, axis=None, keepdims=False, *, dim=None, keepdim=None):
+    """The mean over `axis` (None: over all). `dim`, `keepdim`: PyTorch's words for the same."""
+    axis, keepdims = axis_or_dim("mean", axis, dim), keepdims_or_keepdim("mean", keepdims, keepdim)
     return Mean(_axis(axis), keepdims)(x)
 
 
-def max(x, axis=None, keepdims=False):
-    return Max(_axis(axis), keepdims)(x)
+def max(x, axis=None, keepdims=False, *, dim=None, keepdim=None):
+    """The largest element over `axis` (None: over all), as NumPy's max: the values alone.
+    With `dim`, PyTorch's word, PyTorch's result: (values, indices), as torch.max(x, dim)
+    returns them, so `x.max(dim=1).values` and `values, indices = x.max(dim=1)` work."""
+    return _extreme("max", Max, np.argmax, x, axis, keepdims, dim, keepdim)
 
 
-def min(x, axis=None, keepdims=False):
-    return Min(_axis(axis), keepdims)(x)
+def min(x, axis=None, keepdims=False, *, dim=None, keepdim=None):
+    """The smallest element over `axis`; with `dim`, (values, indices). See `max`."""
+    return _extreme("min", Min, np.argmin, x, axis, keepdims, dim, keepdim)
+
+
+def _extreme(where, op, arg, x, axis, keepdims, dim, keepdim):
+    axis = axis_or_dim(where, axis, dim)
+    keepdims = keepdims_or_keepdim(where, keepdims, keepdim)
+    if dim is not None and not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"{where}: dim={dim!r} must be one axis (PyTorch's {where} along dim "
+                        f"returns values and indices); for several axes use axis={dim!r}")
+    values = op(_axis(axis), keepdims)(x)
+    if dim is None:
+        return values
+    indices = arg(np.asarray(getattr(x, "data", x)), axis=dim, keepdims=keepdims)
+    return ValuesAndIndices(values, Tensor(indices))

@@ -4,6 +4,7 @@ stack. Their backward moves the gradient back to where each element came from.""
 import numpy as np
 
 from minigrad.autograd import Function
+from minigrad.ops.pytorch_words import axis_or_dim
 from minigrad.tensor import Tensor
 
 AxisError = getattr(np, "exceptions", np).AxisError     # np.exceptions from NumPy 1.25 on
@@ -151,8 +152,12 @@ def swapaxes(x, axis1, axis2):
     return transpose(x, tuple(axes))
 
 
-def expand_dims(x, axis):
-    """x with a new axis of length 1 at `axis`: a `Reshape`.      (2, 3), axis=1 -> (2, 1, 3)"""
+def expand_dims(x, axis=None, *, dim=None):
+    """x with a new axis of length 1 at `axis`: a `Reshape`.      (2, 3), axis=1 -> (2, 1, 3)
+    (PyTorch's x.unsqueeze(dim); `dim` is taken here too)."""
+    axis = axis_or_dim("expand_dims", axis, dim)
+    if axis is None:
+        raise TypeError("expand_dims: which axis? Pass axis= (or dim=) the new axis's position")
     try:
         shape = np.expand_dims(np.empty(x.shape, dtype=bool), axis).shape
     except ValueError as error:
@@ -160,8 +165,9 @@ def expand_dims(x, axis):
     return reshape(x, shape)
 
 
-def squeeze(x, axis=None):
-    """x without axes of length 1 (all of them, or those in `axis`): a `Reshape`."""
+def squeeze(x, axis=None, *, dim=None):
+    """x without axes of length 1 (all of them, or those in `axis`, or `dim`): a `Reshape`."""
+    axis = axis_or_dim("squeeze", axis, dim)
     try:
         shape = np.squeeze(np.empty(x.shape, dtype=bool), axis).shape
     except ValueError as error:
@@ -169,19 +175,29 @@ def squeeze(x, axis=None):
     return reshape(x, shape)
 
 
-def concat(tensors, axis=0):
-    """Join tensors along an existing axis (NumPy's concatenate)."""
-    return Concat(axis)(*tensors)
+def concat(tensors, axis=0, *, dim=None):
+    """Join tensors along an existing axis (NumPy's concatenate; `dim`: PyTorch's word)."""
+    return Concat(axis_or_dim("concat", axis, dim, default=0))(*tensors)
 
 
-def stack(tensors, axis=0):
-    """Join tensors of one shape along a new axis."""
-    return Stack(axis)(*tensors)
+cat = concat            # PyTorch's name: F.cat([a, b], dim=1) is F.concat([a, b], axis=1)
 
 
-def split(x, indices_or_sections, axis=0):
+def stack(tensors, axis=0, *, dim=None):
+    """Join tensors of one shape along a new axis (as np.stack and torch.stack)."""
+    return Stack(axis_or_dim("stack", axis, dim, default=0))(*tensors)
+
+
+def split(x, indices_or_sections, axis=0, *, dim=None):
     """Cut `x` along `axis` into a list of tensors, as `np.split` does: a number of equal parts,
-    or the indices where to cut. Each part is its own slice of `x` in the graph."""
+    or the indices where to cut. Each part is its own slice of `x` in the graph.
+
+    Not torch.split, whose numbers mean other things (a chunk size, or the chunks' sizes), so
+    `dim=` is refused: code written for torch.split would cut elsewhere, without an error."""
+    if dim is not None:
+        raise TypeError(f"split: this is NumPy's split (a number of equal parts, or the indices "
+                        f"where to cut), not torch.split (a chunk size, or the chunks' sizes), so "
+                        f"dim= is refused: write split(x, parts_or_cuts, axis={dim!r})")
     if not -x.ndim <= axis < x.ndim:
         raise AxisError(f"split: axis {axis} is out of range for a tensor of "
                                       f"shape {x.shape}")

@@ -9,6 +9,7 @@ that is all `-inf` (fully masked) gets weights of 0, never NaN.
 import numpy as np
 
 from minigrad.autograd import Function
+from minigrad.ops.pytorch_words import axis_or_dim
 
 
 def _shifted(x, axis):
@@ -108,12 +109,14 @@ class CrossEntropy(Function):
         return ((grad * weight[..., None]).astype(grad_y.dtype, copy=False),)
 
 
-def softmax(x, axis=-1):
-    return Softmax(axis)(x)
+def softmax(x, axis=-1, *, dim=None):
+    """Softmax along `axis` (`dim`, PyTorch's word, is the same)."""
+    return Softmax(axis_or_dim("softmax", axis, dim, default=-1))(x)
 
 
-def log_softmax(x, axis=-1):
-    return LogSoftmax(axis)(x)
+def log_softmax(x, axis=-1, *, dim=None):
+    """Log-softmax along `axis` (`dim`, PyTorch's word, is the same)."""
+    return LogSoftmax(axis_or_dim("log_softmax", axis, dim, default=-1))(x)
 
 
 def cross_entropy(logits, targets, ignore_index=None, reduction="mean"):
