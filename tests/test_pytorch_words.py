@@ -62,6 +62,13 @@ def test_both_words_at_once_is_a_one_line_type_error_naming_the_function(x, name
         call(x)
 
 
+def test_an_empty_dim_reduces_over_every_axis_as_in_pytorch_not_over_none_as_numpy(x):
+    for empty in [(), []]:
+        assert x.sum(dim=empty).shape == () and np.isclose(x.sum(dim=empty).item(), x.data.sum())
+        assert F.mean(x, dim=empty, keepdim=True).shape == (1, 1, 1)
+    assert x.sum(axis=()).shape == x.shape                  # NumPy's word: no axis reduced
+
+
 def test_cat_is_concat_under_pytorch_s_name(x):
     assert F.cat is F.concat
     joined = F.cat([x, x[:, :1]], dim=1)
