@@ -1,12 +1,13 @@
 # Set-up is part of every target: a fresh clone needs only Python >= 3.10 and make.
-#   make demo    the main job
-#   make test    the whole test suite
-#   make bench   the benchmarks (one BLAS thread)
+#   make demo        the main job
+#   make test        the whole test suite
+#   make bench       the benchmarks (one BLAS thread)
+#   make notebooks   the tutorials as Jupyter notebooks, in notebooks/
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: demo test test-oldest bench venv clean
+.PHONY: demo test test-oldest bench notebooks venv clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +32,10 @@ bench: venv
 	$(PY) bench/engine.py
 	$(PY) bench/lstm.py
 	$(PY) bench/seq2seq.py
+
+# Made from docs/*.md, the only source; a notebook you changed is not replaced (see the script).
+notebooks: venv
+	$(PY) docs/notebooks.py --out notebooks
 
 clean:
 	rm -rf $(VENV) .venv-oldest build *.egg-info
