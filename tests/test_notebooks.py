@@ -166,7 +166,8 @@ def heatmaps_are_figures():
 
 @pytest.mark.xfail(not heatmaps_are_figures(), strict=True,
                    reason="plot_heatmap still writes a file: no heatmap is shown inline yet")
-def test_heatmaps_show_as_png(kernels):
-    pictures = outputs(executed("seq2seq-with-attention.md", kernels), "image/png")
+@pytest.mark.parametrize("name", ["seq2seq-with-attention.md", "why-soft-attention-trains.md"])
+def test_heatmaps_show_as_png(name, kernels):
+    pictures = outputs(executed(name, kernels), "image/png")
     assert pictures
     assert all(base64.b64decode(png).startswith(b"\x89PNG\r\n\x1a\n") for png in pictures)
