@@ -1,13 +1,13 @@
 # Set-up is part of every target: a fresh clone needs only Python >= 3.10 and make.
 #   make demo        the main job
-#   make test        the test suite (and make test-slow: the few slow tests it leaves out)
+#   make test        the whole test suite, slow tests included (what CI runs)
 #   make bench       the benchmarks (one BLAS thread)
 #   make notebooks   the tutorials as Jupyter notebooks, in notebooks/
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: demo test test-slow test-oldest bench notebooks venv clean
+.PHONY: demo test test-oldest bench notebooks venv clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,13 +19,10 @@ venv: $(VENV)/.installed
 demo: venv
 	$(PY) -m seq2seq demo
 
+# Everything, the tests marked slow too (a plain `pytest` leaves those out, for quick runs while
+# working: they run a tutorial a second time, as a notebook, when its page already runs).
 test: venv
-	$(PY) -m pytest -q
-
-# The tests marked slow, which `make test` leaves out (running a tutorial a second time, as a
-# notebook, when its page already runs in `make test`).
-test-slow: venv
-	$(PY) -m pytest -q -m slow
+	$(PY) -m pytest -q -m "slow or not slow"
 
 # The suite once more on the oldest NumPy the project supports (without the PyTorch oracle).
 test-oldest:
