@@ -23,7 +23,7 @@ from minigrad.optim import Adam
 from attention.functional import attend, dot_product_attention, hard_attention, one_hot_argmax
 
 
-@dataclass
+@dataclass(frozen=True)
 class DemoConfig:
     candidates: int = 8         # n
     key_size: int = 16          # d

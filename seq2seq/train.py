@@ -28,7 +28,7 @@ from seq2seq.settings import check_split, check_train_config
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
 from seq2seq.vocab import Vocab, tokenize
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class TrainConfig:
     task: str = "toy-ja-en"         # a built-in task, or a file of source/target pairs
     out: str = "runs/model"

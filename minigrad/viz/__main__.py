@@ -16,7 +16,7 @@ from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.viz.render import ENGINES, available_engines, render
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class LSTMCellConfig:
     input_size: int = 2
     hidden_size: int = 2
