@@ -38,19 +38,19 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
               "VECLIB_MAXIMUM_THREADS"):
     os.environ[_name] = "1"          # before NumPy is imported, or the BLAS ignores it
 
-import argparse  # noqa: E402
-import resource  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from minigrad import Tensor  # noqa: E402
-from minigrad.debug import guard_saved  # noqa: E402
+from minigrad import Tensor
+from minigrad.debug import guard_saved
 
 try:
     import torch

@@ -37,22 +37,22 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
               "VECLIB_MAXIMUM_THREADS"):
     os.environ[_name] = "1"          # before NumPy is imported, or the BLAS ignores it
 
-import argparse  # noqa: E402
-import ctypes  # noqa: E402
-import importlib.util  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import ctypes
+import importlib.util
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
 
-import numpy as np  # noqa: E402
-from tqdm import tqdm  # noqa: E402
+import numpy as np
+from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import minigrad  # noqa: E402
-import minigrad.functional as F  # noqa: E402
-from minigrad import Tensor, nn  # noqa: E402
+import minigrad
+import minigrad.functional as F
+from minigrad import Tensor, nn
 
 MINIGRAD = ["minigrad composed", "minigrad fused", "minigrad fused steps", "NumPy forward only",
             "NumPy W_hh matmuls"]

@@ -16,27 +16,27 @@ import os
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_name] = "1"          # before NumPy is imported
 
-import argparse  # noqa: E402
-import importlib.util  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import importlib.util
+import subprocess
+import sys
+import time
+from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import minigrad  # noqa: E402
-from minigrad.memory import keep_freed_memory  # noqa: E402
-from minigrad.nn.utils import clip_grad_norm_  # noqa: E402
-from minigrad.optim import Adam  # noqa: E402
-from seq2seq import data  # noqa: E402
-from seq2seq.batching import batches, encode_source, encode_target  # noqa: E402
-from seq2seq.model import Seq2Seq  # noqa: E402
-from seq2seq.train import TrainConfig, train  # noqa: E402
-from seq2seq.vocab import Vocab, tokenize  # noqa: E402
+import minigrad
+from minigrad.memory import keep_freed_memory
+from minigrad.nn.utils import clip_grad_norm_
+from minigrad.optim import Adam
+from seq2seq import data
+from seq2seq.batching import batches, encode_source, encode_target
+from seq2seq.model import Seq2Seq
+from seq2seq.train import TrainConfig, train
+from seq2seq.vocab import Vocab, tokenize
 
 DATES = ROOT.parent / "shared" / "data" / "dates-dlfs2.txt"
 

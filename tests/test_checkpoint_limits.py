@@ -189,7 +189,7 @@ def test_a_fifo_is_refused_within_a_second_without_blocking(tmp_path):
 def _error_of(function, *args):
     try:
         function(*args)
-    except Exception as error:                  # noqa: BLE001 -- handed back to the test
+    except Exception as error:                  # handed back to the test
         return error
     return None
 

@@ -221,10 +221,10 @@ def scenario(lib, name):
     """Build a graph, change something in place, run backward; True if it raised."""
     if lib == "torch":
         import torch
-        tensor = lambda v, g=True: torch.tensor(v, dtype=torch.float64, requires_grad=g)  # noqa
+        tensor = lambda v, g=True: torch.tensor(v, dtype=torch.float64, requires_grad=g)  # noqa: E731
         grad_off, errors = torch.no_grad, RuntimeError
     else:
-        tensor = lambda v, g=True: Tensor(v, requires_grad=g)                            # noqa
+        tensor = lambda v, g=True: Tensor(v, requires_grad=g)                            # noqa: E731
         grad_off, errors = no_grad, SavedArrayError
     x, w = tensor([1.0, 2.0]), tensor([3.0, 4.0])
     if name == "mul, an input":

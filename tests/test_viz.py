@@ -12,11 +12,11 @@ import pytest
 
 pytest.importorskip("graphviz")
 
-import minigrad.functional as F  # noqa: E402
-from minigrad import Tensor, nn, scope  # noqa: E402
-from minigrad.viz import draw_graph  # noqa: E402
-from minigrad.viz.labels import value_lines  # noqa: E402
-from minigrad.viz.walk import gradients  # noqa: E402
+import minigrad.functional as F
+from minigrad import Tensor, nn, scope
+from minigrad.viz import draw_graph
+from minigrad.viz.labels import value_lines
+from minigrad.viz.walk import gradients
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = re.compile(r"^\s*(\w+) \[(.*)\]$", re.M)

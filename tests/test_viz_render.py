@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("graphviz")
 
-from minigrad.viz import RenderError, available_engines, draw_graph, render  # noqa: E402
-from minigrad.viz.render import DOT_HEADER  # noqa: E402
+from minigrad.viz import RenderError, available_engines, draw_graph, render
+from minigrad.viz.render import DOT_HEADER
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="no system dot")

@@ -9,8 +9,7 @@ init         initialisation (uniform_, normal_, zeros_)
 utils        clip_grad_norm_
 """
 
-from minigrad.nn import init  # noqa: F401
-from minigrad.nn import utils  # noqa: F401
+from minigrad.nn import init, utils
 from minigrad.nn.layers import Dropout, Embedding, Linear
 from minigrad.nn.lstm import LSTM, LSTMCell
 from minigrad.nn.module import Module, Parameter
