@@ -10,11 +10,21 @@ modules      DotProductAttention, ScaledDotProductAttention, GeneralAttention,
 demo         `python -m attention demo`: why the soft mixture trains and the hard choice cannot
 """
 
+from attention.functional import (
+    attend,
+    dot_product_attention,
+    hard_attention,
+    one_hot_argmax,
+    self_attention,
+)
+from attention.modules import (
+    AdditiveAttention,
+    DotProductAttention,
+    GeneralAttention,
+    MultiHeadAttention,
+    ScaledDotProductAttention,
+)
 from attention.softmax import softmax
-from attention.functional import (attend, dot_product_attention, hard_attention, one_hot_argmax,
-                                  self_attention)
-from attention.modules import (AdditiveAttention, DotProductAttention, GeneralAttention,
-                               MultiHeadAttention, ScaledDotProductAttention)
 
 __all__ = ["softmax", "dot_product_attention", "attend", "hard_attention", "one_hot_argmax",
            "self_attention", "DotProductAttention", "ScaledDotProductAttention",

@@ -24,9 +24,9 @@ import math
 
 import numpy as np
 
+import minigrad.functional as F
 from minigrad import Tensor
 from minigrad.settings import check_number
-import minigrad.functional as F
 from attention.softmax import softmax
 
 

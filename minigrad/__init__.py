@@ -6,15 +6,17 @@
     y.backward()          # x.grad == [2., 4.]
 """
 
+# Tensor first: the engine and the ops import it, and it imports them once it is defined.
 from minigrad.tensor import Tensor
+
+# isort: split
+from minigrad import debug, functional, nn, optim
 from minigrad.autograd import Function, backward, topological_order
+from minigrad.checkpoint import CheckpointError, load, save
 from minigrad.grad_mode import is_grad_enabled, no_grad
-from minigrad import functional
 from minigrad.gradcheck import GradcheckError, gradcheck
 from minigrad.random import manual_seed
 from minigrad.scopes import scope
-from minigrad.checkpoint import CheckpointError, load, save
-from minigrad import debug, nn, optim
 
 __all__ = ["Tensor", "Function", "backward", "no_grad", "is_grad_enabled", "topological_order",
            "functional", "gradcheck", "GradcheckError", "manual_seed", "save", "load",

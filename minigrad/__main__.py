@@ -5,10 +5,10 @@ import sys
 
 import numpy as np
 
+import minigrad.functional as F
 from minigrad import Tensor, gradcheck
 from minigrad.command import Parser, add_debug_option, debug_wanted, run as run_command
 from minigrad.settings import check_number
-import minigrad.functional as F
 
 
 def demo(steps=300, seed=0):

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from minigrad.files import atomic_write
 from minigrad.settings import SettingError
-
 from seq2seq import data, runs
 from seq2seq.settings import check_train_config
 from seq2seq.train import TrainConfig

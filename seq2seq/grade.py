@@ -21,10 +21,16 @@ import numpy as np
 
 import minigrad
 import minigrad.functional as F
-from minigrad.grade.grader import (Exercise, SolutionFailed, call, compare_arrays, grade, main,
-                                   require)
+from minigrad.grade.grader import (
+    Exercise,
+    SolutionFailed,
+    call,
+    compare_arrays,
+    grade,
+    main,
+    require,
+)
 from minigrad.optim import Adam
-
 from seq2seq.batching import pad_sources, pad_targets
 from seq2seq.decoding import beam_search, greedy
 from seq2seq.model import Seq2Seq

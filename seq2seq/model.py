@@ -25,7 +25,6 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad import nn, scope
-
 import attention as attn
 
 SCORINGS = ("dot", "general", "additive")

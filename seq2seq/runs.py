@@ -140,8 +140,10 @@ def _open_lock(folder):
 def _lock(fd, folder):
     try:
         import fcntl
-    except ImportError:                     # Windows: a lock on the file's first byte, which
-        import msvcrt                       # the system also drops when the process ends
+    except ImportError:
+        # Windows: a lock on the file's first byte, which the system also drops when the
+        # process ends
+        import msvcrt
         try:
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         except OSError:

@@ -20,13 +20,13 @@ import minigrad
 from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
-
 from seq2seq import data, heldout, runs
 from seq2seq.batching import batches, encode_source, encode_target
 from seq2seq.model import Seq2Seq
 from seq2seq.settings import check_split, check_train_config
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
 from seq2seq.vocab import Vocab, tokenize
+
 
 @dataclasses.dataclass(frozen=True)
 class TrainConfig:

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 
 import minigrad
-
 from seq2seq import metrics
 from seq2seq.batching import encode_source, pad_sources
 from seq2seq.decoding import beam_search, greedy

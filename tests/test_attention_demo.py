@@ -6,9 +6,9 @@ import dataclasses
 import numpy as np
 import pytest
 
+from attention import dot_product_attention, hard_attention
 from attention.__main__ import main
 from attention.demo import DemoConfig, demo, gradient_norms, random_rotation, train
-from attention import dot_product_attention, hard_attention
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,15 @@ import numpy as np
 import pytest
 
 from minigrad import Tensor, gradcheck, manual_seed
-from attention import (AdditiveAttention, DotProductAttention, GeneralAttention,
-                       MultiHeadAttention, ScaledDotProductAttention, dot_product_attention,
-                       self_attention)
+from attention import (
+    AdditiveAttention,
+    DotProductAttention,
+    GeneralAttention,
+    MultiHeadAttention,
+    ScaledDotProductAttention,
+    dot_product_attention,
+    self_attention,
+)
 
 
 def tensor(rng, *shape, scale=1.0):

@@ -244,11 +244,11 @@ def test_minigrad_debug_shows_the_traceback(tmp_path):
 # ---- the other tools ------------------------------------------------------------------------
 
 def test_the_other_entry_points_report_one_line(tmp_path, capsys, monkeypatch):
-    from attention.__main__ import main as attention_main
+    import minigrad.grade.grader as grader
     from minigrad.__main__ import main as minigrad_main
     from minigrad.grade.grader import main as grade_main
     from minigrad.viz.__main__ import main as viz_main
-    import minigrad.grade.grader as grader
+    from attention.__main__ import main as attention_main
 
     monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
     assert attention_main(["demo", "--seed", "-1", "--out", str(tmp_path)]) == 1

@@ -11,9 +11,9 @@ import pytest
 
 import minigrad
 from minigrad import Tensor
-from minigrad.grade import SolutionFailed, EXERCISES, case_inputs, grade, reference
-from minigrad.grade import grader
+from minigrad.grade import EXERCISES, SolutionFailed, case_inputs, grade, grader, reference
 from minigrad.grade.grader import Case, function_exercise
+
 from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,6 +12,7 @@ import pytest
 from minigrad import Tensor
 from attention import GeneralAttention, MultiHeadAttention
 from attention.grade import SolutionFailed, case_inputs, grade, reference
+
 from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,6 +13,7 @@ import pytest
 from minigrad.grade import SolutionFailed
 from seq2seq import decoding
 from seq2seq.grade import BOS, CASES, EOS, grade_file, grading_model, score
+
 from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 import minigrad.functional as F
-from attention.modules import AdditiveAttention, GeneralAttention, MultiHeadAttention
 from minigrad import Function, Tensor, nn
-from minigrad.ops.shapes import AxisError
 from minigrad.nn.utils import clip_grad_norm_
+from minigrad.ops.shapes import AxisError
 from minigrad.optim import SGD, Adam
+from attention.modules import AdditiveAttention, GeneralAttention, MultiHeadAttention
 
 
 def t(*shape):

@@ -5,8 +5,15 @@ import random
 
 import pytest
 
-from seq2seq.metrics import (accuracy_by_length, bleu_tokens, corpus_bleu, exact_match,
-                             token_accuracy, tokenize_13a, tokenize_chars)
+from seq2seq.metrics import (
+    accuracy_by_length,
+    bleu_tokens,
+    corpus_bleu,
+    exact_match,
+    token_accuracy,
+    tokenize_13a,
+    tokenize_chars,
+)
 
 
 def test_exact_match_counts_whole_sentences():

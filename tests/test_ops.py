@@ -9,6 +9,7 @@ import pytest
 import minigrad
 import minigrad.functional as F
 from minigrad import Tensor, gradcheck
+
 from conftest import away_from, leaf
 
 pytestmark = pytest.mark.filterwarnings("error")      # no NaN or overflow warning anywhere

@@ -5,8 +5,7 @@ gradient is added there with `np.bincount`."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import minigrad.functional as F

@@ -11,6 +11,7 @@ from minigrad.files import atomic_write
 from seq2seq import experiments, heatmap
 from seq2seq.cli import main
 from seq2seq.train import train
+
 from test_runs import one_error_line, quiet, tiny
 
 

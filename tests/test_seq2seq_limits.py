@@ -6,8 +6,13 @@ import numpy as np
 import pytest
 
 from seq2seq.cli import main
-from seq2seq.heatmap import (MAX_FIGURE_INCHES, MAX_TEXT_TOKENS, _figure_axis, plot_heatmap,
-                             text_heatmap)
+from seq2seq.heatmap import (
+    MAX_FIGURE_INCHES,
+    MAX_TEXT_TOKENS,
+    _figure_axis,
+    plot_heatmap,
+    text_heatmap,
+)
 from seq2seq.train import TrainConfig, train
 from seq2seq.translator import MAX_SOURCE_TOKENS, load_translator
 

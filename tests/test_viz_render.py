@@ -249,8 +249,8 @@ def test_a_picture_is_replaced_only_when_an_earlier_drawing_wrote_it(step, tmp_p
 
 
 def test_the_draw_commands_refuse_an_unrelated_dot_file_unless_overwrite(tmp_path, capsys):
-    from attention.__main__ import main as attention_main
     from minigrad.viz.__main__ import main as viz_main
+    from attention.__main__ import main as attention_main
     for main, command in ((attention_main, ["draw"]), (viz_main, ["lstm-cell"])):
         mine = tmp_path / "mine.dot"
         mine.write_text("my notes")

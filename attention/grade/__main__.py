@@ -2,8 +2,8 @@
 
 import sys
 
-from attention.grade import EXERCISES
 from minigrad.grade.grader import main
+from attention.grade import EXERCISES
 
 if __name__ == "__main__":
     sys.exit(main(EXERCISES, "python -m attention.grade"))

@@ -13,8 +13,8 @@ grader      the machinery, shared with `attention.grade` and `seq2seq.grade`
 """
 
 from minigrad.grade import grader
-from minigrad.grade.grader import SolutionFailed
 from minigrad.grade.exercises import EXERCISES
+from minigrad.grade.grader import SolutionFailed
 
 __all__ = ["grade", "case_inputs", "SolutionFailed", "EXERCISES"]
 

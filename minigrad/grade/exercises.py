@@ -3,8 +3,8 @@
 
 import numpy as np
 
-from minigrad.grade import reference
 from minigrad.autograd import Function
+from minigrad.grade import reference
 from minigrad.grade.grader import Case, SolutionFailed, function_exercise
 
 

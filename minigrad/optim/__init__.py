@@ -6,8 +6,8 @@ sgd         SGD, with momentum, Nesterov momentum and weight decay
 adam        Adam
 """
 
+from minigrad.optim.adam import Adam
 from minigrad.optim.optimizer import Optimizer
 from minigrad.optim.sgd import SGD
-from minigrad.optim.adam import Adam
 
 __all__ = ["Optimizer", "SGD", "Adam"]
