@@ -44,9 +44,10 @@ def read_member(archive, member, path, kinds, left, limit):
     `limit`), and no more than the declared bytes are read."""
     info = archive.getinfo(member)
     corrupt = f"{path!r} is corrupt: its member {member!r}"
-    if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size or \
-            info.compress_type == zipfile.ZIP_DEFLATED and \
-            info.file_size > DEFLATE_RATIO * info.compress_size + 1024:
+    stored = info.compress_type == zipfile.ZIP_STORED
+    deflated = info.compress_type == zipfile.ZIP_DEFLATED
+    if ((stored and info.file_size != info.compress_size)
+            or (deflated and info.file_size > DEFLATE_RATIO * info.compress_size + 1024)):
         raise NpzRefused(f"{corrupt} claims {info.file_size} bytes from {info.compress_size} "
                          "stored, more than they can hold")
     with archive.open(info) as file:

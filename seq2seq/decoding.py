@@ -63,7 +63,7 @@ def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
         logits, new_state, w = model.decoder.step(tokens, state, enc_k, mask_k)       # (k, V)
         log_p = F.log_softmax(logits).data                                           # (k, V)
         candidates = []
-        for b, (ids, score, rows) in enumerate(beams):
+        for b, (_, score, _) in enumerate(beams):
             for token in np.argsort(-log_p[b], kind="stable")[:beam_size]:
                 candidates.append((score + log_p[b, token], b, int(token)))
         candidates.sort(key=lambda c: -c[0])

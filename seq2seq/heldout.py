@@ -44,7 +44,7 @@ def pairs_sha256(pairs):
     """sha256 of the pairs written out as a tab-separated file ("source\\ttarget\\n" each)."""
     digest = hashlib.sha256()
     for source, target in pairs:
-        digest.update(f"{source}\t{target}\n".encode("utf-8"))
+        digest.update(f"{source}\t{target}\n".encode())
     return digest.hexdigest()
 
 

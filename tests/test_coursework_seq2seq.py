@@ -41,7 +41,7 @@ def test_the_cases_need_a_real_beam():
     cannot pass; and the max_len case ends unfinished."""
     model = grading_model()
     worse = 0
-    for label, source, beam_size, max_len in CASES:
+    for _, source, beam_size, max_len in CASES:
         src = np.array([source])
         [greedy_ids], _ = decoding.greedy(model, src, BOS, EOS, max_len)
         beam_ids, _ = decoding.beam_search(model, src, BOS, EOS, beam_size, max_len)

@@ -167,7 +167,7 @@ def test_one_no_grad_object_entered_twice():
 def test_no_grad_restores_the_mode_after_an_exception():
     with pytest.raises(ZeroDivisionError):
         with no_grad():
-            1 / 0
+            raise ZeroDivisionError
     assert minigrad.is_grad_enabled()
 
 
@@ -281,7 +281,7 @@ def test_training_loop_does_not_leak():
     w = Tensor(np.ones((50, 50)), requires_grad=True)
     x = Tensor(np.ones((8, 50)))
     graphs = []
-    for step in range(50):
+    for _ in range(50):
         hidden = (x @ w).tanh()
         loss = (hidden ** 2).mean()
         loss.backward()

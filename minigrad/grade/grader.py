@@ -245,7 +245,8 @@ def compare_gradients(exercise, where, student, reference, outputs, path, number
             compare_arrays(f"{exercise.name}: the gradient with respect to {x.name}", x.grad,
                            want_grad, where, atol, rtol)
         except SolutionFailed as failure:
-            raise SolutionFailed(f"{failure}\n  (the outputs are right: look at the backward)")
+            raise SolutionFailed(f"{failure}\n"
+                                 "  (the outputs are right: look at the backward)") from None
 
 
 def run_gradcheck(exercise, fn, case, where, path):
