@@ -48,7 +48,6 @@ class Encoder(nn.Module):
 
     def __init__(self, vocab_size, embed_size, hidden_size, padding_idx=0, fused=True,
                  bidirectional=False):
-        super().__init__()
         self.bidirectional, self.padding_idx = bidirectional, padding_idx
         self.embedding = nn.Embedding(vocab_size, embed_size, padding_idx=padding_idx)
         self.lstm = nn.LSTM(embed_size, hidden_size, batch_first=True, fused=fused)
@@ -72,7 +71,6 @@ class Decoder(nn.Module):
     uses_attention = False
 
     def __init__(self, vocab_size, embed_size, hidden_size, padding_idx=0, fused=True):
-        super().__init__()
         self.embedding = nn.Embedding(vocab_size, embed_size, padding_idx=padding_idx)
         self.lstm = nn.LSTM(embed_size, hidden_size, batch_first=True, fused=fused)
         self.out = nn.Linear(hidden_size, vocab_size)
@@ -117,7 +115,6 @@ class AttentionDecoder(nn.Module):
 
     def __init__(self, vocab_size, embed_size, hidden_size, scoring="dot", wiring="luong",
                  padding_idx=0, fused=True):
-        super().__init__()
         if wiring not in WIRINGS:
             raise ValueError(f"wiring must be one of {WIRINGS}, not {wiring!r}")
         self.wiring = wiring
@@ -209,7 +206,6 @@ class Seq2Seq(nn.Module):
     def __init__(self, src_vocab_size, tgt_vocab_size, embed_size=16, hidden_size=256,
                  attention="dot", wiring="luong", padding_idx=0, fused=True,
                  bidirectional=False):
-        super().__init__()
         self.config = dict(src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size,
                            embed_size=embed_size, hidden_size=hidden_size, attention=attention,
                            wiring=wiring, padding_idx=padding_idx, fused=fused,
