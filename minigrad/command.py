@@ -7,8 +7,8 @@
 A traceback is for the person who wrote the code; the person who typed the command needs to know
 what to change, in one line. Any exception becomes that line (its type is named when it is not
 a plain bad-input error), Ctrl-C exits with status 130, a closed stdout (`... | head -1`) ends
-the command quietly with status 0 (the reader had what it wanted), and `--debug` or MINIGRAD_DEBUG=1 lets
-the exception through, traceback and all, for a bug report or a debugger.
+the command quietly with status 0 (the reader had what it wanted), and `--debug` or
+MINIGRAD_DEBUG=1 lets the exception through, traceback and all, for a bug report or a debugger.
 """
 
 import argparse

@@ -2,9 +2,9 @@
 
 Sources are padded on the LEFT: the encoder's last state is then the state right after the last
 real token, the one the decoder starts from. The encoder's LSTM skips the padding (its mask
-leaves the state unchanged there), so a padded sentence is encoded exactly as it is alone. Targets are padded on the
-right and framed as <bos> y_1 .. y_n <eos>; the decoder reads all but the last column and is
-scored on all but the first.
+leaves the state unchanged there), so a padded sentence is encoded exactly as it is alone.
+Targets are padded on the right and framed as <bos> y_1 .. y_n <eos>; the decoder reads all but
+the last column and is scored on all but the first.
 
     source "ab", "abcd"   ->  [[pad, pad, a, b], [a, b, c, d]]
     target "xy"           ->  [[bos, x, y, eos, pad, ...]]

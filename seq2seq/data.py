@@ -97,7 +97,8 @@ def _grow(rng, clauses, room):
         part = rng.choice([part for part in parts if part[slot] is None])
         part[slot] = rng.choice(list(ADJECTIVES if slot else ANIMATE))
     elif step == "and":
-        clause, role = rng.choice([(c, r) for c in clauses for r in (0, 1) if c[r] and len(c[r]) == 1])
+        one_noun = [(c, r) for c in clauses for r in (0, 1) if c[r] and len(c[r]) == 1]
+        clause, role = rng.choice(one_noun)     # a subject (0) or object (1) of one noun
         nouns = ANIMATE if role == 0 else VERBS[clause[2]][2]
         clause[role].append([None, None, rng.choice(list(nouns))])
     elif step == "object":
@@ -118,10 +119,10 @@ def _simple_clause(rng):
 def toy_ja_en(rng, min_len, max_len):
     """A Japanese sentence of a small grammar and its English translation, word by word:
 
-        sentence := clause ("そして" clause)*              -> clause ("and" clause)*
-        clause   := np ("が" | "は") [np "を"] verb         -> np verb [np]             (SOV -> SVO)
-        np       := part ["と" part]                        -> part ["and" part]
-        part     := [possessor "の"] [adjective] noun       -> [the] [adjective] noun [of the possessor]
+        sentence := clause ("そして" clause)*          -> clause ("and" clause)*
+        clause   := np ("が" | "は") [np "を"] verb     -> np verb [np]             (SOV -> SVO)
+        np       := part ["と" part]                    -> part ["and" part]
+        part     := [possessor "の"] [adjective] noun   -> [the] [adjective] noun [of the possessor]
 
     "ねこ が さかな を たべる" -> "the cat eats fish". A subject is a person or an animal ("the
     cat"), and so is a possessor; an object is whatever its verb takes (FOOD for たべる, DRINKS
@@ -137,7 +138,8 @@ def toy_ja_en(rng, min_len, max_len):
     noun with "と", an object, another clause) until it has exactly that length.
     """
     if max_len < 3:
-        raise ValueError(f"toy-ja-en sentences have at least 3 words, max_len={max_len} is too short")
+        raise ValueError(f"toy-ja-en sentences have at least 3 words, max_len={max_len} is "
+                         "too short")
     length = rng.randint(max(min_len, 3), max_len)
     while True:
         clauses = [_simple_clause(rng)]
@@ -301,8 +303,8 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES):
             pairs.append((source, target))
     if not pairs:
         what = "the file is empty" if lineno == 0 else f"all {lineno} lines are blank"
-        raise CorpusError(f"{path}:{max(lineno, 1)}: no pairs, {what}; expected 'source{sep}target' "
-                          f"lines")
+        raise CorpusError(f"{path}:{max(lineno, 1)}: no pairs, {what}; expected "
+                          f"'source{sep}target' lines")
     return pairs
 
 

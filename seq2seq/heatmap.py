@@ -97,7 +97,8 @@ def text_heatmap(weights, source_tokens, target_tokens):
     for label, row in zip(labels, levels):
         cells = "".join(SHADES[level] * cell for level in row)
         lines.append((_pad(label, label_width, right=True) + " │" + cells).rstrip())
-    steps = " ≤ ".join(f"{shade!r} < {(i + 1) / len(SHADES):.1f}" for i, shade in enumerate(SHADES[:-1]))
+    steps = " ≤ ".join(f"{shade!r} < {(i + 1) / len(SHADES):.1f}"
+                       for i, shade in enumerate(SHADES[:-1]))
     lines.append(f"weight:  {steps} ≤ {SHADES[-1]!r}")
     return "\n".join(lines)
 
@@ -105,9 +106,10 @@ def text_heatmap(weights, source_tokens, target_tokens):
 # ---- PNG -----------------------------------------------------------------------------------
 
 # Fonts that have Japanese (kana and kanji) glyphs, looked for when a token needs one
-CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Noto Sans JP", "Source Han Sans", "IPAexGothic",
-                  "IPAGothic", "IPAPGothic", "TakaoGothic", "VL Gothic", "Droid Sans Fallback",
-                  "WenQuanYi", "Hiragino", "Yu Gothic", "MS Gothic", "Meiryo", "Unifont")
+CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Noto Sans JP", "Source Han Sans",
+                  "IPAexGothic", "IPAGothic", "IPAPGothic", "TakaoGothic", "VL Gothic",
+                  "Droid Sans Fallback", "WenQuanYi", "Hiragino", "Yu Gothic", "MS Gothic",
+                  "Meiryo", "Unifont")
 
 
 @functools.lru_cache(maxsize=1)

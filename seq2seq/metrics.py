@@ -21,7 +21,7 @@ MAX_ORDER = 4                   # BLEU counts 1-, 2-, 3- and 4-grams
 
 
 def exact_match(hypotheses, references):
-    """The fraction of hypotheses equal to their reference (strings or token lists); 0.0 for none."""
+    """The fraction of hypotheses equal to their reference (strings or token lists); 0.0 if none."""
     _check_same_length(hypotheses, references)
     if not references:
         return 0.0
@@ -46,7 +46,7 @@ def token_accuracy(hyp_tokens, ref_tokens):
 
 
 def accuracy_by_length(sources_tokens, hypotheses, references):
-    """Exact match, grouped by the length of the source: {source length: fraction}, sorted by length."""
+    """Exact match by the length of the source: {source length: fraction}, sorted by length."""
     _check_same_length(hypotheses, references)
     _check_same_length(sources_tokens, references)
     right, seen = Counter(), Counter()
@@ -107,8 +107,9 @@ def bleu_tokens(level):
 def bleu_statistics(hypotheses, references, tokens="13a"):
     """The corpus totals BLEU is made of.
 
-    matches[n-1]   n-grams of the hypotheses also found in their reference, each counted at most as
-                   often as the reference has it ("clipping": "the the the" vs "the cat" matches once)
+    matches[n-1]   n-grams of the hypotheses also found in their reference, each counted at most
+                   as often as the reference has it ("clipping": "the the the" vs "the cat"
+                   matches once)
     totals[n-1]    n-grams of the hypotheses
     hyp_len        tokens in all hypotheses;  ref_len  tokens in all references
     """

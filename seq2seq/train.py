@@ -99,7 +99,8 @@ def train(config, log=runs.say):
         pairs = task_pairs(config)
         train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
         check_split(len(pairs), len(train_pairs), config.val_fraction)
-        split = heldout.make_record(train_pairs, val_pairs, heldout.corpus_sha256(config.task, pairs))
+        corpus = heldout.corpus_sha256(config.task, pairs)
+        split = heldout.make_record(train_pairs, val_pairs, corpus)
         state, changed = runs.start(out, config, token_level(config), log)    # the data is good
         translator = build(config, train_pairs)
         model = translator.model

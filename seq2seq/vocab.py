@@ -3,7 +3,7 @@
 Two tokenisation levels, nothing cleverer:
 
     "char"   every character is a token, spaces included:  "9/27/94" -> ["9", "/", "2", "7", ...]
-    "word"   tokens are separated by whitespace:            "the cat eats fish" -> ["the", "cat", ...]
+    "word"   tokens are separated by whitespace:            "the cat eats" -> ["the", "cat", ...]
 
 A `Vocab` numbers the tokens. Ids 0..3 are always the special tokens
 
@@ -53,7 +53,7 @@ class Vocab:
     pad_id, bos_id, eos_id, unk_id = 0, 1, 2, 3
 
     def __init__(self, tokens=()):
-        """The special tokens, then `tokens` in the given order (a repeated token keeps its first id)."""
+        """The special tokens, then `tokens` in order (a repeated token keeps its first id)."""
         self.itos = []              # id -> token
         self.stoi = {}              # token -> id
         for token in (*SPECIALS, *tokens):

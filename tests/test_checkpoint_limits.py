@@ -129,8 +129,8 @@ def test_huge_metadata_is_refused_before_it_is_read(tmp_path, monkeypatch):
     path = tmp_path / "words.npz"
     save({"vocabulary": {f"word{i}": i for i in range(1000)}}, path)
     monkeypatch.setattr(checkpoint, "MAX_METADATA_BYTES", 10_000)
-    with pytest.raises(CheckpointError, match="words.npz' is too large to load: its member 'metadata"
-                                              ".npy' holds .*MAX_METADATA_BYTES"):
+    with pytest.raises(CheckpointError, match="words.npz' is too large to load: its member "
+                                              "'metadata.npy' holds .*MAX_METADATA_BYTES"):
         load(path)
     with pytest.raises(CheckpointError, match="its metadata would take"):
         save({"vocabulary": {f"word{i}": i for i in range(1000)}}, tmp_path / "more.npz")

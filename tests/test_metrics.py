@@ -53,7 +53,8 @@ def test_accuracy_by_length_groups_by_source_length():
 # ---- BLEU: values worked out by hand -------------------------------------------------------
 
 def test_bleu_of_identical_corpus_is_one():
-    assert corpus_bleu(["the cat eats fish", "a b c d e"], ["the cat eats fish", "a b c d e"]) == 1.0
+    corpus = ["the cat eats fish", "a b c d e"]
+    assert corpus_bleu(corpus, corpus) == 1.0
 
 
 def test_bleu_is_the_geometric_mean_of_the_precisions():
@@ -68,12 +69,14 @@ def test_bleu_exp_smoothing_halves_each_empty_order_again():
 
 
 def test_bleu_brevity_penalty_for_short_hypotheses():
-    assert corpus_bleu(["a b c d"], ["a b c d e f"]) == pytest.approx(math.exp(1 - 6 / 4), abs=1e-15)
-    assert corpus_bleu(["a b c d e f g h"], ["a b c d"]) < 1.0  # longer: no penalty, lower precision
+    penalty = math.exp(1 - 6 / 4)                   # 4 tokens for a reference of 6
+    assert corpus_bleu(["a b c d"], ["a b c d e f"]) == pytest.approx(penalty, abs=1e-15)
+    # longer: no penalty, but a lower precision
+    assert corpus_bleu(["a b c d e f g h"], ["a b c d"]) < 1.0
 
 
 def test_bleu_clips_repeated_words():
-    # "the" six times, but the reference has it twice: p1 = 2/6; no 2-gram "the the" in the reference
+    # "the" six times, but twice in the reference: p1 = 2/6; no 2-gram "the the" in the reference
     hyp, ref = "the the the the the the", "the cat the dog x y"
     expected = (2 / 6 * 1 / (2 * 5) * 1 / (4 * 4) * 1 / (8 * 3)) ** 0.25
     assert corpus_bleu([hyp], [ref]) == pytest.approx(expected, abs=1e-15)
@@ -137,7 +140,8 @@ def test_bleu_equals_sacrebleu_on_random_corpora():
         expected = sacrebleu.corpus_bleu(hyps, [refs]).score / 100
         assert corpus_bleu(hyps, refs) == pytest.approx(expected, abs=1e-12), (hyps, refs)
         scores.append(expected)
-    assert 0.0 in scores and max(scores) == pytest.approx(1.0) and any(0.05 < s < 0.95 for s in scores)
+    assert 0.0 in scores and max(scores) == pytest.approx(1.0)
+    assert any(0.05 < s < 0.95 for s in scores)
 
 
 def test_13a_tokens_equal_sacrebleus_on_random_strings():
@@ -173,7 +177,9 @@ def test_char_bleu_equals_sacrebleus_char_tokenizer_on_random_corpora():
     rng = random.Random(2)
     alphabet = list("0123456789-/ .,abcねこ") + ["  ", "\t"]
     for _ in range(200):
-        refs = ["".join(rng.choices(alphabet, k=rng.randint(0, 14))) for _ in range(rng.randint(1, 5))]
+        n = rng.randint(1, 5)
+        refs = ["".join(rng.choices(alphabet, k=rng.randint(0, 14))) for _ in range(n)]
         hyps = ["".join(c if rng.random() < 0.8 else rng.choice(alphabet) for c in r) for r in refs]
         expected = sacrebleu.corpus_bleu(hyps, [refs], tokenize="char").score / 100
-        assert corpus_bleu(hyps, refs, tokens="char") == pytest.approx(expected, abs=1e-12), (hyps, refs)
+        got = corpus_bleu(hyps, refs, tokens="char")
+        assert got == pytest.approx(expected, abs=1e-12), (hyps, refs)
