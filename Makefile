@@ -1,13 +1,14 @@
 # Set-up is part of every target: a fresh clone needs only Python >= 3.10 and make.
 #   make demo        the main job
-#   make test        the whole test suite, slow tests included (what CI runs)
+#   make test        the linter (make lint), then the whole test suite, slow tests included
+#                    (what CI runs)
 #   make bench       the benchmarks (one BLAS thread)
 #   make notebooks   the tutorials as Jupyter notebooks, in notebooks/
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: demo test test-oldest bench notebooks venv clean
+.PHONY: demo lint test test-oldest bench notebooks venv clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,9 +20,14 @@ venv: $(VENV)/.installed
 demo: venv
 	$(PY) -m seq2seq demo
 
-# Everything, the tests marked slow too (a plain `pytest` leaves those out, for quick runs while
-# working: they run a tutorial a second time, as a notebook, when its page already runs).
-test: venv
+# ruff with the rules in pyproject.toml; `ruff check --fix .` mends the import order and the like.
+lint: venv
+	$(PY) -m ruff check .
+
+# The linter, then everything, the tests marked slow too (a plain `pytest` leaves those out, for
+# quick runs while working: they run a tutorial a second time, as a notebook, when its page
+# already runs).
+test: lint
 	$(PY) -m pytest -q -m "slow or not slow"
 
 # The suite once more on the oldest NumPy the project supports (without the PyTorch oracle).
