@@ -6,9 +6,9 @@ spelling gets PyTorch's result or a clear error, never a silently different answ
 import numpy as np
 import pytest
 
-import attention
 import minigrad.functional as F
 from minigrad import Tensor
+import attention
 
 
 @pytest.fixture
@@ -98,7 +98,8 @@ def test_max_with_dim_matches_torch_max_values_and_indices(x):
 
 
 def test_max_with_several_dims_is_refused_naming_axis_instead(x):
-    with pytest.raises(TypeError, match=r"^max: dim=\(0, 1\) must be one axis .* use axis=\(0, 1\)"):
+    with pytest.raises(TypeError,
+                       match=r"^max: dim=\(0, 1\) must be one axis .* use axis=\(0, 1\)"):
         x.max(dim=(0, 1))
 
 

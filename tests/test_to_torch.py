@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention import MultiHeadAttention
 from minigrad import Tensor, optim
+from attention import MultiHeadAttention
 from seq2seq.batching import pad_sources, pad_targets
 from seq2seq.model import Seq2Seq
 from seq2seq.to_torch import (
