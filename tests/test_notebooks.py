@@ -11,9 +11,10 @@ import re
 import sys
 
 import pytest
-from test_docs import DOCS, ROOT, python_blocks
 
 from docs import notebooks
+
+from test_docs import DOCS, ROOT, python_blocks
 
 KERNEL = "minigrad-test"
 SLOW = {"misconceptions.md"}        # trains several small models: run by `pytest -m slow`
