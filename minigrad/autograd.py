@@ -276,5 +276,5 @@ def _backward_in_debugger(op, grad_y, y):
     """`op.backward(grad_y)` with Python's debugger opened just before it. `breakpoint()` calls
     the debugger that $PYTHONBREAKPOINT names: pdb by default, or ipdb, an IDE's, 0 for none."""
     inputs = [x.data for x in op.inputs]    # noqa: F841 (the arrays the op computed y from)
-    breakpoint()                            # locals: op, grad_y (dL/dy), inputs, y
+    breakpoint()                            # noqa: T100 (locals: op, grad_y, inputs, y)
     return op.backward(grad_y)              # `s` (step) goes into op.backward

@@ -186,7 +186,7 @@ class FusedLSTM(Function):
         self.mask = mask
 
     def forward(self, x, h0, c0, weight_ih, weight_hh, bias_ih, bias_hh):
-        B, T, I = x.shape
+        B, T, I = x.shape                        # noqa: E741 (I: the input size, as in (B, T, I))
         padded = [None] * T                      # per step: (B, 1), True at padded rows, or
         if self.mask is not None:                # None where no row is padded (most steps)
             padded = [p if p.any() else None for p in ~self.mask.T[:, :, None]]
