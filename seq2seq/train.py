@@ -10,8 +10,6 @@ change) are in seq2seq/runs.py.
 
 import dataclasses
 import math
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +21,7 @@ from minigrad.optim import Adam
 from seq2seq import data, heldout, runs
 from seq2seq.batching import batches, encode_source, encode_target
 from seq2seq.model import Seq2Seq
+from seq2seq.progress import epoch_progress
 from seq2seq.settings import check_split, check_train_config
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
 from seq2seq.vocab import Vocab, tokenize
@@ -152,8 +151,8 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log):
     in many lines, are silenced inside the step; the check says it in one."""
     pad = model.padding_idx
     n_batches = -(-len(examples) // config.batch_size)
-    progress = _progress(n_batches, f"epoch {epoch + 1}/{config.epochs}", config.progress)
-    total, started = 0.0, time.perf_counter()
+    progress = epoch_progress(n_batches, f"epoch {epoch + 1}/{config.epochs}", config.progress)
+    total = 0.0
     i = 0
     for i, (src, tgt) in enumerate(batches(examples, config.batch_size, pad, rng), 1):
         with np.errstate(all="ignore"):     # an overflow shows as a non-finite loss, below
@@ -169,8 +168,7 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log):
             optimizer.step()
         total += value
         if progress is not None:
-            progress.set_postfix(loss=f"{total / i:.4f}",
-                                 it_s=f"{i / (time.perf_counter() - started):.2f}")
+            progress.set_postfix(loss=f"{total / i:.4f}")      # tqdm shows the rate itself
             progress.update()
     if progress is not None:
         progress.close()
@@ -179,14 +177,6 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log):
     if not finite:                          # the last step overflowed: its loss is not seen
         raise _diverged("parameters became nan or infinite", epoch, i, config)
     return total / max(n_batches, 1)
-
-
-def _progress(total, description, enabled):
-    if not enabled:
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, desc=description, unit="batch", leave=False, dynamic_ncols=True,
-                file=runs.QuietStream(sys.stderr))          # a closed stderr stops no epoch
 
 
 def save_run(out, config, translator, optimizer, history, split=None):
