@@ -200,15 +200,17 @@ def demo(config=DemoConfig(), out=None, log=print):
     result = {"norms": norms, "soft": soft, "hard": hard, "initial": initial, "ideal": ideal,
               "soft_projection": soft_projection.data, "hard_projection": hard_projection.data}
     if out is not None:
-        result["png"] = plot(result, Path(out) / "soft-vs-hard-attention.png")
+        result["png"] = Path(out) / "soft-vs-hard-attention.png"
+        plot(result, result["png"])
         log(f"\nwrote {result['png']}")
     return result
 
 
-def plot(result, path):
-    """The learning curves, soft against hard, to a PNG. matplotlib is imported here, and only its
-    Agg canvas is used (no window, no global backend switch)."""
-    from matplotlib.figure import Figure
+def plot(result, path=None):
+    """The learning curves, soft against hard: a matplotlib Figure (attention.figures, which
+    Jupyter shows inline), also written to `path` (PNG) when one is given. matplotlib is
+    imported here, and only its Agg canvas is used (no window, no global backend switch)."""
+    from attention.figures import Figure, save
 
     soft, hard = result["soft"], result["hard"]
     figure = Figure(figsize=(10, 4))
@@ -224,7 +226,7 @@ def plot(result, path):
     norms = result["norms"]
     figure.suptitle(f"|dL/dW| at the start: soft {norms['soft', 'W', 'backprop']:.3g}, "
                     f"hard {norms['hard', 'W', 'backprop']:.3g}")
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=100)
-    return path
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        save(figure, path)
+    return figure

@@ -169,16 +169,18 @@ def _compare_lengths(out, configs, seed, log, n_held_out):
             f"{table['attention'].get(n, float('nan')):9.2%}")
     text = json.dumps({k: {str(n): v for n, v in t.items()} for k, t in table.items()}, indent=2)
     atomic_write(out / "compare-lengths.json", lambda file: file.write(text), text=True)
-    _plot_lengths(table, out / "compare-lengths.png")
+    plot_lengths(table, out / "compare-lengths.png")
     log(f"written to {out}/compare-lengths.png and compare-lengths.json")
     return table
 
 
-def _plot_lengths(table, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(6, 4))
+def plot_lengths(table, path=None):
+    """Exact match by source length, one line per model: a matplotlib Figure (attention.figures:
+    Jupyter shows it inline, nothing global changes), also written to `path` when given."""
+    from attention.figures import Figure, save
+
+    figure = Figure(figsize=(6, 4))
+    ax = figure.add_subplot()
     for name, by_length in table.items():
         lengths = sorted(by_length)
         ax.plot(lengths, [by_length[n] for n in lengths], marker="o", label=name)
@@ -187,9 +189,10 @@ def _plot_lengths(table, path):
     ax.set_ylim(0, 1.02)
     ax.legend()
     ax.set_title("Accuracy by input length: plain encoder-decoder vs attention")
-    fig.tight_layout()
-    atomic_write(path, lambda file: fig.savefig(file, format="png", dpi=120))
-    plt.close(fig)
+    figure.tight_layout()
+    if path is not None:
+        save(figure, path, dpi=120)
+    return figure
 
 
 def add_commands(sub):

@@ -1,4 +1,5 @@
-"""Attention weights as a picture: in the terminal (`text_heatmap`) or as a PNG (`plot_heatmap`).
+"""Attention weights as a picture: in the terminal (`text_heatmap`) or as a matplotlib figure
+(`plot_heatmap`), which Jupyter shows inline and which is written to a file when given a path.
 
 weights[t, s] is how much output token t looked at source token s while it was produced: one
 row per output token, one column per source token, each row summing to 1.
@@ -18,26 +19,22 @@ row per output token, one column per source token, each row summing to 1.
 (The verb "たべる" comes last in Japanese but third in English: the crossing is the picture.)
 
 Sizes are bounded, so a long sentence cannot make an absurd picture: `text_heatmap` refuses more
-than MAX_TEXT_TOKENS (100) tokens a side, which no terminal shows (draw a PNG instead), and
-`plot_heatmap` keeps its figure within MAX_FIGURE_INCHES (40 inches, 4,000 pixels) a side,
-labelling only every k-th token when they no longer fit (2,000 tokens once asked matplotlib for
-an 80,000-pixel-wide canvas, which died allocating it).
+than MAX_TEXT_TOKENS (100) tokens a side, which no terminal shows (draw a figure instead), and
+`plot_heatmap` keeps its figure within attention.figures.MAX_FIGURE_INCHES (40 inches, 4,000
+pixels) a side, labelling only every k-th token when they no longer fit (2,000 tokens once asked
+matplotlib for an 80,000-pixel-wide canvas, which died allocating it).
+
+matplotlib is imported by `plot_heatmap` only: the text heatmap needs numpy alone.
 """
 
-import functools
-import math
 import unicodedata
-from pathlib import Path
 
 import numpy as np
-
-from minigrad.files import atomic_write
 
 SHADES = " ░▒▓█"            # weight 0 .. 1, in five equal steps
 MAX_HEADER = 10              # longer source tokens are cut, with "…", in the column headers
 MAX_TEXT_TOKENS = 100        # rows or columns of a text heatmap: 200+ terminal cells already
-MAX_FIGURE_INCHES = 40.0     # a side of the PNG: 4,000 pixels at 100 dpi, 64 MB to draw
-MAX_TITLE = 80               # characters of the PNG's title; a longer one is cut, with "…"
+MAX_TITLE = 80               # characters of the figure's title; a longer one is cut, with "…"
 
 
 def display_width(text):
@@ -103,106 +100,24 @@ def text_heatmap(weights, source_tokens, target_tokens):
     return "\n".join(lines)
 
 
-# ---- PNG -----------------------------------------------------------------------------------
+# ---- a figure --------------------------------------------------------------------------------
 
-# Fonts that have Japanese (kana and kanji) glyphs, looked for when a token needs one
-CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Noto Sans JP", "Source Han Sans",
-                  "IPAexGothic", "IPAGothic", "IPAPGothic", "TakaoGothic", "VL Gothic",
-                  "Droid Sans Fallback", "WenQuanYi", "Hiragino", "Yu Gothic", "MS Gothic",
-                  "Meiryo", "Unifont")
+def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None):
+    """The weights as a matplotlib Figure, returned (Jupyter shows it inline): source tokens
+    along the x axis, output tokens down the y axis, and a colour bar. With a `path`, it is also
+    written there (PNG, or the format the suffix names), atomically.
 
-
-@functools.lru_cache(maxsize=1)
-def _cjk_fonts():
-    """(name, set of code points) of the fonts that can draw Japanese: first the one the project
-    ships (minigrad.viz.fonts), registered with matplotlib's font manager here, then the
-    installed fonts named in CJK_FONT_HINTS. Registering adds a font matplotlib may use; it
-    changes no setting (rcParams)."""
-    from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
-
-    from minigrad.viz import fonts
-    known = {entry.fname for entry in font_manager.fontManager.ttflist}
-    bundled = fonts.font_path()
-    for path in [str(bundled)] if bundled else []:
-        if path not in known:
-            font_manager.fontManager.addfont(path)
-    for path in font_manager.findSystemFonts():     # fonts installed after matplotlib's font cache
-        if path not in known:                       # was built are not in its list yet
-            try:
-                font_manager.fontManager.addfont(path)
-            except (OSError, RuntimeError, ValueError):
-                continue
-    found = []
-    for entry in font_manager.fontManager.ttflist:
-        ours = bundled is not None and Path(entry.fname) == bundled
-        if ours or any(hint.lower() in entry.name.lower() for hint in CJK_FONT_HINTS):
-            try:
-                charmap = frozenset(FT2Font(entry.fname).get_charmap())
-            except (OSError, RuntimeError, ValueError):
-                continue                            # a font file FreeType cannot read
-            found.append((not ours, entry.name, charmap))
-    return [(name, charmap) for _, name, charmap in sorted(found, key=lambda f: f[0])]
-
-
-def _default_charmap():
-    """The code points of the font matplotlib draws text in by default (DejaVu Sans, usually)."""
-    from matplotlib import font_manager, rcParams
-    from matplotlib.ft2font import FT2Font
-    path = font_manager.findfont(font_manager.FontProperties(family=rcParams["font.family"]))
-    return frozenset(FT2Font(path).get_charmap())
-
-
-def font_family(tokens):
-    """The font list to draw `tokens` with: matplotlib's default font, then, as fallbacks, fonts
-    that have the glyphs it lacks (Japanese, say): the project's Japanese font first. matplotlib
-    (>= 3.6) takes each glyph from the first font in the list that has it. Characters no font
-    has get one FontWarning (naming what to install), as they would be drawn as empty boxes."""
-    from matplotlib import rcParams
-
-    from minigrad.viz import fonts
-    family = list(rcParams["font.family"])
-    needed = {ord(ch) for token in tokens for ch in str(token)} - _default_charmap()
-    needed = {code for code in needed if not unicodedata.category(chr(code)).startswith("C")}
-    for name, charmap in _cjk_fonts() if needed else []:
-        if needed & charmap:
-            family += [name] if name not in family else []
-            needed -= charmap
-    if needed:
-        sample = "".join(chr(code) for code in sorted(needed)[:10])
-        why = "no installed font has them"
-        if fonts.font_path() is None and fonts.needs_cjk_font(sample):
-            why = f"the project's Japanese font is not installed; {fonts.HOW_TO_GET_IT}"
-        fonts.warn_once(f"the heatmap draws {sample!r} as empty boxes: {why}")
-    return family
-
-
-def _figure_axis(n, per_token, margin, least):
-    """(inches, label stride) along one axis of the PNG: `per_token` inches for each of the `n`
-    tokens, plus a `margin`, while that fits in MAX_FIGURE_INCHES; past that the axis stays that
-    long and only every stride-th token is labelled, so the labels still do not overlap."""
-    inches = max(least, margin + per_token * n)
-    if inches <= MAX_FIGURE_INCHES:
-        return inches, 1
-    return MAX_FIGURE_INCHES, math.ceil(per_token * n / (MAX_FIGURE_INCHES - margin))
-
-
-def plot_heatmap(weights, source_tokens, target_tokens, path, title=None):
-    """Draw the weights to an image file (PNG, or the format its suffix names; written
-    atomically): source tokens along the x axis, output tokens down the y axis, and a colour
-    bar. Returns `path`.
-
-    Drawn with matplotlib's Agg canvas, without pyplot, so nothing global changes. Japanese is
-    drawn in the font the project ships (see `font_family`); a glyph that no font has is drawn
-    as an empty box, with one FontWarning in the process instead of matplotlib's warnings, one
-    per glyph and draw. The figure is at most MAX_FIGURE_INCHES a side:
-    for a long sentence every cell is still drawn, but only every k-th token is labelled.
+    Drawn with matplotlib's Agg canvas, without pyplot, so nothing global changes (see
+    attention.figures). Japanese is drawn in the font the project ships (see
+    attention.figures.font_family); a glyph that no font has is drawn as an empty box, with one
+    FontWarning in the process instead of matplotlib's warnings, one per glyph and draw. The
+    figure is at most attention.figures.MAX_FIGURE_INCHES a side: for a long sentence every cell
+    is still drawn, but only every k-th token is labelled.
     """
-    import warnings
-
     import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+
+    from attention.figures import (Figure, draw_weights, figure_axis, font_family, quiet_glyphs,
+                                   save)
 
     weights = _check(weights, source_tokens, target_tokens)                 # (T, S)
     n_target, n_source = weights.shape
@@ -210,25 +125,19 @@ def plot_heatmap(weights, source_tokens, target_tokens, path, title=None):
     target_labels = [_visible(t) for t in target_tokens]
     if title and len(title) > MAX_TITLE:
         title = title[:MAX_TITLE - 1] + "…"
-    width, x_stride = _figure_axis(n_source, 0.4, 1.5, least=4.0)
-    height, y_stride = _figure_axis(n_target, 0.35, 1.2, least=3.0)
+    width, x_stride = figure_axis(n_source, 0.4, 1.5, least=4.0)
+    height, y_stride = figure_axis(n_target, 0.35, 1.2, least=3.0)
     family = font_family(source_labels + target_labels + [title or ""])
-    with warnings.catch_warnings(), matplotlib.rc_context({"font.family": family}):
-        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from")
+    with quiet_glyphs(), matplotlib.rc_context({"font.family": family}):
         figure = Figure(figsize=(width, height))
-        FigureCanvasAgg(figure)
         ax = figure.add_subplot()
-        image = ax.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
-        upright = all(len(label) == 1 for label in source_labels)         # characters
-        ax.set_xticks(range(0, n_source, x_stride), source_labels[::x_stride],
-                      rotation=0 if upright else 90)
-        ax.set_yticks(range(0, n_target, y_stride), target_labels[::y_stride])
+        image = draw_weights(ax, weights, source_labels, target_labels, x_stride, y_stride)
         ax.set_xlabel("source token" + (f" (1 in {x_stride} labelled)" if x_stride > 1 else ""))
         ax.set_ylabel("output token" + (f" (1 in {y_stride} labelled)" if y_stride > 1 else ""))
         if title:
             ax.set_title(title)
         figure.colorbar(image, ax=ax, label="attention weight")
         figure.tight_layout()
-        format = Path(path).suffix.lstrip(".").lower() or "png"
-        atomic_write(path, lambda file: figure.savefig(file, format=format, dpi=100))
-    return path
+    if path is not None:
+        save(figure, path)
+    return figure

@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from attention.figures import font_family
 from seq2seq import data
-from seq2seq.heatmap import SHADES, display_width, font_family, plot_heatmap, text_heatmap
+from seq2seq.heatmap import SHADES, display_width, plot_heatmap, text_heatmap
 from seq2seq.vocab import BOS, EOS, PAD, UNK, Vocab, detokenize, tokenize
 
 SHARED_DATES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dates-dlfs2.txt"
@@ -310,9 +311,11 @@ def test_plot_heatmap_writes_a_png_without_glyph_warnings(tmp_path):
     weights = np.array([[0.9, 0.1, 0.0], [0.0, 0.2, 0.8]])
     with warnings.catch_warnings():
         warnings.simplefilter("error")                          # a missing glyph must stay quiet
-        path = plot_heatmap(weights, ["ねこ", "が", "ねる"], ["the", "cat"], tmp_path / "h.png",
-                            title="ねこ が ねる")
-    assert path == tmp_path / "h.png"
+        figure = plot_heatmap(weights, ["ねこ", "が", "ねる"], ["the", "cat"],
+                              tmp_path / "h.png", title="ねこ が ねる")
+        png = figure._repr_png_()                               # what Jupyter shows
+    path = tmp_path / "h.png"
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert path.stat().st_size > 2000
 

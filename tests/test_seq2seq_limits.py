@@ -6,13 +6,8 @@ import numpy as np
 import pytest
 
 from seq2seq.cli import main
-from seq2seq.heatmap import (
-    MAX_FIGURE_INCHES,
-    MAX_TEXT_TOKENS,
-    _figure_axis,
-    plot_heatmap,
-    text_heatmap,
-)
+from attention.figures import MAX_FIGURE_INCHES, figure_axis
+from seq2seq.heatmap import MAX_TEXT_TOKENS, plot_heatmap, text_heatmap
 from seq2seq.train import TrainConfig, train
 from seq2seq.translator import MAX_SOURCE_TOKENS, load_translator
 
@@ -74,10 +69,10 @@ def test_the_text_heatmap_refuses_more_than_its_limit_a_side():
 
 def test_figure_size_grows_with_the_tokens_up_to_the_cap_then_labels_thin_out():
     assert MAX_FIGURE_INCHES == 40.0
-    assert _figure_axis(5, 0.4, 1.5, least=4.0) == (4.0, 1)
-    assert _figure_axis(90, 0.4, 1.5, least=4.0) == (37.5, 1)
-    assert _figure_axis(2000, 0.4, 1.5, least=4.0) == (40.0, 21)     # 800 inches of labels
-    assert _figure_axis(10 ** 6, 0.35, 1.2, least=3.0) == (40.0, 9021)
+    assert figure_axis(5, 0.4, 1.5, least=4.0) == (4.0, 1)
+    assert figure_axis(90, 0.4, 1.5, least=4.0) == (37.5, 1)
+    assert figure_axis(2000, 0.4, 1.5, least=4.0) == (40.0, 21)     # 800 inches of labels
+    assert figure_axis(10 ** 6, 0.35, 1.2, least=3.0) == (40.0, 9021)
 
 
 def test_plot_heatmap_of_thousands_of_tokens_stays_within_the_cap(tmp_path, monkeypatch):

@@ -16,8 +16,9 @@ a Japanese font:
 The package is never imported: its import sets rcParams["font.family"] for the whole process.
 `font_path()` finds its font file without running it.
 
-matplotlib: seq2seq.heatmap registers the font with matplotlib's font manager and lists it as a
-fallback in the font list of the labels it draws, nowhere else.
+matplotlib: attention.figures (the heatmaps of attention and seq2seq) registers the font with
+matplotlib's font manager and lists it as a fallback in the font list of the labels it draws,
+nowhere else.
 
 Graphviz: the system `dot` and the Graphviz bundled in pygraphviz find fonts through fontconfig.
 `fontconfig_file()` writes a small fonts.conf: the configuration fontconfig loads anyway (the

@@ -1,0 +1,245 @@
+"""Attention weights as pictures, with matplotlib: figures that Jupyter shows inline, written to a
+file only when a path is given.
+
+    from attention.figures import plot_heads
+    mha = MultiHeadAttention(embed_dim=8, num_heads=4)
+    mha(x, x, x)
+    plot_heads(mha.head_weights[0], tokens, tokens)     # one heatmap per head, in a grid
+
+Figure       a matplotlib Figure on the Agg canvas that shows itself in Jupyter (`_repr_png_`)
+save         write a figure atomically, in the format the file's suffix names
+draw_weights one heatmap on a matplotlib Axes, labelling every k-th token when they do not fit
+plot_heads   one heatmap per head (or per matrix of a list), in a grid, with one colour bar
+font_family  the fonts that have the glyphs of some tokens (Japanese, say)
+
+This module imports matplotlib when it is imported, so it is itself imported only where a
+picture is drawn: `import attention` does not import it.
+"""
+
+import contextlib
+import functools
+import io
+import math
+import unicodedata
+import warnings
+from pathlib import Path
+
+import matplotlib
+import matplotlib.figure
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from minigrad.files import atomic_write
+
+MAX_FIGURE_INCHES = 40.0     # a side of a figure: 4,000 pixels at 100 dpi, 64 MB to draw
+MAX_PANELS = 64              # heatmaps in one grid
+
+
+class Figure(matplotlib.figure.Figure):
+    """A matplotlib Figure drawn with the Agg canvas, that Jupyter shows inline as a PNG.
+
+    It is made without pyplot, so nothing global changes: no backend is chosen (a notebook keeps
+    its inline one), no window opens, and pyplot does not hold on to the figure. Jupyter shows an
+    object by asking it for a picture; a plain Figure has an answer only once pyplot has loaded
+    the inline backend, so this one gives its own PNG (`_repr_png_`) in either case."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        FigureCanvasAgg(self)
+
+    def _repr_png_(self):
+        buffer = io.BytesIO()
+        with quiet_glyphs():
+            self.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+        return buffer.getvalue()
+
+
+@contextlib.contextmanager
+def quiet_glyphs():
+    """Keep matplotlib quiet about glyphs no installed font has: the token is drawn with empty
+    boxes, which says it already, once per character and not as a warning per glyph."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from")
+        yield
+
+
+def save(figure, path, dpi=100):
+    """Write `figure` to `path` (PNG, or the format its suffix names), atomically: a reader sees
+    the old file or the new one, and a symlink at `path` is replaced, not its target. Returns
+    `path`."""
+    format = Path(path).suffix.lstrip(".").lower() or "png"
+    with quiet_glyphs():
+        atomic_write(path, lambda file: figure.savefig(file, format=format, dpi=dpi))
+    return path
+
+
+def visible(token):
+    """A token as it is shown: whitespace (a space is a token at the character level) as "␣"."""
+    return "".join("␣" if ch.isspace() else ch for ch in str(token)) or "␣"
+
+
+def figure_axis(n, per_token, margin, least, most=MAX_FIGURE_INCHES):
+    """(inches, label stride) along one axis: `per_token` inches for each of the `n` tokens, plus
+    a `margin`, while that fits in `most`; past that the axis stays that long and only every
+    stride-th token is labelled, so the labels still do not overlap. (2,000 tokens once asked
+    matplotlib for an 80,000-pixel-wide canvas, which died allocating it.)"""
+    inches = max(least, margin + per_token * n)
+    if inches <= most:
+        return inches, 1
+    return most, math.ceil(per_token * n / max(most - margin, per_token))
+
+
+def draw_weights(axes, weights, x_labels=None, y_labels=None, x_stride=1, y_stride=1):
+    """A heatmap of `weights` (rows, columns) on `axes`, coloured from 0 to 1; every x_stride-th
+    column and y_stride-th row labelled when labels are given. Returns the image (for a colour
+    bar)."""
+    image = axes.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
+    rows, columns = weights.shape
+    if x_labels is None:
+        axes.set_xticks([])
+    else:
+        upright = all(len(label) == 1 for label in x_labels)               # characters
+        axes.set_xticks(range(0, columns, x_stride), x_labels[::x_stride],
+                        rotation=0 if upright else 90)
+    if y_labels is None:
+        axes.set_yticks([])
+    else:
+        axes.set_yticks(range(0, rows, y_stride), y_labels[::y_stride])
+    return image
+
+
+def weight_matrices(weights):
+    """A list of 2-D float arrays: one per head of (H, Tq, Tk) weights, the matrices of a list,
+    or the one matrix of (Tq, Tk) weights."""
+    if isinstance(weights, (list, tuple)):
+        matrices = [np.asarray(w, dtype=np.float64) for w in weights]
+    else:
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.ndim == 4:
+            raise ValueError(f"weights of shape {weights.shape} hold {weights.shape[0]} "
+                             "sentences of (heads, queries, keys): draw one, weights[b]")
+        if weights.ndim not in (2, 3):
+            raise ValueError(f"weights of shape {weights.shape}: expected (heads, queries, keys),"
+                             " (queries, keys) or a list of (queries, keys) matrices")
+        matrices = list(weights) if weights.ndim == 3 else [weights]
+    for i, matrix in enumerate(matrices):
+        if matrix.ndim != 2:
+            raise ValueError(f"matrix {i} has shape {matrix.shape}: expected (queries, keys)")
+    if not 1 <= len(matrices) <= MAX_PANELS:
+        raise ValueError(f"{len(matrices)} matrices: a grid draws 1 to {MAX_PANELS}")
+    return matrices
+
+
+def plot_heads(weights, query_tokens=None, key_tokens=None, path=None, title=None, columns=4,
+               titles=None):
+    """One heatmap per attention head, in a grid of `columns`, with one colour bar: rows are
+    queries, columns keys. Returns the Figure (Jupyter shows it); with a `path` it is also
+    written there (PNG, or the format the suffix names).
+
+    weights: (H, Tq, Tk), say `MultiHeadAttention.head_weights[b]` for sentence b, or a list of
+    (Tq, Tk) matrices (of any sizes: weights of different layers or steps). Tokens, when given,
+    label the axes of every panel, so each matrix must then be (len(query_tokens),
+    len(key_tokens)). `titles` name the panels (default "head 0", "head 1", ...)."""
+    matrices = weight_matrices(weights)
+    for i, matrix in enumerate(matrices):
+        for axis, tokens, side in ((0, query_tokens, "query"), (1, key_tokens, "key")):
+            if tokens is not None and matrix.shape[axis] != len(tokens):
+                raise ValueError(f"matrix {i} has shape {matrix.shape}, but {len(tokens)} "
+                                 f"{side} tokens were given")
+    titles = [f"head {h}" for h in range(len(matrices))] if titles is None else list(titles)
+    if len(titles) != len(matrices):
+        raise ValueError(f"{len(titles)} titles for {len(matrices)} matrices")
+    columns = max(1, min(columns, len(matrices)))
+    rows = math.ceil(len(matrices) / columns)
+    width, x_stride = figure_axis(max(m.shape[1] for m in matrices), 0.3, 1.0, least=2.5,
+                                  most=MAX_FIGURE_INCHES / columns)
+    height, y_stride = figure_axis(max(m.shape[0] for m in matrices), 0.3, 0.8, least=2.0,
+                                   most=MAX_FIGURE_INCHES / rows)
+    x_labels = None if key_tokens is None else [visible(t) for t in key_tokens]
+    y_labels = None if query_tokens is None else [visible(t) for t in query_tokens]
+    family = font_family((x_labels or []) + (y_labels or []) + [title or ""] + titles)
+    with quiet_glyphs(), matplotlib.rc_context({"font.family": family}):
+        figure = Figure(figsize=(width * columns + 1.0, height * rows), layout="constrained")
+        grid = figure.subplots(rows, columns, squeeze=False)
+        for axes, matrix, name in zip(grid.flat, matrices, titles):
+            image = draw_weights(axes, matrix, x_labels, y_labels, x_stride, y_stride)
+            axes.set_title(name)
+        for axes in grid.flat[len(matrices):]:
+            axes.set_axis_off()                                 # the grid's empty places
+        figure.colorbar(image, ax=grid, label="attention weight", shrink=0.8)
+        if title:
+            figure.suptitle(title)
+    if path is not None:
+        save(figure, path)
+    return figure
+
+
+# ---- fonts ---------------------------------------------------------------------------------
+
+# Fonts that have Japanese (kana and kanji) glyphs, looked for when a token needs one
+CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Noto Sans JP", "Source Han Sans", "IPAexGothic",
+                  "IPAGothic", "IPAPGothic", "TakaoGothic", "VL Gothic", "Droid Sans Fallback",
+                  "WenQuanYi", "Hiragino", "Yu Gothic", "MS Gothic", "Meiryo", "Unifont")
+
+
+@functools.lru_cache(maxsize=1)
+def _cjk_fonts():
+    """(name, set of code points) of the fonts that can draw Japanese: first the one the project
+    ships (minigrad.viz.fonts), registered with matplotlib's font manager here, then the
+    installed fonts named in CJK_FONT_HINTS. Registering adds a font matplotlib may use; it
+    changes no setting (rcParams)."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    from minigrad.viz import fonts
+    known = {entry.fname for entry in font_manager.fontManager.ttflist}
+    bundled = fonts.font_path()
+    for path in [str(bundled)] if bundled else []:
+        if path not in known:
+            font_manager.fontManager.addfont(path)
+    for path in font_manager.findSystemFonts():     # fonts installed after matplotlib's font cache
+        if path not in known:                       # was built are not in its list yet
+            try:
+                font_manager.fontManager.addfont(path)
+            except (OSError, RuntimeError, ValueError):
+                continue
+    found = []
+    for entry in font_manager.fontManager.ttflist:
+        ours = bundled is not None and Path(entry.fname) == bundled
+        if ours or any(hint.lower() in entry.name.lower() for hint in CJK_FONT_HINTS):
+            try:
+                charmap = frozenset(FT2Font(entry.fname).get_charmap())
+            except (OSError, RuntimeError, ValueError):
+                continue                            # a font file FreeType cannot read
+            found.append((not ours, entry.name, charmap))
+    return [(name, charmap) for _, name, charmap in sorted(found, key=lambda f: f[0])]
+
+
+def _default_charmap():
+    """The code points of the font matplotlib draws text in by default (DejaVu Sans, usually)."""
+    from matplotlib import font_manager, rcParams
+    from matplotlib.ft2font import FT2Font
+    path = font_manager.findfont(font_manager.FontProperties(family=rcParams["font.family"]))
+    return frozenset(FT2Font(path).get_charmap())
+
+
+def font_family(tokens):
+    """The font list to draw `tokens` with: matplotlib's default font, then, as fallbacks, fonts
+    that have the glyphs it lacks (Japanese, say): the project's Japanese font first. matplotlib
+    (>= 3.6) takes each glyph from the first font in the list that has it. Characters no font
+    has get one FontWarning (naming what to install), as they would be drawn as empty boxes."""
+    from minigrad.viz import fonts
+    family = list(matplotlib.rcParams["font.family"])
+    needed = {ord(ch) for token in tokens for ch in str(token)} - _default_charmap()
+    needed = {code for code in needed if not unicodedata.category(chr(code)).startswith("C")}
+    for name, charmap in _cjk_fonts() if needed else []:
+        if needed & charmap:
+            family += [name] if name not in family else []
+            needed -= charmap
+    if needed:
+        sample = "".join(chr(code) for code in sorted(needed)[:10])
+        why = "no installed font has them"
+        if fonts.font_path() is None and fonts.needs_cjk_font(sample):
+            why = f"the project's Japanese font is not installed; {fonts.HOW_TO_GET_IT}"
+        fonts.warn_once(f"the heatmap draws {sample!r} as empty boxes: {why}")
+    return family
