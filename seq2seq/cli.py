@@ -189,23 +189,19 @@ def _warn_if_changed(task, record):
 def cmd_translate(args):
     """TEXT may be up to MAX_SOURCE_TOKENS (1,000) tokens long; the text heatmap is shown up to
     MAX_TEXT_TOKENS (100) tokens a side, --plot draws any size (see seq2seq/heatmap.py)."""
-    from seq2seq.heatmap import MAX_TEXT_TOKENS, plot_heatmap, text_heatmap
+    from seq2seq.heatmap import MAX_TEXT_TOKENS
     from seq2seq.translator import load_translator
-    from seq2seq.vocab import tokenize
     translator, _ = load_translator(args.run)
-    [output], [weights] = translator.translate([args.text], beam_size=args.beam_size)
-    print(output)
-    if weights is not None:
-        source = translator.source_tokens(args.text)
-        target = tokenize(output, translator.level) + ["<eos>"]
-        weights = weights[:len(target)]
-        if max(weights.shape) <= MAX_TEXT_TOKENS:
-            print(text_heatmap(weights, source, target[:len(weights)]))
+    translation = translator.translate(args.text, beam_size=args.beam_size)
+    print(translation.text)
+    if translation.weights is not None:
+        if max(translation.weights.shape) <= MAX_TEXT_TOKENS:
+            print(translation.text_heatmap())
         else:
             print(f"(no text heatmap for more than {MAX_TEXT_TOKENS} tokens a side: "
                   "--plot PNG draws it)")
         if args.plot:
-            plot_heatmap(weights, source, target[:len(weights)], args.plot, title=output)
+            translation.plot_heatmap(args.plot)
             print(f"heatmap: {args.plot}")
 
 

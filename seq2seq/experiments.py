@@ -52,9 +52,7 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=runs.s
 
 
 def _run_demo(out, config, seed, log):
-    from seq2seq.heatmap import plot_heatmap, text_heatmap
     from seq2seq.train import train
-    from seq2seq.vocab import tokenize
 
     log(f"training an LSTM encoder-decoder with {config.attention}-product attention on "
         f"{config.task} ({config.num_examples} sentence pairs, {config.epochs} epochs, "
@@ -69,23 +67,22 @@ def _run_demo(out, config, seed, log):
         f"(over {'characters' if scores['bleu_tokens'] == 'char' else 'words'})")
     longest = max(held_out, key=lambda p: len(p[0]))
     sentences = DEMO_SENTENCES + [held_out[0][0], held_out[1][0], longest[0]]
-    outputs, weights = translator.translate(sentences)
+    translations = translator.translate(sentences)
     pictures = []
-    for number, (source, output, w) in enumerate(zip(sentences, outputs, weights), 1):
-        target = tokenize(output, translator.level) + ["<eos>"]
-        w = w[:len(target)]
-        log(f"\n{source}\n  -> {output}")
-        log(text_heatmap(w, translator.source_tokens(source), target[:len(w)]))
+    for number, (source, translation) in enumerate(zip(sentences, translations), 1):
+        log(f"\n{source}\n  -> {translation.text}")
+        log(translation.text_heatmap())
         log("most attended: " + "  ".join(
-            f"{word}<-{translator.source_tokens(source)[row.argmax()]}"
-            for word, row in zip(target, w)))
+            f"{word}<-{translation.source_tokens[row.argmax()]}"
+            for word, row in zip(translation.tokens, translation.weights)))
         picture = out / f"attention-{number}.png"
-        plot_heatmap(w, translator.source_tokens(source), target[:len(w)], picture, title=output)
+        translation.plot_heatmap(picture)
         pictures.append(picture.name)
     pictures += draw_pictures(translator, DEMO_SENTENCES[0], out, log)
     report = {"config": dataclasses.asdict(config), "history": history,
               "held_out": scores,
-              "translations": [{"source": s, "output": o} for s, o in zip(sentences, outputs)],
+              "translations": [{"source": s, "output": t.text}
+                               for s, t in zip(sentences, translations)],
               "heatmaps": pictures}
     text = json.dumps(report, indent=2, ensure_ascii=False)
     atomic_write(out / DEMO_REPORT, lambda file: file.write(text), text=True)

@@ -1,5 +1,6 @@
-"""A trained model at work: `Translator` reads and writes text (greedy or beam search, attention
-weights as written, metrics), and `load_translator` rebuilds one from a run folder.
+"""A trained model at work: `Translator` reads and writes text (greedy or beam search, each
+translation with its tokens and attention weights, metrics), and `load_translator` rebuilds one
+from a run folder.
 
 Inference needs nothing from training: `translate`, `evaluate` and `draw` import this module only.
 """
@@ -13,7 +14,8 @@ from seq2seq import metrics
 from seq2seq.batching import encode_source, pad_sources
 from seq2seq.decoding import beam_search, greedy
 from seq2seq.model import Seq2Seq
-from seq2seq.vocab import Vocab, detokenize, tokenize
+from seq2seq.translation import Translation
+from seq2seq.vocab import EOS, Vocab, detokenize, tokenize
 
 CHECKPOINT = "checkpoint.npz"
 
@@ -42,8 +44,12 @@ class Translator:
         return [t if t in self.src_vocab else "<unk>" for t in tokenize(text, self.level)]
 
     def translate(self, texts, max_len=None, beam_size=1):
-        """Texts -> (translations, attention weights per sentence (n_out, n_src) or None).
-        A text longer than MAX_SOURCE_TOKENS is a ValueError saying so."""
+        """A list of texts -> a list of Translations (seq2seq.translation): each with its text,
+        the tokens written, the source tokens and the attention weights, one row per token
+        written. One text (a str) -> one Translation. A text longer than MAX_SOURCE_TOKENS is a
+        ValueError saying so."""
+        if isinstance(texts, str):
+            return self.translate([texts], max_len, beam_size)[0]
         self.model.eval()
         lengths = [len(tokenize(t, self.level)) for t in texts]
         for i, n in enumerate(lengths):
@@ -67,9 +73,17 @@ class Translator:
                               limits[start:start + 256])
                 ids += i
                 weights += w
-        weights = [None if w is None else self._as_written(w, len(self.source_tokens(t)))
-                   for w, t in zip(weights, texts)]
-        return [detokenize(tgt.decode(i), self.level) for i in ids], weights
+        return [self._translation(*row) for row in zip(texts, ids, weights, limits)]
+
+    def _translation(self, text, ids, weights, limit):
+        """The Translation of `text` from the ids decoding wrote (without <eos>) and its weights
+        (one row per step). Fewer ids than the limit means the last step wrote <eos>."""
+        written = [self.tgt_vocab.token(i) for i in ids] + ([EOS] if len(ids) < limit else [])
+        source = self.source_tokens(text)
+        if weights is not None:
+            weights = self._as_written(weights, len(source))
+        return Translation(detokenize(self.tgt_vocab.decode(ids), self.level), written, source,
+                           weights)
 
     def _as_written(self, weights, n):
         """Attention weights (n_out, S) -> (n_out, n): the left padding's columns dropped and,
@@ -85,7 +99,7 @@ class Translator:
         one; "bleu_tokens" says which."""
         sources = [s for s, _ in pairs]
         references = [r for _, r in pairs]
-        hypotheses, _ = self.translate(sources, beam_size=beam_size)
+        hypotheses = [t.text for t in self.translate(sources, beam_size=beam_size)]
         return {
             "exact_match": metrics.exact_match(hypotheses, references),
             "token_accuracy": metrics.token_accuracy(

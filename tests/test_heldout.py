@@ -17,6 +17,7 @@ from seq2seq import data, heldout
 from seq2seq.cli import main
 from seq2seq.experiments import compare_lengths, demo_config, held_out_pairs
 from seq2seq.train import TrainConfig, train
+from seq2seq.translation import Translation
 from seq2seq.translator import Translator, load_translator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -226,7 +227,8 @@ def test_bleu_of_a_char_level_run_is_not_zero_when_exact_match_is_high(monkeypat
     pairs = data.make_task("copy", 100, seed=0)
     outputs = [s for s, _ in pairs[:-2]] + ["0", pairs[-1][0][:-1]]  # 98 right
     translator = Translator(None, None, None, "char", False)
-    monkeypatch.setattr(translator, "translate", lambda texts, beam_size=1: (outputs, None))
+    monkeypatch.setattr(translator, "translate", lambda texts, beam_size=1: [
+        Translation(o, list(o), list(t)) for o, t in zip(outputs, texts)])
     scores = translator.evaluate(pairs)
     assert scores["exact_match"] == 0.98 and scores["bleu_tokens"] == "char"
     assert scores["bleu"] > 0.95

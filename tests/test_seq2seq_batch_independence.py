@@ -26,14 +26,16 @@ MODELS = [dict(attention=a, wiring=w, bidirectional=b, reverse_input=r, fused=f)
 def test_a_translation_is_the_same_alone_and_in_a_mixed_length_batch(settings):
     config = TrainConfig(embed_size=8, hidden_size=12, seed=1, **settings)
     translator = build(config, PAIRS)
-    batched, batched_weights = translator.translate(SOURCES, max_len=8)
-    for text, output, weights in zip(SOURCES, batched, batched_weights):
-        [alone], [alone_weights] = translator.translate([text], max_len=8)
-        assert alone == output, text
+    batched = translator.translate(SOURCES, max_len=8)
+    for text, translation in zip(SOURCES, batched):
+        [alone] = translator.translate([text], max_len=8)
+        assert alone.text == translation.text and alone.tokens == translation.tokens, text
+        weights, alone_weights = translation.weights, alone.weights
         if settings["attention"] is None:
             assert weights is None and alone_weights is None
         else:
-            assert weights.shape == alone_weights.shape == (weights.shape[0], len(text.split()))
+            assert weights.shape == alone_weights.shape == (len(translation.tokens),
+                                                            len(text.split()))
             np.testing.assert_allclose(weights, alone_weights, rtol=0, atol=1e-6, err_msg=text)
 
 
@@ -53,13 +55,16 @@ def test_an_untrained_model_stops_each_sentence_at_its_own_length_limit():
     # An untrained model never writes <eos>: every sentence runs to its limit, 2 n + 10 for its
     # own n source tokens, not the batch's longest, alone and in a mixed-length batch alike.
     translator = build(TrainConfig(embed_size=8, hidden_size=12, seed=1), PAIRS)
-    batched, batched_weights = translator.translate(SOURCES)
-    for text, output, weights in zip(SOURCES, batched, batched_weights):
-        [alone], [alone_weights] = translator.translate([text])
-        assert alone == output, text
-        assert weights.shape == alone_weights.shape
-        np.testing.assert_allclose(weights, alone_weights, rtol=0, atol=1e-6, err_msg=text)
-    limits = [weights.shape[0] for weights in batched_weights]
+    batched = translator.translate(SOURCES)
+    for text, translation in zip(SOURCES, batched):
+        alone = translator.translate(text)
+        assert alone.text == translation.text, text
+        assert not alone.finished and alone.tokens[-1] != "<eos>"
+        np.testing.assert_allclose(translation.weights, alone.weights, rtol=0, atol=1e-6,
+                                   err_msg=text)
+    limits = [len(translation.tokens) for translation in batched]
     assert limits == [2 * len(text.split()) + 10 for text in SOURCES]
-    beams = [translator.translate([text], beam_size=3)[1][0].shape[0] for text in SOURCES]
-    assert beams == limits
+    assert [t.weights.shape[0] for t in batched] == limits
+    beams = [translator.translate(text, beam_size=3) for text in SOURCES]
+    assert [len(beam.tokens) for beam in beams] == [beam.weights.shape[0] for beam in beams]
+    assert [len(beam.tokens) for beam in beams] == limits

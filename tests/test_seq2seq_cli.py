@@ -65,8 +65,9 @@ def test_unknown_characters_become_unk(tmp_path):
     train(TrainConfig(task="reverse", num_examples=100, min_len=3, max_len=4, embed_size=8,
                       hidden_size=8, epochs=1, progress=False, out=str(out)), log=lambda *a: None)
     translator, _ = load_translator(out)
-    outputs, weights = translator.translate(["12x4", "ねこ"])
-    assert len(outputs) == 2 and weights[0].shape[1] == 4
+    first, second = translator.translate(["12x4", "ねこ"])
+    assert first.source_tokens == ["1", "2", "<unk>", "4"] and first.weights.shape[1] == 4
+    assert second.source_tokens == ["<unk>", "<unk>"]
 
 
 @pytest.mark.parametrize("args,words", [

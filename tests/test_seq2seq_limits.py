@@ -36,8 +36,8 @@ def test_the_limit_is_per_text_and_names_which(run):
     translator, _ = load_translator(run)
     with pytest.raises(ValueError, match="text 2 of 3 has 1001 tokens"):
         translator.translate(["12", "3" * 1001, "45"])
-    [output], [weights] = translator.translate(["1" * 120])         # long, within the limit
-    assert weights.shape[1] == 120
+    [translation] = translator.translate(["1" * 120])               # long, within the limit
+    assert translation.weights.shape[1] == 120
 
 
 def test_a_long_translation_gets_a_note_for_its_text_heatmap_and_a_bounded_plot(
