@@ -18,7 +18,25 @@ FONT = "Helvetica"
 
 
 class Drawing(graphviz.Digraph):
-    """A graphviz.Digraph that renders with pygraphviz when there is no `dot` program."""
+    """A graphviz.Digraph that renders with pygraphviz when there is no `dot` program.
+
+    Jupyter shows it as a picture (graphviz's `_repr_mimebundle_`, an SVG); a terminal, which
+    shows text, gets `repr`: what is drawn and how to see it. `str` is the DOT text."""
+
+    summary = None              # what build() drew: {"ops", "tensors", "boxes", "scopes", "title"}
+
+    def __repr__(self):
+        drawn = self.summary
+        if drawn is None:                           # a copy, or made by hand
+            what = f"<Drawing of {self.source.count(chr(10))} lines of DOT text"
+        else:
+            title = f" {drawn['title']!r}" if drawn["title"] else ""
+            folded = f", {_count(drawn['scopes'], 'folded scope')}" if drawn["scopes"] else ""
+            what = (f"<Drawing{title}: {_count(drawn['ops'], 'op')} and "
+                    f"{_count(drawn['tensors'], 'tensor')} in {_count(drawn['boxes'], 'box')}"
+                    f"{folded}")
+        return (f"{what}. Jupyter shows it inline; minigrad.viz.render(drawing, 'graph.svg') "
+                f"writes a picture (.svg, .png, .pdf); str(drawing) is its DOT text>")
 
     def node_name(self, tensor):
         """The name of the box that shows `tensor` (e.g. "t3"), or None if it is not drawn."""
@@ -55,6 +73,10 @@ class Drawing(graphviz.Digraph):
                 os.remove(source_path)
             return out
 
+def _count(n, thing):
+    return f"{n} {thing}" + ("" if n == 1 else "es" if thing.endswith("x") else "s")
+
+
 def build(plan, rankdir, title=None):
     """A Drawing of the plan: each box in the frame (cluster) of its scope path, frames nested
     as the scopes are, then every arrow."""
@@ -82,6 +104,8 @@ def build(plan, rankdir, title=None):
     for tail, head, attrs in plan.edges:
         drawing.edge(tail, head, **attrs)
 
+    drawing.summary = {"ops": len(plan.graph.ops), "tensors": len(plan.graph.tensors),
+                       "boxes": len(plan.nodes), "scopes": len(plan.group_names), "title": title}
     drawing._tensor_boxes = {}
     for t in plan.graph.tensors:
         name = plan.tensor_names.get(id(t))
