@@ -177,9 +177,10 @@ def plot_heads(weights, query_tokens=None, key_tokens=None, path=None, title=Non
 # ---- fonts ---------------------------------------------------------------------------------
 
 # Fonts that have Japanese (kana and kanji) glyphs, looked for when a token needs one
-CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Noto Sans JP", "Source Han Sans", "IPAexGothic",
-                  "IPAGothic", "IPAPGothic", "TakaoGothic", "VL Gothic", "Droid Sans Fallback",
-                  "WenQuanYi", "Hiragino", "Yu Gothic", "MS Gothic", "Meiryo", "Unifont")
+CJK_FONT_HINTS = ("Noto Sans CJK", "Noto Serif CJK", "Noto Sans JP", "Source Han Sans",
+                  "IPAexGothic", "IPAGothic", "IPAPGothic", "TakaoGothic", "VL Gothic",
+                  "Droid Sans Fallback", "WenQuanYi", "Hiragino", "Yu Gothic", "MS Gothic",
+                  "Meiryo", "Unifont")
 
 
 @functools.lru_cache(maxsize=1)

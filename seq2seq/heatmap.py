@@ -116,8 +116,7 @@ def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None):
     """
     import matplotlib
 
-    from attention.figures import (Figure, draw_weights, figure_axis, font_family, quiet_glyphs,
-                                   save)
+    from attention import figures
 
     weights = _check(weights, source_tokens, target_tokens)                 # (T, S)
     n_target, n_source = weights.shape
@@ -125,13 +124,13 @@ def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None):
     target_labels = [_visible(t) for t in target_tokens]
     if title and len(title) > MAX_TITLE:
         title = title[:MAX_TITLE - 1] + "…"
-    width, x_stride = figure_axis(n_source, 0.4, 1.5, least=4.0)
-    height, y_stride = figure_axis(n_target, 0.35, 1.2, least=3.0)
-    family = font_family(source_labels + target_labels + [title or ""])
-    with quiet_glyphs(), matplotlib.rc_context({"font.family": family}):
-        figure = Figure(figsize=(width, height))
+    width, x_stride = figures.figure_axis(n_source, 0.4, 1.5, least=4.0)
+    height, y_stride = figures.figure_axis(n_target, 0.35, 1.2, least=3.0)
+    family = figures.font_family(source_labels + target_labels + [title or ""])
+    with figures.quiet_glyphs(), matplotlib.rc_context({"font.family": family}):
+        figure = figures.Figure(figsize=(width, height))
         ax = figure.add_subplot()
-        image = draw_weights(ax, weights, source_labels, target_labels, x_stride, y_stride)
+        image = figures.draw_weights(ax, weights, source_labels, target_labels, x_stride, y_stride)
         ax.set_xlabel("source token" + (f" (1 in {x_stride} labelled)" if x_stride > 1 else ""))
         ax.set_ylabel("output token" + (f" (1 in {y_stride} labelled)" if y_stride > 1 else ""))
         if title:
@@ -139,5 +138,5 @@ def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None):
         figure.colorbar(image, ax=ax, label="attention weight")
         figure.tight_layout()
     if path is not None:
-        save(figure, path)
+        figures.save(figure, path)
     return figure

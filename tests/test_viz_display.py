@@ -6,10 +6,8 @@ import shutil
 
 import pytest
 
-pytest.importorskip("graphviz")
-
-from minigrad import Tensor, scope  # noqa: E402
-from minigrad.viz import draw_graph  # noqa: E402
+from minigrad import Tensor, scope
+from minigrad.viz import draw_graph
 
 HOW = ("Jupyter shows it inline; minigrad.viz.render(drawing, 'graph.svg') writes a picture "
        "(.svg, .png, .pdf); str(drawing) is its DOT text>")
