@@ -28,6 +28,8 @@ from minigrad.tensor import Tensor
 # Watchers: how minigrad.debug sees every op go by
 # ---------------------------------------------------------------------------------------------
 
+strict = False      # True inside gradcheck: ops get read-only arrays, so that a forward or backward
+                    # that writes into an array it was given fails at once, named (op_errors.py)
 watchers = []       # objects with after_forward(op, inputs, out), before_backward(op, out, grad_y)
                     # and after_backward(op, out, grad_y, grads_in): `minigrad.debug`'s trace(),
                     # detect_anomaly() and guard_saved() add one while open. While the list is
@@ -67,16 +69,21 @@ class Function:
     def __call__(self, *args):
         if self.inputs is not None:
             raise RuntimeError(f"{self!r} was called a second time; an op instance is one call "
-                               f"(its backward keeps the first call's inputs): call a new "
-                               f"{type(self).__name__}() instead")
+                               f"(its backward keeps the first call's inputs): make a new "
+                               f"{type(self).__name__}(...) for each call, inside your function")
         inputs = [x if isinstance(x, Tensor) else _constant(x, args) for x in args]
-        self.inputs = inputs
         if grad_mode.enabled:                           # not inside `no_grad()`
             self.needs_input_grad = tuple([x.requires_grad for x in inputs])
+        arrays = [x._data for x in inputs]
+        if strict:
+            arrays = op_errors.read_only(arrays)
         try:
-            y = self.forward(*[x._data for x in inputs])
+            y = self.forward(*arrays)
         except (ValueError, IndexError, TypeError) as error:
             raise op_errors.with_op_and_shapes(error, self, inputs) from error
+        if self.inputs is not None or isinstance(y, Tensor):    # forward used the engine's name,
+            raise op_errors.broken_forward(self, y)             # or returned a tensor
+        self.inputs = inputs
         out = Tensor._from_op(y)
         if True in self.needs_input_grad:               # one input is enough: record the op
             out.requires_grad = True
@@ -202,6 +209,8 @@ def _run_backward(op, out, grad_y, stop):
             watcher.before_backward(op, out, grad_y)
     if op.recorded_at != versions.clock:                # something was changed in place since
         versions.check(op, out)                         # the forward: did op save it?
+    if strict:
+        grad_y = op_errors.read_only([grad_y])[0]
     if stop is not None and stop(op):
         grads_in = _backward_in_debugger(op, grad_y, out.data)
     else:
@@ -214,7 +223,7 @@ def _run_backward(op, out, grad_y, stop):
             grad_x = None
         else:
             if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
-                grad_x = np.asarray(grad_x)
+                grad_x = op_errors.as_array(op, grad_x)
             if grad_x.shape != x._data.shape:
                 raise op_errors.wrong_shape(op, grads_in)
             if grad_x.dtype != x._data.dtype:           # e.g. a float32 input of a float64 op

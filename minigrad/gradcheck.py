@@ -8,8 +8,11 @@ central difference (s(x + eps) - s(x - eps)) / (2 eps) gives it one element at a
 it.
 """
 
+import inspect
+
 import numpy as np
 
+from minigrad import autograd
 from minigrad.autograd import topological_order
 from minigrad.finite_differences import central_difference
 from minigrad.grad_mode import no_grad
@@ -26,7 +29,19 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
     Inputs that require grad must be float64 tensors; they are perturbed in place and restored.
     `fn` may return a tensor or a tuple of tensors. Returns True, or raises `GradcheckError`
     naming the input, the element, the analytic and numeric values and the largest error.
+
+    While it runs, ops get read-only arrays (`autograd.strict`): a forward that writes into its
+    inputs, or a backward into `grad_y`, fails at once instead of giving a wrong gradient. Every
+    op it meets must keep the op contract (`settings`, `saves`: see `Function`).
     """
+    previous, autograd.strict = autograd.strict, True
+    try:
+        return _gradcheck(fn, inputs, eps, atol, rtol, seed)
+    finally:
+        autograd.strict = previous
+
+
+def _gradcheck(fn, inputs, eps, atol, rtol, seed):
     checked = [(i, x) for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not checked:
         raise ValueError("gradcheck: no input requires grad, so there is nothing to check")
@@ -49,7 +64,15 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
     saved_grads = [x.grad for _, x in checked]
     for _, x in checked:
         x.grad = None
-    send_back(outputs, upstream)
+    try:
+        send_back(outputs, upstream)
+    except ValueError as error:
+        if "read-only" not in str(error):
+            raise
+        raise GradcheckError("gradcheck: a backward wrote into grad_y (or another array it was "
+                             "given) in place; that array may be another input's gradient too: "
+                             "make a new array instead (grad = grad_y * s, not grad_y *= s). "
+                             "The traceback above shows the line") from error
     analytic = [np.zeros_like(x.data) if x.grad is None else x.grad for _, x in checked]
     for (_, x), saved in zip(checked, saved_grads):
         x.grad = saved
@@ -86,11 +109,15 @@ def check_contract(op):
     the in-place checks and the drawings read only the declared names."""
     names = undeclared(op)
     if names:
-        kind = type(op).__name__
+        name, kind = names[0], type(op).__name__
+        init = () if type(op).__init__ is object.__init__ else inspect.signature(
+            type(op).__init__).parameters
+        where, why = (("settings", "__init__ takes it") if name in init else
+                      ("saves", "forward keeps it for backward"))
+        kept = tuple(n for n in getattr(op, where) if n in vars(op)) + (name,)
         raise GradcheckError(
-            f"gradcheck: {kind} keeps self.{names[0]} but declares it neither in `settings` nor "
-            f"in `saves`; add it to one: `saves = {tuple(op.saves) + (names[0],)!r}` for what "
-            f"forward keeps for backward, `settings` for what __init__ takes")
+            f"gradcheck: {kind} keeps self.{name} but declares it neither in `settings` nor in "
+            f"`saves`; add it to one: `{where} = {kept!r}` ({why})")
 
 
 def _ops(outputs):

@@ -7,6 +7,10 @@ def with_op_and_shapes(error, op, inputs):
     """The same kind of error, its message prefixed by the op and followed by the input shapes."""
     shapes = ", ".join(str(x.shape) for x in inputs)
     message = f"{op!r}: {error} (input shapes {shapes})"
+    if "read-only" in str(error):                   # gradcheck hands out read-only arrays
+        message += (f"; {type(op).__name__}.forward wrote into an input array in place (x -= m, "
+                    "x[i] = v, out=x): those arrays belong to other tensors; make a new array "
+                    "instead (x = x - m)")
     try:
         return type(error)(message)
     except TypeError:                      # an error class that takes other arguments
@@ -20,6 +24,35 @@ def short(value):
     if isinstance(value, tuple) and any(isinstance(v, np.ndarray) for v in value):
         return "(" + ", ".join(short(v) for v in value) + ")"
     return repr(value)
+
+
+def broken_forward(op, y):
+    """forward returned a tensor, or kept something under the engine's own name `inputs`."""
+    kind = type(op).__name__
+    if op.inputs is not None:
+        return TypeError(f"{kind}.forward set self.inputs, the name the engine keeps for the op's "
+                         "input tensors; save your arrays under other names (and in `saves`)")
+    return TypeError(f"{kind}.forward returned a Tensor; forward works on NumPy arrays (its "
+                     "arguments are arrays, not tensors) and returns an array")
+
+
+def as_array(op, grad):
+    """A gradient that is not an ndarray (a NumPy scalar from a 0-d op) as an array."""
+    if hasattr(grad, "requires_grad"):                      # a Tensor
+        raise TypeError(f"{op!r}.backward returned a Tensor; backward works on NumPy arrays "
+                        "and returns arrays (return grad.data, or compute with NumPy)")
+    return np.asarray(grad)
+
+
+def read_only(arrays):
+    """Read-only views of the arrays: a write into one raises at once."""
+    views = []
+    for a in arrays:
+        if isinstance(a, np.ndarray) and a.flags.writeable:
+            a = a.view()
+            a.flags.writeable = False
+        views.append(a)
+    return views
 
 
 def wrong_count(op, grads_in):

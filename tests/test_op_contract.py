@@ -96,7 +96,7 @@ def test_calling_an_op_instance_twice_is_an_error():
     op = arithmetic.Mul()
     y1 = op(a, b)
     with pytest.raises(RuntimeError, match=r"Mul\(\) was called a second time; an op instance is "
-                                           r"one call .* call a new Mul\(\) instead"):
+                                           r"one call .* make a new Mul\(...\) for each call"):
         op(c, d)
     y1.backward()
     assert a.grad == 3.0 and b.grad == 2.0 and c.grad is None
@@ -188,3 +188,114 @@ def test_the_drawing_and_backward_give_the_same_error_for_the_same_mistake():
         draw_graph(y, grad=np.ones(2))
     with pytest.raises(ValueError, match=r"grad has shape \(2,\), the root has shape \(3,\)"):
         y.backward(np.ones(2))
+
+
+# ---- mistakes a student makes, each named -------------------------------------------------------
+
+class ShiftInPlace(Function):
+    """log sum exp, written with `x -= peak`: changes the caller's array."""
+
+    saves = ("softmax",)
+
+    def forward(self, x):
+        x -= x.max()
+        self.softmax = np.exp(x) / np.exp(x).sum()
+        return np.log(np.exp(x).sum())
+
+    def backward(self, grad_y):
+        return (grad_y * self.softmax,)
+
+
+class ScaleGradInPlace(Function):
+    """y = 2x, whose backward scales grad_y in place."""
+
+    def forward(self, x):
+        return 2 * x
+
+    def backward(self, grad_y):
+        grad_y *= 2
+        return (grad_y,)
+
+
+def test_gradcheck_names_a_forward_that_writes_into_its_input():
+    x = t(4)
+    before = x.data.copy()
+    with pytest.raises(ValueError, match=r"ShiftInPlace.forward wrote into an input array in "
+                                         r"place .* make a new array instead \(x = x - m\)"):
+        gradcheck(lambda x: ShiftInPlace()(x), x)
+    assert np.array_equal(x.data, before)              # and nothing of the caller's changed
+
+
+def test_gradcheck_names_a_backward_that_writes_into_grad_y():
+    with pytest.raises(GradcheckError, match=r"a backward wrote into grad_y .* grad_y \* s, not "
+                                             r"grad_y \*= s"):
+        gradcheck(lambda x: ScaleGradInPlace()(x) + x, t(3))
+    assert not minigrad.autograd.strict                 # switched off again
+
+
+def test_gradcheck_suggests_settings_for_what_init_takes():
+    class Scale(Function):
+        saves = ()
+
+        def __init__(self, factor):
+            self.factor = factor
+
+        def forward(self, x):
+            return x * self.factor
+
+        def backward(self, grad_y):
+            return (grad_y * self.factor,)
+
+    with pytest.raises(GradcheckError, match=r"`settings = \('factor',\)` \(__init__ takes it\)"):
+        gradcheck(lambda x: Scale(3.0)(x), t(2))
+
+
+def test_a_forward_that_takes_the_engines_name_or_returns_a_tensor_is_named():
+    class KeepsInputs(Function):
+        saves = ("inputs",)
+
+        def forward(self, x):
+            self.inputs = (x,)
+            return 2 * x
+
+    class ReturnsTensor(Function):
+        def forward(self, x):
+            return Tensor(2 * x)
+
+    class BackwardReturnsTensor(Function):
+        def forward(self, x):
+            return 2 * x
+
+        def backward(self, grad_y):
+            return (Tensor(2 * grad_y),)
+
+    with pytest.raises(TypeError, match=r"KeepsInputs.forward set self.inputs, the name the "
+                                        r"engine keeps"):
+        KeepsInputs()(t(2))
+    with pytest.raises(TypeError, match=r"ReturnsTensor.forward returned a Tensor; forward works "
+                                        r"on NumPy arrays"):
+        ReturnsTensor()(t(2))
+    with pytest.raises(TypeError, match=r"BackwardReturnsTensor\(\).backward returned a Tensor"):
+        BackwardReturnsTensor()(t(2)).sum().backward()
+
+
+def test_an_op_whose_first_call_failed_may_be_called_again():
+    op = arithmetic.Add()
+    with pytest.raises(ValueError, match="Add"):
+        op(t(2, 3), t(4))                               # shapes that do not broadcast
+    assert np.array_equal(op(t(2), t(2)).data, 2 * t(2).data)
+
+
+def test_drawing_gradients_after_an_optimizer_step_says_what_to_do():
+    from minigrad.debug import SavedArrayError
+    from minigrad.optim import SGD
+
+    minigrad.manual_seed(0)
+    layer = nn.Linear(3, 2).double()
+    loss = layer(t(4, 3)).sum()
+    loss.backward()
+    SGD(layer.parameters(), lr=0.1).step()
+    with pytest.raises(SavedArrayError, match=r"(?s)draw_graph: the gradients cannot be drawn: .*"
+                                              r"pass show_grads=False"):
+        draw_graph(loss)
+    assert "digraph" in draw_graph(loss, show_grads=False).source

@@ -12,6 +12,7 @@ op1, ...), never by `id()`, so the same graph gives the same DOT text, byte for 
 import inspect
 
 from minigrad.tensor import Tensor
+from minigrad.versions import SavedArrayError
 from minigrad.viz import labels
 from minigrad.viz.walk import gradients, walk
 
@@ -80,7 +81,12 @@ def _backward_pass(root, grad, show_grads, backward_order):
         return None
     if root.requires_grad and root.data.size != 1 and grad is None and not backward_order:
         return None                     # (backward_order: the engine's own error says why)
-    return gradients(root, grad)
+    try:
+        return gradients(root, grad)
+    except SavedArrayError as error:    # e.g. drawn after optimizer.step()
+        raise SavedArrayError(f"draw_graph: the gradients cannot be drawn: {error}\n(To draw "
+                              "this graph anyway, pass show_grads=False; or draw before "
+                              "optimizer.step(), or after a new forward.)") from error
 
 
 def _known_names(graph, names):
