@@ -10,6 +10,7 @@ or from Python:
 exercises   what each exercise asks for, and the inputs it is checked on
 reference   the reference solutions (a valid solution file for every exercise)
 grader      the machinery, shared with `attention.grade` and `seq2seq.grade`
+solution    the student's file: loading it, calling it
 """
 
 from minigrad.grade import grader

@@ -15,25 +15,27 @@ The first difference stops the grading with a `SolutionFailed` whose message nam
 the case and its input shapes, the output or the gradient that is wrong, the element, both
 values, and how many elements are off. `case_inputs` hands the same inputs back, for a debugger.
 
+Loading and calling the student's code is in `solution`.
+
 Other packages (attention, seq2seq) build their graders from these same pieces.
 """
 
 import argparse
-import importlib.util
 import sys
-import traceback
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.gradcheck import GradcheckError, gradcheck, send_back
+from minigrad.grade.solution import (
+    SolutionFailed,
+    call,
+    error_text,
+    load_solution,
+    require,
+)
 from minigrad.tensor import Tensor
-
-
-class SolutionFailed(Exception):
-    """A submission that does not do what the exercise asks; the message says what and where."""
 
 
 @dataclass
@@ -57,59 +59,6 @@ class Exercise:
     signature: str
     run: object
     cases: object = None            # () -> list of Case, for case_inputs
-
-
-# ---- Loading the student's file -------------------------------------------------------------
-
-def load_solution(path):
-    """The student's file as a module, imported by its path (it need not be on sys.path)."""
-    path = Path(path)
-    if not path.is_file():
-        raise SolutionFailed(f"no such file: {path}")
-    name = f"solution_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module                     # classes and dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
-    except SyntaxError as error:
-        raise SolutionFailed(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
-    except Exception as error:                     # the student's code: anything can happen
-        raise SolutionFailed(f"importing {path} raised {_error(error, path)}") from None
-    return module
-
-
-def require(solution, exercise):
-    """The function (or class) the exercise asks for, from the student's module."""
-    found = getattr(solution, exercise.defines, None)
-    if found is None:
-        raise SolutionFailed(f"{exercise.name}: your file defines no `{exercise.defines}`; "
-                             f"expected {exercise.signature}")
-    if not callable(found):
-        raise SolutionFailed(f"{exercise.name}: `{exercise.defines}` in your file is a "
-                             f"{type(found).__name__}, not a function")
-    return found
-
-
-def _error(error, path=None):
-    """'ValueError: message (your file, line 12)': the error and the deepest line of the
-    student's file in its traceback."""
-    text = f"{type(error).__name__}: {error}"
-    frames = traceback.extract_tb(error.__traceback__)
-    if path is not None:
-        mine = [f for f in frames if Path(f.filename).resolve() == Path(path).resolve()]
-        if mine:
-            text += f" (your file, line {mine[-1].lineno}: {mine[-1].line})"
-    return text
-
-
-def call(exercise, fn, args, settings, case_text, path):
-    """fn(*args, **settings), with the student's error turned into a SolutionFailed."""
-    try:
-        return fn(*args, **settings)
-    except Exception as error:
-        raise SolutionFailed(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
-                             f"raised {_error(error, path)}") from None
 
 
 # ---- Comparing ------------------------------------------------------------------------------
@@ -229,9 +178,9 @@ def compare_gradients(exercise, where, student, reference, outputs, path, number
                                  f"tensor operations, not on .data or with NumPy")
     try:
         send_back(mine, upstream)
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001  (the student's code: anything can happen)
         raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
-                             f"{_error(error, path)}, for {where}") from None
+                             f"{error_text(error, path)}, for {where}") from None
     send_back(expected, upstream)
     for x, want in zip(inputs, reference_inputs):
         want_grad = np.zeros_like(want.data) if want.grad is None else want.grad
@@ -256,9 +205,9 @@ def run_gradcheck(exercise, fn, case, where, path):
     except GradcheckError as error:
         raise SolutionFailed(f"{exercise.name}: your backward disagrees with finite differences "
                              f"for {where}: {error}") from None
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001  (the student's code: anything can happen)
         raise SolutionFailed(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
-                             f"{_error(error, path)}, for {where}") from None
+                             f"{error_text(error, path)}, for {where}") from None
 
 
 # ---- Grading, from Python or from the command line ----------------------------------

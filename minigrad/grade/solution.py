@@ -1,0 +1,64 @@
+"""The student's side of grading: their file loaded by its path, their code called, and what
+goes wrong with it turned into a `SolutionFailed` that says what and where (the line of their
+file, for an error raised in it).
+"""
+
+import importlib.util
+import sys
+import traceback
+from pathlib import Path
+
+
+class SolutionFailed(Exception):
+    """A submission that does not do what the exercise asks; the message says what and where."""
+
+
+def load_solution(path):
+    """The student's file as a module, imported by its path (it need not be on sys.path)."""
+    path = Path(path)
+    if not path.is_file():
+        raise SolutionFailed(f"no such file: {path}")
+    name = f"solution_{abs(hash(str(path.resolve())))}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module                     # classes and dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as error:
+        raise SolutionFailed(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
+    except Exception as error:  # noqa: BLE001  (the student's code: anything can happen)
+        raise SolutionFailed(f"importing {path} raised {error_text(error, path)}") from None
+    return module
+
+
+def require(solution, exercise):
+    """The function (or class) the exercise asks for, from the student's module."""
+    found = getattr(solution, exercise.defines, None)
+    if found is None:
+        raise SolutionFailed(f"{exercise.name}: your file defines no `{exercise.defines}`; "
+                             f"expected {exercise.signature}")
+    if not callable(found):
+        raise SolutionFailed(f"{exercise.name}: `{exercise.defines}` in your file is a "
+                             f"{type(found).__name__}, not a function")
+    return found
+
+
+def error_text(error, path=None):
+    """'ValueError: message (your file, line 12)': the error and the deepest line of the
+    student's file in its traceback."""
+    text = f"{type(error).__name__}: {error}"
+    frames = traceback.extract_tb(error.__traceback__)
+    if path is not None:
+        mine = [f for f in frames if Path(f.filename).resolve() == Path(path).resolve()]
+        if mine:
+            text += f" (your file, line {mine[-1].lineno}: {mine[-1].line})"
+    return text
+
+
+def call(exercise, fn, args, settings, case_text, path):
+    """fn(*args, **settings), with the student's error turned into a SolutionFailed."""
+    try:
+        return fn(*args, **settings)
+    except Exception as error:  # noqa: BLE001  (the student's code: anything can happen)
+        raise SolutionFailed(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
+                             f"raised {error_text(error, path)}") from None
