@@ -144,10 +144,12 @@ def run(solution, exercise):
             f"as likely as the reference's, and their attention weights")
 
 
+# The reference is the project's own beam search, which `translate` uses: a solution may not run
+# it (greedy decoding, the rest of seq2seq.decoding, the model: all allowed).
 EXERCISES = {"beam_search": Exercise(
     "beam_search", "beam search over a Seq2Seq model's decoder", "beam_search",
     "beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50) -> (ids, weights)",
-    run)}
+    run, answers=(beam_search,))}
 
 
 def grade_file(path):

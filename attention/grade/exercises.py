@@ -1,10 +1,12 @@
 """The attention exercises: what the student's file must define, the inputs it is checked on
-and the reference. The machinery is minigrad.grade's."""
+and the reference. The machinery is minigrad.grade's. A solution may not run the reference, nor
+the project's module that the exercise builds again (GeneralAttention, MultiHeadAttention)."""
 
 import numpy as np
 
 from minigrad.grade.grader import Case, function_exercise
 from attention.grade import reference
+from attention.modules import GeneralAttention, MultiHeadAttention
 
 
 def general_attention_cases():
@@ -58,7 +60,7 @@ EXERCISES = {e.name: e for e in [
         "general_attention",
         "general_attention(query, keys, values, weight, mask=None) -> (context, weights)",
         reference.general_attention, general_attention_cases, outputs=("context", "weights"),
-        package="attention.grade"),
+        package="attention.grade", answers=(reference, GeneralAttention)),
     function_exercise(
         "multi_head", "multi-head attention from single-head attentions",
         "multi_head_attention",
@@ -66,5 +68,5 @@ EXERCISES = {e.name: e for e in [
         "out_proj_weight, out_proj_bias, num_heads, mask=None) -> (attn_output, attn_weights)",
         reference.multi_head_attention, multi_head_cases,
         outputs=("attn_output", "attn_weights"),
-        package="attention.grade"),
+        package="attention.grade", answers=(reference, MultiHeadAttention)),
 ]}

@@ -1,5 +1,6 @@
 """The engine-level exercises: what the student's file must define, the inputs it is checked on
-(fixed seeds, small shapes, so grading takes a fraction of a second) and the reference."""
+(fixed seeds, small shapes, so grading takes a fraction of a second) and the reference, which a
+solution may read but not run (its answers)."""
 
 import numpy as np
 
@@ -70,13 +71,14 @@ EXERCISES = {e.name: e for e in [
     function_exercise(
         "gru_cell", "a GRU cell from primitive ops", "gru_cell",
         "gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh) -> h_new",
-        reference.gru_cell, gru_cases, outputs=("h_new",)),
+        reference.gru_cell, gru_cases, outputs=("h_new",), answers=(reference,)),
     function_exercise(
         "layer_norm", "layer normalisation over the last axis", "layer_norm",
         "layer_norm(x, weight, bias, eps=1e-5) -> y",
-        reference.layer_norm, layer_norm_cases, outputs=("y",)),
+        reference.layer_norm, layer_norm_cases, outputs=("y",), answers=(reference,)),
     function_exercise(
         "logsumexp", "a new op with a hand-derived backward", "logsumexp",
         "logsumexp(x, axis=-1, keepdims=False) -> y, made by your own Function",
-        reference.logsumexp, logsumexp_cases, outputs=("y",), extra=logsumexp_is_one_op),
+        reference.logsumexp, logsumexp_cases, outputs=("y",), extra=logsumexp_is_one_op,
+        answers=(reference,)),
 ]}

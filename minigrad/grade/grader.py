@@ -15,7 +15,9 @@ The first difference stops the grading with a `SolutionFailed` whose message nam
 the case and its input shapes, the output or the gradient that is wrong, the element, both
 values, and how many elements are off. `case_inputs` hands the same inputs back, for a debugger.
 
-Loading and calling the student's code is in `solution`.
+A solution that runs the exercise's answer (the reference, or the project's own version of
+the piece) fails, whatever it computes: see `answers`. Loading and calling the student's code
+is in `solution`.
 
 Other packages (attention, seq2seq) build their graders from these same pieces.
 """
@@ -33,6 +35,7 @@ from minigrad.grade.solution import (
     call,
     error_text,
     load_solution,
+    refusing_answers,
     require,
 )
 from minigrad.tensor import Tensor
@@ -52,13 +55,15 @@ class Case:
 class Exercise:
     """What a student's file must define and how it is checked.
     run(solution, exercise) checks the loaded module and returns a one-line summary, or raises
-    SolutionFailed."""
+    SolutionFailed. `answers`: modules, functions, classes whose code the solution may not run
+    (the reference, the project's own version; see minigrad.grade.answers)."""
     name: str
     title: str
     defines: str                    # the function (or class) the file must define
     signature: str
     run: object
     cases: object = None            # () -> list of Case, for case_inputs
+    answers: tuple = ()
 
 
 # ---- Comparing ------------------------------------------------------------------------------
@@ -120,10 +125,11 @@ def tensors(case):
 
 
 def function_exercise(name, title, defines, signature, reference, cases, outputs,
-                      atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade"):
+                      atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=()):
     """An Exercise for a function of tensors: `reference(*tensors, **settings)` gives the right
     outputs (named by `outputs`) and gradients; `cases()` lists the inputs. `extra(solution,
-    fn, case, where, outputs)` may add checks of its own (raising SolutionFailed)."""
+    fn, case, where, outputs)` may add checks of its own (raising SolutionFailed); `answers`
+    what the solution may not run (Exercise)."""
 
     def run(solution, exercise):
         fn = require(solution, exercise)
@@ -155,7 +161,7 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
                           outputs, path, number, atol, rtol)
         run_gradcheck(exercise, fn, case, where, path)
 
-    return Exercise(name, title, defines, signature, run, cases)
+    return Exercise(name, title, defines, signature, run, cases, answers)
 
 
 def case_names(cases):
@@ -177,7 +183,10 @@ def compare_gradients(exercise, where, student, reference, outputs, path, number
                                  f"inputs (it does not require grad) for {where}: compute it with "
                                  f"tensor operations, not on .data or with NumPy")
     try:
-        send_back(mine, upstream)
+        with refusing_answers(exercise):
+            send_back(mine, upstream)
+    except SolutionFailed:
+        raise
     except Exception as error:  # noqa: BLE001  (the student's code: anything can happen)
         raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
                              f"{error_text(error, path)}, for {where}") from None
@@ -201,7 +210,10 @@ def compare_gradients(exercise, where, student, reference, outputs, path, number
 def run_gradcheck(exercise, fn, case, where, path):
     inputs = tensors(case)
     try:
-        gradcheck(lambda *xs: fn(*xs, **case.settings), *inputs)
+        with refusing_answers(exercise):
+            gradcheck(lambda *xs: fn(*xs, **case.settings), *inputs)
+    except SolutionFailed:
+        raise
     except GradcheckError as error:
         raise SolutionFailed(f"{exercise.name}: your backward disagrees with finite differences "
                              f"for {where}: {error}") from None

@@ -1,12 +1,18 @@
 """The student's side of grading: their file loaded by its path, their code called, and what
 goes wrong with it turned into a `SolutionFailed` that says what and where (the line of their
 file, for an error raised in it).
+
+While their code runs, the exercise's answers may not (minigrad.grade.answers): a solution that
+calls the reference fails, whatever it computes.
 """
 
 import importlib.util
 import sys
 import traceback
+from contextlib import contextmanager
 from pathlib import Path
+
+from minigrad.grade.answers import refusal, watching
 
 
 class SolutionFailed(Exception):
@@ -55,10 +61,28 @@ def error_text(error, path=None):
     return text
 
 
+@contextmanager
+def refusing_answers(exercise):
+    """The student's code runs in this block: if one of the exercise's answers ran in it, the
+    solution fails, whatever it computed and whatever it raised."""
+    if not exercise.answers:
+        yield
+        return
+    with watching(exercise.answers) as ran:
+        try:
+            yield
+        finally:
+            if ran:
+                raise SolutionFailed(refusal(exercise, ran)) from None
+
+
 def call(exercise, fn, args, settings, case_text, path):
     """fn(*args, **settings), with the student's error turned into a SolutionFailed."""
     try:
-        return fn(*args, **settings)
+        with refusing_answers(exercise):
+            return fn(*args, **settings)
+    except SolutionFailed:
+        raise
     except Exception as error:  # noqa: BLE001  (the student's code: anything can happen)
         raise SolutionFailed(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
                              f"raised {error_text(error, path)}") from None

@@ -1,0 +1,90 @@
+"""Refusing a solution that runs the answer it is graded against.
+
+The reference solutions ship with the graders (the grader runs them to know the right outputs
+and gradients), and some exercises re-create a piece the project already has
+(`seq2seq.decoding.beam_search`, `attention.MultiHeadAttention`). So a file holding one line,
+`from minigrad.grade.reference import gru_cell`, would compare the reference with itself and
+pass. Hiding the references does not help: the grader needs them, and the project's own
+versions are part of the library.
+
+What the grader can tell is whether the answer *runs* while the student's code runs. Each
+exercise lists its answers (modules, functions, classes); while the student's function, its
+backward or its gradient check runs, a profile hook (`sys.setprofile`, which leaves debuggers
+alone: they use `sys.settrace`) notes every call of a Python function and looks it up among the
+answers' code objects, and among the files of the answer modules (a module imported a second
+time, by `importlib.reload` or from its path, has new code objects but the same file). The grader
+(`grader.refusing_answers`) fails a solution when any answer ran, whatever its outputs.
+
+Reading a reference and writing the same lines in one's own file is allowed: those lines are
+then the student's own code, in the student's file.
+"""
+
+import inspect
+import os
+import sys
+import types
+from contextlib import contextmanager
+
+
+def answer_code(answers):
+    """({id(code): (code, 'module.qualname')}, {file names}) for the answers: a module stands
+    for every function and class defined in it (and for its file), a class for its methods."""
+    codes, files = {}, set()
+    for answer in answers:
+        if isinstance(answer, types.ModuleType):
+            files.update({answer.__file__, os.path.realpath(answer.__file__)})
+        for function in _functions(answer):
+            function = inspect.unwrap(function)         # @no_grad() wraps: its wrapper's code
+            code = function.__code__                    # is shared by every decorated function
+            codes[id(code)] = (code, f"{function.__module__}.{function.__qualname__}")
+    return codes, files
+
+
+def _functions(answer):
+    """The Python functions an answer is made of: a function itself, a class's methods, a
+    module's functions and classes (those defined in it, not those it imports)."""
+    if isinstance(answer, types.ModuleType):
+        for value in vars(answer).values():
+            if (inspect.isfunction(value) or inspect.isclass(value)) \
+                    and value.__module__ == answer.__name__:
+                yield from _functions(value)
+    elif inspect.isclass(answer):
+        for value in vars(answer).values():
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            if isinstance(value, property):
+                yield from (f for f in (value.fget, value.fset, value.fdel) if f is not None)
+            elif inspect.isfunction(value):
+                yield value
+    elif inspect.isfunction(answer):
+        yield answer
+
+
+@contextmanager
+def watching(answers):
+    """Run the block (the student's code) and collect, in the list it yields, the name of every
+    answer that ran inside it, whether the block returned, raised or caught an error."""
+    codes, files = answer_code(answers)
+    ran = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            if id(code) in codes or code.co_filename in files:
+                ran.append(codes[id(code)][1] if id(code) in codes
+                           else f"{code.co_name} (from {code.co_filename})")
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        yield ran
+    finally:
+        sys.setprofile(previous)
+
+
+def refusal(exercise, ran):
+    """The failure message for a solution in which the answers named in `ran` ran."""
+    return (f"{exercise.name}: your {exercise.defines} runs {ran[0]}, an answer to this "
+            f"exercise (the reference, or the project's own version of it), so it would pass "
+            f"whatever you wrote. Write it yourself: reading the answer is allowed, running it "
+            f"is not.")

@@ -1,0 +1,176 @@
+"""A solution that runs the answer it is graded against fails: the reference solutions ship with
+the graders (they compute the right outputs), and some exercises re-create a piece the project
+has (beam search, multi-head attention), so one import would otherwise pass. Each refused file
+below is shown to pass once the exercise's answers are emptied: the refusal, and nothing else,
+is what stops it."""
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import student_file
+
+import attention.grade
+import minigrad.grade
+import seq2seq.grade
+from minigrad.grade import SolutionFailed, grader, reference
+
+ROOT = Path(__file__).resolve().parent.parent
+GRADERS = {"minigrad": minigrad.grade.EXERCISES, "attention": attention.grade.EXERCISES,
+           "seq2seq": seq2seq.grade.EXERCISES}
+
+
+def refusal(floor, exercise, path, passes_otherwise=True):
+    """The failure message; and the same file passes when nothing counts as an answer."""
+    exercises = GRADERS[floor]
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade(exercises, exercise, path)
+    assert sys.getprofile() is None                 # the watch is gone after grading
+    if passes_otherwise:
+        open_book = dict(exercises)
+        open_book[exercise] = dataclasses.replace(exercises[exercise], answers=())
+        assert grader.grade(open_book, exercise, path).startswith(f"passed: {exercise}")
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("exercise", ["gru_cell", "layer_norm", "logsumexp"])
+def test_one_import_of_the_engine_reference_is_refused(tmp_path, exercise):
+    """(Without the refusal, the reference's logsumexp would still fail: its output is not made
+    by an op of the student's file.)"""
+    path = student_file(tmp_path, f"from minigrad.grade.reference import {exercise}\n")
+    message = refusal("minigrad", exercise, path, passes_otherwise=exercise != "logsumexp")
+    assert message.startswith(f"{exercise}: your {exercise} runs "
+                              f"minigrad.grade.reference.{exercise}, an answer to this exercise")
+    assert "reading the answer is allowed, running it is not." in message
+
+
+def test_a_reference_imported_by_a_computed_name_inside_the_function_is_refused(tmp_path):
+    path = student_file(tmp_path, """
+        import importlib
+
+        def layer_norm(x, weight, bias, eps=1e-5):
+            answer = importlib.import_module("minigrad.grade." + "refer" + "ence")
+            return answer.layer_norm(x, weight, bias, eps)
+    """)
+    assert "runs minigrad.grade.reference.layer_norm" in refusal("minigrad", "layer_norm", path)
+
+
+def test_a_second_copy_of_the_reference_module_loaded_from_its_file_is_refused(tmp_path):
+    """New code objects, the same file: found by the file's name."""
+    path = student_file(tmp_path, f"""
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("my_copy", {reference.__file__!r})
+        answer = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(answer)
+        gru_cell = answer.gru_cell
+    """)
+    message = refusal("minigrad", "gru_cell", path)
+    assert f"runs gru_cell (from {reference.__file__})" in message
+
+
+def test_an_op_whose_backward_alone_runs_the_reference_is_refused(tmp_path):
+    """The forward is the student's own; the backward borrows the reference's op: caught while
+    the gradients are sent back."""
+    path = student_file(tmp_path, """
+        import numpy as np
+        from minigrad import Function
+        from minigrad.grade.reference import LogSumExp as Theirs
+
+        class LogSumExp(Function):
+            settings = ("axis", "keepdims")
+            saves = ("x",)
+
+            def __init__(self, axis=-1, keepdims=False):
+                self.axis, self.keepdims = axis, keepdims
+
+            def forward(self, x):
+                self.x = x
+                peak = np.max(x, axis=self.axis, keepdims=True)
+                y = peak + np.log(np.sum(np.exp(x - peak), axis=self.axis, keepdims=True))
+                return y if self.keepdims else np.squeeze(y, axis=self.axis)
+
+            def backward(self, grad_y):
+                theirs = Theirs(self.axis, self.keepdims)
+                theirs.forward(self.x)
+                return theirs.backward(grad_y)
+
+        def logsumexp(x, axis=-1, keepdims=False):
+            return LogSumExp(axis, keepdims)(x)
+    """)
+    assert "runs minigrad.grade.reference.LogSumExp." in refusal("minigrad", "logsumexp", path)
+
+
+def test_a_reference_call_whose_error_is_swallowed_is_still_refused(tmp_path):
+    path = student_file(tmp_path, """
+        from minigrad.grade import reference
+
+        def layer_norm(x, weight, bias, eps=1e-5):
+            try:
+                reference.layer_norm(x, None, bias, eps)        # raises: None has no shape
+            except Exception:
+                pass
+            return reference.layer_norm(x, weight, bias, eps)
+    """)
+    assert "runs minigrad.grade.reference.layer_norm" in refusal("minigrad", "layer_norm", path)
+
+
+def test_the_attention_reference_and_the_projects_multi_head_module_are_refused(tmp_path):
+    imported = student_file(tmp_path, "from attention.grade.reference import *\n", "import.py")
+    assert "runs attention.grade.reference.general_attention" in refusal(
+        "attention", "general_attention", imported)
+    module = student_file(tmp_path, """
+        from attention import MultiHeadAttention
+
+        def multi_head_attention(query, key, value, in_proj_weight, in_proj_bias,
+                                 out_proj_weight, out_proj_bias, num_heads, mask=None):
+            layer = MultiHeadAttention(query.shape[-1], num_heads)
+            layer.in_proj_weight, layer.in_proj_bias = in_proj_weight, in_proj_bias
+            layer.out_proj.weight, layer.out_proj.bias = out_proj_weight, out_proj_bias
+            return layer(query, key, value, mask=mask)
+    """, "module.py")
+    message = refusal("attention", "multi_head", module)
+    assert "runs attention.modules.MultiHeadAttention.__init__" in message
+
+
+def test_the_projects_beam_search_imported_is_refused_and_greedy_is_not(tmp_path):
+    path = student_file(tmp_path, "from seq2seq.decoding import beam_search\n")
+    message = refusal("seq2seq", "beam_search", path)
+    assert message.startswith("beam_search: your beam_search runs "
+                              "seq2seq.decoding.beam_search, an answer to this exercise")
+    greedy = student_file(tmp_path, """
+        from seq2seq.decoding import greedy
+
+        def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
+            [ids], [weights] = greedy(model, src, bos_id, eos_id, max_len)
+            return ids, weights
+    """, "greedy.py")
+    with pytest.raises(SolutionFailed, match="the reference found"):     # wrong, not refused
+        seq2seq.grade.grade_file(greedy)
+
+
+def test_the_command_line_refuses_a_file_that_imports_the_reference(tmp_path):
+    path = student_file(tmp_path, "from minigrad.grade.reference import gru_cell\n")
+    run = subprocess.run([sys.executable, "-m", "minigrad.grade", "gru_cell", str(path)],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.startswith("failed: gru_cell: your gru_cell runs "
+                                 "minigrad.grade.reference.gru_cell, an answer")
+
+
+def test_a_profiler_running_before_grading_is_put_back(tmp_path):
+    calls = []
+    path = student_file(tmp_path, "from minigrad.grade.reference import layer_norm\n")
+
+    def profiler(frame, event, arg):
+        calls.append(event)
+
+    sys.setprofile(profiler)
+    try:
+        with pytest.raises(SolutionFailed):
+            minigrad.grade.grade("layer_norm", path)
+        assert sys.getprofile() is profiler
+    finally:
+        sys.setprofile(None)
