@@ -2,6 +2,7 @@
 deliberately wrong solutions fail with a message that names the wrong output or gradient and the
 inputs, and the references agree with PyTorch."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -341,3 +342,18 @@ def test_reference_logsumexp_is_one_op_and_passes_gradcheck():
     y = reference.logsumexp(x, axis=0)
     assert isinstance(y.creator, reference.LogSumExp) and y.creator.inputs == [x]
     assert minigrad.gradcheck(lambda x: reference.logsumexp(x, axis=0), x)
+
+
+def test_a_fix_saved_within_the_same_second_is_graded_not_the_cached_old_code(tmp_path,
+                                                                              monkeypatch):
+    """A .pyc is trusted when the source's size and mtime (in whole seconds) match: the fixed
+    GRU below has the same length as the wrong one, and the same mtime."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    wrong = Path(reference.__file__).read_text(encoding="utf-8").replace(
+        "(1 - z) * n + z * h", "z * n + (1 - z) * h")
+    path = student_file(tmp_path, wrong)
+    assert "the output h_new is wrong" in failure("gru_cell", path)
+    stamp = path.stat().st_mtime_ns
+    path.write_text(wrong.replace("z * n + (1 - z) * h", "(1 - z) * n + z * h"), encoding="utf-8")
+    os.utime(path, ns=(stamp, stamp))
+    assert grade("gru_cell", path).startswith("passed: gru_cell")

@@ -6,6 +6,7 @@ While their code runs, the exercise's answers may not (minigrad.grade.answers): 
 calls the reference fails, whatever it computes.
 """
 
+import importlib.machinery
 import importlib.util
 import sys
 import traceback
@@ -19,13 +20,24 @@ class SolutionFailed(Exception):
     """A submission that does not do what the exercise asks; the message says what and where."""
 
 
+class FreshSource(importlib.machinery.SourceFileLoader):
+    """Compiles the file each time, never through a .pyc. A cached .pyc is trusted when the
+    source has the same size and the same modification time to the second, so a fix saved
+    within a second of the last grading, of the same length (`z * n + (1 - z) * h` turned into
+    `(1 - z) * n + z * h`), would be graded as the old code."""
+
+    def get_code(self, fullname):
+        return self.source_to_code(self.get_data(self.path), self.path)
+
+
 def load_solution(path):
     """The student's file as a module, imported by its path (it need not be on sys.path)."""
     path = Path(path)
     if not path.is_file():
         raise SolutionFailed(f"no such file: {path}")
     name = f"solution_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, path)
+    spec = importlib.util.spec_from_file_location(name, path,
+                                                  loader=FreshSource(name, str(path)))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module                     # classes and dataclasses look their module up
     try:
