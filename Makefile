@@ -10,8 +10,10 @@ PY     := $(VENV)/bin/python
 
 .PHONY: demo lint test test-oldest bench notebooks venv clean
 
+# The distribution was called minigrad until 0.1.0: an install under that name would linger.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip uninstall --quiet --yes minigrad 2>/dev/null || true
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
