@@ -10,6 +10,7 @@ modules      DotProductAttention, ScaledDotProductAttention, GeneralAttention,
 demo         `python -m attention demo`: why the soft mixture trains and the hard choice cannot
 """
 
+from minigrad import __version__  # one version for the three packages
 from attention.functional import (
     attend,
     dot_product_attention,
@@ -26,6 +27,6 @@ from attention.modules import (
 )
 from attention.softmax import softmax
 
-__all__ = ["softmax", "dot_product_attention", "attend", "hard_attention", "one_hot_argmax",
-           "self_attention", "DotProductAttention", "ScaledDotProductAttention",
+__all__ = ["__version__", "softmax", "dot_product_attention", "attend", "hard_attention",
+           "one_hot_argmax", "self_attention", "DotProductAttention", "ScaledDotProductAttention",
            "GeneralAttention", "AdditiveAttention", "MultiHeadAttention"]

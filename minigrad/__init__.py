@@ -6,6 +6,10 @@
     y.backward()          # x.grad == [2., 4.]
 """
 
+# The one place the version is written: the build reads it from this line (pyproject.toml,
+# [tool.setuptools.dynamic]) without importing the package, and a plain checkout has it too.
+__version__ = "0.1.0"
+
 # Tensor first: the engine and the ops import it, and it imports them once it is defined.
 from minigrad.tensor import Tensor
 
@@ -18,6 +22,6 @@ from minigrad.gradcheck import GradcheckError, gradcheck
 from minigrad.random import manual_seed
 from minigrad.scopes import scope
 
-__all__ = ["Tensor", "Function", "backward", "no_grad", "is_grad_enabled", "topological_order",
-           "functional", "gradcheck", "GradcheckError", "manual_seed", "save", "load",
-           "CheckpointError", "nn", "optim", "scope", "debug"]
+__all__ = ["__version__", "Tensor", "Function", "backward", "no_grad", "is_grad_enabled",
+           "topological_order", "functional", "gradcheck", "GradcheckError", "manual_seed",
+           "save", "load", "CheckpointError", "nn", "optim", "scope", "debug"]

@@ -4,6 +4,7 @@
     python -m seq2seq train --help    and evaluate, translate, compare-lengths
 """
 
+from minigrad import __version__  # one version for the three packages
 from seq2seq.model import AttentionDecoder, Decoder, Encoder, Seq2Seq
 
-__all__ = ["Encoder", "Decoder", "AttentionDecoder", "Seq2Seq"]
+__all__ = ["__version__", "Encoder", "Decoder", "AttentionDecoder", "Seq2Seq"]
