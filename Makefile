@@ -4,11 +4,12 @@
 #                    (what CI runs)
 #   make bench       the benchmarks (one BLAS thread)
 #   make notebooks   the tutorials as Jupyter notebooks, in notebooks/
+#   make check-package  the sdist and the wheel, built and tried as a user gets them (CI too)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: demo lint test test-oldest bench notebooks venv clean
+.PHONY: demo lint test test-oldest bench notebooks check-package venv clean
 
 # The distribution was called minigrad until 0.1.0: an install under that name would linger.
 $(VENV)/.installed: pyproject.toml
@@ -37,6 +38,11 @@ test-oldest:
 	$(PYTHON) -m venv .venv-oldest
 	.venv-oldest/bin/python -m pip install --quiet 'numpy==1.24.4' -e '.[test]'
 	.venv-oldest/bin/python -m pytest -q -p no:cacheprovider
+
+# The sdist and the wheel as a user gets them: the wheel installed in a clean virtual
+# environment and tried there, a part of the sdist's own tests run in its unpacked folder.
+check-package: venv
+	$(PY) .ci/check_package.py
 
 bench: venv
 	$(PY) bench/engine.py
