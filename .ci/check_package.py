@@ -8,8 +8,10 @@ sdist's own tests in its unpacked folder.
 
 The build calls setuptools' PEP 517 hooks in the running environment (setuptools >= 77, from the
 test extra), so nothing is downloaded to build. The clean environment gets the wheel's
-dependencies from the package index pip is configured with. Exit status 0, or 1 and what is
-wrong.
+dependencies from the package index pip is configured with. The wheel and the sdist's tests run
+without the PYTHON* environment variables, as on a user's machine: PYTHONPATH would point at
+other code, and PYTHONDONTWRITEBYTECODE or PYTHONUNBUFFERED, when set, hide what a Python that
+writes .pyc files and buffers a piped stdout does. Exit status 0, or 1 and what is wrong.
 """
 
 import argparse
