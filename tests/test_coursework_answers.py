@@ -10,12 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import student_file
 
-import attention.grade
 import minigrad.grade
-import seq2seq.grade
 from minigrad.grade import SolutionFailed, grader, reference
+import attention.grade
+import seq2seq.grade
+
+from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent
 GRADERS = {"minigrad": minigrad.grade.EXERCISES, "attention": attention.grade.EXERCISES,

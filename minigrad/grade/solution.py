@@ -44,7 +44,7 @@ def load_solution(path):
         spec.loader.exec_module(module)
     except SyntaxError as error:
         raise SolutionFailed(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
-    except Exception as error:  # noqa: BLE001  (the student's code: anything can happen)
+    except Exception as error:  # the student's code: anything can happen
         raise SolutionFailed(f"importing {path} raised {error_text(error, path)}") from None
     return module
 
@@ -95,6 +95,6 @@ def call(exercise, fn, args, settings, case_text, path):
             return fn(*args, **settings)
     except SolutionFailed:
         raise
-    except Exception as error:  # noqa: BLE001  (the student's code: anything can happen)
+    except Exception as error:  # the student's code: anything can happen
         raise SolutionFailed(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
                              f"raised {error_text(error, path)}") from None
