@@ -75,15 +75,20 @@ def run(command, debug=False, memory_hint=None):
     return 0 if status is None else status
 
 
-def drop_stdout():
-    """Point stdout at the null device, as Python's docs advise after a BrokenPipeError: what is
-    still buffered, and every later print, goes nowhere instead of raising again."""
+def drop_stdout(stream=None):
+    """Point stdout (or `stream`, e.g. stderr) at the null device, as Python's docs advise after a
+    BrokenPipeError: what is still buffered, and every later write, goes nowhere instead of
+    raising again (also at exit, where a failed flush would end the program with status 120)."""
+    stream = sys.stdout if stream is None else stream
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
-        sys.stdout = open(os.devnull, "w")
+        if stream is sys.stdout:
+            sys.stdout = open(os.devnull, "w")
+        elif stream is sys.stderr:
+            sys.stderr = open(os.devnull, "w")
 
 
 def too_big(error):

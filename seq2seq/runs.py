@@ -60,12 +60,16 @@ class QuietStream:
         self.stream = stream
 
     def write(self, text):
-        with contextlib.suppress(OSError, ValueError):
+        try:
             return self.stream.write(text)
+        except (OSError, ValueError):           # a closed pipe: drop the stream for good
+            drop_stdout(self.stream)
 
     def flush(self):
-        with contextlib.suppress(OSError, ValueError):
+        try:
             self.stream.flush()
+        except (OSError, ValueError):
+            drop_stdout(self.stream)
 
     def __getattr__(self, name):
         return getattr(self.stream, name)

@@ -277,7 +277,8 @@ def test_train_piped_into_head_finishes_every_epoch(tmp_path, both):
     options = [a for a in TINY if a != "--no-progress"] if both else TINY   # the bar: stderr
     command = [sys.executable, "-m", "seq2seq", "train", *options, "--epochs", "3", "--out",
                str(out)]
-    trainer = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # as users run it:
+    trainer = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, env=env,   # buffered
                                stderr=subprocess.STDOUT if both else subprocess.PIPE)
     head = subprocess.Popen(["head", "-c", "20"], stdin=trainer.stdout, stdout=subprocess.PIPE)
     trainer.stdout.close()                          # head holds the only reading end
