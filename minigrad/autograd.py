@@ -158,14 +158,14 @@ def backward(root, grad=None, break_on=None):
                debugger opens (`breakpoint()`) just before each such op's backward runs.
     """
     for t, grad_t, _ in backward_walk(root, grad, break_on):
-        keep_grad(t, grad_t)
+        if t.creator is None or t.retains_grad:         # a leaf, or retain_grad(): keep it
+            keep_grad(t, grad_t)
 
 
 def keep_grad(t, grad_t):
-    """What `backward` keeps: a leaf's gradient, or a `retain_grad()` tensor's, added to what it
-    already holds (in a new array: never into one the walk or a hook may still hold)."""
-    if t.creator is None or t.retains_grad:
-        t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t
+    """Add grad_t to what t.grad holds, in a new array (never into one the walk or a hook may
+    still hold): what `backward` does for leaves and `retain_grad()` tensors."""
+    t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t
 
 
 def backward_walk(root, grad=None, break_on=None):
@@ -174,14 +174,13 @@ def backward_walk(root, grad=None, break_on=None):
     its hooks) and, when an op made it, what that op's backward sent to each of its inputs (None
     for a leaf, and for each input that needs no gradient). `grad` is the gradient arriving at
     the root (checked now, before the first step). It writes no `.grad`: see `backward`."""
-    return _walk(root, root_gradient(root, grad), break_on)
+    return _walk(root, op_errors.root_gradient(root, grad), break_on)
 
 
 def _walk(root, grad, break_on):
     stop = _stop_rule(break_on)
     grads = {root: grad}                                # gradients in flight, by tensor
-    order = topological_order(root)
-    for t in reversed(order):
+    for t in reversed(topological_order(root)):
         grad_t = grads.pop(t, None)                     # pop: freed once it has been passed on
         if grad_t is None:
             continue
@@ -196,7 +195,7 @@ def _walk(root, grad, break_on):
         for x, grad_x in zip(op.inputs, grads_in):
             if grad_x is not None:
                 grads[x] = grad_x if x not in grads else grads[x] + grad_x     # never in place
-    if stop is not None and not any(t.creator is not None and stop(t.creator) for t in order):
+    if stop is not None and not stop.matched:
         warnings.warn(f"backward: no op matched break_on={break_on!r}", stacklevel=4)
 
 
@@ -236,25 +235,10 @@ def _run_backward(op, out, grad_y, stop):
     return grads_in
 
 
-def root_gradient(root, grad=None):
-    """The gradient arriving at the root, checked: ones for a single number, else `grad`."""
-    if not root.requires_grad:
-        raise RuntimeError(f"backward: {root!r} does not require grad, so it has no graph to walk")
-    if grad is None:
-        if root.data.size != 1:
-            raise RuntimeError(f"backward: the root has shape {root.shape}, not a single number; "
-                               "pass grad= an array of that shape (the gradient arriving at it)")
-        return np.ones_like(root.data)
-    grad = np.array(grad.data if isinstance(grad, Tensor) else grad, dtype=root.dtype)
-    if grad.shape != root.shape:
-        raise ValueError(f"backward: grad has shape {grad.shape}, the root has shape {root.shape}")
-    return grad
-
-
 def _run_hooks(t, grad):
     """Tensor.register_hook: each hook sees the gradient (read-only) and may return a new one of
     the same shape."""
-    for hook in t.hooks:
+    for hook in tuple(t.hooks):                         # a hook may remove itself
         view = grad.view()
         view.flags.writeable = False                    # a hook returns a new array instead
         new = hook(view)
@@ -268,17 +252,27 @@ def _run_hooks(t, grad):
 
 
 def _stop_rule(break_on):
-    """break_on as a predicate op -> bool (None: never stop)."""
+    """break_on as a predicate op -> bool (None: never stop) that notes when it says yes."""
     if break_on is None:
         return None
     if isinstance(break_on, str):
-        return lambda op: type(op).__name__ == break_on
-    if isinstance(break_on, type):
-        return lambda op: isinstance(op, break_on)
-    if callable(break_on):
-        return break_on
-    raise TypeError(f"backward: break_on must be an op's class name, an op class or a function "
-                    f"op -> bool, not {type(break_on).__name__}")
+        rule = lambda op: type(op).__name__ == break_on           # noqa: E731
+    elif isinstance(break_on, type):
+        rule = lambda op: isinstance(op, break_on)                # noqa: E731
+    elif callable(break_on):
+        rule = break_on
+    else:
+        raise TypeError(f"backward: break_on must be an op's class name, an op class or a "
+                        f"function op -> bool, not {type(break_on).__name__}")
+
+    def stop(op):
+        if rule(op):
+            stop.matched = True                         # for the warning when none did
+            return True
+        return False
+
+    stop.matched = False
+    return stop
 
 
 def _backward_in_debugger(op, grad_y, y):

@@ -107,6 +107,11 @@ def undeclared(op):
 def check_contract(op):
     """Raise GradcheckError when `op` keeps something on itself that its class does not declare:
     the in-place checks and the drawings read only the declared names."""
+    for where in ("settings", "saves"):
+        names = getattr(op, where)
+        if not isinstance(names, tuple):
+            raise GradcheckError(f"gradcheck: {type(op).__name__}.{where} must be a tuple of "
+                                 f"names, not {names!r}: write ({names!r},) for one name")
     names = undeclared(op)
     if names:
         name, kind = names[0], type(op).__name__

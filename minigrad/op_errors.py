@@ -1,4 +1,5 @@
-"""The engine's error messages: each names the op (with its settings) and the shapes."""
+"""The engine's checks on what it is given, and its error messages: each names the op (with its
+settings) and the shapes."""
 
 import numpy as np
 
@@ -64,5 +65,27 @@ def wrong_count(op, grads_in):
 def wrong_shape(op, grads_in):
     for i, (x, grad_x) in enumerate(zip(op.inputs, grads_in)):
         if x.requires_grad and grad_x is not None and np.shape(grad_x) != x.data.shape:
+            hint = ""
+            try:
+                if np.broadcast_shapes(x.data.shape, np.shape(grad_x)) == np.shape(grad_x):
+                    hint = ("; the input was broadcast: sum the gradient over the broadcast axes "
+                            "(minigrad.ops.arithmetic.unbroadcast(grad, shape))")
+            except ValueError:
+                pass
             return ValueError(f"{op!r}.backward returned a gradient of shape {np.shape(grad_x)} "
-                              f"for input {i}, which has shape {x.data.shape}")
+                              f"for input {i}, which has shape {x.data.shape}{hint}")
+
+
+def root_gradient(root, grad=None):
+    """The gradient arriving at the root, checked: ones for a single number, else `grad`."""
+    if not root.requires_grad:
+        raise RuntimeError(f"backward: {root!r} does not require grad, so it has no graph to walk")
+    if grad is None:
+        if root.data.size != 1:
+            raise RuntimeError(f"backward: the root has shape {root.shape}, not a single number; "
+                               "pass grad= an array of that shape (the gradient arriving at it)")
+        return np.ones_like(root.data)
+    grad = np.array(grad.data if hasattr(grad, "requires_grad") else grad, dtype=root.dtype)
+    if grad.shape != root.shape:
+        raise ValueError(f"backward: grad has shape {grad.shape}, the root has shape {root.shape}")
+    return grad

@@ -68,11 +68,15 @@ class SavedArrayError(RuntimeError):
 
 def bump(t):
     """Note that t's array was just changed in place: move the clock, stamp t with it, and note
-    the array (weakly: the note goes when the array does)."""
+    the array (weakly: the note goes when the array does). A view's change is noted on the
+    array it views (its base), which lives as long as its owner, not as long as the view: a
+    change through a temporary view (`w.reshape(-1) /= 2` in a helper) is not forgotten."""
     global clock
     clock += 1
     t._version = clock
     array = t._data
+    while isinstance(array, np.ndarray) and isinstance(array.base, np.ndarray):
+        array = array.base
     if isinstance(array, np.ndarray):
         key = id(array)
         changed.pop(key, None)                  # re-inserted last: the dict stays oldest first

@@ -299,3 +299,57 @@ def test_drawing_gradients_after_an_optimizer_step_says_what_to_do():
                                               r"pass show_grads=False"):
         draw_graph(loss)
     assert "digraph" in draw_graph(loss, show_grads=False).source
+
+
+def test_saves_written_as_a_string_is_named():
+    class OneName(Function):
+        saves = ("x")                                   # a string: the comma is missing
+
+        def forward(self, x):
+            self.x = x
+            return 2 * x
+
+        def backward(self, grad_y):
+            return (2 * grad_y,)
+
+    with pytest.raises(GradcheckError, match=r"OneName.saves must be a tuple of names, not 'x': "
+                                             r"write \('x',\)"):
+        gradcheck(lambda x: OneName()(x), t(2))
+
+
+def test_a_change_through_a_temporary_view_is_not_forgotten():
+    def halve_(w):                                      # the view dies when the helper returns
+        with minigrad.no_grad():
+            flat = w.reshape(-1)
+            flat /= 2
+
+    x, w = Tensor([1.0, 1.0], requires_grad=True), Tensor([2.0, 4.0], requires_grad=True)
+    y = (x * w).sum()
+    halve_(w)
+    with pytest.raises(debug.SavedArrayError, match=r"Mul.backward would use self.b"):
+        y.backward()
+
+
+def test_a_hook_that_removes_itself_lets_the_next_one_run():
+    x = Tensor([1.0, 1.0], requires_grad=True)
+    y = x * 3.0
+    ran = []
+
+    def once(g):
+        ran.append("once")
+        handle.remove()
+
+    handle = y.register_hook(once)
+    y.register_hook(lambda g: ran.append("second") or g * 10)
+    y.sum().backward()
+    assert ran == ["once", "second"] and np.array_equal(x.grad, [30.0, 30.0])
+
+
+def test_break_on_asks_its_predicate_once_per_op(monkeypatch):
+    monkeypatch.setenv("PYTHONBREAKPOINT", "0")
+    x = Tensor([1.0, 2.0], requires_grad=True)
+    y = ((x * 2.0) * 3.0).sum()
+    asked = []
+    with pytest.warns(UserWarning, match="no op matched break_on"):
+        y.backward(break_on=lambda op: asked.append(type(op).__name__) or False)
+    assert asked == ["Sum", "Mul", "Mul"]

@@ -65,7 +65,8 @@ def _steps(walk):
     totals = {}                     # tensor -> the gradients it has received so far, summed
     number = 0
     for t, grad_t, grads_in in walk:
-        autograd.keep_grad(t, grad_t)                       # as backward() does
+        if t.creator is None or t.retains_grad:             # as backward() does
+            autograd.keep_grad(t, grad_t)
         totals.pop(t, None)                                 # complete: t's gradient is grad_t
         if grads_in is None:                                # a leaf: no op to show
             continue
