@@ -157,4 +157,5 @@ def _masked(scores, mask, where="attention"):
                          f"scores' shape {scores.shape} (..., m queries, n keys): its last axis "
                          f"must be n = {scores.shape[-1]} or 1, and each axis before it match the "
                          "scores' or be 1 (a padding mask over the keys: (batch, 1, n))")
-    return F.where(mask, scores, -np.inf)
+    masked_score = Tensor(np.array(-np.inf, dtype=scores.dtype), name="masked score")
+    return F.where(mask, scores, masked_score)                  # a drawing names the -inf

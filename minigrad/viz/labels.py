@@ -102,14 +102,18 @@ def short_values(array, limit=4):
 # ---------------------------------------------------------------------------------------------
 
 def op_title(op):
-    """`Softmax(axis=-1)`: the op's class and its settings; arrays by their shape, indices as
-    `[:, 0:2]`."""
+    """`Softmax(axis=-1)`: the op's class and its settings; arrays by their shape (a boolean one,
+    such as a mask, with how many entries are True), indices as `[:, 0:2]`."""
     settings = ", ".join(f"{name}={_setting(getattr(op, name, '?'))}" for name in op.settings)
     return f"{type(op).__name__}({settings})"
 
 
 def _setting(value):
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray) and value.dtype == bool:      # a mask: how much it keeps
+        kept = int(value.sum())
+        text = f"array{shape_text(value.shape)}, " + (
+            "all True" if kept == value.size else f"{kept} of {value.size} True")
+    elif isinstance(value, np.ndarray):
         text = f"array{shape_text(value.shape)}"
     elif isinstance(value, slice) or (isinstance(value, tuple) and any(
             isinstance(v, (slice, type(Ellipsis), type(None), np.ndarray)) for v in value)):
