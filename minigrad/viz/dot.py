@@ -9,14 +9,11 @@ Everything is numbered in the order of a fixed walk of the graph (tensors t0, t1
 op1, ...), never by `id()`, so the same graph gives the same DOT text, byte for byte.
 """
 
-import inspect
-
 from minigrad.tensor import Tensor
 from minigrad.versions import SavedArrayError
 from minigrad.viz import labels
 from minigrad.viz.walk import gradients, walk
 
-ORDERLESS = ("Add", "Mul")      # two-input ops whose argument order does not matter
 RANKDIRS = ("TB", "LR", "BT", "RL")
 
 
@@ -108,18 +105,6 @@ def _collapse_set(collapse):
     return (collapse,) if isinstance(collapse, str) else tuple(str(name) for name in collapse)
 
 
-def _argument_labels(op):
-    """The label of each input's arrow: its position where order matters, with the parameter
-    name of `forward` for ops of three or more inputs; None for ops where it does not."""
-    n = len(op.inputs)
-    if n < 2 or type(op).__name__ in ORDERLESS:
-        return [None] * n
-    params = [p for p in inspect.signature(type(op).forward).parameters.values()
-              if p.name != "self"]
-    named = n > 2 and len(params) == n and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
-    return [f"{i} {params[i].name}" if named else str(i) for i in range(n)]
-
-
 class _Plan:
     """The boxes and arrows of a drawing, before they are written as DOT.
 
@@ -198,9 +183,9 @@ class _Plan:
         self.nodes[name] = (self.op_place(op), {"label": label, "shape": "box",
                                                 "style": "rounded,filled",
                                                 "fillcolor": labels.OP_FILL})
-        for position, (x, text) in enumerate(zip(op.inputs, _argument_labels(op))):
+        for position, (x, text) in enumerate(zip(op.inputs, labels.argument_labels(op))):
             grad_x = None if edges is None else edges.get((id(op), position))
-            self.edges.append((self.tensor_names[id(x)], name, _edge(x, text, grad_x)))
+            self.edges.append((self.tensor_names[id(x)], name, labels.arrow(x, text, grad_x)))
         return name
 
     def add_group(self, group, steps):
@@ -233,7 +218,7 @@ class _Plan:
                     entry[1] = grad_x if entry[1] is None else entry[1] + grad_x
         for x, grad_x in inputs.values():
             self.edges.append((self.tensor_names[id(x)], self.group_names[group],
-                               _edge(x, None, grad_x)))
+                               labels.arrow(x, None, grad_x)))
 
     def keep_nearest(self, max_nodes):
         """Keep the `max_nodes` boxes nearest the roots (breadth first along the arrows,
@@ -279,16 +264,3 @@ def _kind(t, is_root):
     if isinstance(t, Parameter):
         return "parameter"
     return "input" if t.requires_grad else "constant"
-
-
-def _edge(x, position, grad_x):
-    """An input's arrow: its position (where it matters) and the gradient flowing back along it;
-    grey and dashed when the input wants no gradient."""
-    attrs = {} if x.requires_grad else {"style": "dashed", "color": labels.MUTED_COLOR}
-    lines = [] if position is None else [labels.escape(position)]
-    if grad_x is not None:
-        text = labels.escape("∂ " + labels.short_values(grad_x))
-        lines.append(f'<FONT COLOR="{labels.GRAD_COLOR}">{text}</FONT>')
-    if lines:
-        attrs["label"] = "<" + "<BR/>".join(lines) + ">"
-    return attrs

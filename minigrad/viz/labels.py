@@ -1,10 +1,12 @@
-"""The text inside the boxes: numbers, shapes, op settings, and the HTML-like labels of Graphviz.
+"""The text inside the boxes and on the arrows: numbers, shapes, op settings, argument positions,
+and the HTML-like labels of Graphviz.
 
 Numbers are written so that a small array reads at a glance: integers as integers, and otherwise
 four significant digits of the largest entry with at most three decimals, every entry alike
 (0.244 0.090 0.662 0.004; 24.28). Arrays too large to list are summarised (mean, std, min, max).
 """
 
+import inspect
 import math
 
 import numpy as np
@@ -14,6 +16,7 @@ from minigrad.versions import saved_arrays
 MAX_LISTED = 12          # arrays with more elements than this are summarised
 MAX_ROWS = 6             # ... and so are arrays with more rows than this
 MAX_SETTING = 40         # characters of one op setting before it is cut with "…"
+ORDERLESS = ("Add", "Mul")      # two-input ops whose argument order does not matter
 
 # Colours: one per kind of tensor (the header of its box), and one for gradients.
 FILL = {"parameter": "#d4efdf", "input": "#d6eaf8", "constant": "#f2f3f4",
@@ -210,3 +213,32 @@ def scope_label(name, ops, steps=None):
     if steps:
         lines.append(f'<FONT COLOR="{GRAD_COLOR}">backward #{steps[0]}–#{steps[-1]}</FONT>')
     return "<" + "<BR/>".join(lines) + ">"
+
+
+# ---------------------------------------------------------------------------------------------
+# Arrows
+# ---------------------------------------------------------------------------------------------
+
+def argument_labels(op):
+    """The label of each input's arrow: its position where order matters, with the parameter
+    name of `forward` for ops of three or more inputs; None for ops where it does not."""
+    n = len(op.inputs)
+    if n < 2 or type(op).__name__ in ORDERLESS:
+        return [None] * n
+    params = [p for p in inspect.signature(type(op).forward).parameters.values()
+              if p.name != "self"]
+    named = n > 2 and len(params) == n and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
+    return [f"{i} {params[i].name}" if named else str(i) for i in range(n)]
+
+
+def arrow(x, position, grad_x):
+    """An input's arrow: its position (where it matters) and the gradient flowing back along it;
+    grey and dashed when the input wants no gradient."""
+    attrs = {} if x.requires_grad else {"style": "dashed", "color": MUTED_COLOR}
+    lines = [] if position is None else [escape(position)]
+    if grad_x is not None:
+        text = escape("∂ " + short_values(grad_x))
+        lines.append(f'<FONT COLOR="{GRAD_COLOR}">{text}</FONT>')
+    if lines:
+        attrs["label"] = "<" + "<BR/>".join(lines) + ">"
+    return attrs
