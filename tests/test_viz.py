@@ -21,6 +21,7 @@ from minigrad.viz.walk import gradients
 ROOT = Path(__file__).resolve().parent.parent
 NODE = re.compile(r"^\s*(\w+) \[(.*)\]$", re.M)
 EDGE = re.compile(r"^\s*(\w+) -> (\w+)(?: \[(.*)\])?$", re.M)
+LABEL_BOX = re.compile(r"label\d+$")
 
 
 def nodes(source):
@@ -34,10 +35,20 @@ def nodes(source):
 
 
 def edges(source):
-    """[(tail, head, label as plain text)] in the order of the DOT text."""
-    result = []
+    """[(tail, head, label as plain text)] in the order of the DOT text. An arrow drawn through
+    the box of its label (label0, label1, ...: backward_order keeps labels inside frames so) is
+    one arrow here, with that box's text as its label."""
+    boxes = {name: text for name, text in nodes(source).items() if LABEL_BOX.match(name)}
+    result, heads = [], {}
     for tail, head, attrs in EDGE.findall(source):
-        result.append((tail, head, plain(attrs)))
+        if head in boxes:
+            heads[head] = (len(result), tail)
+            result.append(None)
+        elif tail in boxes:
+            k, first = heads[tail]
+            result[k] = (first, head, boxes[tail])
+        else:
+            result.append((tail, head, plain(attrs)))
     return result
 
 

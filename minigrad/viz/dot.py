@@ -19,7 +19,7 @@ RANKDIRS = ("TB", "LR", "BT", "RL")
 
 def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, names=None,
                collapse=None, rankdir="TB", max_nodes=None, backward_order=False, grad=None,
-               title=None):
+               title=None, legend=True, compact=False):
     """The graph behind `root` as a `graphviz.Digraph` (it shows itself in Jupyter; `.render()`
     and `minigrad.viz.render()` write SVG, PNG or PDF).
 
@@ -38,6 +38,10 @@ def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, nam
                     the gradient that flows back along it
     grad            the gradient arriving at a root that is not a single number
     title           a caption above the drawing
+    legend          a key under the title: what the colours, borders and line styles mean (only
+                    those that appear in this drawing)
+    compact         line the top-level frames up across the page, each from the first rank:
+                    columns for "TB", rows for "LR" (see minigrad/viz/layout.py)
     """
     if rankdir not in RANKDIRS:
         raise ValueError(f"draw_graph: rankdir must be one of {RANKDIRS}, not {rankdir!r}")
@@ -51,6 +55,7 @@ def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, nam
     else:
         grads = {id(t): t.grad for t in graph.tensors if t.creator is None and t.grad is not None}
     plan = _Plan(graph, roots, _known_names(graph, names), _collapse_set(collapse))
+    plan.gradients_on_arrows = backward_order
     plan.add_everything(
         values=show_values, grads=grads if show_grads else {},
         none_grads=show_grads and passed is not None,
@@ -61,7 +66,7 @@ def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, nam
         plan.keep_nearest(max_nodes)
 
     from minigrad.viz.drawing import build
-    return build(plan, rankdir, title)
+    return build(plan, rankdir, title, legend=legend, compact=compact)
 
 
 def _as_roots(root):
@@ -119,6 +124,7 @@ class _Plan:
         self.op_index = {id(op): j for j, op in enumerate(graph.ops)}
         self.group = {id(op): _group(op.scope, collapse) for op in graph.ops}
         self.group_names = {}                           # collapsed scope path -> node name
+        self.gradients_on_arrows = False                # labels of arrows become boxes (layout)
 
     # ---- where things go ------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import weakref
 
 import graphviz
 
-from minigrad.viz import fonts, labels
+from minigrad.viz import fonts, labels, layout, legend as legend_module
 from minigrad.viz.render import render_bytes
 
 FONT = "Helvetica"
@@ -77,31 +77,37 @@ def _count(n, thing):
     return f"{n} {thing}" + ("" if n == 1 else "es" if thing.endswith("x") else "s")
 
 
-def build(plan, rankdir, title=None):
+def build(plan, rankdir, title=None, legend=True, compact=False):
     """A Drawing of the plan: each box in the frame (cluster) of its scope path, frames nested
-    as the scopes are, then every arrow."""
+    as the scopes are, then every arrow; the title and the legend above (see legend.py), and the
+    arrangements of layout.py (labels of arrows inside frames, compact frames)."""
     drawing = Drawing(name="minigrad", graph_attr={
         "rankdir": rankdir, "fontname": FONT, "nodesep": "0.3", "ranksep": "0.35",
         "newrank": "true", "ordering": "in"})
     drawing.node_attr.update(fontname=FONT, fontsize="11", color="#566573")
     drawing.edge_attr.update(fontname=FONT, fontsize="9", color="#566573", arrowsize="0.7")
-    if title:
-        drawing.attr(label=labels.escape(title), labelloc="t", fontsize="16")
+    legend_module.show(drawing, title, [legend_module.ENTRIES[key] for key in
+                                        legend_module.entries(plan)] if legend else None)
+    nodes, edges = plan.nodes, plan.edges
+    if plan.gradients_on_arrows:
+        nodes, edges = layout.labels_inside_frames(nodes, edges)
+    if compact:
+        nodes, edges = layout.compact_frames(nodes, edges)
 
     # One frame per scope path (and per prefix of one), in the order they first appear.
     frames = {(): drawing}
-    for place, _ in plan.nodes.values():
+    for place, _ in nodes.values():
         for n in range(1, len(place) + 1):
             if place[:n] not in frames:
                 frames[place[:n]] = graphviz.Digraph(name=f"cluster_{len(frames) - 1}", graph_attr={
                     "label": labels.escape(place[n - 1]), "style": "rounded,dashed",
-                    "color": "#a569bd", "fontcolor": "#7d3c98", "fontsize": "11",
-                    "labeljust": "l"})
-    for name, (place, attrs) in plan.nodes.items():
+                    "color": labels.FRAME_COLOR, "fontcolor": labels.FRAME_FONT_COLOR,
+                    "fontsize": "11", "labeljust": "l"})
+    for name, (place, attrs) in nodes.items():
         frames[place].node(name, **attrs)
     for place in sorted((p for p in frames if p), key=len, reverse=True):
         frames[place[:-1]].subgraph(frames[place])      # innermost first: a frame is complete
-    for tail, head, attrs in plan.edges:
+    for tail, head, attrs in edges:
         drawing.edge(tail, head, **attrs)
 
     drawing.summary = {"ops": len(plan.graph.ops), "tensors": len(plan.graph.tensors),

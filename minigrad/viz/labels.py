@@ -25,6 +25,7 @@ GRAD_COLOR = "#b03a2e"
 MUTED_COLOR = "#7f8c8d"
 OP_FILL = "#eaecee"
 SCOPE_FILL = "#e8daef"
+FRAME_COLOR, FRAME_FONT_COLOR = "#a569bd", "#7d3c98"   # the dashed frame of a scope
 
 
 def escape(text):
