@@ -9,6 +9,7 @@ hard choice (argmax, one-hot): the values still get a gradient, the scores none 
     python -m attention draw --out attention-step.svg
     python -m attention draw --hard --out hard-attention-step.svg
     python -m attention draw --random 3 --backward-order --out batch.svg
+    python -m attention draw --rankdir LR --out wide.svg        # the frames as rows
 """
 
 import numpy as np
@@ -20,6 +21,7 @@ from attention.softmax import softmax
 WORKED_QUERY = [2.0, 1.0]
 WORKED_KEYS = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.0]]
 WORKED_VALUES = [10.0, 20.0, 30.0, 40.0]
+CUT_COLOR = "#b03a2e"       # the hard step's arrow from the scores to the one-hot weights
 
 
 def worked_example():
@@ -60,15 +62,17 @@ def attention_step(query, keys, values, hard=False):
 
 
 def draw_attention_step(query=None, keys=None, values=None, hard=False, backward_order=False,
-                        rankdir="TB", title=None):
+                        rankdir="TB", title=None, legend=True, compact=True):
     """The graph of one attention step (the worked example unless query, keys and values are
     given), with values and gradients: a `minigrad.viz` Drawing.
 
     The gradients are those of the context when it is one number, else of its sum. In the hard
     step the scores are drawn too, with a dashed arrow to the one-hot weights that carries no
-    gradient.
+    gradient. `compact`: the frames score, softmax and mix side by side, as columns (rankdir
+    "TB") or rows ("LR"), rather than stepped diagonally; `legend`: the key under the title.
     """
     from minigrad.viz import draw_graph
+    from minigrad.viz.legend import add_entry, line_sample
 
     if query is None:
         query, keys, values = worked_example()
@@ -81,11 +85,12 @@ def draw_attention_step(query=None, keys=None, values=None, hard=False, backward
             title += " (gradients of sum(context))"
     roots = [context, scores] if hard else [context]
     drawing = draw_graph(roots, grad=grad, backward_order=backward_order, rankdir=rankdir,
-                         title=title)
+                         title=title, legend=legend, compact=compact)
     if hard:
         drawing.edge(drawing.node_name(scores), drawing.node_name(weights),
-                     label="argmax: flat, no derivative", style="dashed", color="#b03a2e",
-                     fontcolor="#b03a2e", arrowhead="empty")
+                     label="argmax: flat, no derivative", style="dashed", color=CUT_COLOR,
+                     fontcolor=CUT_COLOR, arrowhead="empty")
+        add_entry(drawing, line_sample("dashed", CUT_COLOR), "made outside the graph: no gradient")
     return drawing
 
 
@@ -121,7 +126,13 @@ def add_command(commands):
     draw.add_argument("--dim", type=int, default=2, help="with --random: key size d")
     draw.add_argument("--value-dim", type=int, default=2, help="with --random: value size dv")
     draw.add_argument("--seed", type=int, default=0, help="with --random")
-    draw.add_argument("--rankdir", choices=["TB", "LR"], default="TB")
+    draw.add_argument("--rankdir", choices=["TB", "LR"], default="TB",
+                      help="TB: the frames score, softmax, mix as columns, each read top to "
+                      "bottom; LR: as rows, each read left to right (a wide picture)")
+    draw.add_argument("--no-compact", dest="compact", action="store_false",
+                      help="let the arrows place the frames (they step diagonally)")
+    draw.add_argument("--no-legend", dest="legend", action="store_false",
+                      help="leave out the key to colours and line styles")
     draw.add_argument("--engine", choices=ENGINES, default="auto",
                       help="the system dot, or the Graphviz bundled in pygraphviz")
     return draw
@@ -132,7 +143,8 @@ def run_command(args, log=print):
     error on stderr otherwise."""
     import sys
 
-    options = dict(hard=args.hard, backward_order=args.backward_order, rankdir=args.rankdir)
+    options = dict(hard=args.hard, backward_order=args.backward_order, rankdir=args.rankdir,
+                   legend=args.legend, compact=args.compact)
     if args.random is not None:
         sizes = {"--random": args.random, "--keys": args.keys, "--dim": args.dim,
                  "--value-dim": args.value_dim}

@@ -59,8 +59,9 @@ def decoder_step(translator, sentence, step=0):
 
 
 def decoder_step_drawing(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE,
-                         backward_order=False, show_values=True):
-    """The drawing (a minigrad.viz Drawing) of decoder step `step` of translating `sentence`."""
+                         backward_order=False, show_values=True, legend=True):
+    """The drawing (a minigrad.viz Drawing) of decoder step `step` of translating `sentence`;
+    `legend`: the key to colours and line styles under the title."""
     from minigrad.viz import draw_graph
 
     run = decoder_step(translator, sentence, step)
@@ -68,17 +69,19 @@ def decoder_step_drawing(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE
     names.update(run["names"])
     title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
     return draw_graph(run["loss"], names=names, collapse=list(collapse),
-                      backward_order=backward_order, show_values=show_values, title=title)
+                      backward_order=backward_order, show_values=show_values, title=title,
+                      legend=legend)
 
 
 def draw_decoder_step(translator, sentence, path, step=0, collapse=DEFAULT_COLLAPSE,
-                      backward_order=False, engine="auto", overwrite=False):
+                      backward_order=False, engine="auto", overwrite=False, legend=True):
     """Draw decoder step `step` of translating `sentence` to `path` (.svg, .png or .pdf; the DOT
     text goes beside it, .dot, but never over a .dot file that is not the DOT text of an
     earlier drawing of `path`, unless `overwrite`). Returns the path."""
     from minigrad.viz import render
 
-    drawing = decoder_step_drawing(translator, sentence, step, collapse, backward_order)
+    drawing = decoder_step_drawing(translator, sentence, step, collapse, backward_order,
+                                   legend=legend)
     return render(drawing, path, engine=engine, overwrite=overwrite)
 
 
@@ -106,6 +109,8 @@ def add_command(subparsers):
                    "encoder, embedding, 'decoder lstm', attention, output, loss")
     p.add_argument("--backward-order", action="store_true",
                    help="number the ops as backward visits them; gradients on the arrows")
+    p.add_argument("--no-legend", dest="legend", action="store_false",
+                   help="leave out the key to colours and line styles")
     p.add_argument("--engine", choices=ENGINES, default="auto")
     p.set_defaults(func=run_command)
     return p
@@ -125,7 +130,8 @@ def run_command(args):
         sentence = data.make_task(task, 1, seed=1)[0][0]
     try:
         path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
-                                 args.backward_order, args.engine, args.overwrite)
+                                 args.backward_order, args.engine, args.overwrite,
+                                 legend=args.legend)
     except FileExistsError as error:
         raise FileExistsError(f"{error}; pass --overwrite to replace it") from error
     print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")

@@ -26,6 +26,7 @@ class LSTMCellConfig:
     backward_order: bool = False
     show_saved: bool = False
     collapse: bool = False          # draw the whole cell as one box
+    legend: bool = True             # the key to colours and line styles, under the title
 
 
 def draw_lstm_cell(config=LSTMCellConfig()):
@@ -48,7 +49,7 @@ def draw_lstm_cell(config=LSTMCellConfig()):
     kind = "one fused op" if config.fused else "primitive ops"
     return draw_graph(loss, names=cell, backward_order=config.backward_order,
                       show_saved=config.show_saved,
-                      collapse=["lstm cell"] if config.collapse else None,
+                      collapse=["lstm cell"] if config.collapse else None, legend=config.legend,
                       title=f"One LSTM step ({kind}): values, and gradients of sum(h')")
 
 
@@ -71,6 +72,8 @@ def main(argv=None):
                       help="number the ops as backward visits them; gradients on the arrows")
     cell.add_argument("--show-saved", action="store_true", help="what each op saves for backward")
     cell.add_argument("--collapse", action="store_true", help="draw the cell as one box")
+    cell.add_argument("--no-legend", dest="legend", action="store_false",
+                      help="leave out the key to colours and line styles")
     cell.add_argument("--engine", choices=ENGINES, default="auto")
 
     dot = commands.add_parser("render", help="render a DOT file")
