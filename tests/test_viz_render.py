@@ -128,12 +128,14 @@ def test_minigrad_viz_lstm_cell(tmp_path, capsys):
     from minigrad.viz.__main__ import main
     assert main(["lstm-cell", "--out", str(tmp_path / "cell.svg")]) == 0
     svg = svg_text(tmp_path / "cell.svg")
-    for text in ("Sigmoid()", "Tanh()", "weight_ih", "weight_hh", "lstm cell", "grad"):
+    for text in ("Sigmoid()", "Tanh()", "weight_ih", "weight_hh", "lstm cell", "grad",
+                 "parameter", "gradient of the root"):                 # the legend's entries
         assert text in svg, text
-    assert main(["lstm-cell", "--fused", "--backward-order", "--out",
+    assert main(["lstm-cell", "--fused", "--backward-order", "--no-legend", "--out",
                  str(tmp_path / "fused.svg")]) == 0
     svg = svg_text(tmp_path / "fused.svg")
     assert "FusedLSTMCell()" in svg and "backward #1" in svg and "Sigmoid()" not in svg
+    assert "gradient of the root" not in svg
     assert main(["render", str(tmp_path / "fused.dot"), "--out", str(tmp_path / "f.png")]) == 0
     assert (tmp_path / "f.png").read_bytes().startswith(b"\x89PNG")
     assert "wrote" in capsys.readouterr().out
@@ -163,7 +165,13 @@ def test_attention_draw_command(tmp_path, capsys):
     from attention.__main__ import main
     assert main(["draw", "--out", str(tmp_path / "soft.svg")]) == 0
     soft = svg_text(tmp_path / "soft.svg")
-    assert all(text in soft for text in ("0.244", "0.662", "24.28", "Soft attention"))
+    assert all(text in soft for text in ("0.244", "0.662", "24.28", "Soft attention",
+                                         "gradient of the root"))
+    assert main(["draw", "--rankdir", "LR", "--no-legend", "--no-compact", "--out",
+                 str(tmp_path / "wide.svg")]) == 0
+    wide = svg_text(tmp_path / "wide.svg")
+    assert "24.28" in wide and "gradient of the root" not in wide
+    assert "rankdir=LR" in (tmp_path / "wide.dot").read_text(encoding="utf-8")
     assert main(["draw", "--hard", "--out", str(tmp_path / "hard.svg")]) == 0
     hard = svg_text(tmp_path / "hard.svg")
     assert "grad none" in hard and "argmax: flat" in hard and "one-hot" in hard
@@ -221,7 +229,13 @@ def test_seq2seq_draw_command(tmp_path, capsys):
                  "Exp()", "CrossEntropy", "Decoder step 1"):
         assert text in svg, text
     assert "FusedLSTMCell()" not in svg                     # folded into the two boxes
+    assert "scope folded into one box" in svg               # the legend
+    assert "masked score" in svg and "all True)" in svg     # the source mask, readable
     assert "wrote" in capsys.readouterr().out
+    args = parser.parse_args(["draw", str(tmp_path / "run"), "--no-legend", "--out",
+                              str(tmp_path / "bare.svg")])
+    args.func(args)
+    assert "scope folded into one box" not in svg_text(tmp_path / "bare.svg")
 
 
 def test_a_dot_picture_never_replaces_a_dot_file_it_did_not_write(step, tmp_path):

@@ -6,7 +6,9 @@
 
 dot       draw_graph: tensors as tables, ops as boxes, scopes as frames or folded boxes
 walk      the walk over the graph and the backward pass that records every gradient
-labels    what is written in the boxes (numbers, shapes, op settings)
+labels    what is written in the boxes and on the arrows (numbers, shapes, op settings)
+legend    the key under the title: what the colours and line styles in this drawing mean
+layout    gradients on arrows kept inside frames; compact=True, frames side by side
 drawing   the Drawing (a graphviz.Digraph that also renders without a `dot` program)
 render    render(): the system `dot`, or the Graphviz bundled in pygraphviz
 
