@@ -37,10 +37,13 @@ def nodes(source):
 def edges(source):
     """[(tail, head, label as plain text)] in the order of the DOT text. An arrow drawn through
     the box of its label (label0, label1, ...: backward_order keeps labels inside frames so) is
-    one arrow here, with that box's text as its label."""
+    one arrow here, with that box's text as its label; one written backwards (dir=back, as
+    compact=True writes the arrows between frames) is turned round."""
     boxes = {name: text for name, text in nodes(source).items() if LABEL_BOX.match(name)}
     result, heads = [], {}
     for tail, head, attrs in EDGE.findall(source):
+        if "dir=back" in attrs:
+            tail, head = head, tail
         if head in boxes:
             heads[head] = (len(result), tail)
             result.append(None)

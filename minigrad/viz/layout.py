@@ -13,7 +13,7 @@ rank of the last box of the frame before, and frames that share a rank must stan
 `compact_frames` starts every top-level frame at the first rank and lines them up across the
 page, in the order they are drawn: columns from left to right when the drawing runs top to bottom
 (TB), rows from top to bottom when it runs left to right (LR). The arrows from one frame to the
-next no longer set ranks; they run back to the start of the next column or row.
+next run back to the start of the next column or row.
 """
 
 FIRST = "frames"            # the invisible box that lines the frames up
@@ -41,29 +41,58 @@ def labels_inside_frames(nodes, edges):
 
 
 def compact_frames(nodes, edges):
-    """The same nodes and edges, with the top-level frames lined up (see the module docstring):
-    arrows between two different top-level frames get constraint=false, and an invisible first
-    box points at the first box of each frame in turn (ordering=out keeps that order). A label's
-    box on such an arrow moves beside its tensor (minlen=0: the same rank), so that the arrow
-    back to the next frame starts one rank below, where dot draws it straight; from further
-    down, dot routes it around the frames. Nothing changes with fewer than two top-level
-    frames."""
+    """The same nodes and edges, with the top-level frames lined up (see the module docstring).
+
+    An invisible first box points at the top box of each frame in turn (ordering=out keeps that
+    order), so each frame starts at the first rank. An arrow from one frame into another now
+    runs back up the page (or back to the left), which dot cannot draw as such: it routes an
+    arrow that sets no rank (constraint=false) around the far side of every frame. So the arrow
+    is written the other way round, head -> tail, and drawn backwards (dir=back): dot then only
+    has to keep the head above the tail, and routes the arrow straight up through the gap
+    between two columns (weight=0: it pulls nothing together). A reader of the DOT text finds
+    these arrows with dir=back. Nothing changes with fewer than two top-level frames."""
     frame = {name: place[:1] for name, (place, _) in nodes.items()}
-    firsts = {}                                         # top-level frame -> its first box
-    for name, top in frame.items():
-        if top:
-            firsts.setdefault(top, name)
+    firsts = _tops(frame, edges)                        # top-level frame -> its top box
     if len(firsts) < 2:
         return nodes, edges
-    into = {head: k for k, (_, head, _) in enumerate(edges) if head.startswith(LABEL)}
-    result = list(edges)
-    for k, (tail, head, attrs) in enumerate(edges):
+    result = []
+    for tail, head, attrs in edges:
         if frame[tail] and frame[head] and frame[tail] != frame[head]:
-            result[k] = (tail, head, {**attrs, "constraint": "false"})
-            if tail in into:
-                before, box, style = result[into[tail]]
-                result[into[tail]] = (before, box, {**style, "minlen": "0"})
+            result.append((head, tail, {**attrs, "dir": "back", "weight": "0"}))
+        else:
+            result.append((tail, head, attrs))
     nodes = {**nodes, FIRST: ((), {"label": "", "style": "invis", "shape": "point",
                                    "width": "0", "height": "0", "ordering": "out"})}
     result += [(FIRST, first, {"style": "invis"}) for first in firsts.values()]
     return nodes, result
+
+
+def _tops(frame, edges):
+    """{top-level frame: the box that starts the longest chain of arrows inside it}, frames in
+    the order of their first box. Pulled to the first rank, that box brings the frame's top
+    there; a box that merely comes first may sit lower (the queries, whose keys go through a
+    Transpose first)."""
+    below, inputs = {}, {}                              # inside one frame: head -> [tails]
+    for tail, head, _ in edges:
+        if frame[tail] and frame[tail] == frame[head]:
+            inputs.setdefault(head, []).append(tail)
+    order, done = [], set()                             # tails before heads, without recursion
+    for start in frame:
+        stack = [(start, False)]
+        while stack:
+            name, expanded = stack.pop()
+            if expanded:
+                order.append(name)
+            elif name not in done:
+                done.add(name)
+                stack.append((name, True))
+                stack.extend((tail, False) for tail in inputs.get(name, []))
+    for name in reversed(order):                        # heads first: their chains are known
+        below.setdefault(name, 0)
+        for tail in inputs.get(name, []):
+            below[tail] = max(below.get(tail, 0), below[name] + 1)
+    tops = dict.fromkeys(top for top in frame.values() if top)     # in the order drawn
+    for name, top in frame.items():
+        if top and name not in inputs and (tops[top] is None or below[name] > below[tops[top]]):
+            tops[top] = name
+    return tops
