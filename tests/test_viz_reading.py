@@ -169,6 +169,55 @@ def test_compact_makes_the_attention_step_smaller(engine):
         assert compact < 0.85 * stepped, rankdir
 
 
+def spline_points(source, engine):
+    """{(tail, head) as drawn: [(x, y), ...]} for the arrows written with dir=back: points along
+    each arrow's curve (its cubic Bezier pieces at 9 points each, not its control points), from
+    the tail as drawn to the head."""
+    pygraphviz = pytest.importorskip("pygraphviz")
+    from minigrad.viz.render import render_bytes
+    graph = pygraphviz.AGraph(string=render_bytes(source, "dot", engine=engine).decode())
+    curves = {}
+    for edge in graph.edges():
+        if edge.attr.get("dir") != "back":
+            continue
+        control = np.array([[float(v) for v in p.split(",")] for p in edge.attr["pos"].split()
+                            if not p.startswith(("s,", "e,"))])              # 3k + 1 points
+        t = np.linspace(0, 1, 9)[:, None]
+        pieces = [(1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t ** 2 * c
+                  + t ** 3 * d
+                  for a, b, c, d in (control[k:k + 4] for k in range(0, len(control) - 1, 3))]
+        curves[(str(edge[1]), str(edge[0]))] = [tuple(p) for p in np.concatenate(pieces)][::-1]
+    return curves
+
+
+def detours(source, engine, margin=24):
+    """The arrows between frames (scores -> Sub, weights -> MatMul) that leave the box around
+    the two frames they join by more than `margin` points, or pass through the third frame."""
+    score, softmax, mix = frame_boxes(source, engine)
+    arrows = list(spline_points(source, engine).items())
+    assert len(arrows) == 2
+    found = []
+    for (start, end, third), (name, points) in zip(((score, softmax, mix),
+                                                    (softmax, mix, score)), arrows):
+        around = (min(start[0], end[0]) - margin, min(start[1], end[1]) - margin,
+                  max(start[2], end[2]) + margin, max(start[3], end[3]) + margin)
+        if not all(inside(point * 2, around) for point in points) or any(
+                inside(point * 2, third) for point in points):
+            found.append(name)
+    return found
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("rankdir", ["TB", "LR"])
+def test_arrows_between_frames_run_between_the_two_never_around(engine, rankdir):
+    """An arrow that sets no rank (constraint=false) was routed around the far side of the
+    frames: through the softmax frame and past the mix frame, for three random queries."""
+    engine_or_skip(engine)
+    for source in (attention_step(rankdir=rankdir), batch_step(rankdir=rankdir),
+                   batch_step(rankdir=rankdir, backward_order=True)):
+        assert detours(source, engine) == []
+
+
 def test_compact_changes_nothing_with_one_frame_and_keeps_every_arrow():
     x = Tensor(np.ones(2), requires_grad=True, name="x")
     from minigrad import scope
