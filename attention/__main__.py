@@ -5,6 +5,7 @@
     python -m attention demo --out figures --seed 3
     python -m attention draw --out attention-step.svg          # the worked example
     python -m attention draw --hard --out hard-attention-step.svg
+    python -m attention draw --rankdir LR --out wide.svg       # the frames as rows, not columns
 """
 
 import dataclasses
