@@ -135,8 +135,8 @@ def explain(op, out, name, kept):
              "forward again), or make a new tensor instead (x = x - 1, not x.data -= 1 or x -= 1 "
              "under no_grad)."]
     site = where_created(op)
-    lines.append(site if site else "  (Under minigrad.debug.trace() or detect_anomaly() this "
-                                   "names the line that created the op.)")
+    lines.append(site if site else "  (Under minigrad.debug.record_sites() this names the line "
+                                   "that created the op.)")
     return "\n".join(lines)
 
 

@@ -2,6 +2,7 @@
 order; it finds a planted wrong backward inside a larger model and passes correct ones."""
 
 import inspect
+import io
 import os
 
 import numpy as np
@@ -65,7 +66,7 @@ def test_correct_graphs_pass(rng):
 
 
 def test_a_planted_wrong_backward_is_found_and_named(rng):
-    with debug.detect_anomaly():                 # notes where each op was created
+    with debug.record_sites():                   # notes where each op was created
         line = inspect.currentframe().f_lineno + 1
         loss = model(rng, hidden_op=SlopeOfOne)
     mismatch = debug.check_graph(loss)
@@ -77,11 +78,61 @@ def test_a_planted_wrong_backward_is_found_and_named(rng):
     assert text[0] == (f"check_graph: step {mismatch.step} of backward, SlopeOfOne(), disagrees "
                        "with finite differences of its own forward")
     assert text[1].startswith(f"  input 0 (<Stack>, shape (4, 2, 6)), element {mismatch.element}")
+    backward_line = inspect.getsourcelines(SlopeOfOne.backward)[1]
+    assert text[2] == f"  its backward: {HERE}:{backward_line} (SlopeOfOne.backward)"
     source, first = inspect.getsourcelines(model)
     made = first + next(k for k, code in enumerate(source) if "hidden_op()(outputs)" in code)
-    assert text[2] == f"  created at {HERE}:{made} in model"
-    assert text[4] == (f"    called from {HERE}:{line} in "
+    assert text[3] == f"  created at {HERE}:{made} in model"
+    assert text[5] == (f"    called from {HERE}:{line} in "
                        "test_a_planted_wrong_backward_is_found_and_named")
+
+
+def test_detect_anomaly_and_trace_note_the_sites_too(rng):
+    for watcher in (debug.detect_anomaly(), debug.trace(file=io.StringIO())):
+        x = Tensor(rng.standard_normal(3), requires_grad=True)
+        with watcher:
+            line = inspect.currentframe().f_lineno + 1
+            y = SlopeOfOne()(x)
+        assert f"created at {HERE}:{line} in test_detect_anomaly" in str(
+            debug.check_graph(y.sum()))
+
+
+def test_without_recorded_sites_the_report_says_how_to_get_them(rng):
+    x = Tensor(rng.standard_normal(3), requires_grad=True)
+    text = str(debug.check_graph(SlopeOfOne()(x).sum()))
+    assert "created at: unknown (build the graph inside `with minigrad.debug.record_sites():`" in (
+        text)
+    assert "its backward: " in text and "(SlopeOfOne.backward)" in text
+
+
+def test_record_sites_notes_nothing_outside_its_block(rng):
+    x = Tensor(rng.standard_normal(3), requires_grad=True)
+    with debug.record_sites():
+        inside = x.tanh()
+    outside = x.tanh()
+    assert inside.creator.created_at[0].function == (
+        "test_record_sites_notes_nothing_outside_its_block")
+    assert getattr(outside.creator, "created_at", None) is None
+    assert not minigrad.autograd.watchers
+
+
+def test_raise_on_mismatch_raises_the_report_and_keeps_the_mismatch(rng):
+    x = Tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    loss = (SlopeOfOne()(x) * 3.0).sum()
+    with pytest.raises(debug.GraphCheckError) as caught:
+        debug.check_graph(loss, raise_on_mismatch=True)
+    assert isinstance(caught.value, AssertionError)
+    assert isinstance(caught.value.mismatch.op, SlopeOfOne)
+    assert str(caught.value) == str(debug.check_graph(loss))
+    assert str(caught.value).startswith("check_graph: step 3 of backward, SlopeOfOne()")
+    assert debug.check_graph(x.tanh().sum(), raise_on_mismatch=True) is None
+
+
+def test_a_mismatch_is_true_and_a_correct_graph_gives_none(rng):
+    """`if mismatch:` reads as it should; a bare call in a script shows nothing either way."""
+    x = Tensor(rng.standard_normal(3), requires_grad=True)
+    assert debug.check_graph(SlopeOfOne()(x).sum())
+    assert debug.check_graph(x.tanh().sum()) is None
 
 
 def test_the_first_wrong_op_in_backward_order_is_reported(rng):

@@ -5,8 +5,13 @@ wrong. `check_graph` checks each op of the graph on its own. For every op, in th
 visits them, it runs the op's forward again on the arrays the op received (in float64, on a
 fresh copy of the op, so the graph is left as it was) and compares the op's backward, given a
 random upstream gradient r, with central differences of sum(forward(x) * r). The first op that
-disagrees is reported: the op, where it was created (when known), the input and the worst
-element.
+disagrees is reported: the op, the input and the worst element, where the op's backward is
+written, and where the op was created (when the graph was built inside `record_sites()`, `trace()`
+or `detect_anomaly()`; noting the line takes time on every op, so it is not done by default).
+
+It returns; it prints nothing. In a script, print the result (`print(check_graph(loss))`: a
+`Mismatch` prints as the report, a correct graph as None), test it (`if mismatch:` a `Mismatch`
+is true, None false), or pass `raise_on_mismatch=True` to get a `GraphCheckError` instead.
 
 - Inputs of up to `max_elements` elements are checked element by element; larger ones at that
   many elements picked at random, and then once more along a random direction, which a wrong
@@ -24,8 +29,17 @@ import numpy as np
 from minigrad import random
 from minigrad.autograd import topological_order
 from minigrad.debug.show import label
-from minigrad.debug.watch import where_created
+from minigrad.debug.watch import short_path, where_created
 from minigrad.finite_differences import central_difference
+
+
+class GraphCheckError(AssertionError):
+    """check_graph(..., raise_on_mismatch=True) found an op whose backward is wrong. The message
+    is the Mismatch's report; the Mismatch itself is `error.mismatch`."""
+
+    def __init__(self, mismatch):
+        super().__init__(str(mismatch))
+        self.mismatch = mismatch
 
 
 @dataclass
@@ -55,16 +69,28 @@ class Mismatch:
                       f"finite differences {self.numeric:.8g} ({self.wrong} of "
                       f"{self.checked} checked elements disagree)")
         site = where_created(self.op) or ("  created at: unknown (build the graph inside "
-                                          "minigrad.debug.detect_anomaly() or trace() to know)")
+                                          "`with minigrad.debug.record_sites():` to know)")
         return (f"check_graph: step {self.step} of backward, {self.op!r}, disagrees with finite "
-                f"differences of its own forward\n{detail}\n{site}")
+                f"differences of its own forward\n{detail}\n{written_at(self.op)}\n{site}")
 
     __repr__ = __str__
 
 
-def check_graph(root, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64, seed=0):
-    """Check every op behind `root`, in backward order; return the first `Mismatch` (print it
-    to read it), or None when every op's backward agrees with its forward."""
+def written_at(op):
+    """'  its backward: my_ops.py:12 (Swish.backward)': where the code to look at is."""
+    backward = type(op).backward
+    code = getattr(backward, "__code__", None)
+    if code is None:
+        return f"  its backward: {backward.__qualname__}"
+    return (f"  its backward: {short_path(code.co_filename)}:{code.co_firstlineno} "
+            f"({backward.__qualname__})")
+
+
+def check_graph(root, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64, seed=0,
+                raise_on_mismatch=False):
+    """Check every op behind `root`, in backward order; return the first `Mismatch`, or None
+    when every op's backward agrees with its forward. It prints nothing: print the result.
+    With `raise_on_mismatch=True` a mismatch raises `GraphCheckError` (an AssertionError)."""
     rng = np.random.default_rng(seed)
     generator = random.generator()
     state = generator.bit_generator.state
@@ -74,6 +100,8 @@ def check_graph(root, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64, seed=0):
             mismatch = check_op(op, rng, eps, atol, rtol, max_elements)
             if mismatch is not None:
                 mismatch.step = step
+                if raise_on_mismatch:
+                    raise GraphCheckError(mismatch)
                 return mismatch
     finally:
         generator.bit_generator.state = state         # as if nothing had been drawn
