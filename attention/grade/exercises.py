@@ -68,5 +68,6 @@ EXERCISES = {e.name: e for e in [
         "out_proj_weight, out_proj_bias, num_heads, mask=None) -> (attn_output, attn_weights)",
         reference.multi_head_attention, multi_head_cases,
         outputs=("attn_output", "attn_weights"),
+        parts={"in_proj_weight": ("W_q", "W_k", "W_v"), "in_proj_bias": ("b_q", "b_k", "b_v")},
         package="attention.grade", answers=(reference, MultiHeadAttention)),
 ]}

@@ -71,7 +71,11 @@ EXERCISES = {e.name: e for e in [
     function_exercise(
         "gru_cell", "a GRU cell from primitive ops", "gru_cell",
         "gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh) -> h_new",
-        reference.gru_cell, gru_cases, outputs=("h_new",), answers=(reference,)),
+        reference.gru_cell, gru_cases, outputs=("h_new",), answers=(reference,),
+        intermediates=(("r", "the reset gate r"), ("z", "the update gate z"),
+                       ("n", "the candidate state n")),
+        parts={"weight_ih": ("W_ir", "W_iz", "W_in"), "weight_hh": ("W_hr", "W_hz", "W_hn"),
+               "bias_ih": ("b_ir", "b_iz", "b_in"), "bias_hh": ("b_hr", "b_hz", "b_hn")}),
     function_exercise(
         "layer_norm", "layer normalisation over the last axis", "layer_norm",
         "layer_norm(x, weight, bias, eps=1e-5) -> y",

@@ -13,7 +13,9 @@ For each case:
 
 The first difference stops the grading with a `SolutionFailed` whose message names the exercise,
 the case and its input shapes, the output or the gradient that is wrong, the element, both
-values, and how many elements are off. `case_inputs` hands the same inputs back, for a debugger.
+values, and how many elements are off; and, from `diagnose`, where in the student's code to look
+(the first named intermediate that differs, a cut graph). `case_inputs` hands the same inputs
+back, for a debugger.
 
 A solution that runs the exercise's answer (the reference, or the project's own version of
 the piece) fails, whatever it computes: see `answers`. Loading and calling the student's code
@@ -30,6 +32,7 @@ import numpy as np
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.gradcheck import GradcheckError, gradcheck, send_back
+from minigrad.grade import diagnose
 from minigrad.grade.solution import (
     SolutionFailed,
     call,
@@ -90,16 +93,30 @@ def compare_arrays(what, got, expected, where, atol=1e-8, rtol=1e-6):
         k = tuple(int(i) for i in np.argwhere(~np.isfinite(got64))[0])
         raise SolutionFailed(f"{what} is wrong for {where}: element {k} is {got64[k]}, expected "
                              f"{expected64[k]:.6g} (an overflow? a division by zero?)")
-    error = np.abs(got64 - expected64)
-    bad = error > atol + rtol * np.abs(expected64)
-    if np.any(bad):
-        k = np.unravel_index(np.argmax(np.where(bad, error, -1)), got.shape)
-        k = tuple(int(i) for i in k)
+    found = difference(got64, expected64, atol, rtol)
+    if found is not None:
+        k, yours, wanted, wrong, total = found
         raise SolutionFailed(f"{what} is wrong for {where}:\n"
-                             f"  element {k}: yours {got64[k]:.6g}, expected {expected64[k]:.6g} "
-                             f"(off by {error[k]:.3g})\n"
-                             f"  {int(bad.sum())} of {got.size} elements are off by more than "
+                             f"  element {k}: yours {yours:.6g}, expected {wanted:.6g} "
+                             f"(off by {abs(yours - wanted):.3g})\n"
+                             f"  {wrong} of {total} elements are off by more than "
                              f"atol={atol} + rtol={rtol} * |expected|")
+
+
+def difference(got, expected, atol=1e-8, rtol=1e-6):
+    """None when the arrays (of one shape) agree to the tolerances, else (the element that is
+    off the most, its value in `got`, in `expected`, how many elements are off, how many
+    there are). NaN against a number is off; NaN against NaN, and equal infinities, agree."""
+    got, expected = np.asarray(got, np.float64), np.asarray(expected, np.float64)
+    with np.errstate(invalid="ignore"):
+        error = np.abs(got - expected)                  # NaN where one is NaN, or inf - inf
+    same = (got == expected) | (np.isnan(got) & np.isnan(expected))
+    error = np.where(same, 0.0, np.where(np.isnan(error), np.inf, error))
+    bad = error > atol + rtol * np.abs(np.where(np.isfinite(expected), expected, 0.0))
+    if not np.any(bad):
+        return None
+    k = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, error, -1)), got.shape))
+    return k, float(got[k]), float(expected[k]), int(bad.sum()), got.size
 
 
 def as_outputs(result, exercise, names, where):
@@ -125,11 +142,15 @@ def tensors(case):
 
 
 def function_exercise(name, title, defines, signature, reference, cases, outputs,
-                      atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=()):
+                      atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=(),
+                      intermediates=(), parts=None):
     """An Exercise for a function of tensors: `reference(*tensors, **settings)` gives the right
     outputs (named by `outputs`) and gradients; `cases()` lists the inputs. `extra(solution,
     fn, case, where, outputs)` may add checks of its own (raising SolutionFailed); `answers`
-    what the solution may not run (Exercise)."""
+    what the solution may not run (Exercise). For the diagnosis (diagnose.py):
+    `intermediates`, ((local name, what it is), ...) in the formulas' order, are compared when
+    an output is wrong; `parts`, {input name: (block names)}, names the blocks of a stacked
+    weight that a cut graph may starve."""
 
     def run(solution, exercise):
         fn = require(solution, exercise)
@@ -148,17 +169,33 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
     def grade_case(exercise, solution, fn, path, case, number, total):
         where = describe(case, number, total)
         inputs, reference_inputs = tensors(case), tensors(case)
-        mine = as_outputs(call(exercise, fn, inputs, case.settings, where, path),
-                          exercise, outputs, where)
-        expected = reference(*reference_inputs, **case.settings)
+        names = [local for local, _ in intermediates]
+        kept = {}
+
+        def keeping(*args, **settings):                 # fn, its locals `names` kept
+            result, found = diagnose.keeping_locals(lambda: fn(*args, **settings), fn, names)
+            kept.update(found)
+            return result
+
+        with diagnose.StudentLines(path) as lines:
+            result = call(exercise, keeping, inputs, case.settings, where, path)
+        mine = as_outputs(result, exercise, outputs, where)
+        expected, reference_kept = diagnose.keeping_locals(
+            lambda: reference(*reference_inputs, **case.settings), reference, names)
         expected = expected if isinstance(expected, tuple) else (expected,)
         for out_name, got, want in zip(outputs, mine, expected):
-            compare_arrays(f"{name}: the output {out_name}", got.data, want.data, where,
-                           atol, rtol)
+            try:
+                compare_arrays(f"{name}: the output {out_name}", got.data, want.data, where,
+                               atol, rtol)
+            except SolutionFailed as failure:
+                more = diagnose.after_wrong_output(got, intermediates, kept, reference_kept,
+                                                   lines, lambda a, b: difference(a, b, atol, rtol))
+                raise SolutionFailed("\n  ".join([str(failure)] + more)) from None
         if extra is not None:
             extra(solution, fn, case, where, mine)
         compare_gradients(exercise, where, (inputs, mine), (reference_inputs, expected),
-                          outputs, path, number, atol, rtol)
+                          outputs, path, number, atol, rtol,
+                          diagnosis=(solution, lines, parts or {}))
         run_gradcheck(exercise, fn, case, where, path)
 
     return Exercise(name, title, defines, signature, run, cases, answers)
@@ -171,11 +208,15 @@ def case_names(cases):
     return names
 
 
-def compare_gradients(exercise, where, student, reference, outputs, path, number, atol, rtol):
+def compare_gradients(exercise, where, student, reference, outputs, path, number, atol, rtol,
+                      diagnosis=None):
     """Send one random upstream gradient back through the student's outputs and the
-    reference's (each given as (inputs, outputs)); compare the gradient of every input."""
+    reference's (each given as (inputs, outputs)); compare the gradient of every input.
+    `diagnosis`, (the student's module, their StudentLines, parts), lets a failure say more: a
+    cut graph, or whose backward to look at."""
     inputs, mine = student
     reference_inputs, expected = reference
+    solution, lines, parts = diagnosis or (None, diagnose.StudentLines(None), {})
     upstream = [np.random.default_rng(number).standard_normal(out.shape) for out in mine]
     for out_name, out in zip(outputs, mine):
         if not out.requires_grad:
@@ -191,20 +232,20 @@ def compare_gradients(exercise, where, student, reference, outputs, path, number
         raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
                              f"{error_text(error, path)}, for {where}") from None
     send_back(expected, upstream)
-    for x, want in zip(inputs, reference_inputs):
-        want_grad = np.zeros_like(want.data) if want.grad is None else want.grad
-        if x.grad is None:
-            if np.any(want_grad != 0):
-                raise SolutionFailed(f"{exercise.name}: the gradient with respect to {x.name} is "
-                                     f"missing (None) for {where}: in your code the outputs do not "
-                                     f"depend on {x.name}, or not through tensor operations")
-            continue
+    wanted = [np.zeros_like(want.data) if want.grad is None else want.grad
+              for want in reference_inputs]
+    for x, want_grad in zip(inputs, wanted):
+        got = np.zeros_like(want_grad) if x.grad is None else x.grad
         try:
-            compare_arrays(f"{exercise.name}: the gradient with respect to {x.name}", x.grad,
+            compare_arrays(f"{exercise.name}: the gradient with respect to {x.name}", got,
                            want_grad, where, atol, rtol)
         except SolutionFailed as failure:
-            raise SolutionFailed(f"{failure}\n"
-                                 "  (the outputs are right: look at the backward)") from None
+            cut = diagnose.cut_report(inputs, wanted, mine, lines, parts, atol)
+            if cut is not None:
+                raise SolutionFailed(f"{exercise.name}: {cut[0]}, for {where}:\n  "
+                                     + "\n  ".join(cut[1:])) from None
+            hint = diagnose.wrong_gradient_hint(mine, inputs, solution, lines)
+            raise SolutionFailed("\n  ".join([str(failure)] + hint)) from None
 
 
 def run_gradcheck(exercise, fn, case, where, path):

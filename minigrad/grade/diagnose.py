@@ -1,0 +1,262 @@
+"""When a solution is wrong, say where: the grader's diagnosis, beyond "this output is off".
+
+A composed solution (a GRU cell from a dozen primitive ops) can be wrong in any of its lines, and
+an output that is off says little about which. Three things narrow it down:
+
+- Your lines. While your function runs, every op it makes notes the line of your file that made
+  it (`StudentLines`, a `minigrad.debug` watcher). A report can then quote the line to look at.
+- Named intermediates. An exercise may name the intermediate results of its formulas (a GRU's
+  r, z and n). The grader keeps the local variables of that name of your function and of the
+  reference when each returns (`keeping_locals`), and compares them in the formulas' order: the
+  first that differs is where the mistake is; when all agree, it is in the lines after them.
+  Nothing to do for you but to use the formulas' names.
+- A cut graph. When the outputs are right but a gradient is 0 or missing where the reference's
+  is not, no op's backward is to blame: the gradient cannot get through, because a value was
+  taken out of the graph (`Tensor(h.data)`, `h.detach()`, NumPy on `.data`) and the computation
+  went on from the copy. `cut_report` says which input (or which block of a stacked weight)
+  gets no gradient, and which lines of yours take in a tensor that no op made.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from minigrad.debug.watch import MINIGRAD, Watcher
+from minigrad.tensor import Tensor
+
+
+class StudentLines(Watcher):
+    """While open, note for every op made the line of the student's file (`path`) that made it:
+    the innermost frame of that file on the stack. An op made by a library the student called
+    (attention's functions), not by minigrad's operators on the student's line, is noted as
+    made there too, but as made indirectly (`direct`)."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path) if path else None
+        self.lines = {}                             # op -> line number
+        self.direct = set()                         # the ops made by the student's line itself
+        self._kinds = {}                            # file name -> "student", "minigrad", "other"
+        self._text = None                           # the file's lines, once read
+
+    def after_forward(self, op, inputs, out):
+        if self.path is None:
+            return
+        frame, direct = sys._getframe(1), True
+        while frame is not None:
+            kind = self._kind(frame.f_code.co_filename)
+            if kind == "student":
+                self.lines[op] = frame.f_lineno
+                if direct:
+                    self.direct.add(op)
+                return
+            direct = direct and kind == "minigrad"
+            frame = frame.f_back
+
+    def _kind(self, file):
+        if file not in self._kinds:
+            full = os.path.abspath(file)
+            self._kinds[file] = ("student" if full == self.path
+                                 else "minigrad" if full.startswith(MINIGRAD + os.sep)
+                                 else "other")
+        return self._kinds[file]
+
+    def line_of(self, op):
+        """'your file, line 7: n = (...).tanh()', or None when no line of the file made `op`."""
+        number, code = self.number(op), self.code(op)
+        if number is None:
+            return None
+        return f"your file, line {number}: {code}" if code else f"your file, line {number}"
+
+    def number(self, op):
+        return self.lines.get(op)
+
+    def code(self, op):
+        """The code of the line that made `op`, without its comment ('' if unknown). Read from
+        the file itself: `linecache` may hold an older version of a file that was rewritten."""
+        number = self.lines.get(op)
+        if number is None:
+            return ""
+        if self._text is None:
+            self._text = Path(self.path).read_text(encoding="utf-8").splitlines()
+        code = self._text[number - 1].strip() if number <= len(self._text) else ""
+        return code.split("  #")[0].rstrip()
+
+
+def keeping_locals(run, fn, names):
+    """run() (a call that ends up calling `fn`), keeping the local variables `names` of `fn`
+    as they are when it returns. Returns (what run() returned, {name: value} of those found)."""
+    code = getattr(fn, "__code__", None)
+    kept = {}
+    if code is None or not names:
+        return run(), kept
+
+    previous = sys.getprofile()         # the grader's watch for answers: it goes on watching
+
+    def profile(frame, event, arg):
+        if previous is not None:
+            previous(frame, event, arg)
+        if event == "return" and frame.f_code is code:
+            found = frame.f_locals
+            kept.update({name: found[name] for name in names if name in found})
+
+    sys.setprofile(profile)
+    try:
+        result = run()
+    finally:
+        sys.setprofile(previous)
+    return result, kept
+
+
+# ---- an output is wrong: which intermediate first? ------------------------------------------
+
+def after_wrong_output(output, intermediates, mine, reference, lines, compare):
+    """Lines to add to "the output ... is wrong": the first named intermediate that differs
+    (with its line), or, when all agree, the line after them; or how to get this report.
+
+    output          the student's wrong output tensor
+    intermediates   ((name, description), ...) in the formulas' order: (("r", "the reset gate
+                    r"), ...)
+    mine, reference the locals kept from the student's function and the reference's
+    compare         (got, expected) -> None, or (element, yours, expected, wrong, total)
+    """
+    if not intermediates:
+        return []
+    names = [name for name, _ in intermediates]
+    listed = _listing(names)
+    found = [(name, what) for name, what in intermediates
+             if isinstance(mine.get(name), Tensor) and name in reference]
+    if not found:
+        return [f"(name your intermediate results {_listing(names, 'and')} as in the formulas, "
+                f"and the grader says which one differs first)"]
+    for name, what in found:
+        got, want = mine[name], reference[name]
+        if got.shape != want.shape:
+            text = [f"{what} is the first of {listed} that differs: yours has shape {got.shape}, "
+                    f"the reference's {want.shape}"]
+        else:
+            difference = compare(got.data, want.data)
+            if difference is None:
+                continue
+            element, yours, expected, wrong, total = difference
+            text = [f"{what} is the first of {listed} that differs: element {element}, yours "
+                    f"{yours:.6g}, expected {expected:.6g} (off by {abs(yours - expected):.3g}); "
+                    f"{wrong} of {total} elements are off"]
+        line = lines.line_of(got.creator)
+        return text + [f"check its line, {line}" if line else f"check the line that makes {name}"]
+    agree = _listing([name for name, _ in found], "and")
+    missing = [name for name in names if name not in dict(found)]
+    text = [f"{agree} agree with the reference: the mistake is in what comes after "
+            f"{'it' if len(found) == 1 else 'them'}"]
+    line = lines.line_of(output.creator)
+    if line:
+        text[0] += f", {line}"
+    if missing:
+        text.append(f"({_listing(missing, 'and')} not found among your local variables, so not "
+                    f"compared)")
+    return text
+
+
+def _listing(names, word="or"):
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
+
+
+# ---- a gradient is wrong although the outputs are right -------------------------------------
+
+def cut_report(inputs, wanted, outputs, lines, parts, atol):
+    """A graph cut, or None: the first input whose gradient is missing or exactly 0 where the
+    reference's is not (by more than `atol`), as lines of text: what gets no gradient, why that
+    means a cut, and the lines of the student's file that take in a tensor no op made.
+
+    inputs    the student's input tensors (after backward)
+    wanted    the reference's gradient for each, as arrays
+    parts     {input name: (name of block 1, ...)}: a stacked weight, split in equal blocks
+              along its first axis (a GRU's weight_hh: W_hr, W_hz, W_hn)
+    """
+    for x, want in zip(inputs, wanted):
+        got = np.zeros_like(want) if x.grad is None else x.grad
+        starved = (got == 0) & (np.abs(want) > atol)
+        if not starved.any():
+            continue
+        text = [f"no gradient reaches {_starved_part(x.name, starved, parts.get(x.name, ()))}",
+                f"the reference's gradient there is not 0, yours is "
+                f"{'missing (None)' if x.grad is None else '0'}. The outputs are right, so the "
+                f"graph is cut between {x.name} and the outputs: a value was taken out of the "
+                f"graph (Tensor(t.data), t.detach(), NumPy on .data) and the computation went "
+                f"on from the copy, through which no gradient flows back."]
+        text += suspects(outputs, inputs, lines)
+        return text
+    return None
+
+
+def _starved_part(name, starved, blocks):
+    """'W_hn (rows 10 to 14 of weight_hh)', 'weight_hh', or '3 of 75 elements of weight_hh'."""
+    if blocks and starved.ndim >= 1 and starved.shape[0] % len(blocks) == 0:
+        size = starved.shape[0] // len(blocks)
+        hit = [k for k in range(len(blocks)) if starved[k * size:(k + 1) * size].any()]
+        if len(hit) < len(blocks):
+            return _listing([f"{blocks[k]} (rows {k * size} to {(k + 1) * size - 1} of {name})"
+                             for k in hit], "and")
+    if starved.all():
+        return name
+    return f"{int(starved.sum())} of {starved.size} elements of {name}"
+
+
+def suspects(outputs, inputs, lines):
+    """Text for each op made on a line of the student's file that takes in a floating-point
+    tensor from outside the graph (no recorded op made it) that is not one of the exercise's
+    inputs and is either not a single number or requires grad: the copies that cut a graph."""
+    own = {id(x): x for x in inputs}
+    found, seen, stack = [], set(), list(outputs)
+    while stack:
+        t = stack.pop()
+        if id(t) in seen or t.creator is None:
+            continue
+        seen.add(id(t))
+        op = t.creator
+        for x in op.inputs:
+            stack.append(x)
+            number = lines.number(op)
+            if number is None or op not in lines.direct or not _outsider(x, own):
+                continue                        # (a library's own constants are no copies)
+            copy = next((f", a copy of {y.name}" for y in own.values()
+                         if y.shape == x.shape and np.array_equal(y.data, x.data)), "")
+            stops = (" that requires grad: its gradient stops there" if x.requires_grad
+                     else ": no gradient flows back from it")
+            text = (f"your file, line {number} takes in a {x.shape} tensor from outside the "
+                    f"graph{copy}{stops}. Did you make a new Tensor from .data?\n"
+                    f"      {lines.code(op)}")
+            if text not in found:
+                found.append(text)
+    return found
+
+
+def _outsider(x, own):
+    return (x.creator is None and id(x) not in own and np.issubdtype(x.dtype, np.floating)
+            and (x.size > 1 or x.requires_grad))
+
+
+def wrong_gradient_hint(outputs, inputs, solution, lines):
+    """Lines to add when a gradient is wrong, the outputs right, and no gradient starved: the
+    tensors from outside the graph, else the backward of the student's own op, if any."""
+    copies = suspects(outputs, inputs, lines)
+    if copies:
+        return ["the outputs are right, so a path from an input to the outputs is cut:"] + copies
+    module = getattr(solution, "__name__", None)
+    seen, stack = set(), list(outputs)
+    while stack:
+        t = stack.pop()
+        if id(t) in seen or t.creator is None:
+            continue
+        seen.add(id(t))
+        op = t.creator
+        if type(op).__module__ == module:
+            line = lines.line_of(op)
+            where = f" (made at {line})" if line else ""
+            return [f"(the outputs are right: look at the backward of your {type(op).__name__}"
+                    f"{where})"]
+        stack.extend(op.inputs)
+    return ["(the outputs are right, and every op in your graph is minigrad's: look for a value "
+            "that leaves the graph, through .data or NumPy)"]
