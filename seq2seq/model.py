@@ -57,10 +57,13 @@ class Encoder(nn.Module):
     def forward(self, src):
         x = self.embedding(src)                         # (B, S, E)
         real = np.asarray(src) != self.padding_idx      # (B, S): False at padding
-        outputs, state = self.lstm(x, mask=real)        # (B, S, H), ((B, H), (B, H))
-        if self.bidirectional:                          # last word first, padding last
+        if not self.bidirectional:
+            return self.lstm(x, mask=real)              # (B, S, H), ((B, H), (B, H))
+        with scope("left to right"):                    # (a drawing folds each direction)
+            outputs, state = self.lstm(x, mask=real)    # (B, S, H), ((B, H), (B, H))
+        with scope("right to left"):                    # last word first, padding last
             right_to_left, _ = self.lstm_reverse(x[:, ::-1], mask=real[:, ::-1])   # (B, S, H)
-            outputs = outputs + right_to_left[:, ::-1]            # (B, S, H)
+        outputs = outputs + right_to_left[:, ::-1]                # (B, S, H)
         return outputs, state
 
 

@@ -12,6 +12,7 @@ import minigrad.functional as F
 from minigrad.nn import init
 from minigrad.nn.fused_lstm import fused_lstm, fused_lstm_cell
 from minigrad.nn.module import Module, Parameter, check_dtype, check_sizes
+from minigrad.scopes import scope
 from minigrad.tensor import Tensor
 
 
@@ -110,12 +111,13 @@ class LSTM(Module):
         else:
             outputs = []
             for t in range(steps):
-                h_new, c_new = lstm_cell(x[:, t], (h, c), *params)      # (B, H) each
-                if mask is None:
-                    h, c = h_new, c_new
-                else:                                   # padded rows keep their state
-                    real = mask[:, t, None]                             # (B, 1)
-                    h, c = F.where(real, h_new, h), F.where(real, c_new, c)
+                with scope(f"time step {t}"):           # a drawing can fold each step
+                    h_new, c_new = lstm_cell(x[:, t], (h, c), *params)  # (B, H) each
+                    if mask is None:
+                        h, c = h_new, c_new
+                    else:                               # padded rows keep their state
+                        real = mask[:, t, None]                         # (B, 1)
+                        h, c = F.where(real, h_new, h), F.where(real, c_new, c)
                 outputs.append(h)
             outputs = F.stack(outputs, axis=1)                      # (B, T, H)
         if not self.batch_first:
