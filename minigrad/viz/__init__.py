@@ -11,6 +11,7 @@ legend    the key under the title: what the colours and line styles in this draw
 layout    gradients on arrows kept inside frames; compact=True, frames side by side
 drawing   the Drawing (a graphviz.Digraph that also renders without a `dot` program)
 render    render(): the system `dot`, or the Graphviz bundled in pygraphviz
+explorer  explore(): one backward pass, step by step, in a self-contained HTML page
 
 `import minigrad` does not import this package, and this package imports graphviz and
 pygraphviz only when it draws or renders: the engine needs numpy alone.
@@ -19,6 +20,7 @@ pygraphviz only when it draws or renders: the engine needs numpy alone.
 """
 
 from minigrad.viz.dot import draw_graph
+from minigrad.viz.explorer import Explorer, explore
 from minigrad.viz.render import RenderError, available_engines, render
 
-__all__ = ["draw_graph", "render", "RenderError", "available_engines"]
+__all__ = ["draw_graph", "explore", "Explorer", "render", "RenderError", "available_engines"]

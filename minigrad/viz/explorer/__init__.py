@@ -1,0 +1,20 @@
+"""The backprop explorer: one backward pass of your own model, op by op, in a browser page.
+
+    from minigrad.viz import explore
+    explore(loss).save("step.html")            # open it: step forward and back with the arrows
+    explore(loss, predict=True).save(...)      # predict each chosen gradient before it shows
+
+page       explore() and the Explorer (the page, `.save`, Jupyter's inline view)
+data       the graph and the engine's backward walk, replayed, as plain data
+arrays     the arrays, written so that the page reads back exactly the engine's numbers
+predict    predict mode: the questions, and the known mistakes each wrong answer may match
+explorer.js, layout.js, explorer.css    the page's script, its graph layout and its style
+
+    python -m attention explore --out step.html
+    python -m minigrad.viz explore lstm-cell --out cell.html
+    python -m seq2seq explore RUN --out step.html
+"""
+
+from minigrad.viz.explorer.page import Explorer, explore
+
+__all__ = ["Explorer", "explore"]

@@ -1,0 +1,100 @@
+"""The arrays of an explorer page, written so that the browser reads back exactly the engine's
+numbers.
+
+Every array (a tensor's values, a gradient, a running total) goes once into a table and is
+referred to by its index; two equal arrays (same dtype, shape and bytes) share one entry. An
+entry holds:
+
+    shape, dtype, size
+    data     all the numbers as one comma-separated string, or None when the array has more
+             than `max_elements` (the page then shows its summary only; pass a larger
+             `max_elements` to `explore` to embed it)
+    head     the first few numbers (always there)
+    norm     the Euclidean norm, as a float64
+    lines    the lines a drawing shows for it (`minigrad.viz.labels.value_lines`: all entries of
+             a small array, a summary of a large one); `short`: one short line for an arrow
+
+Exactness: a float64 is written with Python's `repr`, the shortest text that reads back as the
+same double, in JavaScript too. A float32 is written with NumPy's shortest float32 text
+(`0.1` for float32(0.1)); the page reads it with `Math.fround(Number(text))`, which gives that
+float32 value exactly (held in a double). NaN and infinities are written `NaN`, `Infinity` and
+`-Infinity`, which `Number()` reads; JSON has no way to write them as numbers.
+"""
+
+import hashlib
+
+import numpy as np
+
+from minigrad.viz import labels
+
+HEAD = 6                   # numbers always embedded, even for an array too large to embed
+MAX_ELEMENTS = 1024        # arrays larger than this are summarised (explore's default)
+
+
+def number_text(array):
+    """The numbers of `array` (flattened, C order) as one comma-separated string, exactly."""
+    flat = np.asarray(array).ravel()
+    kind = flat.dtype.kind
+    if kind == "b":
+        return ",".join("1" if v else "0" for v in flat.tolist())
+    if kind in "iu":
+        return ",".join(str(v) for v in flat.tolist())
+    if flat.dtype == np.float32:
+        return ",".join(_special(v) or str(v) for v in flat)          # shortest float32 text
+    return ",".join(_special(v) or repr(v) for v in flat.astype(np.float64).tolist())
+
+
+def _special(v):
+    if v != v:
+        return "NaN"
+    if v in (float("inf"), float("-inf")):
+        return "Infinity" if v > 0 else "-Infinity"
+    return ""
+
+
+def read_numbers(text, dtype):
+    """The inverse of number_text, as the page does it (used by the tests and by tools that
+    read a page): a flat NumPy array of `dtype`."""
+    if text == "":
+        return np.zeros(0, dtype=dtype)
+    return np.array([float(v) for v in text.split(",")]).astype(dtype)
+
+
+def norm(array):
+    array = np.asarray(array)
+    if array.dtype.kind not in "biufc":
+        return None
+    with np.errstate(all="ignore"):
+        value = float(np.sqrt(np.sum(np.square(array, dtype=np.float64))))
+    return value if np.isfinite(value) else None
+
+
+class ArrayTable:
+    """The page's arrays, each stored once; `add(array)` returns its index."""
+
+    def __init__(self, max_elements=MAX_ELEMENTS):
+        self.max_elements = max_elements
+        self.entries = []
+        self.index = {}                 # (dtype, shape, digest of the bytes) -> index
+
+    def add(self, array):
+        if array is None:
+            return None
+        array = np.ascontiguousarray(array)
+        key = (str(array.dtype), array.shape, hashlib.sha1(array.tobytes()).hexdigest())
+        if key not in self.index:
+            self.index[key] = len(self.entries)
+            self.entries.append(self.entry(array))
+        return self.index[key]
+
+    def entry(self, array):
+        numeric = array.dtype.kind in "biuf"
+        embedded = numeric and array.size <= self.max_elements
+        return {
+            "shape": list(array.shape), "dtype": str(array.dtype), "size": int(array.size),
+            "data": number_text(array) if embedded else None,
+            "head": number_text(array.ravel()[:HEAD]) if numeric else "",
+            "norm": norm(array),
+            "lines": labels.value_lines(array),
+            "short": labels.short_values(array) if numeric else f"{array.dtype} values",
+        }

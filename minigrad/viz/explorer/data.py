@@ -1,0 +1,142 @@
+"""What an explorer page shows, as plain data: the graph, every tensor's values, and the engine's
+own backward walk, replayed one op at a time.
+
+The walk is `minigrad.autograd.backward_walk`, the generator that `backward()` itself runs: the
+page shows the gradients it hands out, in its order, and nothing else computes them. As
+`minigrad.debug.backward_steps` does, it keeps, for each tensor that several ops use, the
+running total of what they have sent it, summed in the order the engine sums it (first term,
+then `total + term`), so the last total is the engine's own sum, bit for bit.
+
+The data (a dict, written into the page as JSON):
+
+    title, root             the caption; the index of the root tensor
+    tensors                 in topological order (each after its inputs), constants included:
+                            name, kind (parameter, input, constant, intermediate, root), shape,
+                            dtype, values (an array index), creator (an op index or None),
+                            needs_grad, grad (the gradient the walk handed out for it, after
+                            hooks), terms: [[step, term, total so far], ...] as they arrived
+    ops                     in the order of the tensors they made: type, title (with settings),
+                            rule (the docstring's formula and derivative), inputs, output,
+                            scope, arguments (the label of each input's arrow), saved, step
+    steps                   one per op, in the engine's order (step 1 made the root): op,
+                            output, grad_y (the gradient arriving at the output), grads (what
+                            the op sent to each input; None where none), totals (each input's
+                            running total after this step)
+    arrays                  the table of arrays the above refer to (see arrays.py)
+    scopes, folded          every scope path of the graph; the indices of those drawn folded
+"""
+
+import inspect
+
+from minigrad.autograd import backward_walk
+from minigrad.tensor import Tensor
+from minigrad.versions import saved_arrays
+from minigrad.viz import labels
+from minigrad.viz.dot import _argument_labels, _known_names, _kind
+from minigrad.viz.explorer.arrays import MAX_ELEMENTS, ArrayTable
+from minigrad.viz.walk import walk
+
+
+class Graph:
+    """The graph behind the root, with the engine's walk replayed: the page's data (`data`) and
+    the Python objects behind it, for the predict questions (`tensors`, `ops`, `steps`)."""
+
+    def __init__(self, root, grad=None, names=None, collapse=None, title=None,
+                 max_elements=MAX_ELEMENTS):
+        if not isinstance(root, Tensor):
+            raise TypeError(f"explore: root must be a Tensor, not {type(root).__name__}")
+        graph = walk([root])
+        self.tensors, self.ops = graph.tensors, graph.ops
+        self.tensor_index = {id(t): i for i, t in enumerate(self.tensors)}
+        self.op_index = {id(op): j for j, op in enumerate(self.ops)}
+        self.outputs = {id(t.creator): i for i, t in enumerate(self.tensors)
+                        if t.creator is not None}
+        self.users = graph.users                        # id(tensor) -> [(op, position)]
+        self.arrays = ArrayTable(max_elements)
+        known = _known_names(graph, names)
+        tensor_records = [self.tensor_record(t, known.get(id(t)), t is root, graph.users)
+                          for t in self.tensors]
+        op_records = [self.op_record(op) for op in self.ops]
+        self.steps = []                 # (op, output, grad_y, grads_in, totals) per step
+        step_records = self.replay(root, grad, tensor_records, op_records)
+        scopes, folded = scope_paths(self.ops, collapse)
+        self.data = {"title": title or "", "root": self.tensor_index[id(root)],
+                     "tensors": tensor_records, "ops": op_records, "steps": step_records,
+                     "arrays": self.arrays.entries, "scopes": scopes, "folded": folded}
+
+    def tensor_record(self, t, name, is_root, users):
+        creator = t.creator
+        return {"name": name or "", "kind": _kind(t, is_root), "shape": list(t.shape),
+                "dtype": str(t.dtype), "values": self.arrays.add(t.data),
+                "creator": None if creator is None else self.op_index[id(creator)],
+                "needs_grad": bool(t.requires_grad),
+                "users": [[self.op_index[id(op)], k] for op, k in users.get(id(t), [])],
+                "grad": None, "terms": []}
+
+    def op_record(self, op):
+        saved = []
+        for name, array in saved_arrays(op, with_settings=False):
+            same = [k for k, x in enumerate(op.inputs) if x.data is array]
+            saved.append([name, labels.shape_text(array.shape), same[0] if same else None])
+        return {"type": type(op).__name__, "title": labels.op_title(op), "rule": rule(op),
+                "inputs": [self.tensor_index[id(x)] for x in op.inputs],
+                "output": self.outputs[id(op)],
+                "scope": list(op.scope), "arguments": _argument_labels(op), "saved": saved,
+                "step": None}
+
+    def replay(self, root, grad, tensor_records, op_records):
+        """Run the engine's walk and write down every step. No `.grad` is set."""
+        records = []
+        totals = {}                             # id(tensor) -> what it has received so far
+        for t, grad_t, grads_in in backward_walk(root, grad):
+            i = self.tensor_index[id(t)]
+            tensor_records[i]["grad"] = self.arrays.add(grad_t)
+            if grads_in is None:                # a leaf: its gradient is complete
+                continue
+            op = t.creator
+            number = len(records) + 1
+            op_records[self.op_index[id(op)]]["step"] = number
+            grads, sums = [], []
+            for x, grad_x in zip(op.inputs, grads_in):
+                if grad_x is None:
+                    grads.append(None)
+                    sums.append(None)
+                    continue
+                total = grad_x if id(x) not in totals else totals[id(x)] + grad_x  # as the
+                totals[id(x)] = total                                               # engine
+                grads.append(self.arrays.add(grad_x))
+                sums.append(self.arrays.add(total))
+                tensor_records[self.tensor_index[id(x)]]["terms"].append(
+                    [number, grads[-1], sums[-1]])
+            self.steps.append((op, t, grad_t, grads_in, [totals.get(id(x)) for x in op.inputs]))
+            records.append({"op": self.op_index[id(op)], "output": i,
+                            "grad_y": self.arrays.add(grad_t), "grads": grads, "totals": sums})
+        return records
+
+
+def rule(op):
+    """The op's rule, from its class docstring: the first paragraph (formula, derivative,
+    shapes), and any later line that gives a derivative (dL/d...)."""
+    doc = type(op).__doc__
+    if not doc:
+        return [f"{type(op).__name__} has no docstring: read its backward"]
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    lines = paragraphs[0].splitlines()
+    lines += [line for p in paragraphs[1:] for line in p.splitlines() if "dL/d" in line]
+    return lines
+
+
+def scope_paths(ops, collapse):
+    """Every scope path of the ops (and each of its prefixes), as a tree in the order they first
+    appear, and the indices of those to draw folded: the paths whose last name is in
+    `collapse`."""
+    names = () if collapse is None else (
+        (collapse,) if isinstance(collapse, str) else tuple(str(c) for c in collapse))
+    first = {}                                  # path -> when it first appears
+    for op in ops:
+        for n in range(1, len(op.scope) + 1):
+            first.setdefault(tuple(op.scope[:n]), len(first))
+    # As a tree: each path right after its parent, siblings in the order they appear.
+    paths = sorted(first, key=lambda path: [first[path[:n]] for n in range(1, len(path) + 1)])
+    folded = [k for k, path in enumerate(paths) if path[-1] in names]
+    return [list(path) for path in paths], folded

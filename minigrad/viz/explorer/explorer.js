@@ -1,0 +1,766 @@
+// explorer.js: the backprop explorer page. Plain JavaScript, no library, no build step; the
+// page needs nothing from the network. Python (minigrad/viz/explorer) writes the data: the
+// graph, every tensor's values, and the steps of the engine's own backward walk. This file
+// draws them and lets the learner step through:
+//
+//   1. the data        the JSON in the page, and its arrays read back exactly
+//   2. the state       the step shown, the scopes folded, the answers given
+//   3. what is drawn   the boxes and arrows for the scopes folded (the rules of
+//                      minigrad/viz/dot.py), sized, laid out by layout.js
+//   4. the graph       the SVG, redrawn at every step: values, gradients so far, the current op
+//   5. the panel       the current op, its rule, the gradients in and out, running sums
+//   6. predict mode    a question before the gradient is shown; known mistakes recognised
+//   7. controls        buttons, keys, clicks, and window.explorer, the state object for tests
+//
+// window.explorer (documented in docs/exploring-backprop.md):
+//   step, steps          the step shown (0: the forward pass; k: the k-th op backward visits)
+//   next(), prev(), first(), last(), goto(k)
+//   current()            {number, op, type, scope, output, inputs, output_grad, input_grads,
+//                         totals}: the engine's numbers as nested arrays (null where an array
+//                         was too large to embed, or where no gradient flows)
+//   fold(scope), unfold(scope), folded()      a scope name, or a path of names
+//   question(), answer(number), reveal(), score      predict mode
+//   boxes()              how many boxes are drawn now
+//   ready, readyMs       true once drawn; milliseconds from navigation start to then
+
+(function () {
+  "use strict";
+
+  // ---- 1. The data ----------------------------------------------------------------------
+
+  var DATA = JSON.parse(document.getElementById("explorer-data").textContent);
+  var tensors = DATA.tensors, ops = DATA.ops, steps = DATA.steps, arrays = DATA.arrays;
+  var questions = DATA.questions || [];
+
+  // The exact numbers of array `ref`, flat (a float32 read back with Math.fround: exactly the
+  // engine's float32, held in a double), or null when it was too large to embed.
+  function numbers(ref) {
+    var a = arrays[ref];
+    if (a.data === null) return null;
+    if (!a.numbers) {
+      var round = a.dtype === "float32" ? Math.fround : function (v) { return v; };
+      a.numbers = a.data === "" ? [] : a.data.split(",").map(function (text) {
+        return round(Number(text));
+      });
+    }
+    return a.numbers;
+  }
+
+  // The numbers of array `ref` as nested arrays of its shape (NumPy's tolist()).
+  function nested(ref) {
+    if (ref === null || ref === undefined) return null;
+    var flat = numbers(ref), shape = arrays[ref].shape;
+    if (flat === null) return null;
+    var at = 0;
+    function build(axis) {
+      if (axis === shape.length) return flat[at++];
+      var list = [];
+      for (var k = 0; k < shape[axis]; k++) list.push(build(axis + 1));
+      return list;
+    }
+    return build(0);
+  }
+
+  // One number as text: a float32 in its shortest form that reads back to the same float32,
+  // anything else as JavaScript writes it (the shortest text that reads back exactly).
+  function exact(value, dtype) {
+    if (dtype !== "float32" || !isFinite(value)) return String(value);
+    for (var digits = 1; digits < 10; digits++) {
+      var text = value.toPrecision(digits);
+      if (Math.fround(Number(text)) === value) return String(Number(text));
+    }
+    return String(value);
+  }
+
+  function shapeText(shape) {
+    return "(" + shape.join(", ") + (shape.length === 1 ? ",)" : ")");
+  }
+
+  function tensorName(i) {
+    var t = tensors[i];
+    if (t.name) return t.name;
+    if (t.creator !== null) return ops[t.creator].type + "'s output";
+    return t.needs_grad ? "a leaf" : "a constant";
+  }
+
+  function pathKey(path) { return path.join(" / "); }
+  var scopeIndex = {};
+  DATA.scopes.forEach(function (path, k) { scopeIndex[pathKey(path)] = k; });
+
+  // ---- 2. The state -----------------------------------------------------------------------
+
+  var state = {step: 0, folded: new Set(DATA.folded), answers: {}, zoom: 1};
+  var questionAt = {};
+  questions.forEach(function (q) { questionAt[q.step] = q; });
+
+  function pending(k) {                 // the question of step k, while it is unanswered
+    var q = questionAt[k];
+    return q && !state.answers[q.step] ? q : null;
+  }
+
+  // What tensor i shows at step k: the sum of the terms that have arrived (its gradient once
+  // all have), as {ref, count, of}; null before the first. The root has its gradient at step 1.
+  function gradientAt(i, k) {
+    var t = tensors[i];
+    if (i === DATA.root) return k >= 1 ? {ref: t.grad, count: 1, of: 1} : null;
+    var hidden = pending(k), arrived = t.terms.filter(function (term) {
+      return term[0] < k || (term[0] === k && !(hidden && hidden.tensor === i));
+    });
+    if (!arrived.length) return null;
+    return {ref: arrived[arrived.length - 1][2], count: arrived.length, of: t.terms.length};
+  }
+
+  // ---- 3. What is drawn: boxes and arrows for the scopes folded ----------------------------
+
+  // The folded scope an op belongs to (the outermost folded prefix of its scope), or -1.
+  function groupOf(op) {
+    for (var n = 1; n <= op.scope.length; n++) {
+      var k = scopeIndex[pathKey(op.scope.slice(0, n))];
+      if (state.folded.has(k)) return k;
+    }
+    return -1;
+  }
+
+  function commonPrefix(paths) {
+    if (!paths.length) return [];
+    return paths.reduce(function (common, path) {
+      var n = 0;
+      while (n < common.length && n < path.length && common[n] === path[n]) n++;
+      return common.slice(0, n);
+    });
+  }
+
+  // The boxes and arrows (as draw_graph draws them with collapse=...): a tensor made inside a
+  // folded scope and used only there is hidden, and so is a constant used only there.
+  function visibleGraph() {
+    var group = ops.map(groupOf);
+    function opPlace(j) {
+      return group[j] >= 0 ? DATA.scopes[group[j]].slice(0, -1) : ops[j].scope;
+    }
+    function drawn(i) {
+      var t = tensors[i];
+      if (i === DATA.root) return true;
+      if (t.creator !== null) {
+        var g = group[t.creator];
+        return g < 0 || t.users.some(function (u) { return group[u[0]] !== g; });
+      }
+      if (t.needs_grad || !t.users.length) return true;
+      var first = group[t.users[0][0]];
+      return first < 0 || t.users.some(function (u) { return group[u[0]] !== first; });
+    }
+    var nodes = [], edges = [], seen = {};
+    function add(node) { if (!seen[node.id]) { seen[node.id] = node; nodes.push(node); } }
+    tensors.forEach(function (t, i) {
+      var source = null;
+      if (t.creator !== null && group[t.creator] < 0) {
+        source = "op" + t.creator;
+        add({id: source, kind: "op", op: t.creator, path: opPlace(t.creator)});
+        ops[t.creator].inputs.forEach(function (x, p) {
+          edges.push({from: "t" + x, to: source, position: p, of: ops[t.creator].inputs.length,
+                      op: t.creator, tensor: x});
+        });
+      } else if (t.creator !== null) {
+        source = "scope" + group[t.creator];
+        add({id: source, kind: "scope", scope: group[t.creator], path: opPlace(t.creator)});
+      }
+      if (!drawn(i)) return;
+      var place = t.creator !== null ? opPlace(t.creator)
+          : commonPrefix(t.users.map(function (u) { return opPlace(u[0]); }));
+      add({id: "t" + i, kind: "tensor", tensor: i, path: place});
+      if (source) edges.push({from: source, to: "t" + i, tensor: i});
+    });
+    // Arrows into each folded scope, one per tensor coming from outside it.
+    var into = {};
+    ops.forEach(function (op, j) {
+      if (group[j] < 0) return;
+      op.inputs.forEach(function (x) {
+        var c = tensors[x].creator, key = group[j] + ":" + x;
+        if ((c !== null && group[c] === group[j]) || !drawn(x) || into[key]) return;
+        into[key] = true;
+        edges.push({from: "t" + x, to: "scope" + group[j], tensor: x, scope: group[j]});
+      });
+    });
+    // An arrow's end must exist (an op's input tensor is drawn whenever the op is).
+    edges = edges.filter(function (e) { return seen[e.from] && seen[e.to]; });
+    return {nodes: nodes, edges: edges, group: group};
+  }
+
+  // The text lines of a box, each [text, css class]. Tensor boxes keep room for their
+  // gradient's lines from the start, so that nothing moves while stepping.
+  var measure = document.createElement("canvas").getContext("2d");
+  function textWidth(text, bold) {
+    measure.font = (bold ? "bold " : "") + "11px Helvetica, Arial, sans-serif";
+    return measure.measureText(text).width;
+  }
+
+  function gradLines(ref, partial) {
+    var lines = arrays[ref].lines, head = partial ? "grad so far" : "grad";
+    return lines.length === 1 ? [head + " " + lines[0]] : [head].concat(lines);
+  }
+
+  function boxLines(node, k) {
+    if (node.kind === "op") {
+      var op = ops[node.op];
+      var when = op.step === null ? "not on the backward path"
+          : "backward #" + op.step;
+      return [[op.title, "bold"], [when, op.step !== null && op.step <= k ? "grad" : "future"]];
+    }
+    if (node.kind === "scope") {
+      var members = [], counts = {};
+      ops.forEach(function (op, j) {
+        if (visible.group[j] === node.scope) members.push(op);
+      });
+      members.forEach(function (op) { counts[op.type] = (counts[op.type] || 0) + 1; });
+      var kinds = Object.keys(counts).sort(function (a, b) {
+        return counts[b] - counts[a] || (a < b ? -1 : 1);
+      });
+      var summary = kinds.slice(0, 4).map(function (kind) {
+        return counts[kind] > 1 ? kind + " \u00d7" + counts[kind] : kind;
+      }).join(", ") + (kinds.length > 4 ? ", \u2026" : "");
+      var numbers = members.map(function (op) { return op.step; }).filter(function (s) {
+        return s !== null;
+      }).sort(function (a, b) { return a - b; });
+      var path = DATA.scopes[node.scope];
+      var lines = [[path[path.length - 1] + "  (folded: click to unfold)", "bold"],
+                   [members.length + " ops: " + summary, ""]];
+      if (numbers.length) {
+        lines.push(["backward #" + numbers[0] + "\u2013#" + numbers[numbers.length - 1],
+                    numbers[0] <= k ? "grad" : "future"]);
+      }
+      return lines;
+    }
+    var t = tensors[node.tensor], out = [];
+    if (t.name) out.push([t.name, "bold"]);
+    out.push([shapeText(t.shape) + " " + t.dtype, ""]);
+    arrays[t.values].lines.forEach(function (line) { out.push([line, ""]); });
+    return out;
+  }
+
+  // The gradient lines of a tensor box at step k, padded to the same count at every step.
+  function tensorGradLines(i, k) {
+    var t = tensors[i];
+    if (!t.needs_grad || (t.grad === null && !t.terms.length)) return [];
+    var room = reservedLines(i), now = gradientAt(i, k), lines;
+    if (now === null) lines = [["grad ?", "muted"]];
+    else {
+      var partial = now.count < now.of;
+      lines = gradLines(now.ref, partial).map(function (text) {
+        return [text, partial ? "partial" : "grad"];
+      });
+    }
+    while (lines.length < room) lines.push(["", ""]);
+    return lines;
+  }
+
+  function reservedLines(i) {
+    var t = tensors[i], refs = t.terms.map(function (term) { return term[2]; });
+    if (t.grad !== null) refs.push(t.grad);
+    return refs.reduce(function (m, ref) { return Math.max(m, gradLines(ref, true).length); }, 1);
+  }
+
+  function boxWidth(node) {
+    var lines = boxLines(node, Infinity), width = 0;
+    if (node.kind === "tensor") {
+      var t = tensors[node.tensor];
+      t.terms.forEach(function (term) {
+        gradLines(term[2], true).forEach(function (text) { lines.push([text, ""]); });
+      });
+    }
+    lines.forEach(function (line) {
+      width = Math.max(width, textWidth(line[0], line[1] === "bold"));
+    });
+    return Math.ceil(width) + 14;
+  }
+
+  var LINE = 14;
+  var visible = null, drawing = null, layouts = {};
+
+  function relayout() {
+    visible = visibleGraph();
+    var key = Array.from(state.folded).sort().join(",");
+    if (!layouts[key]) {
+      var nodes = visible.nodes.map(function (node) {
+        var count = boxLines(node, 0).length;
+        if (node.kind === "tensor") count += tensorGradLines(node.tensor, 0).length;
+        return {id: node.id, w: boxWidth(node), h: count * LINE + 8, path: node.path};
+      });
+      layouts[key] = layoutGraph(nodes, visible.edges, function (path) {
+        return textWidth(path[path.length - 1] + "  (click to fold)", false) + 12;
+      });
+    }
+    drawing = layouts[key];
+  }
+
+  // ---- 4. The graph -------------------------------------------------------------------------
+
+  var SVG = "http://www.w3.org/2000/svg";
+  var FILL = {parameter: "#d4efdf", input: "#d6eaf8", constant: "#f2f3f4",
+              intermediate: "#ffffff", root: "#fdebd0"};
+
+  function svg(tag, attrs, parent) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (name) { e.setAttribute(name, attrs[name]); });
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function text(parent, x, y, content, cls) {
+    var e = svg("text", {x: x, y: y, "text-anchor": "middle"}, parent);
+    if (cls) e.setAttribute("class", cls);
+    e.textContent = content;
+    return e;
+  }
+
+  // Where the arrow of an op's input ends: spread along the top of the box in argument order
+  // (input 0 leftmost), so that a - b and b - a never look alike.
+  function route(e, k) {
+    var points = drawing.routes[k].slice(), box = drawing.boxes[e.to];
+    if (e.of > 1) points[points.length - 1] = [box.x + box.w * (e.position + 1) / (e.of + 1),
+                                               box.y];
+    return points;
+  }
+
+  function pathData(points) {
+    var d = "M" + points[0][0] + "," + points[0][1];
+    for (var k = 1; k < points.length; k++) {
+      var p = points[k - 1], q = points[k], dy = (q[1] - p[1]) / 2;
+      d += " C" + p[0] + "," + (p[1] + dy) + " " + q[0] + "," + (q[1] - dy) + " " +
+           q[0] + "," + q[1];
+    }
+    return d;
+  }
+
+  function drawGraph() {
+    var k = state.step, step = k > 0 ? steps[k - 1] : null, asked = pending(k);
+    var currentOp = step ? step.op : -1;
+    var holder = document.getElementById("graph");
+    holder.textContent = "";
+    var width = drawing.width + 24, height = drawing.height + 24;
+    var root = svg("svg", {width: width * state.zoom, height: height * state.zoom,
+                           viewBox: "-12 -12 " + width + " " + height}, holder);
+    var defs = svg("defs", {}, root);
+    [["arrow", "#566573"], ["arrow-grad", "#b03a2e"]].forEach(function (m) {
+      var marker = svg("marker", {id: m[0], viewBox: "0 0 10 10", refX: 9, refY: 5,
+                                  markerWidth: 8, markerHeight: 8, orient: "auto",
+                                  markerUnits: "userSpaceOnUse"}, defs);
+      svg("path", {d: "M0,0 L10,5 L0,10 z", fill: m[1]}, marker);
+    });
+
+    drawing.frames.forEach(function (frame) {
+      var g = svg("g", {"class": "frame"}, root), index = scopeIndex[pathKey(frame.path)];
+      if (step && ops[currentOp].scope.slice(0, frame.path.length).join(" / ") ===
+          pathKey(frame.path)) g.setAttribute("class", "frame current");
+      svg("rect", {x: frame.x, y: frame.y, width: frame.w, height: frame.h, rx: 6}, g);
+      var label = svg("text", {x: frame.x + 6, y: frame.y + 13}, g);
+      label.textContent = frame.path[frame.path.length - 1] + "  (click to fold)";
+      label.addEventListener("click", function () { setFolded(index, true); });
+    });
+
+    visible.edges.forEach(function (e, n) {
+      var points = route(e, n), g = svg("g", {"class": "edge"}, root);
+      var current = step && ((e.op === currentOp && e.position !== undefined) ||
+                             (e.from === "op" + currentOp) ||
+                             (e.to === "scope" + visible.group[currentOp] &&
+                              ops[currentOp].inputs.indexOf(e.tensor) >= 0));
+      if (!tensors[e.tensor].needs_grad) g.setAttribute("class", "edge constant");
+      if (current) g.setAttribute("class", "edge current");
+      svg("path", {d: pathData(points), "marker-end": current ? "url(#arrow-grad)"
+                                                                : "url(#arrow)"}, g);
+      var end = points[points.length - 1];
+      if (e.of > 1 && ["Add", "Mul"].indexOf(ops[e.op].type) < 0) {
+        text(g, end[0] - 7, end[1] - 5, String(e.position));
+      }
+      if (current && e.position !== undefined) edgeGradient(g, points, step, e.position,
+                                                            asked);
+    });
+
+    visible.nodes.forEach(function (node) { drawBox(root, node, k, step, asked); });
+    scrollToCurrent();
+  }
+
+  // The gradient an arrow carries back at the current step, written on it.
+  function edgeGradient(g, points, step, position, asked) {
+    var ref = step.grads[position];
+    if (ref === null) return;
+    var label = asked && asked.input === position ? "\u2202 ?" : "\u2202 " + arrays[ref].short;
+    var a = points[Math.floor((points.length - 1) / 2)], b = points[Math.floor(points.length / 2)];
+    if (a === b) b = points[Math.floor(points.length / 2) + 1];
+    var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    var w = textWidth(label, true) + 6;
+    svg("rect", {x: mid[0] - w / 2, y: mid[1] - 8, width: w, height: 14, rx: 3}, g);
+    text(g, mid[0], mid[1] + 3, label, "grad");
+  }
+
+  function drawBox(root, node, k, step, asked) {
+    var box = drawing.boxes[node.id], classes = ["box", node.kind];
+    var g = svg("g", {transform: "translate(" + box.x + "," + box.y + ")"}, root);
+    g.setAttribute("data-id", node.id);
+    var lines = boxLines(node, k);
+    if (node.kind === "tensor") {
+      var t = tensors[node.tensor];
+      classes.push(t.kind);
+      var head = t.name ? 2 : 1;
+      svg("rect", {width: box.w, height: box.h, fill: "#fff"}, g);
+      svg("rect", {width: box.w, height: head * LINE + 5, fill: FILL[t.kind]}, g);
+      lines = lines.concat(tensorGradLines(node.tensor, k));
+      if (step && steps[k - 1].output === node.tensor) classes.push("arriving");
+      if (step && ops[step.op].inputs.indexOf(node.tensor) >= 0 &&
+          step.grads[ops[step.op].inputs.indexOf(node.tensor)] !== null) {
+        classes.push(asked && asked.tensor === node.tensor ? "asked" : "receiving");
+      }
+      svg("rect", {"class": "outline", width: box.w, height: box.h}, g);
+    } else if (node.kind === "op") {
+      svg("rect", {"class": "outline", width: box.w, height: box.h, rx: 8, fill: "#eaecee"}, g);
+      if (step && step.op === node.op) classes.push("current");
+    } else {
+      svg("rect", {x: 4, y: -4, width: box.w, height: box.h, fill: "#d2b4de",
+                   stroke: "#566573"}, g);
+      svg("rect", {"class": "outline", width: box.w, height: box.h, fill: "#e8daef"}, g);
+      if (step && visible.group[step.op] === node.scope) classes.push("current");
+    }
+    lines.forEach(function (line, n) { text(g, box.w / 2, 4 + LINE * (n + 1) - 3, line[0],
+                                             line[1]); });
+    g.setAttribute("class", classes.join(" "));
+    g.addEventListener("click", function () { clickBox(node); });
+  }
+
+  function scrollToCurrent() {
+    var k = state.step;
+    if (k === 0) return;
+    var step = steps[k - 1], id = "op" + step.op;
+    if (!drawing.boxes[id]) id = "scope" + visible.group[step.op];
+    var box = drawing.boxes[id], holder = document.getElementById("graph");
+    if (!box) return;
+    var z = state.zoom, x = (box.x + 12) * z, y = (box.y + 12) * z;
+    if (x < holder.scrollLeft || x + box.w * z > holder.scrollLeft + holder.clientWidth) {
+      holder.scrollLeft = x - holder.clientWidth / 2;
+    }
+    if (y < holder.scrollTop || y + box.h * z > holder.scrollTop + holder.clientHeight) {
+      holder.scrollTop = y - holder.clientHeight / 2;
+    }
+  }
+
+  // ---- 5. The panel ---------------------------------------------------------------------------
+
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      if (name === "text") e.textContent = attrs[name];
+      else e.setAttribute(name, attrs[name]);
+    });
+    (children || []).forEach(function (child) { if (child) e.appendChild(child); });
+    return e;
+  }
+
+  // An array: the lines a drawing shows (all of a small array, a summary of a large one), and
+  // every number, exactly, on demand.
+  function arrayView(ref, forward) {
+    var a = arrays[ref], box = el("div", {"class": forward ? "array forward" : "array"});
+    box.appendChild(el("pre", {"class": "values", text: a.lines.join("\n")}));
+    var flat = numbers(ref);
+    if (flat === null) {
+      box.appendChild(el("div", {"class": "note", text: shapeText(a.shape) + " " + a.dtype +
+        ", norm " + (a.norm === null ? "-" : a.norm.toPrecision(4)) + "; first values " +
+        a.head.split(",").join(", ") + ", \u2026 (" + a.size + " values: too many to embed; " +
+        "explore(..., max_elements=" + a.size + ") embeds them)"}));
+      return box;
+    }
+    var last = a.shape.length ? a.shape[a.shape.length - 1] : 1, rows = [];
+    for (var at = 0; at < flat.length; at += Math.max(last, 1)) {
+      rows.push(flat.slice(at, at + last).map(function (v) {
+        return exact(v, a.dtype);
+      }).join("  "));
+    }
+    var details = el("details", {}, [el("summary", {text: "all " + a.size + " values " +
+      shapeText(a.shape) + " " + a.dtype + ", exactly" + (a.norm === null ? "" :
+      "; norm " + a.norm.toPrecision(6))}), el("pre", {"class": "full", text: rows.join("\n")})]);
+    box.appendChild(details);
+    return box;
+  }
+
+  function drawPanel() {
+    var k = state.step, panel = document.getElementById("step");
+    panel.textContent = "";
+    document.getElementById("counter").textContent = "step " + k + " of " + steps.length;
+    if (k === 0) {
+      var root = tensors[DATA.root];
+      panel.appendChild(el("h2", {text: "The forward pass"}));
+      panel.appendChild(el("p", {text: "Every box shows its tensor's values. The backward pass " +
+        "has " + steps.length + " steps, one per op, in the order the engine runs them: press " +
+        "\u2192 (next). Step 1 is the op that made the root, " + tensorName(DATA.root) + "."}));
+      panel.appendChild(el("h3", {text: "The root, " + tensorName(DATA.root) + " " +
+                                        shapeText(root.shape)}));
+      panel.appendChild(arrayView(root.values, true));
+      return;
+    }
+    var step = steps[k - 1], op = ops[step.op], asked = pending(k);
+    panel.appendChild(el("h2", {text: "Step " + k + ": " + op.title}));
+    if (op.scope.length) panel.appendChild(el("div", {"class": "note",
+                                                      text: "in " + op.scope.join(" \u203a ")}));
+    panel.appendChild(el("h3", {text: "The op's rule (its docstring)"}));
+    panel.appendChild(el("pre", {"class": "rule", text: op.rule.join("\n")}));
+    panel.appendChild(el("h3", {text: "Arriving at its output, " + tensorName(step.output) +
+                                      " " + shapeText(tensors[step.output].shape)}));
+    panel.appendChild(arrayView(step.grad_y));
+    panel.appendChild(el("h3", {text: "Sent back to each input"}));
+    op.inputs.forEach(function (x, p) {
+      var t = tensors[x], box = el("div", {"class": "input"});
+      box.appendChild(el("div", {"class": "name", text: "input " + p + ": " + tensorName(x) +
+                                                        " " + shapeText(t.shape)}));
+      if (step.grads[p] === null) {
+        box.appendChild(el("div", {"class": "note", text: t.needs_grad ?
+          "no gradient sent" : "needs no gradient (a constant): nothing is sent back"}));
+      } else if (asked && asked.input === p) {
+        box.appendChild(questionView(asked));
+      } else {
+        box.appendChild(arrayView(step.grads[p]));
+        if (tensors[x].terms.length > 1) box.appendChild(termsView(x, k));
+        if (questionAt[k] && questionAt[k].input === p) box.appendChild(questionView(
+          questionAt[k]));
+      }
+      panel.appendChild(box);
+    });
+  }
+
+  // Where a tensor gets gradients from several ops: each term as it arrives, and the sum.
+  function termsView(x, k) {
+    var terms = tensors[x].terms;
+    var box = el("div", {"class": "terms"}), arrived = terms.filter(function (term) {
+      return term[0] <= k;
+    });
+    var done = arrived.length === terms.length;
+    box.appendChild(el("div", {text: tensorName(x) + " is used by " + terms.length +
+      " ops; this is term " + arrived.length + " of " + terms.length + ". " +
+      (done ? "Its gradient is the sum of all " + terms.length + ":" : "The sum so far:")}));
+    arrived.forEach(function (term, n) {
+      box.appendChild(el("div", {text: (n ? "+ " : "  ") + "step " + term[0] + ": " +
+                                       arrays[term[1]].short}));
+    });
+    box.appendChild(el("div", {text: "= " + (done ? "" : "so far ") +
+                                     arrays[arrived[arrived.length - 1][2]].short}));
+    if (arrived.length > 1) box.appendChild(arrayView(arrived[arrived.length - 1][2]));
+    return box;
+  }
+
+  // ---- 6. Predict mode ------------------------------------------------------------------------
+
+  function questionText(q) {
+    var name = tensorName(q.tensor), index = q.index.length ? "[" + q.index.join(", ") + "]"
+                                                            : "";
+    if (!tensors[q.tensor].name) name = "(" + name + ")";
+    return "Predict before you look: what is \u2202L/\u2202" + name + index + "? " +
+      (q.total ? "(its whole gradient: all " + tensors[q.tensor].terms.length +
+                 " ops that use it have now sent theirs)"
+               : "(what this op sends back to it)");
+  }
+
+  function questionView(q) {
+    var box = el("div", {"class": "question"});
+    box.appendChild(el("div", {text: questionText(q)}));
+    var given = state.answers[q.step];
+    if (!given) {
+      var input = el("input", {type: "text", id: "answer", "aria-label": "your answer",
+                               autocomplete: "off"});
+      var check = el("button", {id: "check", text: "Check"});
+      var show = el("button", {id: "reveal", text: "Show me"});
+      check.addEventListener("click", function () { answer(input.value); });
+      show.addEventListener("click", reveal);
+      input.addEventListener("keydown", function (event) {
+        if (event.key === "Enter") answer(input.value);
+      });
+      box.appendChild(el("div", {}, [input, check, show]));
+      box.appendChild(el("div", {"class": "note", id: "answer-note", text: "Within " +
+        q.tolerance.toPrecision(2) + " counts as right."}));
+      return box;
+    }
+    var dtype = arrays[steps[q.step - 1].grads[q.input]].dtype;
+    var truth = "The engine's number: " + exact(q.answer, dtype) + ".";
+    var line = el("div", {"class": "feedback " + (given.right ? "right" : "wrong")});
+    if (given.revealed) line.textContent = "Shown without an answer. " + truth;
+    else if (given.right) line.textContent = "Right: " + given.value + ". " + truth;
+    else {
+      line.textContent = "Not quite: " + given.value + ". " + (given.mistake ?
+        "It matches a known mistake: " + given.mistake.text + "." :
+        "It matches none of the known mistakes.") + " " + truth;
+    }
+    box.appendChild(line);
+    return box;
+  }
+
+  // Check an answer to the current step's question; returns what the page says, as data.
+  function answer(value) {
+    var q = pending(state.step);
+    if (!q) return null;
+    var number = typeof value === "number" ? value
+        : Number(String(value).trim().replace("\u2212", "-"));
+    if (String(value).trim() === "" || !isFinite(number)) {
+      var note = document.getElementById("answer-note");
+      if (note) note.textContent = "Type a number, such as 0.25 or -1.5e-3.";
+      return null;
+    }
+    var right = Math.abs(number - q.answer) <= q.tolerance;
+    var mistake = right ? null : q.mistakes.find(function (m) {
+      return Math.abs(number - m.value) <= q.tolerance;
+    }) || null;
+    state.answers[q.step] = {value: number, right: right, mistake: mistake};
+    render();
+    return {right: right, mistake: mistake ? mistake.kind : null, answer: q.answer};
+  }
+
+  function reveal() {
+    var q = pending(state.step);
+    if (!q) return;
+    state.answers[q.step] = {revealed: true, right: false, mistake: null};
+    render();
+  }
+
+  function score() {
+    var given = Object.keys(state.answers).map(function (k) { return state.answers[k]; });
+    return {right: given.filter(function (a) { return a.right; }).length, asked: given.length,
+            questions: questions.length};
+  }
+
+  // ---- 7. Controls, and the state object ----------------------------------------------------
+
+  function render() {
+    drawGraph();
+    drawPanel();
+    if (questions.length) {
+      var s = score(), line = document.getElementById("score");
+      line.hidden = false;
+      line.textContent = "Predict mode: " + s.right + " right of " +
+        s.asked + " answered (" + s.questions + " questions in this pass)";
+    }
+    drawScopes();
+  }
+
+  function goto(k) {
+    k = Math.max(0, Math.min(steps.length, Math.round(Number(k)) || 0));
+    state.step = k;
+    render();
+    return k;
+  }
+
+  function clickBox(node) {
+    if (node.kind === "scope") return setFolded(node.scope, false);
+    if (node.kind === "op") {
+      if (ops[node.op].step !== null) goto(ops[node.op].step);
+      return;
+    }
+    var t = tensors[node.tensor];
+    if (t.creator !== null && ops[t.creator].step !== null) goto(ops[t.creator].step);
+    else if (t.terms.length) goto(t.terms[t.terms.length - 1][0]);
+  }
+
+  function setFolded(index, fold) {
+    if (index === undefined) return;
+    if (fold) state.folded.add(index); else state.folded.delete(index);
+    relayout();
+    render();
+  }
+
+  // Scope paths named by a name (every path ending with it) or by a path.
+  function scopesNamed(scope) {
+    if (Array.isArray(scope)) {
+      var k = scopeIndex[pathKey(scope)];
+      return k === undefined ? [] : [k];
+    }
+    var found = [];
+    DATA.scopes.forEach(function (path, k) {
+      if (path[path.length - 1] === scope) found.push(k);
+    });
+    return found;
+  }
+
+  function fold(scope, folded) {
+    var found = scopesNamed(scope);
+    if (!found.length) throw new Error("no scope " + JSON.stringify(scope));
+    found.forEach(function (k) { if (folded) state.folded.add(k); else state.folded.delete(k); });
+    relayout();
+    render();
+  }
+
+  function drawScopes() {
+    var list = document.getElementById("scopes");
+    list.textContent = "";
+    if (!DATA.scopes.length) {
+      list.appendChild(el("div", {"class": "note", text: "This graph has no scopes."}));
+      return;
+    }
+    DATA.scopes.forEach(function (path, k) {
+      var box = el("input", {type: "checkbox"});
+      box.checked = state.folded.has(k);
+      box.addEventListener("change", function () { setFolded(k, box.checked); });
+      var label = el("label", {}, [box]);
+      label.appendChild(document.createTextNode(" " + "\u00a0\u00a0".repeat(path.length - 1) +
+                                                path[path.length - 1]));
+      list.appendChild(label);
+    });
+  }
+
+  function current() {
+    var k = state.step;
+    if (k === 0) {
+      return {number: 0, op: null, type: null, scope: [], output: tensorName(DATA.root),
+              inputs: [], output_grad: null, input_grads: [], totals: []};
+    }
+    var step = steps[k - 1], op = ops[step.op];
+    return {number: k, op: op.title, type: op.type, scope: op.scope.slice(),
+            output: tensorName(step.output), inputs: op.inputs.map(tensorName),
+            output_grad: nested(step.grad_y), input_grads: step.grads.map(nested),
+            totals: step.totals.map(nested)};
+  }
+
+  function zoom(factor) {
+    state.zoom = Math.max(0.2, Math.min(3, state.zoom * factor));
+    drawGraph();
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var typing = event.target && event.target.tagName === "INPUT" &&
+                 event.target.type === "text";
+    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    var moves = {ArrowRight: function () { goto(state.step + 1); },
+                 ArrowLeft: function () { goto(state.step - 1); },
+                 Home: function () { goto(0); }, End: function () { goto(steps.length); }};
+    if (moves[event.key]) { moves[event.key](); event.preventDefault(); }
+  });
+  [["first", function () { goto(0); }], ["prev", function () { goto(state.step - 1); }],
+   ["next", function () { goto(state.step + 1); }], ["last", function () { goto(steps.length); }],
+   ["zoom-in", function () { zoom(1.25); }], ["zoom-out", function () { zoom(0.8); }]
+  ].forEach(function (pair) {
+    document.getElementById(pair[0]).addEventListener("click", pair[1]);
+  });
+
+  window.explorer = {
+    get step() { return state.step; },
+    get steps() { return steps.length; },
+    next: function () { return goto(state.step + 1); },
+    prev: function () { return goto(state.step - 1); },
+    first: function () { return goto(0); },
+    last: function () { return goto(steps.length); },
+    goto: goto,
+    current: current,
+    fold: function (scope) { fold(scope, true); },
+    unfold: function (scope) { fold(scope, false); },
+    folded: function () {
+      return Array.from(state.folded).sort().map(function (k) { return DATA.scopes[k]; });
+    },
+    question: function () {
+      var q = questionAt[state.step];
+      return q ? {tensor: tensorName(q.tensor), input: q.input, index: q.index.slice(),
+                  total: q.total, answered: !!state.answers[q.step]} : null;
+    },
+    answer: answer,
+    reveal: reveal,
+    get score() { return score(); },
+    boxes: function () { return visible.nodes.length; },
+    ready: false,
+    readyMs: null
+  };
+
+  relayout();
+  render();
+  window.explorer.ready = true;
+  window.explorer.readyMs = performance.now();
+})();

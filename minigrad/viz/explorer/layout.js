@@ -1,0 +1,284 @@
+// layout.js: where the boxes of the explorer's graph go. Plain JavaScript, no library.
+//
+// A layered drawing, top to bottom, as Graphviz's `dot` draws the project's static graphs
+// (the method of Sugiyama et al., 1981, in its simplest form):
+//   1. rank    each box gets a row; an arrow always goes down (a box sits one row above the
+//              first box that uses it, so a weight sits right above the op that takes it)
+//   2. route   an arrow longer than one row gets a waypoint in every row it crosses (a
+//              straight stretch down that row, beside the boxes in it)
+//   3. order   within a row, boxes move to the mean position of their neighbours, sweeping
+//              down and up; the order with the fewest crossing arrows is kept
+//   4. place   each row is laid out left to right, every box as close to its neighbours' mean
+//              as the boxes' widths allow (a least-squares fit, solved exactly per row)
+// Scopes nest: an unfolded scope is laid out on its own first, then moves as one big box (its
+// frame) inside the layout around it. An arrow between two scopes takes the waypoints of the
+// arrow between their frames, so frames never overlap and arrows go around them.
+//
+// layoutGraph(nodes, edges, frameWidth) takes
+//   nodes       [{id, w, h, path}]   path: the scope path (names) of the frame it sits in
+//   edges       [{from, to}]         box ids
+//   frameWidth  path -> the least width of that frame (for its name)
+// and returns {boxes: {id: {x, y, w, h}}, frames: [{path, x, y, w, h}],
+//              routes: [[x, y], ...] one per edge, width, height}   (x, y: top-left corner)
+
+var LAYOUT = {ROW_GAP: 34, BOX_GAP: 18, FRAME_PAD: 10, FRAME_LABEL: 18, SWEEPS: 12};
+
+function layoutGraph(nodes, edges, frameWidth) {
+  "use strict";
+  var root = {key: "", path: [], items: [], edges: []};
+  var blocks = {"": root};
+
+  // The frame (block) of a scope path, made with all its enclosing frames when first needed.
+  function block(path) {
+    var key = path.join("\u0000");
+    if (!blocks[key]) {
+      var parent = block(path.slice(0, -1));
+      blocks[key] = {key: key, path: path, items: [], edges: [], parent: parent};
+      parent.items.push({block: blocks[key]});
+    }
+    return blocks[key];
+  }
+
+  var itemOf = {};                        // box id -> its item in its own block
+  nodes.forEach(function (node) {
+    var item = {id: node.id, w: node.w, h: node.h};
+    block(node.path).items.push(item);
+    itemOf[node.id] = {item: item, path: node.path};
+  });
+
+  // Each edge belongs to the innermost frame holding both ends; there it joins the two items
+  // (boxes or frames) that hold its ends.
+  function holder(path, depth, id) {
+    if (path.length === depth) return itemOf[id].item;
+    var child = blocks[path.slice(0, depth + 1).join("\u0000")];
+    return child.parent.items.find(function (item) { return item.block === child; });
+  }
+  var placed = edges.map(function (edge) {
+    var a = itemOf[edge.from].path, b = itemOf[edge.to].path, depth = 0;
+    while (depth < a.length && depth < b.length && a[depth] === b[depth]) depth++;
+    var owner = blocks[a.slice(0, depth).join("\u0000")];
+    var link = {from: holder(a, depth, edge.from), to: holder(b, depth, edge.to)};
+    if (link.from !== link.to) owner.edges.push(link);
+    return {edge: edge, link: link, owner: owner};
+  });
+
+  layoutBlock(root, frameWidth || function () { return 40; });
+  var boxes = {}, frames = [];
+  place(root, 0, 0);
+
+  // Absolute positions, from the outermost frame inwards.
+  function place(b, x0, y0) {
+    b.x0 = x0; b.y0 = y0;
+    b.items.forEach(function (item) {
+      if (item.block) {
+        frames.push({path: item.block.path, x: x0 + item.x, y: y0 + item.y, w: item.w, h: item.h});
+        place(item.block, x0 + item.x + LAYOUT.FRAME_PAD + item.block.shift,
+              y0 + item.y + LAYOUT.FRAME_LABEL + LAYOUT.FRAME_PAD / 2);
+      } else {
+        boxes[item.id] = {x: x0 + item.x, y: y0 + item.y, w: item.w, h: item.h};
+      }
+    });
+  }
+
+  var routes = placed.map(function (p) {
+    var from = boxes[p.edge.from], to = boxes[p.edge.to];
+    var start = [from.x + from.w / 2, from.y + from.h], end = [to.x + to.w / 2, to.y];
+    var points = (p.link.points || []).map(function (q) {
+      return [p.owner.x0 + q[0], p.owner.y0 + q[1]];
+    });
+    return [start].concat(points, [end]);
+  });
+  return {boxes: boxes, frames: frames, routes: routes, width: root.w, height: root.h};
+}
+
+// Lay out one frame's items (boxes, and frames already laid out), setting item.x, item.y
+// (top-left, in the frame's own coordinates), the waypoints of its edges, and b.w, b.h.
+function layoutBlock(b, frameWidth) {
+  "use strict";
+  b.items.forEach(function (item) {
+    if (!item.block) return;
+    layoutBlock(item.block, frameWidth);
+    var inner = Math.max(item.block.w, frameWidth(item.block.path) - 2 * LAYOUT.FRAME_PAD);
+    item.block.shift = (inner - item.block.w) / 2;      // a narrow content sits centred
+    item.w = inner + 2 * LAYOUT.FRAME_PAD;
+    item.h = item.block.h + LAYOUT.FRAME_LABEL + LAYOUT.FRAME_PAD;
+  });
+  var items = b.items, n = items.length;
+  items.forEach(function (item, i) { item.index = i; });
+  var links = b.edges;
+
+  // 1. Rank. Arrows that would close a cycle (scopes used, left and entered again) are turned
+  // round for the ranking; then each item sits one row above the first item that uses it.
+  var succ = items.map(function () { return []; });
+  var onStack = new Array(n).fill(0);                 // 0 new, 1 on the stack, 2 done
+  var outgoing = items.map(function () { return []; });
+  links.forEach(function (link) { outgoing[link.from.index].push(link); });
+  for (var s = 0; s < n; s++) {
+    if (onStack[s]) continue;
+    var stack = [[s, 0]];
+    onStack[s] = 1;
+    while (stack.length) {
+      var top = stack[stack.length - 1], v = top[0];
+      if (top[1] < outgoing[v].length) {
+        var link = outgoing[v][top[1]++], w = link.to.index;
+        link.reversed = onStack[w] === 1;
+        if (link.reversed) succ[w].push(v); else succ[v].push(w);
+        if (!onStack[w]) { onStack[w] = 1; stack.push([w, 0]); }
+      } else { onStack[v] = 2; stack.pop(); }
+    }
+  }
+  var below = new Array(n).fill(-1);                  // longest path down to a sink
+  function depth(v) {                                  // iterative: no recursion limit
+    var todo = [v];
+    while (todo.length) {
+      var u = todo[todo.length - 1];
+      var pending = succ[u].filter(function (w) { return below[w] < 0; });
+      if (pending.length) { todo.push.apply(todo, pending); continue; }
+      todo.pop();
+      below[u] = succ[u].reduce(function (m, w) { return Math.max(m, below[w] + 1); }, 0);
+    }
+  }
+  for (var i = 0; i < n; i++) if (below[i] < 0) depth(i);
+  var rows = Math.max(0, Math.max.apply(null, below.concat([0]))) + 1;
+  // Counted from the bottom, so that every item sits one row above its first user.
+  items.forEach(function (item, i) { item.rank = rows - 1 - below[i]; });
+
+  // 2. Route: a chain of waypoints (zero-height dummies) for every row an arrow crosses.
+  var layers = [];
+  for (var r = 0; r < rows; r++) layers.push([]);
+  var all = items.map(function (item) {
+    return {item: item, w: item.w, up: [], down: [], order: item.index};
+  });
+  all.forEach(function (v) { layers[v.item.rank].push(v); });
+  links.forEach(function (link) {
+    var a = all[link.from.index], z = all[link.to.index];
+    if (link.reversed) { var t = a; a = z; z = t; }
+    var chain = [a];
+    for (var row = a.item.rank + 1; row < z.item.rank; row++) {
+      var dummy = {w: 6, up: [], down: [], order: a.order, rank: row};
+      layers[row].push(dummy);
+      chain.push(dummy);
+    }
+    chain.push(z);
+    for (var k = 0; k + 1 < chain.length; k++) {
+      chain[k].down.push(chain[k + 1]);
+      chain[k + 1].up.push(chain[k]);
+    }
+    link.chain = link.reversed ? chain.slice(1, -1).reverse() : chain.slice(1, -1);
+  });
+
+  // 3. Order: barycentre sweeps, keeping the order with the fewest crossings.
+  layers.forEach(function (layer) {
+    layer.sort(function (p, q) { return p.order - q.order; });
+    layer.forEach(function (v, k) { v.pos = k; });
+  });
+  var best = layers.map(function (layer) { return layer.slice(); });
+  var fewest = crossings(layers);
+  for (var sweep = 0; sweep < LAYOUT.SWEEPS && fewest > 0; sweep++) {
+    var down = sweep % 2 === 0;
+    for (var q = 0; q < rows; q++) {
+      var layer = layers[down ? q : rows - 1 - q];
+      layer.forEach(function (v) {
+        var near = down ? v.up : v.down;
+        v.key = near.length ? near.reduce(function (m, u) { return m + u.pos; }, 0) / near.length
+                            : v.pos;
+      });
+      layer.sort(function (p, q2) { return p.key - q2.key; });
+      layer.forEach(function (v, k) { v.pos = k; });
+    }
+    var count = crossings(layers);
+    if (count < fewest) {
+      fewest = count;
+      best = layers.map(function (l) { return l.slice(); });
+    }
+  }
+  layers = best;
+  layers.forEach(function (layer) { layer.forEach(function (v, k) { v.pos = k; }); });
+
+  // 4. Place: left to right, then each box pulled toward its neighbours' mean.
+  layers.forEach(function (layer) {
+    var x = 0;
+    layer.forEach(function (v) { v.x = x + v.w / 2; x += v.w + LAYOUT.BOX_GAP; });
+  });
+  for (var pass = 0; pass < 8; pass++) {
+    var order = pass % 2 === 0 ? layers : layers.slice().reverse();
+    order.forEach(function (layer) {
+      var wanted = layer.map(function (v) {
+        var near = v.up.concat(v.down);
+        return near.length ? near.reduce(function (m, u) { return m + u.x; }, 0) / near.length
+                           : v.x;
+      });
+      fitRow(layer, wanted);
+    });
+  }
+  var left = Infinity, right = -Infinity;
+  layers.forEach(function (layer) {
+    layer.forEach(function (v) {
+      left = Math.min(left, v.x - v.w / 2);
+      right = Math.max(right, v.x + v.w / 2);
+    });
+  });
+  if (!isFinite(left)) { left = 0; right = 0; }
+
+  // Rows: each as tall as its tallest box, boxes centred in it.
+  var y = 0;
+  layers.forEach(function (layer) {
+    var height = layer.reduce(function (m, v) { return Math.max(m, v.item ? v.item.h : 0); }, 0);
+    layer.forEach(function (v) {
+      if (v.item) { v.item.x = v.x - v.w / 2 - left; v.item.y = y + (height - v.item.h) / 2; }
+      else { v.top = y; v.bottom = y + height; }        // a waypoint crosses the whole row
+    });
+    y += height + LAYOUT.ROW_GAP;
+  });
+  links.forEach(function (link) {
+    link.points = [];
+    link.chain.forEach(function (v) {
+      var x = v.x - left, ends = link.reversed ? [v.bottom, v.top] : [v.top, v.bottom];
+      link.points.push([x, ends[0]], [x, ends[1]]);
+    });
+  });
+  b.w = right - left;
+  b.h = Math.max(0, y - LAYOUT.ROW_GAP);
+}
+
+// How many pairs of arrows cross between neighbouring rows.
+function crossings(layers) {
+  "use strict";
+  var total = 0;
+  layers.forEach(function (layer) {
+    var pairs = [];
+    layer.forEach(function (v) { v.down.forEach(function (w) { pairs.push([v.pos, w.pos]); }); });
+    for (var i = 0; i < pairs.length; i++) {
+      for (var j = i + 1; j < pairs.length; j++) {
+        if ((pairs[i][0] - pairs[j][0]) * (pairs[i][1] - pairs[j][1]) < 0) total++;
+      }
+    }
+  });
+  return total;
+}
+
+// Put the boxes of one row (in their order) as near to `wanted` (their centres) as their
+// widths allow: minimise sum (x_i - wanted_i)^2 with x_(i+1) - x_i >= the two half widths
+// plus a gap. With offsets o_i (the tightest packing), y_i = x_i - o_i must not decrease: an
+// isotonic regression, solved exactly by pooling adjacent violators.
+function fitRow(layer, wanted) {
+  "use strict";
+  var offsets = [], o = 0;
+  layer.forEach(function (v, i) {
+    if (i > 0) o += (layer[i - 1].w + v.w) / 2 + LAYOUT.BOX_GAP;
+    offsets.push(o);
+  });
+  var pools = [];                                       // [mean, count]
+  wanted.forEach(function (x, i) {
+    pools.push([x - offsets[i], 1]);
+    while (pools.length > 1 && pools[pools.length - 2][0] > pools[pools.length - 1][0]) {
+      var last = pools.pop(), prev = pools[pools.length - 1];
+      prev[0] = (prev[0] * prev[1] + last[0] * last[1]) / (prev[1] + last[1]);
+      prev[1] += last[1];
+    }
+  });
+  var i = 0;
+  pools.forEach(function (pool) {
+    for (var k = 0; k < pool[1]; k++, i++) layer[i].x = pool[0] + offsets[i];
+  });
+}

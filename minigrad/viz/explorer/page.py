@@ -1,0 +1,185 @@
+"""The explorer: `explore(root)` replays the engine's backward walk and writes it into one
+self-contained HTML page.
+
+    from minigrad.viz import explore
+    page = explore(loss, names=model)          # shows itself inline in Jupyter
+    page.save("step.html")                     # one file: open it in any browser, offline
+
+The page holds everything it needs inline: its script (explorer.js, layout.js), its style
+(explorer.css) and its data (JSON). A Content-Security-Policy forbids it every network access,
+so it opens from `file://` on a machine with no network and never calls out.
+"""
+
+import html
+import json
+from importlib import resources
+from pathlib import Path
+
+from minigrad.files import atomic_write
+from minigrad.viz.explorer.arrays import MAX_ELEMENTS
+from minigrad.viz.explorer.data import Graph
+from minigrad.viz.explorer.predict import questions
+
+SUFFIXES = (".html", ".htm")
+# No request of any kind: no fetch, no image, font or frame from anywhere; inline script and
+# style only.
+POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+          "img-src data:; base-uri 'none'; form-action 'none'")
+
+
+def explore(root, *, grad=None, names=None, collapse=None, predict=False, predict_at=None,
+            title=None, max_elements=MAX_ELEMENTS):
+    """An `Explorer` of the backward pass from `root`: the graph with its values, then every
+    step of the engine's own backward walk (`minigrad.autograd.backward_walk`), one op at a
+    time. No `.grad` is set anywhere.
+
+    root          a tensor: a single number, or any shape with `grad`, the gradient arriving
+                  at it
+    names         labels for tensors: a dict {name: tensor}, or a Module (its parameters)
+    collapse      scope names drawn folded at first (the page folds and unfolds any scope)
+    predict       predict mode: at chosen steps the page asks for one element of a gradient
+                  before showing it (see minigrad/viz/explorer/predict.py)
+    predict_at    which steps ask (op class names, or a function op -> bool); the default is
+                  MatMul, Softmax, and ops whose input was broadcast or is used twice. Giving it
+                  turns predict mode on.
+    title         a caption for the page
+    max_elements  arrays larger than this are summarised (shape, first values, norm) instead
+                  of embedded in full, to keep the page small
+    """
+    if max_elements < 0:
+        raise ValueError(f"explore: max_elements must be 0 or more, not {max_elements}")
+    graph = Graph(root, grad, names, collapse, title, max_elements)
+    asked = predict or predict_at is not None
+    graph.data["questions"] = questions(graph, predict_at) if asked else []
+    return Explorer(graph.data)
+
+
+class Explorer:
+    """One backward pass, ready to show: `.save(path)` writes the page, `.html()` gives its
+    text, and Jupyter shows it inline (`_repr_html_`: the page in a sandboxed frame, so that
+    several explorers in one notebook never mix up their scripts)."""
+
+    def __init__(self, data):
+        self.data = data
+
+    @property
+    def steps(self):
+        """How many ops the backward pass visits (the page's last step)."""
+        return len(self.data["steps"])
+
+    @property
+    def questions(self):
+        """The questions of predict mode (none when it is off)."""
+        return self.data["questions"]
+
+    def __repr__(self):
+        title = f" {self.data['title']!r}" if self.data["title"] else ""
+        return (f"<Explorer{title}: {self.steps} backward steps, {len(self.data['tensors'])} "
+                f"tensors, {len(self.questions)} questions; .save('step.html') writes the page>")
+
+    def html(self):
+        """The page: one HTML document with everything inline."""
+        title = html.escape(self.data["title"] or "Backprop explorer")
+        return PAGE.format(policy=POLICY, title=title, style=_asset("explorer.css"),
+                           data=_json(self.data), layout=_asset("layout.js"),
+                           script=_asset("explorer.js"))
+
+    def save(self, path, overwrite=False):
+        """Write the page to `path` (.html), atomically. An existing file there is never
+        replaced unless `overwrite=True`. Returns the path."""
+        path = Path(path)
+        if path.suffix.lower() not in SUFFIXES:
+            raise ValueError(f"{path}: the explorer writes an HTML page; give it a name ending "
+                             "in .html")
+        if path.is_dir():
+            raise IsADirectoryError(f"{path} is a directory; give the page a file name")
+        if (path.exists() or path.is_symlink()) and not overwrite:
+            raise FileExistsError(f"{path} exists: not replaced (move it, write to another "
+                                  "name, or overwrite it explicitly)")
+        text = self.html()
+        atomic_write(path, lambda file: file.write(text), text=True)
+        return path
+
+    def _repr_html_(self):
+        page = html.escape(self.html(), quote=True)
+        return (f'<iframe srcdoc="{page}" sandbox="allow-scripts" style="width: 100%; '
+                'height: 640px; border: 1px solid #d5d8dc;" title="backprop explorer"></iframe>')
+
+
+def save_page(explorer, out, overwrite=False):
+    """`explorer.save(out)` for the command lines: the refusal names their --overwrite."""
+    try:
+        return explorer.save(out, overwrite=overwrite)
+    except FileExistsError as error:
+        raise FileExistsError(f"{error}; pass --overwrite to replace it") from None
+
+
+def _asset(name):
+    return resources.files("minigrad.viz.explorer").joinpath(name).read_text(encoding="utf-8")
+
+
+def _json(data):
+    """The data as JSON that is safe inside a <script> element: no '<', '>' or '&' unescaped
+    (they can only appear inside strings, where \\u003c reads the same)."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+PAGE = """<!DOCTYPE html>
+<!-- The backprop explorer of minigrad (minigrad.viz.explore): one backward pass, op by op. -->
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+{style}</style>
+</head>
+<body>
+<div class="explorer">
+  <div class="graph" id="graph"></div>
+  <div class="panel">
+    <h1>{title}</h1>
+    <div class="controls">
+      <button id="first" title="first (Home)">|&#x25C0;</button>
+      <button id="prev" title="back (&#x2190;)">&#x25C0;</button>
+      <button id="next" title="next (&#x2192;)">&#x25B6;</button>
+      <button id="last" title="last (End)">&#x25B6;|</button>
+      <span class="counter" id="counter"></span>
+      <span class="zoom"><button id="zoom-out" title="smaller">&minus;</button>
+      <button id="zoom-in" title="larger">+</button></span>
+    </div>
+    <div class="score" id="score" hidden></div>
+    <div id="step"></div>
+    <h3>Scopes (checked: folded)</h3>
+    <div class="scopes" id="scopes"></div>
+    <h3>Legend</h3>
+    <div class="legend">
+      <span class="swatch" style="background:#d4efdf"></span><span>parameter</span>
+      <span class="swatch" style="background:#d6eaf8"></span><span>input (wants a gradient)</span>
+      <span class="swatch" style="background:#f2f3f4"></span><span>constant (dashed arrow: no
+        gradient flows back to it)</span>
+      <span class="swatch" style="background:#fdebd0"></span><span>the root</span>
+      <span class="swatch op" style="background:#eaecee"></span><span>an op</span>
+      <span class="swatch" style="background:#e8daef"></span><span>a folded scope</span>
+      <span class="swatch" style="border:3px solid #e67e22"></span><span>the op of this
+        step</span>
+      <span class="swatch" style="border:2px solid #b03a2e"></span><span>the gradient
+        arriving at its output; dashed: the inputs it sends to</span>
+      <span class="swatch" style="background:#b03a2e"></span><span>gradients (orange: a sum
+        still waiting for terms)</span>
+    </div>
+    <p class="help">Keys: &#x2192; next, &#x2190; back, Home first, End last. Click a box to
+      jump to its step, a folded scope to unfold it, a frame's name to fold it. Numbers:
+      "all values, exactly" shows the engine's own.</p>
+  </div>
+</div>
+<script type="application/json" id="explorer-data">{data}</script>
+<script>
+{layout}</script>
+<script>
+{script}</script>
+</body>
+</html>
+"""

@@ -1,0 +1,251 @@
+"""Predict mode: at chosen steps the page asks for one element of a gradient before it shows it,
+and when the answer is wrong, says which known mistake it matches.
+
+Which steps (the default, `at=None`): every `MatMul` and `Softmax`, the last op of a softmax built
+from primitive ops (the ops recorded in a `minigrad.scope("softmax")`, as `attention` builds
+it), and every op that sends a gradient to an input that was broadcast, or that completes the
+gradient of a tensor used by several ops. `at` may instead name op classes ("MatMul", ...) or be
+a function `op -> bool`.
+
+The answer is the engine's number. Each known mistake is computed here, from the arrays of the
+same backward walk, as the number that mistake would give for that element:
+
+    missed_sum        a tensor used by several ops: one op's term instead of the sum of all
+    broadcast_sum     an input broadcast in the forward: one element of the gradient before the
+                      sum over the broadcast axes (from the op's own backward run on the input
+                      broadcast to the output's shape)
+    transposed        a matmul with an operand transposed the wrong way (dL/dY @ B, B^T @ ...)
+    softmax_diagonal  the softmax Jacobian taken as its diagonal: y_i (1 - y_i) dL/dy_i
+    sign              the right size with the wrong sign
+
+An answer is right within `tolerance` (1% of the answer, at least 0.1% of the array's largest
+entry: the page shows three or four digits, and a learner works from those). The element asked
+is the one where the most of these mistakes give numbers clearly apart from the answer.
+"""
+
+import numpy as np
+
+DEFAULT_OPS = ("MatMul", "Softmax")
+MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
+
+MISTAKES = {
+    "missed_sum": "that is one op's term alone: {name} is used by {uses} ops, and its gradient "
+                  "is the sum of what each of them sends back",
+    "broadcast_sum": "that is one element before the sum: {name} {shape} was broadcast to "
+                     "{out_shape} in the forward, so its gradient sums dL/dy over the broadcast "
+                     "axes",
+    "transposed": "that is a transposed matmul: for Y = A @ B, dL/dA = dL/dY @ B^T and "
+                  "dL/dB = A^T @ dL/dY",
+    "softmax_diagonal": "that is the diagonal of the softmax Jacobian only, y_i (1 - y_i) "
+                        "dL/dy_i: every weight depends on every score, so dL/dx_i = "
+                        "y_i (dL/dy_i - sum_j y_j dL/dy_j)",
+    "sign": "right size, wrong sign",
+}
+
+
+def questions(graph, at=None):
+    """The questions of predict mode for a `data.Graph`, one per chosen step, as plain data."""
+    chosen = _rule(at)
+    terms = {}                                  # id(tensor) -> steps that sent it a gradient
+    for k, (op, _, _, grads_in, _) in enumerate(graph.steps):
+        for x, grad_x in zip(op.inputs, grads_in):
+            if grad_x is not None:
+                terms.setdefault(id(x), []).append((k, grad_x))
+    found = []
+    for k, step in enumerate(graph.steps):
+        op, out, grad_y, grads_in, totals = step
+        wanted = [p for p, g in enumerate(grads_in) if g is not None]
+        if not wanted:
+            continue
+        softmax_input = _softmax_input(graph, op, out, wanted)
+        reasons = {p: _reasons(op, out, p, terms[id(op.inputs[p])], k) for p in wanted}
+        if at is None:
+            if not (type(op).__name__ in DEFAULT_OPS or softmax_input is not None
+                    or any(reasons.values())):
+                continue
+        elif not chosen(op):
+            continue
+        p = softmax_input if softmax_input is not None else next(
+            (p for p in wanted if reasons[p]), wanted[0])
+        question = _question(graph, k, p, terms[id(op.inputs[p])], softmax_input is not None)
+        if question is not None:
+            found.append(question)
+    return found
+
+
+def _rule(at):
+    if at is None:
+        return None
+    if callable(at) and not isinstance(at, type):
+        return at
+    names = {at} if isinstance(at, (str, type)) else set(at)
+    names = {n if isinstance(n, str) else n.__name__ for n in names}
+    return lambda op: type(op).__name__ in names
+
+
+def _reasons(op, out, position, received, k):
+    """Why input `position` of step k is worth a question: broadcast, or its total completes."""
+    x = op.inputs[position]
+    reasons = []
+    if _broadcast(op, out, x):
+        reasons.append("broadcast")
+    if len(received) > 1 and received[-1][0] == k:
+        reasons.append("used twice")
+    return reasons
+
+
+def _broadcast(op, out, x):
+    shapes = [y.shape for y in op.inputs]
+    try:
+        same = np.broadcast_shapes(*shapes) == out.shape
+    except ValueError:
+        return False
+    return same and len(op.inputs) > 1 and x.shape != out.shape
+
+
+def _softmax_input(graph, op, out, wanted):
+    """For a fused Softmax, its input; for the last op of a softmax built in a `scope("softmax")`,
+    the input that comes from outside that scope; else None."""
+    if type(op).__name__ == "Softmax":
+        return 0 if 0 in wanted else None
+    if not op.scope or op.scope[-1].lower() != "softmax":
+        return None
+    outside = [p for p in wanted if op.inputs[p].creator is None
+               or tuple(op.inputs[p].creator.scope) != tuple(op.scope)]
+    return outside[0] if len(outside) == 1 else None
+
+
+def _softmax_output(graph, op, x):
+    """(y, grad_y) of the softmax whose input is x: the op's own for a fused Softmax; for a
+    softmax scope, the one tensor made inside it and used outside, with its gradient."""
+    if type(op).__name__ == "Softmax":
+        step = next(s for s in graph.steps if s[0] is op)
+        return step[1].data, step[2]
+    inside = [t for t in graph.tensors
+              if t.creator is not None and tuple(t.creator.scope) == tuple(op.scope)]
+    leaving = [t for t in inside if any(tuple(user.scope) != tuple(op.scope)
+                                        for user, _ in graph.users.get(id(t), []))]
+    if len(leaving) != 1 or leaving[0].shape != x.shape:
+        return None
+    y = leaving[0]
+    step = next((s for s in graph.steps if s[1] is y), None)
+    return None if step is None else (y.data, step[2])
+
+
+def _question(graph, k, position, received, is_softmax):
+    op, out, grad_y, grads_in, totals = graph.steps[k]
+    x = op.inputs[position]
+    term = grads_in[position]
+    complete = received[-1][0] == k and len(received) > 1
+    asked = totals[position] if complete else term
+    others = asked - term                       # what the other ops sent (0 when asking a term)
+    candidates = []                             # (kind, array of the mistaken numbers)
+    if complete:
+        candidates += [("missed_sum", g) for _, g in received]
+    if _broadcast(op, out, x):
+        full = _unsummed(op, position, grad_y)
+        if full is not None:
+            candidates.append(("broadcast_sum", (others, full, x.shape)))
+    if type(op).__name__ == "MatMul":
+        candidates += [("transposed", others + wrong) for wrong in _transposed(op, position,
+                                                                              grad_y)]
+    if is_softmax:
+        softmax = _softmax_output(graph, op, x)
+        if softmax is not None:
+            y, grad_softmax = softmax
+            candidates.append(("softmax_diagonal", others + y * (1 - y) * grad_softmax))
+    candidates.append(("sign", -asked))
+    return _ask(graph, k, position, asked, complete, len(received), candidates)
+
+
+def _ask(graph, k, position, asked, complete, uses, candidates):
+    """Choose the element, and write the question with the mistakes that are told apart."""
+    op, out = graph.steps[k][0], graph.steps[k][1]
+    x = op.inputs[position]
+    flat = np.asarray(asked, dtype=np.float64).ravel()
+    if flat.size == 0 or not np.all(np.isfinite(flat[:MAX_CANDIDATES])):
+        return None
+    scale = float(np.max(np.abs(flat)))
+    best = None
+    for i in range(min(flat.size, MAX_CANDIDATES)):
+        index = np.unravel_index(i, x.shape)
+        answer = flat[i]
+        tolerance = max(0.01 * abs(answer), 1e-3 * scale, 1e-12)
+        mistakes = _mistakes(candidates, index, answer, tolerance)
+        score = (len({m["kind"] for m in mistakes}), abs(answer) > tolerance, abs(answer))
+        if best is None or score > best[0]:
+            best = (score, index, answer, tolerance, mistakes)
+    _, index, answer, tolerance, mistakes = best
+    name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
+        f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
+    words = {"name": name, "uses": uses, "shape": tuple(x.shape), "out_shape": tuple(out.shape)}
+    for mistake in mistakes:
+        mistake["text"] = MISTAKES[mistake["kind"]].format(**words)
+    return {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
+            "index": [int(i) for i in index], "total": bool(complete), "answer": float(answer),
+            "tolerance": float(tolerance), "mistakes": mistakes}
+
+
+def _mistakes(candidates, index, answer, tolerance):
+    """The mistaken numbers at `index` that are clearly apart from the answer (one per value)."""
+    found = []
+    for kind, array in candidates:
+        if kind == "broadcast_sum":
+            others, full, shape = array
+            values = [others[index] + v for v in _sources(full, shape, index)]
+        else:
+            values = [np.asarray(array)[index]]
+        for value in values:
+            value = float(value)
+            if (np.isfinite(value) and abs(value - answer) > 2 * tolerance
+                    and all(abs(value - m["value"]) > tolerance for m in found)):
+                found.append({"kind": kind, "value": value})
+    return found
+
+
+def _sources(full, shape, index):
+    """The entries of the un-summed gradient (the output's shape) that sum into x[index]."""
+    owner = np.broadcast_to(np.arange(int(np.prod(shape))).reshape(shape), full.shape)
+    return full[owner == np.ravel_multi_index(index, shape) if shape else owner == 0]
+
+
+def _unsummed(op, position, grad_y):
+    """What the op's backward sends to input `position` when that input comes in already
+    broadcast to the output's shape: its gradient before the sum over the broadcast axes. A new
+    op of the same class and settings runs forward and backward; the graph is not touched."""
+    try:
+        fresh = type(op)(**{name: getattr(op, name) for name in op.settings})
+        arrays = [np.broadcast_to(x.data, grad_y.shape) if k == position else x.data
+                  for k, x in enumerate(op.inputs)]
+        fresh.needs_input_grad = op.needs_input_grad
+        fresh.forward(*arrays)
+        grad = fresh.backward(grad_y)[position]
+    except Exception:                       # an op that cannot run this way: no such mistake
+        return None
+    return np.asarray(grad) if grad is not None and np.shape(grad) == grad_y.shape else None
+
+
+def _transposed(op, position, grad_y):
+    """The gradients a matmul gives with an operand transposed the wrong way, those that have
+    the input's shape at all (for a vector or a non-square matrix, few or none do)."""
+    a = op.a[None, :] if op.a.ndim == 1 else op.a                  # as MatMul.backward does
+    b = op.b[:, None] if op.b.ndim == 1 else op.b
+    target = (a if position == 0 else b).shape
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    g = grad_y.reshape(batch + (a.shape[-2], b.shape[-1]))       # (..., n, m)
+    other = b if position == 0 else a
+    right = g @ np.swapaxes(b, -1, -2) if position == 0 else np.swapaxes(a, -1, -2) @ g
+    wrong = []
+    for left_g in (True, False):
+        for tg in (False, True):
+            for to in (False, True):
+                gg = np.swapaxes(g, -1, -2) if tg else g
+                oo = np.swapaxes(other, -1, -2) if to else other
+                try:
+                    product = gg @ oo if left_g else oo @ gg
+                except ValueError:
+                    continue
+                for candidate in (product, np.swapaxes(product, -1, -2)):
+                    if candidate.shape == target and not np.allclose(candidate, right):
+                        wrong.append(candidate.reshape(op.inputs[position].shape))
+    return wrong
