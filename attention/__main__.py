@@ -1,11 +1,13 @@
 """`python -m attention demo`: soft attention learns a retrieval task, hard attention cannot.
 `python -m attention draw`: one attention step as a graph, with values and gradients.
+`python -m attention explore`: the same step as a page that steps through its backward pass.
 
     python -m attention demo                 # prints gradients and learning curves, writes a PNG
     python -m attention demo --out figures --seed 3
     python -m attention draw --out attention-step.svg          # the worked example
     python -m attention draw --hard --out hard-attention-step.svg
     python -m attention draw --rankdir LR --out wide.svg       # the frames as rows, not columns
+    python -m attention explore --out attention-step.html --predict
 """
 
 import dataclasses
@@ -13,7 +15,7 @@ import sys
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run as run_command
 from minigrad.settings import check_number
-from attention import draw
+from attention import draw, explore
 from attention.demo import DemoConfig, demo
 
 
@@ -27,6 +29,7 @@ def main(argv=None):
     for option in ("seed", "steps"):
         run.add_argument(f"--{option}", type=int, default=getattr(defaults, option))
     draw.add_command(commands)
+    explore.add_command(commands)
     add_debug_option(parser, commands)
     args = parser.parse_args(argv)
     if args.command == "demo" and args.steps < 1:
@@ -37,6 +40,8 @@ def main(argv=None):
 def command(args, defaults):
     if args.command == "draw":
         return draw.run_command(args)
+    if args.command == "explore":
+        return explore.run_command(args)
     check_number("--seed", args.seed, low=0, integer=True)
     demo(dataclasses.replace(defaults, seed=args.seed, steps=args.steps), out=args.out)
     return 0

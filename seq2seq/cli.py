@@ -1,4 +1,4 @@
-"""`python -m seq2seq COMMAND`: train, evaluate, translate, demo, compare-lengths, draw.
+"""`python -m seq2seq COMMAND`: train, evaluate, translate, demo, compare-lengths, draw, explore.
 
 Every failure is one line on stderr and a non-zero exit status; `--debug` (or MINIGRAD_DEBUG=1)
 shows the traceback instead.
@@ -231,9 +231,10 @@ def main(argv=None):
     p.add_argument("--plot", metavar="PNG", help="also draw the heatmap to this file")
     p.set_defaults(func=cmd_translate)
 
-    from seq2seq import draw, experiments
+    from seq2seq import draw, experiments, explore
     experiments.add_commands(sub)
     draw.add_command(sub)
+    explore.add_command(sub)
 
     add_debug_option(parser, sub)
     args = parser.parse_args(argv)

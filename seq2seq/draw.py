@@ -116,7 +116,9 @@ def add_command(subparsers):
     return p
 
 
-def run_command(args):
+def load_step(args):
+    """(translator, sentence) for a command on one decoder step: the run's model, and the
+    sentence of --sentence or, by default, one made by the run's built-in task."""
     from seq2seq import data
     from seq2seq.translator import load_translator
 
@@ -128,6 +130,11 @@ def run_command(args):
             raise ValueError(f"the model was trained on {task!r}, not a built-in task: "
                              "give the sentence with --sentence")
         sentence = data.make_task(task, 1, seed=1)[0][0]
+    return translator, sentence
+
+
+def run_command(args):
+    translator, sentence = load_step(args)
     try:
         path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
                                  args.backward_order, args.engine, args.overwrite,

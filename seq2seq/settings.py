@@ -41,6 +41,7 @@ RULES = {
     "threads": INTEGER_AT_LEAST_1,
     "beam_size": INTEGER_AT_LEAST_1,            # evaluate, translate
     "step": dict(low=0, high=MAX_STEP, integer=True),  # draw: which output step
+    "max_elements": INTEGER_AT_LEAST_0,         # explore: the largest array embedded in full
 }
 
 # The sizes an out-of-memory error may come from, and what they are when nobody changes them.

@@ -3,6 +3,7 @@
     python -m minigrad.viz lstm-cell --out lstm-cell.svg       one LSTM step, op by op
     python -m minigrad.viz lstm-cell --fused --out fused.svg   the same step as one fused op
     python -m minigrad.viz render graph.dot --out graph.png    a DOT file, with a chosen engine
+    python -m minigrad.viz explore lstm-cell --out cell.html   step through its backward pass
 
 Every failure is one line on stderr and a non-zero exit status.
 """
@@ -13,6 +14,7 @@ import sys
 import numpy as np
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
+from minigrad.viz.explorer.page import save_page
 from minigrad.viz.render import ENGINES, available_engines, render
 
 
@@ -29,10 +31,10 @@ class LSTMCellConfig:
     legend: bool = True             # the key to colours and line styles, under the title
 
 
-def draw_lstm_cell(config=LSTMCellConfig()):
-    """One LSTM step h', c' = cell(x, (h, c)) on random inputs, with the gradients of sum(h')."""
+def lstm_cell_step(config=LSTMCellConfig()):
+    """One LSTM step h', c' = cell(x, (h, c)) on random inputs. Returns (loss, cell, title):
+    loss = sum(h'), the root whose gradients the drawing and the explorer show."""
     from minigrad import Tensor, manual_seed, nn, scope
-    from minigrad.viz import draw_graph
 
     manual_seed(config.seed)
     cell = nn.LSTMCell(config.input_size, config.hidden_size, fused=config.fused)
@@ -47,10 +49,27 @@ def draw_lstm_cell(config=LSTMCellConfig()):
     loss = h_new.sum()
     loss.name = "sum(h')"
     kind = "one fused op" if config.fused else "primitive ops"
+    return loss, cell, f"One LSTM step ({kind}): values, and gradients of sum(h')"
+
+
+def draw_lstm_cell(config=LSTMCellConfig()):
+    """The drawing of one LSTM step (lstm_cell_step), with the gradients of sum(h')."""
+    from minigrad.viz import draw_graph
+
+    loss, cell, title = lstm_cell_step(config)
     return draw_graph(loss, names=cell, backward_order=config.backward_order,
                       show_saved=config.show_saved,
                       collapse=["lstm cell"] if config.collapse else None, legend=config.legend,
-                      title=f"One LSTM step ({kind}): values, and gradients of sum(h')")
+                      title=title)
+
+
+def explore_lstm_cell(config=LSTMCellConfig(), predict=False):
+    """The explorer of one LSTM step (lstm_cell_step): its backward pass, op by op."""
+    from minigrad.viz import explore
+
+    loss, cell, title = lstm_cell_step(config)
+    return explore(loss, names=cell, collapse=["lstm cell"] if config.collapse else None,
+                   predict=predict, title=title.replace("values, and gradients", "backward"))
 
 
 def main(argv=None):
@@ -61,20 +80,25 @@ def main(argv=None):
     cell = commands.add_parser("lstm-cell", help="draw one LSTM step with values and gradients")
     cell.add_argument("--out", default="lstm-cell.svg", help="the picture (.svg, .png, .pdf); "
                       "the DOT text goes beside it (.dot)")
-    defaults = LSTMCellConfig()
-    for option in ("input_size", "hidden_size", "batch", "seed"):
-        cell.add_argument(f"--{option.replace('_', '-')}", type=int,
-                          default=getattr(defaults, option))
+    add_cell_options(cell)
     cell.add_argument("--overwrite", action="store_true", help="replace a picture or .dot file "
                       "there that no earlier drawing wrote")
-    cell.add_argument("--fused", action="store_true", help="the fused op (one box) instead")
     cell.add_argument("--backward-order", action="store_true",
                       help="number the ops as backward visits them; gradients on the arrows")
     cell.add_argument("--show-saved", action="store_true", help="what each op saves for backward")
-    cell.add_argument("--collapse", action="store_true", help="draw the cell as one box")
     cell.add_argument("--no-legend", dest="legend", action="store_false",
                       help="leave out the key to colours and line styles")
     cell.add_argument("--engine", choices=ENGINES, default="auto")
+
+    explore = commands.add_parser("explore", help="write a page that steps through a graph's "
+                                  "backward pass, op by op, in a browser")
+    explore.add_argument("graph", choices=["lstm-cell"], help="the graph: lstm-cell, one LSTM "
+                         "step")
+    explore.add_argument("--out", default="lstm-cell.html", help="the page (.html)")
+    explore.add_argument("--overwrite", action="store_true", help="replace a file there")
+    explore.add_argument("--predict", action="store_true", help="ask for chosen gradients "
+                         "before showing them")
+    add_cell_options(explore)
 
     dot = commands.add_parser("render", help="render a DOT file")
     dot.add_argument("source", help="a .dot file")
@@ -85,7 +109,7 @@ def main(argv=None):
 
     add_debug_option(parser, commands)
     args = parser.parse_args(argv)
-    if args.command == "lstm-cell":
+    if args.command in ("lstm-cell", "explore"):
         for name in ("input_size", "hidden_size", "batch"):
             if getattr(args, name) < 1:
                 parser.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -94,13 +118,28 @@ def main(argv=None):
     return run(lambda: command(args), debug=debug_wanted(args))
 
 
+def add_cell_options(parser):
+    defaults = LSTMCellConfig()
+    for option in ("input_size", "hidden_size", "batch", "seed"):
+        parser.add_argument(f"--{option.replace('_', '-')}", type=int,
+                            default=getattr(defaults, option))
+    parser.add_argument("--fused", action="store_true", help="the fused op (one box) instead")
+    parser.add_argument("--collapse", action="store_true", help="draw the cell as one box")
+
+
+def cell_config(args):
+    return LSTMCellConfig(**{f.name: getattr(args, f.name, getattr(LSTMCellConfig, f.name))
+                             for f in dataclasses.fields(LSTMCellConfig)})
+
+
 def command(args):
     if args.command == "lstm-cell":
-        config = LSTMCellConfig(**{f.name: getattr(args, f.name)
-                                   for f in dataclasses.fields(LSTMCellConfig)})
-        path = render(draw_lstm_cell(config), args.out, engine=args.engine,
+        path = render(draw_lstm_cell(cell_config(args)), args.out, engine=args.engine,
                       overwrite=args.overwrite)
         print(f"wrote {path}")
+    elif args.command == "explore":
+        page = explore_lstm_cell(cell_config(args), predict=args.predict)
+        print(f"wrote {save_page(page, args.out, args.overwrite)}")
     elif args.command == "render":
         with open(args.source, encoding="utf-8") as file:
             source = file.read()

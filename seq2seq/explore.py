@@ -1,0 +1,62 @@
+"""`python -m seq2seq explore RUN`: one decoder step of a trained model, as a page that steps
+through its backward pass op by op (minigrad.viz.explore).
+
+The step is the one `seq2seq draw` draws (seq2seq/draw.py: the model's own `encode` and `step`,
+the loss -log p(token) of the token it writes as the root). The page starts with the big parts
+folded (the encoder, its time steps when its LSTM is built from primitive ops, and the decoder's
+LSTM), so that the attention is drawn op by op; a click unfolds any of them.
+
+    python -m seq2seq explore runs/demo --out decoder-step.html
+    python -m seq2seq explore runs/demo --step 2 --predict --out predict.html
+"""
+
+from minigrad.viz.explorer.arrays import MAX_ELEMENTS
+from minigrad.viz.walk import walk
+from seq2seq.draw import DEFAULT_COLLAPSE, decoder_step, load_step
+
+
+def explore_decoder_step(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE,
+                         predict=False, max_elements=MAX_ELEMENTS):
+    """The explorer (minigrad.viz.Explorer) of decoder step `step` of translating `sentence`.
+    The scopes in `collapse`, and the time steps of an encoder built from primitive ops, start
+    folded."""
+    from minigrad.viz import explore
+
+    run = decoder_step(translator, sentence, step)
+    names = dict(translator.model.named_parameters())
+    names.update(run["names"])
+    time_steps = {name for op in walk([run["loss"]]).ops for name in op.scope
+                  if name.startswith("time step ")}
+    title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
+    return explore(run["loss"], names=names, collapse=list(collapse) + sorted(time_steps),
+                   predict=predict, title=title, max_elements=max_elements)
+
+
+def add_command(subparsers):
+    """Register `explore` on the subparsers of `python -m seq2seq`."""
+    p = subparsers.add_parser("explore", help="write a page that steps through the backward "
+                              "pass of one decoder step, op by op, in a browser")
+    p.add_argument("run", help="the run folder (or its checkpoint.npz)")
+    p.add_argument("--out", default="decoder-step.html", help="the page (.html)")
+    p.add_argument("--overwrite", action="store_true", help="replace a file there")
+    p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
+                   "task)")
+    p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
+    p.add_argument("--collapse", nargs="*", default=list(DEFAULT_COLLAPSE), metavar="SCOPE",
+                   help="scopes folded at first (default: encoder, 'decoder lstm'); of "
+                   "encoder, embedding, 'decoder lstm', attention, output, loss")
+    p.add_argument("--predict", action="store_true",
+                   help="ask for chosen gradients before showing them")
+    p.add_argument("--max-elements", type=int, default=MAX_ELEMENTS, metavar="N",
+                   help="arrays with more numbers than this are summarised, not embedded")
+    p.set_defaults(func=run_command)
+    return p
+
+
+def run_command(args):
+    from minigrad.viz.explorer.page import save_page
+
+    translator, sentence = load_step(args)
+    page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
+                                args.max_elements)
+    print(f"wrote {save_page(page, args.out, args.overwrite)}")
