@@ -38,3 +38,15 @@ def student_file(tmp_path, code, name="solution.py"):
     path = tmp_path / name
     path.write_text(textwrap.dedent(code), encoding="utf-8")
     return path
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory):
+    """A seq2seq run trained for one epoch on a tiny reversal task (a few seconds), in a
+    temporary folder: never the repository's runs/. Its folder, for commands that take a RUN."""
+    from seq2seq.train import TrainConfig, train
+    out = tmp_path_factory.mktemp("runs") / "tiny"
+    train(TrainConfig(task="reverse", num_examples=300, min_len=3, max_len=5, embed_size=8,
+                      hidden_size=16, batch_size=32, epochs=1, progress=False, out=str(out)),
+          log=lambda *args: None)
+    return out

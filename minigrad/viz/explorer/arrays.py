@@ -80,7 +80,7 @@ class ArrayTable:
     def add(self, array):
         if array is None:
             return None
-        array = np.ascontiguousarray(array)
+        array = np.asarray(array)                   # (tobytes() reads it in C order)
         key = (str(array.dtype), array.shape, hashlib.sha1(array.tobytes()).hexdigest())
         if key not in self.index:
             self.index[key] = len(self.entries)

@@ -1,0 +1,267 @@
+"""The explorer's data (minigrad.viz.explore), without a browser: it is the engine's own walk,
+its numbers read back exactly, the page is self-contained and never replaces a file, and predict
+mode asks the engine's numbers and computes each known mistake as that mistake would.
+The page itself, in a real browser, is tested in test_explorer_browser.py."""
+
+import html
+import json
+import re
+
+import numpy as np
+import pytest
+
+import minigrad.functional as F
+from minigrad import Tensor, nn, scope
+from minigrad.debug import backward_steps
+from minigrad.viz import explore
+from minigrad.viz.explorer.arrays import number_text, read_numbers
+from attention.draw import attention_step, worked_example
+
+
+def page_data(source):
+    """The data of a page: from an Explorer, or from the text of a saved page."""
+    if not isinstance(source, str):
+        return source.data
+    found = re.search(r'<script type="application/json" id="explorer-data">(.*?)</script>',
+                      source, re.S)
+    return json.loads(found.group(1))
+
+
+def array(data, ref):
+    """Array `ref` of a page, read back as the page reads it."""
+    entry = data["arrays"][ref]
+    return read_numbers(entry["data"], entry["dtype"]).reshape(entry["shape"])
+
+
+def attention_context():
+    query, keys, values = worked_example()
+    _, _, context = attention_step(query, keys, values)
+    return context, (query, keys, values)
+
+
+def test_the_page_replays_the_engines_walk_step_by_step():
+    context, _ = attention_context()
+    data = page_data(explore(context))
+    engine = list(backward_steps(context))
+    assert len(data["steps"]) == len(engine) == 7
+    for step, expected in zip(data["steps"], engine):
+        op = data["ops"][step["op"]]
+        assert op["type"] == type(expected.op).__name__
+        assert op["step"] == expected.number
+        np.testing.assert_array_equal(array(data, step["grad_y"]), expected.grad_y)
+        for ref, grad, total in zip(step["grads"], expected.grads, expected.totals):
+            assert (ref is None) == (grad is None)
+            if ref is not None:
+                got = array(data, ref)
+                assert got.dtype == grad.dtype
+                np.testing.assert_array_equal(got, grad)                  # bit for bit
+        for ref, total in zip(step["totals"], expected.totals):
+            if ref is not None:
+                np.testing.assert_array_equal(array(data, ref), total)
+
+
+def test_float32_and_float64_numbers_read_back_bit_for_bit():
+    rng = np.random.default_rng(0)
+    for dtype in (np.float32, np.float64):
+        values = rng.standard_normal(200).astype(dtype) * np.logspace(-40, 30, 200)
+        values = np.concatenate([values.astype(dtype), np.array(
+            [0.0, -0.0, np.nan, np.inf, -np.inf, np.finfo(dtype).tiny / 4,
+             np.finfo(dtype).max], dtype=dtype)])
+        text = number_text(values)
+        back = read_numbers(text, dtype)
+        assert back.tobytes() == values.tobytes()
+        # The page reads a float32 with Math.fround(Number(text)): the nearest float32 to the
+        # double the text names, which is what NumPy's float64 -> float32 cast gives.
+        doubles = np.array([float(v) for v in text.split(",")])
+        assert doubles.astype(dtype).tobytes() == values.tobytes()
+    assert number_text(np.float32([0.1, 1e-8])) == "0.1,1e-08"      # short, not 0.100000001...
+
+
+def test_a_tensor_used_twice_gets_each_term_and_the_engines_own_sum():
+    x = Tensor([1.0, -2.0, 0.5], requires_grad=True, name="x")
+    w = Tensor([3.0, 4.0, 5.0], requires_grad=True, name="w")
+    loss = (x * w).sum() + (x * x).sum()
+    data = page_data(explore(loss))
+    record = data["tensors"][next(i for i, t in enumerate(data["tensors"]) if t["name"] == "x")]
+    assert len(record["terms"]) == 3                # x * w once, x * x twice (both inputs)
+    loss.backward()
+    np.testing.assert_array_equal(array(data, record["terms"][-1][2]), x.grad)
+    np.testing.assert_array_equal(array(data, record["grad"]), x.grad)
+    steps = [term[0] for term in record["terms"]]
+    assert steps == sorted(steps)
+
+
+def test_explore_sets_no_grad_anywhere():
+    context, leaves = attention_context()
+    explore(context, predict=True)
+    assert all(t.grad is None for t in leaves)
+
+
+def test_the_page_shows_the_gradient_after_hooks_as_the_walk_hands_it_out():
+    x = Tensor([1.0, 2.0], requires_grad=True, name="x")
+    y = x * 3.0
+    y.name = "y"
+    y.register_hook(lambda g: g * 10)
+    data = page_data(explore(y.sum()))
+    mul = next(s for s in data["steps"] if data["ops"][s["op"]]["type"] == "Mul")
+    np.testing.assert_array_equal(array(data, mul["grad_y"]), [10.0, 10.0])
+    np.testing.assert_array_equal(array(data, mul["grads"][0]), [30.0, 30.0])
+
+
+def test_the_page_needs_nothing_from_the_network():
+    context, _ = attention_context()
+    page = explore(context).html()
+    assert "default-src 'none'" in page                 # the browser refuses every request
+    for pattern in ("<script src", "<link", "@import", "url(http", "src=\"http", "fetch("):
+        assert pattern not in page, pattern
+    assert set(re.findall(r"https?://[^\s\"')]+", page)) == {"http://www.w3.org/2000/svg"}
+
+
+def test_save_never_replaces_a_file_unless_asked(tmp_path):
+    context, _ = attention_context()
+    page = explore(context)
+    mine = tmp_path / "mine.html"
+    mine.write_text("my notes")
+    with pytest.raises(FileExistsError, match="mine.html exists"):
+        page.save(mine)
+    assert mine.read_text() == "my notes"
+    page.save(mine, overwrite=True)
+    assert page_data(mine.read_text(encoding="utf-8"))["steps"] == page.data["steps"]
+    with pytest.raises(ValueError, match="ending in .html"):
+        page.save(tmp_path / "step.svg")
+    (tmp_path / "folder.html").mkdir()
+    with pytest.raises(IsADirectoryError):
+        page.save(tmp_path / "folder.html", overwrite=True)
+
+
+def test_two_explorers_in_one_notebook_are_two_separate_frames():
+    context, _ = attention_context()
+    first, second = explore(context), explore(context.sum() * 2)
+    frames = [first._repr_html_(), second._repr_html_()]
+    for frame, page in zip(frames, (first, second)):
+        assert frame.startswith("<iframe srcdoc=") and 'sandbox="allow-scripts"' in frame
+        srcdoc = re.search(r'srcdoc="(.*?)"', frame, re.S).group(1)
+        assert html.unescape(srcdoc) == page.html()
+    assert page_data(first) != page_data(second)
+
+
+def test_a_large_array_is_summarised_with_its_first_values_and_norm():
+    w = Tensor(np.arange(12.0).reshape(3, 4), requires_grad=True, name="w")
+    data = page_data(explore((w * w).sum(), max_elements=5))
+    entry = data["arrays"][data["tensors"][0]["values"]]
+    assert entry["data"] is None and entry["size"] == 12
+    assert entry["head"] == "0.0,1.0,2.0,3.0,4.0,5.0"
+    assert entry["norm"] == pytest.approx(np.linalg.norm(np.arange(12.0)))
+
+
+def test_the_rule_is_the_docstrings_formula_and_derivative():
+    x = Tensor([[1.0, 2.0, 0.5]], requires_grad=True)
+    data = page_data(explore(F.cross_entropy(F.softmax(x) * 3, np.array([1]))))
+    rules = {op["type"]: op["rule"] for op in data["ops"]}
+    assert rules["Softmax"][1].strip().startswith("dL/dx = y * (dL/dy - sum(dL/dy * y))")
+    assert any("dL/dlogits" in line for line in rules["CrossEntropy"])   # from a later paragraph
+
+
+def test_scopes_are_listed_as_a_tree_and_collapse_folds_them():
+    x = Tensor([1.0, 2.0], requires_grad=True)
+    with scope("outer"):
+        y = x * 2
+        with scope("inner"):
+            y = y.exp()
+    with scope("after"):
+        y = y.sum()
+    with scope("outer"):
+        y = y * 3
+    data = page_data(explore(y, collapse=["inner"]))
+    assert data["scopes"] == [["outer"], ["outer", "inner"], ["after"]]
+    assert [data["scopes"][k] for k in data["folded"]] == [["outer", "inner"]]
+
+
+# ---- predict mode -----------------------------------------------------------------------------
+
+def attention_questions():
+    context, _ = attention_context()
+    page = explore(context, predict=True)
+    return page.data, {page.data["ops"][page.data["steps"][q["step"] - 1]["op"]]["type"]: q
+                       for q in page.questions}
+
+
+def test_predict_asks_at_matmul_softmax_broadcast_and_a_tensor_used_twice():
+    data, by_type = attention_questions()
+    assert {"MatMul", "Div", "Sum", "Sub"} <= set(by_type)
+    assert by_type["Sum"]["total"]                  # exp's output: used by Sum and by Div
+    assert data["ops"][data["steps"][by_type["Sub"]["step"] - 1]["op"]]["scope"] == ["softmax"]
+    assert explore(attention_context()[0]).questions == []          # off unless asked
+
+
+def test_each_question_asks_the_engines_own_number():
+    data, _ = attention_questions()
+    for q in data["questions"]:
+        step = data["steps"][q["step"] - 1]
+        ref = step["totals" if q["total"] else "grads"][q["input"]]
+        assert q["answer"] == array(data, ref)[tuple(q["index"])]
+
+
+def kinds(question):
+    found = {}
+    for mistake in question["mistakes"]:
+        found.setdefault(mistake["kind"], []).append(mistake["value"])
+    return found
+
+
+def test_each_known_mistake_is_the_number_that_mistake_gives():
+    data, by_type = attention_questions()
+    q = by_type["Sum"]                               # missed sum: one use's term alone
+    x = data["tensors"][q["tensor"]]
+    terms = [array(data, term[1])[tuple(q["index"])] for term in x["terms"]]
+    assert sorted(kinds(q)["missed_sum"]) == sorted(terms)
+    assert q["answer"] == pytest.approx(sum(terms))
+    q = by_type["Div"]                               # the (1,) softmax denominator, broadcast
+    assert data["tensors"][q["tensor"]]["shape"] == [1]
+    assert sum(kinds(q)["broadcast_sum"]) == pytest.approx(q["answer"])
+    q = by_type["Sub"]                               # softmax: the Jacobian's diagonal only
+    weights = next(t for t in data["tensors"] if t["name"] == "weights")
+    y, g = array(data, weights["values"]), array(data, weights["grad"])
+    i = tuple(q["index"])
+    assert kinds(q)["softmax_diagonal"] == [pytest.approx(y[i] * (1 - y[i]) * g[i])]
+    for q in data["questions"]:
+        assert kinds(q)["sign"] == [-q["answer"]]
+
+
+def test_a_matmul_question_knows_the_transposed_mistake():
+    a = Tensor([[1.0, 2.0], [3.0, -1.0]], requires_grad=True, name="A")
+    b = Tensor([[0.5, -2.0], [1.5, 4.0]], requires_grad=True, name="B")
+    upstream = np.array([[1.0, -1.0], [2.0, 0.5]])
+    page = explore(a @ b, grad=upstream, predict=True)
+    (q,) = page.questions
+    i = tuple(q["index"])
+    assert q["answer"] == (upstream @ b.data.T)[i]
+    assert (upstream @ b.data)[i] in kinds(q)["transposed"]             # B not transposed
+
+
+def test_predict_at_names_the_ops_that_ask():
+    context, _ = attention_context()
+    page = explore(context, predict_at=["Exp"])
+    assert [page.data["ops"][page.data["steps"][q["step"] - 1]["op"]]["type"]
+            for q in page.questions] == ["Exp"]
+
+
+def test_a_module_names_its_parameters_on_the_page():
+    layer = nn.Linear(3, 2)
+    x = Tensor(np.ones((1, 3), dtype=np.float32))
+    data = page_data(explore(layer(x).sum(), names=layer))
+    assert {"weight", "bias"} <= {t["name"] for t in data["tensors"]}
+
+
+def test_the_pages_script_and_style_ship_in_the_wheel():
+    from pathlib import Path
+    folder = Path(__file__).resolve().parent.parent
+    declared = (folder / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"minigrad.viz.explorer" = ["*.js", "*.css"]' in declared
+    assets = sorted(p.name for p in (folder / "minigrad/viz/explorer").iterdir()
+                    if p.suffix in (".js", ".css"))
+    assert assets == ["explorer.css", "explorer.js", "layout.js"]
+    page = explore(Tensor([1.0], requires_grad=True).sum()).html()
+    for name in assets:                                  # each one inlined whole
+        text = (folder / "minigrad/viz/explorer" / name).read_text(encoding="utf-8")
+        assert text in page

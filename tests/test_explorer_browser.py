@@ -1,0 +1,247 @@
+"""The explorer page in a real browser: headless Chromium (the system's, Debian's `chromium`
+package), driven by Playwright for Python. Nothing is downloaded: Playwright is pointed at the
+system browser, and the page may load nothing but its own file.
+
+Each test opens a saved page, fails on any request that is not the page's own file:// URL and on
+any console error, and reads the page's state object, window.explorer.
+
+Without Chromium or Playwright these tests skip, saying which is missing; under CI (CI=true)
+they fail instead, so that CI always runs them (.ci/run installs the browser).
+"""
+
+import os
+import re
+import shutil
+
+import numpy as np
+import pytest
+
+from minigrad.debug import backward_steps
+from minigrad.viz import draw_graph, explore
+from tests.test_explorer import attention_context
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Headless, and quiet: no first-run work and no background connection (on a machine without a
+# network, Chromium's own background requests would only wait and fail).
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def missing():
+    """Why the browser tests cannot run here, or None."""
+    if CHROMIUM is None:
+        return "no chromium on the PATH (Debian: apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    reason = missing()
+    if reason is not None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"browser tests must run under CI: {reason}")
+        pytest.skip(f"browser tests skipped: {reason}")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=CHROMIUM,
+            args=ARGS, headless=True, viewport={"width": 1400, "height": 900})
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    """open_page(path) -> a Playwright page showing the saved page, once window.explorer is
+    ready. At the end: no console error, no request outside the page's own file."""
+    opened = []
+
+    def open_(path, ready="window.explorer && window.explorer.ready"):
+        page = browser.new_page()
+        errors, outside = [], []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        def route(request_route):
+            url = request_route.request.url
+            if url.startswith("file://"):
+                request_route.continue_()
+            else:
+                outside.append(url)
+                request_route.abort()
+        page.route("**/*", route)
+        page.goto(path.resolve().as_uri())
+        if ready:
+            page.wait_for_function(ready, timeout=20_000)
+        opened.append((page, errors, outside))
+        return page
+
+    yield open_
+    for page, errors, outside in opened:
+        assert errors == [], errors
+        assert outside == [], outside
+        page.close()
+
+
+def same(got, expected):
+    """The page's numbers are the engine's, bit for bit (a float32 comes as its exact double)."""
+    if expected is None:
+        return got is None
+    return np.array_equal(np.asarray(got, dtype=np.float64),
+                          np.asarray(expected).astype(np.float64))
+
+
+def state(page, what="step"):
+    return page.evaluate(f"window.explorer.{what}")
+
+
+def test_the_keys_walk_every_step_showing_the_engines_numbers(tmp_path, open_page):
+    context, _ = attention_context()
+    page = open_page(explore(context).save(tmp_path / "step.html"))
+    engine = list(backward_steps(context))
+    page.keyboard.press("End")
+    assert state(page) == len(engine) == state(page, "steps")
+    page.keyboard.press("Home")
+    assert state(page) == 0 and page.evaluate("window.explorer.current().op") is None
+    for expected in engine:
+        page.keyboard.press("ArrowRight")
+        now = page.evaluate("window.explorer.current()")
+        assert now["number"] == expected.number
+        assert now["type"] == type(expected.op).__name__
+        assert same(now["output_grad"], expected.grad_y)
+        for got, grad, total_got, total in zip(now["input_grads"], expected.grads,
+                                               now["totals"], expected.totals):
+            assert same(got, grad) and same(total_got, total)
+        assert page.locator("#step h2").inner_text().startswith(f"Step {expected.number}:")
+    page.keyboard.press("ArrowRight")                   # the last step stays the last
+    assert state(page) == len(engine)
+    page.keyboard.press("ArrowLeft")
+    assert state(page) == len(engine) - 1
+
+
+def test_next_prev_goto_walk_an_lstm_cell_in_float32(tmp_path, open_page):
+    from minigrad.viz.__main__ import lstm_cell_step
+    loss, cell, _ = lstm_cell_step()
+    page = open_page(explore(loss, names=cell).save(tmp_path / "cell.html"))
+    engine = list(backward_steps(loss))                 # also fills the leaves' .grad
+    for expected in engine:
+        assert page.evaluate("window.explorer.next()") == expected.number
+        now = page.evaluate("window.explorer.current()")
+        assert same(now["output_grad"], expected.grad_y)
+        assert all(same(got, grad) for got, grad in zip(now["input_grads"], expected.grads))
+    weight = cell.weight_ih                             # its total, complete at its last term
+    last = max(s.number for s in engine if any(x is weight for x in s.inputs))
+    page.evaluate(f"window.explorer.goto({last})")
+    now = page.evaluate("window.explorer.current()")
+    position = [x is weight for x in engine[last - 1].inputs].index(True)
+    assert same(now["totals"][position], weight.grad)
+    assert page.evaluate("window.explorer.prev()") == last - 1
+    assert page.evaluate("window.explorer.first()") == 0
+    assert page.evaluate("window.explorer.goto(999)") == len(engine)
+
+
+def drawn_boxes(root, collapse=None):
+    """How many boxes draw_graph draws (tensors, ops, folded scopes)."""
+    source = draw_graph(root, collapse=collapse).source
+    return len(re.findall(r"^\s*(?:t|op|scope)\d+ \[", source, re.M))
+
+
+def test_a_scope_folds_and_unfolds_with_a_click(tmp_path, open_page):
+    context, _ = attention_context()
+    page = open_page(explore(context).save(tmp_path / "step.html"))
+    boxes = state(page, "boxes()")
+    assert boxes == drawn_boxes(context) == 19
+    page.locator(".frame text", has_text="softmax").click()
+    assert state(page, "folded()") == [["softmax"]]
+    # Folded as draw_graph folds: 5 ops, 4 tensors made and 2 constants used inside -> 1 box
+    assert state(page, "boxes()") == drawn_boxes(context, ["softmax"]) == boxes - 10
+    page.evaluate("window.explorer.goto(4)")            # an op inside: its box is the current
+    assert page.locator(".box.scope.current").count() == 1
+    page.locator(".box.scope").click()
+    assert state(page, "folded()") == [] and state(page, "boxes()") == boxes
+
+
+def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page):
+    context, _ = attention_context()
+    page = open_page(explore(context, predict=True).save(tmp_path / "predict.html"))
+    data = explore(attention_context()[0], predict=True).data
+    by_type = {data["ops"][data["steps"][q["step"] - 1]["op"]]["type"]: q
+               for q in data["questions"]}
+    summed = by_type["Sum"]                              # exp's output, used by two ops
+    page.evaluate(f"window.explorer.goto({summed['step']})")
+    assert page.evaluate("window.explorer.question()")["total"] is True
+    assert page.locator("#step").inner_text().count("Predict before you look") == 1
+    one_term = next(m["value"] for m in summed["mistakes"] if m["kind"] == "missed_sum")
+    page.fill("#answer", repr(one_term))
+    page.click("#check")
+    feedback = page.locator(".feedback").inner_text()
+    assert "Not quite" in feedback and "one op's term alone" in feedback
+    assert state(page, "score") == {"right": 0, "asked": 1, "questions": len(data["questions"])}
+
+    matmul = by_type["MatMul"]
+    page.evaluate(f"window.explorer.goto({matmul['step']})")
+    page.fill("#answer", f"{matmul['answer'] * 1.002:.6g}")    # within the tolerance (1%)
+    page.press("#answer", "Enter")
+    assert page.locator(".feedback").inner_text().startswith("Right")
+    assert state(page, "score")["right"] == 1 and state(page, "score")["asked"] == 2
+    # Arrow keys typed in the answer box move the caret, not the step.
+    page.evaluate(f"window.explorer.goto({by_type['Sub']['step']})")
+    page.press("#answer", "ArrowLeft")
+    assert state(page) == by_type["Sub"]["step"]
+    result = page.evaluate(f"window.explorer.answer({-by_type['Sub']['answer']!r})")
+    assert result == {"right": False, "mistake": "sign", "answer": by_type["Sub"]["answer"]}
+
+
+def test_the_attention_page_is_interactive_within_a_second(tmp_path, open_page):
+    context, _ = attention_context()
+    path = explore(context, predict=True).save(tmp_path / "step.html")
+    times = [state(open_page(path), "readyMs") for _ in range(3)]
+    assert min(times) < 1000, times                     # from navigation start to drawn
+
+
+def test_a_seq2seq_decoder_step_folds_to_about_60_boxes(tiny_run, tmp_path, open_page):
+    from seq2seq.draw import load_step
+    from seq2seq.explore import explore_decoder_step
+
+    class Args:
+        run, sentence = str(tiny_run), None
+    translator, sentence = load_step(Args)
+    path = explore_decoder_step(translator, sentence, step=1).save(tmp_path / "step.html")
+    assert path.stat().st_size < 2_000_000
+    page = open_page(path)
+    assert state(page, "boxes()") <= 60
+    for _ in range(state(page, "steps")):
+        page.evaluate("window.explorer.next()")
+    page.evaluate("window.explorer.unfold('encoder')")
+    assert state(page, "boxes()") > 30
+
+
+def test_a_screenshot_of_a_step_in_predict_mode(tmp_path, open_page):
+    context, _ = attention_context()
+    page = open_page(explore(context, predict=True, title="One attention step")
+                     .save(tmp_path / "step.html"))
+    page.evaluate("window.explorer.goto(2)")
+    shot = tmp_path / "explorer.png"
+    page.screenshot(path=str(shot))
+    assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 20_000
+
+
+def test_two_explorers_in_one_notebook_step_independently(tmp_path, open_page):
+    context, _ = attention_context()
+    first, second = explore(context), explore(context * 2)
+    host = tmp_path / "notebook.html"
+    host.write_text("<!DOCTYPE html><html><body>" + first._repr_html_() + second._repr_html_() +
+                    "</body></html>", encoding="utf-8")
+    page = open_page(host, ready=None)
+    frames = [frame for frame in page.frames if frame != page.main_frame]
+    assert len(frames) == 2
+    for frame in frames:
+        frame.wait_for_function("window.explorer && window.explorer.ready", timeout=20_000)
+    frames[0].evaluate("window.explorer.last()")
+    assert frames[0].evaluate("window.explorer.step") == 7
+    assert frames[1].evaluate("window.explorer.step") == 0
+    assert frames[1].evaluate("window.explorer.steps") == 8

@@ -1,0 +1,73 @@
+"""The three explore commands write a page, refuse to replace a file without --overwrite, and
+turn predict mode on with --predict; each error is one line on stderr."""
+
+import pytest
+
+from minigrad.viz.__main__ import main as viz_main
+from attention.__main__ import main as attention_main
+from seq2seq.cli import main as seq2seq_main
+from tests.test_explorer import page_data
+
+
+def read(path):
+    return page_data(path.read_text(encoding="utf-8"))
+
+
+def test_attention_explore_writes_the_worked_example(tmp_path, capsys):
+    out = tmp_path / "step.html"
+    assert attention_main(["explore", "--out", str(out)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    data = read(out)
+    assert len(data["steps"]) == 7 and data["questions"] == []
+    names = {t["name"] for t in data["tensors"]}
+    assert {"q", "keys", "values", "weights", "context"} <= names
+    assert attention_main(["explore", "--out", str(out), "--predict", "--overwrite"]) == 0
+    assert len(read(out)["questions"]) >= 4
+
+
+def test_an_existing_file_is_refused_in_one_line_without_overwrite(tmp_path, capsys):
+    out = tmp_path / "notes.html"
+    out.write_text("mine")
+    assert attention_main(["explore", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pass --overwrite" in err
+    assert out.read_text() == "mine"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--out", "x.svg"], "ending in .html"),
+    (["--random", "0"], "--random must be at least 1"),
+    (["--random", "2", "--seed", "-1"], "--seed must be 0 or more"),
+])
+def test_attention_explore_bad_options_are_one_line(args, words, tmp_path, capsys,
+                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert attention_main(["explore", *args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err and err.count("\n") == 1
+
+
+def test_minigrad_viz_explore_lstm_cell(tmp_path, capsys):
+    out = tmp_path / "cell.html"
+    assert viz_main(["explore", "lstm-cell", "--out", str(out), "--predict"]) == 0
+    data = read(out)
+    assert {"weight_ih", "weight_hh", "x", "h", "c"} <= {t["name"] for t in data["tensors"]}
+    assert data["scopes"] == [["lstm cell"]] and data["questions"]
+    assert viz_main(["explore", "lstm-cell", "--out", str(out)]) == 1
+    assert "pass --overwrite" in capsys.readouterr().err
+
+
+def test_seq2seq_explore_a_trained_run(tiny_run, tmp_path, capsys):
+    out = tmp_path / "decoder-step.html"
+    assert seq2seq_main(["explore", str(tiny_run), "--sentence", "3 1 4", "--step", "1",
+                         "--out", str(out), "--predict"]) == 0
+    assert out.stat().st_size < 2_000_000
+    data = read(out)
+    assert data["title"].startswith("Decoder step 1 of '3 1 4'")
+    assert sorted(data["scopes"][k] for k in data["folded"]) == [["decoder lstm"], ["encoder"]]
+    assert data["questions"]
+    assert seq2seq_main(["explore", str(tiny_run), "--out", str(out)]) == 1
+    assert "pass --overwrite" in capsys.readouterr().err
+    assert seq2seq_main(["explore", str(tiny_run), "--out", str(out), "--max-elements", "-1",
+                         "--overwrite"]) == 1
+    assert "--max-elements must be an integer >= 0" in capsys.readouterr().err
