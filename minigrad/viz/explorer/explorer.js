@@ -335,7 +335,7 @@
     var currentOp = step ? step.op : -1;
     var holder = document.getElementById("graph");
     holder.textContent = "";
-    var width = drawing.width + 24, height = drawing.height + 24;
+    var width = drawing.width + 24 + 160, height = drawing.height + 24;   // room for labels
     var root = svg("svg", {width: width * state.zoom, height: height * state.zoom,
                            viewBox: "-12 -12 " + width + " " + height}, holder);
     var defs = svg("defs", {}, root);
@@ -386,9 +386,9 @@
     var a = points[Math.floor((points.length - 1) / 2)], b = points[Math.floor(points.length / 2)];
     if (a === b) b = points[Math.floor(points.length / 2) + 1];
     var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-    var w = textWidth(label, true) + 6;
-    svg("rect", {x: mid[0] - w / 2, y: mid[1] - 8, width: w, height: 14, rx: 3}, g);
-    text(g, mid[0], mid[1] + 3, label, "grad");
+    var w = textWidth(label, true) + 6;                 // beside the arrow, not over it
+    svg("rect", {x: mid[0] + 4, y: mid[1] - 8, width: w, height: 14, rx: 3}, g);
+    text(g, mid[0] + 4 + w / 2, mid[1] + 3, label, "grad");
   }
 
   function drawBox(root, node, k, step, asked) {
@@ -457,12 +457,18 @@
   function arrayView(ref, forward) {
     var a = arrays[ref], box = el("div", {"class": forward ? "array forward" : "array"});
     box.appendChild(el("pre", {"class": "values", text: a.lines.join("\n")}));
+    var head = a.head === "" ? [] : a.head.split(",").map(function (v) {
+      return exact(a.dtype === "float32" ? Math.fround(Number(v)) : Number(v), a.dtype);
+    });
+    if (a.size > head.length) {                   // a summary above: the first values too
+      box.appendChild(el("div", {"class": "note", text: shapeText(a.shape) + " " + a.dtype +
+        ", first values " + head.join(", ") + ", \u2026; norm " +
+        (a.norm === null ? "-" : a.norm.toPrecision(4))}));
+    }
     var flat = numbers(ref);
     if (flat === null) {
-      box.appendChild(el("div", {"class": "note", text: shapeText(a.shape) + " " + a.dtype +
-        ", norm " + (a.norm === null ? "-" : a.norm.toPrecision(4)) + "; first values " +
-        a.head.split(",").join(", ") + ", \u2026 (" + a.size + " values: too many to embed; " +
-        "explore(..., max_elements=" + a.size + ") embeds them)"}));
+      box.appendChild(el("div", {"class": "note", text: a.size + " values: too many to " +
+        "embed in the page (explore(..., max_elements=" + a.size + ") embeds them)"}));
       return box;
     }
     var last = a.shape.length ? a.shape[a.shape.length - 1] : 1, rows = [];
@@ -575,15 +581,14 @@
     }
     var dtype = arrays[steps[q.step - 1].grads[q.input]].dtype;
     var truth = "The engine's number: " + exact(q.answer, dtype) + ".";
-    var line = el("div", {"class": "feedback " + (given.right ? "right" : "wrong")});
-    if (given.revealed) line.textContent = "Shown without an answer. " + truth;
-    else if (given.right) line.textContent = "Right: " + given.value + ". " + truth;
-    else {
-      line.textContent = "Not quite: " + given.value + ". " + (given.mistake ?
-        "It matches a known mistake: " + given.mistake.text + "." :
-        "It matches none of the known mistakes.") + " " + truth;
-    }
-    box.appendChild(line);
+    var verdict = given.revealed ? "Shown without an answer." : given.right
+        ? "Right: " + given.value + "." : "Not quite: " + given.value + ".";
+    var said = given.revealed || given.right ? truth : (given.mistake
+        ? "It matches a known mistake: " + given.mistake.text + ". "
+        : "It matches none of the known mistakes. ") + truth;
+    box.appendChild(el("div", {"class": "feedback"}, [
+      el("span", {"class": given.right ? "right" : "wrong", text: verdict}),
+      document.createTextNode(" " + said)]));
     return box;
   }
 

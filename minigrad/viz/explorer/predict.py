@@ -95,12 +95,14 @@ def _reasons(op, out, position, received, k):
 
 
 def _broadcast(op, out, x):
+    """Whether x was broadcast in an elementwise op so that its elements were used several
+    times (a (4H,) bias added to (B, 4H) gates, B > 1), so its gradient is a sum."""
     shapes = [y.shape for y in op.inputs]
     try:
         same = np.broadcast_shapes(*shapes) == out.shape
     except ValueError:
         return False
-    return same and len(op.inputs) > 1 and x.shape != out.shape
+    return same and len(op.inputs) > 1 and x.size < out.size
 
 
 def _softmax_input(graph, op, out, wanted):
