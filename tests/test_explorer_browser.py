@@ -182,7 +182,7 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     assert "Not quite" in feedback and "one op's term alone" in feedback
     assert state(page, "score") == {"right": 0, "asked": 1, "questions": len(data["questions"])}
 
-    matmul = by_type["MatMul"]
+    matmul = by_type["MatMul"]                           # (the last one: the score's, step 7)
     page.evaluate(f"window.explorer.goto({matmul['step']})")
     page.fill("#answer", f"{matmul['answer'] * 1.002:.6g}")    # within the tolerance (1%)
     page.press("#answer", "Enter")
@@ -194,6 +194,11 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     assert state(page) == by_type["Sub"]["step"]
     result = page.evaluate(f"window.explorer.answer({-by_type['Sub']['answer']!r})")
     assert result == {"right": False, "mistake": "sign", "answer": by_type["Sub"]["answer"]}
+    page.keyboard.press("Home")                         # step 1, the mix: shown, not right
+    page.keyboard.press("ArrowRight")
+    page.click("#reveal")
+    assert page.locator(".feedback").inner_text().startswith("Shown without an answer")
+    assert state(page, "score")["right"] == 1 and state(page, "score")["asked"] == 4
 
 
 def test_the_attention_page_is_interactive_within_a_second(tmp_path, open_page):

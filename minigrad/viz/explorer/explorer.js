@@ -7,7 +7,8 @@
 //   2. the state       the step shown, the scopes folded, the answers given
 //   3. what is drawn   the boxes and arrows for the scopes folded (the rules of
 //                      minigrad/viz/dot.py), sized, laid out by layout.js
-//   4. the graph       the SVG, redrawn at every step: values, gradients so far, the current op
+//   4. the graph       the SVG, built once per layout; each step updates the gradients so far
+//                      and highlights the current op
 //   5. the panel       the current op, its rule, the gradients in and out, running sums
 //   6. predict mode    a question before the gradient is shown; known mistakes recognised
 //   7. controls        buttons, keys, clicks, and window.explorer, the state object for tests
@@ -289,6 +290,7 @@
       });
     }
     drawing = layouts[key];
+    buildGraph();
   }
 
   // ---- 4. The graph -------------------------------------------------------------------------
@@ -330,14 +332,18 @@
     return d;
   }
 
-  function drawGraph() {
-    var k = state.step, step = k > 0 ? steps[k - 1] : null, asked = pending(k);
-    var currentOp = step ? step.op : -1;
+  // The SVG is built once per layout (buildGraph: at the start, and when a scope folds or
+  // unfolds); a step changes only what it must (showStep): classes, the gradient lines of the
+  // tensors, the labels on the arrows of the current op. A graph of hundreds of boxes steps fast.
+  var view = null;
+
+  function buildGraph() {
     var holder = document.getElementById("graph");
     holder.textContent = "";
     var width = drawing.width + 24 + 160, height = drawing.height + 24;   // room for labels
-    var root = svg("svg", {width: width * state.zoom, height: height * state.zoom,
-                           viewBox: "-12 -12 " + width + " " + height}, holder);
+    var root = svg("svg", {viewBox: "-12 -12 " + width + " " + height}, holder);
+    view = {svg: root, width: width, height: height, frames: [], edges: [], boxes: []};
+    setZoom();
     var defs = svg("defs", {}, root);
     [["arrow", "#566573"], ["arrow-grad", "#b03a2e"]].forEach(function (m) {
       var marker = svg("marker", {id: m[0], viewBox: "0 0 10 10", refX: 9, refY: 5,
@@ -348,80 +354,120 @@
 
     drawing.frames.forEach(function (frame) {
       var g = svg("g", {"class": "frame"}, root), index = scopeIndex[pathKey(frame.path)];
-      if (step && ops[currentOp].scope.slice(0, frame.path.length).join(" / ") ===
-          pathKey(frame.path)) g.setAttribute("class", "frame current");
       svg("rect", {x: frame.x, y: frame.y, width: frame.w, height: frame.h, rx: 6}, g);
       var label = svg("text", {x: frame.x + 6, y: frame.y + 13}, g);
       label.textContent = frame.path[frame.path.length - 1] + "  (click to fold)";
       label.addEventListener("click", function () { setFolded(index, true); });
+      view.frames.push({g: g, key: pathKey(frame.path), depth: frame.path.length});
     });
 
     visible.edges.forEach(function (e, n) {
-      var points = route(e, n), g = svg("g", {"class": "edge"}, root);
-      var current = step && ((e.op === currentOp && e.position !== undefined) ||
-                             (e.from === "op" + currentOp) ||
-                             (e.to === "scope" + visible.group[currentOp] &&
-                              ops[currentOp].inputs.indexOf(e.tensor) >= 0));
-      if (!tensors[e.tensor].needs_grad) g.setAttribute("class", "edge constant");
-      if (current) g.setAttribute("class", "edge current");
-      svg("path", {d: pathData(points), "marker-end": current ? "url(#arrow-grad)"
-                                                                : "url(#arrow)"}, g);
+      var points = route(e, n), base = tensors[e.tensor].needs_grad ? "edge" : "edge constant";
+      var g = svg("g", {"class": base}, root);
+      var path = svg("path", {d: pathData(points), "marker-end": "url(#arrow)"}, g);
       var end = points[points.length - 1];
       if (e.of > 1 && ["Add", "Mul"].indexOf(ops[e.op].type) < 0) {
         text(g, end[0] - 7, end[1] - 5, String(e.position));
       }
-      if (current && e.position !== undefined) edgeGradient(g, points, step, e.position,
-                                                            asked);
+      view.edges.push({g: g, path: path, e: e, points: points, base: base, label: null});
     });
 
-    visible.nodes.forEach(function (node) { drawBox(root, node, k, step, asked); });
-    scrollToCurrent();
+    visible.nodes.forEach(function (node) { view.boxes.push(buildBox(root, node)); });
   }
 
-  // The gradient an arrow carries back at the current step, written on it.
-  function edgeGradient(g, points, step, position, asked) {
-    var ref = step.grads[position];
-    if (ref === null) return;
-    var label = asked && asked.input === position ? "\u2202 ?" : "\u2202 " + arrays[ref].short;
-    var a = points[Math.floor((points.length - 1) / 2)], b = points[Math.floor(points.length / 2)];
-    if (a === b) b = points[Math.floor(points.length / 2) + 1];
-    var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-    var w = textWidth(label, true) + 6;                 // beside the arrow, not over it
-    svg("rect", {x: mid[0] + 4, y: mid[1] - 8, width: w, height: 14, rx: 3}, g);
-    text(g, mid[0] + 4 + w / 2, mid[1] + 3, label, "grad");
-  }
-
-  function drawBox(root, node, k, step, asked) {
-    var box = drawing.boxes[node.id], classes = ["box", node.kind];
+  // A box: its frame, its fixed lines, and (a tensor's) empty lines for its gradient.
+  function buildBox(root, node) {
+    var box = drawing.boxes[node.id];
     var g = svg("g", {transform: "translate(" + box.x + "," + box.y + ")"}, root);
     g.setAttribute("data-id", node.id);
-    var lines = boxLines(node, k);
     if (node.kind === "tensor") {
-      var t = tensors[node.tensor];
-      classes.push(t.kind);
-      var head = t.name ? 2 : 1;
+      var t = tensors[node.tensor], head = t.name ? 2 : 1;
       svg("rect", {width: box.w, height: box.h, fill: "#fff"}, g);
       svg("rect", {width: box.w, height: head * LINE + 5, fill: FILL[t.kind]}, g);
-      lines = lines.concat(tensorGradLines(node.tensor, k));
-      if (step && steps[k - 1].output === node.tensor) classes.push("arriving");
-      if (step && ops[step.op].inputs.indexOf(node.tensor) >= 0 &&
-          step.grads[ops[step.op].inputs.indexOf(node.tensor)] !== null) {
-        classes.push(asked && asked.tensor === node.tensor ? "asked" : "receiving");
-      }
       svg("rect", {"class": "outline", width: box.w, height: box.h}, g);
     } else if (node.kind === "op") {
       svg("rect", {"class": "outline", width: box.w, height: box.h, rx: 8, fill: "#eaecee"}, g);
-      if (step && step.op === node.op) classes.push("current");
     } else {
       svg("rect", {x: 4, y: -4, width: box.w, height: box.h, fill: "#d2b4de",
                    stroke: "#566573"}, g);
       svg("rect", {"class": "outline", width: box.w, height: box.h, fill: "#e8daef"}, g);
-      if (step && visible.group[step.op] === node.scope) classes.push("current");
     }
-    lines.forEach(function (line, n) { text(g, box.w / 2, 4 + LINE * (n + 1) - 3, line[0],
-                                             line[1]); });
-    g.setAttribute("class", classes.join(" "));
+    var count = boxLines(node, 0).length;
+    if (node.kind === "tensor") count += tensorGradLines(node.tensor, 0).length;
+    var lines = [];
+    for (var n = 0; n < count; n++) lines.push(text(g, box.w / 2, 4 + LINE * (n + 1) - 3, ""));
     g.addEventListener("click", function () { clickBox(node); });
+    return {g: g, node: node, lines: lines};
+  }
+
+  function setAttr(e, name, value) {              // only when it changes: no needless redraw
+    if (e.getAttribute(name) !== value) e.setAttribute(name, value);
+  }
+
+  // Show step state.step on the graph built for the current layout.
+  function showStep() {
+    var k = state.step, step = k > 0 ? steps[k - 1] : null, asked = pending(k);
+    var currentOp = step ? step.op : -1;
+    var opScope = step ? pathKey(ops[currentOp].scope) + " / " : null;
+    view.frames.forEach(function (frame) {
+      var inside = step && opScope.indexOf(frame.key + " / ") === 0;
+      setAttr(frame.g, "class", inside ? "frame current" : "frame");
+    });
+    view.edges.forEach(function (v) {
+      var e = v.e, current = !!step && ((e.op === currentOp && e.position !== undefined) ||
+          e.from === "op" + currentOp || (e.to === "scope" + visible.group[currentOp] &&
+                                           ops[currentOp].inputs.indexOf(e.tensor) >= 0));
+      setAttr(v.g, "class", current ? "edge current" : v.base);
+      setAttr(v.path, "marker-end", current ? "url(#arrow-grad)" : "url(#arrow)");
+      if (v.label) { v.g.removeChild(v.label); v.label = null; }
+      if (current && e.position !== undefined) {
+        v.label = edgeGradient(v.g, v.points, step, e.position, asked);
+      }
+    });
+    view.boxes.forEach(function (b) { showBox(b, k, step, asked); });
+    scrollToCurrent();
+  }
+
+  // The gradient an arrow carries back at the current step, written beside it.
+  function edgeGradient(g, points, step, position, asked) {
+    var ref = step.grads[position];
+    if (ref === null) return null;
+    var label = asked && asked.input === position ? "\u2202 ?" : "\u2202 " + arrays[ref].short;
+    var a = points[Math.floor((points.length - 1) / 2)], b = points[Math.floor(points.length / 2)];
+    if (a === b) b = points[Math.floor(points.length / 2) + 1];
+    var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    var w = textWidth(label, true) + 6, group = svg("g", {}, g);
+    svg("rect", {x: mid[0] + 4, y: mid[1] - 8, width: w, height: 14, rx: 3}, group);
+    text(group, mid[0] + 4 + w / 2, mid[1] + 3, label, "grad");
+    return group;
+  }
+
+  function showBox(b, k, step, asked) {
+    var node = b.node, classes = ["box", node.kind], lines = boxLines(node, k);
+    if (node.kind === "tensor") {
+      var t = tensors[node.tensor], position = step ? ops[step.op].inputs.indexOf(node.tensor)
+                                                    : -1;
+      classes.push(t.kind);                                 // the root's kind is "root"
+      lines = lines.concat(tensorGradLines(node.tensor, k));
+      if (step && step.output === node.tensor) classes.push("arriving");
+      if (position >= 0 && step.grads[position] !== null) {
+        classes.push(asked && asked.tensor === node.tensor ? "asked" : "receiving");
+      }
+    } else if (step && (node.kind === "op" ? step.op === node.op
+                                            : visible.group[step.op] === node.scope)) {
+      classes.push("current");
+    }
+    lines.forEach(function (line, n) {
+      var e = b.lines[n];
+      if (e.textContent !== line[0]) e.textContent = line[0];
+      setAttr(e, "class", line[1] || "");
+    });
+    setAttr(b.g, "class", classes.join(" "));
+  }
+
+  function setZoom() {
+    view.svg.setAttribute("width", view.width * state.zoom);
+    view.svg.setAttribute("height", view.height * state.zoom);
   }
 
   function scrollToCurrent() {
@@ -458,7 +504,7 @@
     var a = arrays[ref], box = el("div", {"class": forward ? "array forward" : "array"});
     box.appendChild(el("pre", {"class": "values", text: a.lines.join("\n")}));
     var head = a.head === "" ? [] : a.head.split(",").map(function (v) {
-      return exact(a.dtype === "float32" ? Math.fround(Number(v)) : Number(v), a.dtype);
+      return String(Number(Number(v).toPrecision(4)));        // (every digit: below)
     });
     if (a.size > head.length) {                   // a summary above: the first values too
       box.appendChild(el("div", {"class": "note", text: shapeText(a.shape) + " " + a.dtype +
@@ -628,7 +674,7 @@
   // ---- 7. Controls, and the state object ----------------------------------------------------
 
   function render() {
-    drawGraph();
+    showStep();
     drawPanel();
     if (questions.length) {
       var s = score(), line = document.getElementById("score");
@@ -718,7 +764,8 @@
 
   function zoom(factor) {
     state.zoom = Math.max(0.2, Math.min(3, state.zoom * factor));
-    drawGraph();
+    setZoom();
+    scrollToCurrent();
   }
 
   document.addEventListener("keydown", function (event) {
