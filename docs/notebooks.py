@@ -13,6 +13,7 @@ A notebook you have changed is yours: one whose cells are no longer those this s
 not replaced unless you pass --overwrite. One that was only run (outputs, no changed cell) is.
 """
 
+import base64
 import hashlib
 import json
 import re
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "docs"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)    # as test_docs.py
 PAGE_LINK = re.compile(r"\]\(([\w-]+)\.md(?=[#)])")                 # ](other-page.md#section)
+PICTURE = re.compile(r"!\[([^\]]*)\]\((images/[\w.-]+\.png)\)")     # ![alt](images/x.png)
 
 SETUP = '''\
 # The page's code runs from the repository's root (as its tests run it): go there.
@@ -67,7 +69,22 @@ def _markdown(text, pages):
     if not text.strip():
         return None
     text = PAGE_LINK.sub(lambda m: f"]({m[1]}.ipynb" if f"{m[1]}.md" in pages else m[0], text)
-    return v4.new_markdown_cell(text)
+    # A picture of the page (docs/images/) goes inside the notebook, as an attachment of its
+    # cell: the notebook may be anywhere, where a relative path would not lead to it.
+    attachments = {}
+
+    def attach(match):
+        picture = PAGES / match[2]
+        if not picture.is_file():
+            return match[0]
+        data = base64.b64encode(picture.read_bytes()).decode("ascii")
+        attachments[picture.name] = {"image/png": data}
+        return f"![{match[1]}](attachment:{picture.name})"
+    text = PICTURE.sub(attach, text)
+    cell = v4.new_markdown_cell(text)
+    if attachments:
+        cell.attachments = attachments
+    return cell
 
 
 def cells_sha256(cells):

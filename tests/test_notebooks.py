@@ -54,6 +54,16 @@ def test_text_between_blocks_is_kept_and_page_links_point_at_notebooks():
     assert notebook.cells[4].source == "```text\n1\n```\n\nThe end."
 
 
+def test_a_pages_picture_travels_inside_its_notebook():
+    text = "# Title\n\n![the explorer](images/explorer.png)\n\n```python\nx = 1\n```\n"
+    notebook = notebooks.notebook_from_markdown(text, "page.md")
+    cell = notebook.cells[2]
+    assert cell.source == "# Title\n\n![the explorer](attachment:explorer.png)"
+    png = base64.b64decode(cell.attachments["explorer.png"]["image/png"])
+    assert png == (ROOT / "docs" / "images" / "explorer.png").read_bytes()
+    notebooks.to_bytes(notebook)                          # a valid notebook
+
+
 def test_the_same_page_makes_the_same_bytes():
     page = ROOT / "docs" / "writing-an-op.md"
     first, second = notebooks.to_bytes(notebook_of(page)), notebooks.to_bytes(notebook_of(page))
@@ -154,6 +164,12 @@ def test_graphs_show_as_svg(kernels):
     assert len(pictures) >= 3                         # the step, its backward order, hard attention
     assert all("<svg" in svg and "</svg>" in svg for svg in pictures)
     assert "24.28" in pictures[0] and "MatMul()" in pictures[0]     # the worked attention step
+
+
+def test_the_explorer_shows_inline_in_its_own_frame(kernels):
+    pages = outputs(executed("exploring-backprop.md", kernels), "text/html")
+    assert len(pages) == 1 and pages[0].startswith("<iframe srcdoc=")
+    assert "window.explorer" in pages[0] and 'sandbox="allow-scripts"' in pages[0]
 
 
 def heatmaps_are_figures():

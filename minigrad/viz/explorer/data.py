@@ -32,7 +32,7 @@ from minigrad.autograd import backward_walk
 from minigrad.tensor import Tensor
 from minigrad.versions import saved_arrays
 from minigrad.viz import labels
-from minigrad.viz.dot import _argument_labels, _known_names, _kind
+from minigrad.viz.dot import _argument_labels, _kind, _known_names
 from minigrad.viz.explorer.arrays import MAX_ELEMENTS, ArrayTable
 from minigrad.viz.walk import walk
 
