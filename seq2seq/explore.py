@@ -10,13 +10,13 @@ LSTM), so that the attention is drawn op by op; a click unfolds any of them.
     python -m seq2seq explore runs/demo --step 2 --predict --out predict.html
 """
 
-from minigrad.viz.explorer.arrays import MAX_ELEMENTS
+from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from minigrad.viz.walk import walk
 from seq2seq.draw import DEFAULT_COLLAPSE, decoder_step, load_step
 
 
 def explore_decoder_step(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE,
-                         predict=False, max_elements=MAX_ELEMENTS):
+                         predict=False, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
     """The explorer (minigrad.viz.Explorer) of decoder step `step` of translating `sentence`.
     The scopes in `collapse`, and the time steps of an encoder built from primitive ops, start
     folded."""
@@ -29,7 +29,8 @@ def explore_decoder_step(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE
                   if name.startswith("time step ")}
     title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
     return explore(run["loss"], names=names, collapse=list(collapse) + sorted(time_steps),
-                   predict=predict, title=title, max_elements=max_elements)
+                   predict=predict, title=title, max_elements=max_elements,
+                   max_bytes=max_bytes)
 
 
 def add_command(subparsers):
@@ -49,6 +50,9 @@ def add_command(subparsers):
                    help="ask for chosen gradients before showing them")
     p.add_argument("--max-elements", type=int, default=MAX_ELEMENTS, metavar="N",
                    help="arrays with more numbers than this are summarised, not embedded")
+    p.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
+                   help="the page's numbers, at most; past it the largest arrays are "
+                   "summarised too")
     p.set_defaults(func=run_command)
     return p
 
@@ -58,5 +62,5 @@ def run_command(args):
 
     translator, sentence = load_step(args)
     page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
-                                args.max_elements)
+                                args.max_elements, args.max_bytes)
     print(f"wrote {save_page(page, args.out, args.overwrite)}")

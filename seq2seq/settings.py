@@ -42,6 +42,7 @@ RULES = {
     "beam_size": INTEGER_AT_LEAST_1,            # evaluate, translate
     "step": dict(low=0, high=MAX_STEP, integer=True),  # draw: which output step
     "max_elements": INTEGER_AT_LEAST_0,         # explore: the largest array embedded in full
+    "max_bytes": INTEGER_AT_LEAST_0,            # explore: the numbers a page embeds, at most
 }
 
 # The sizes an out-of-memory error may come from, and what they are when nobody changes them.

@@ -43,7 +43,7 @@ def test_the_page_replays_the_engines_walk_step_by_step():
     context, _ = attention_context()
     data = page_data(explore(context))
     engine = list(backward_steps(context))
-    assert len(data["steps"]) == len(engine) == 7
+    assert len(data["steps"]) == len(engine) == 6
     for step, expected in zip(data["steps"], engine):
         op = data["ops"][step["op"]]
         assert op["type"] == type(expected.op).__name__
@@ -152,6 +152,18 @@ def test_a_large_array_is_summarised_with_its_first_values_and_norm():
     assert entry["data"] is None and entry["size"] == 12
     assert entry["head"] == "0.0,1.0,2.0,3.0,4.0,5.0"
     assert entry["norm"] == pytest.approx(np.linalg.norm(np.arange(12.0)))
+
+
+def test_past_max_bytes_the_largest_arrays_are_summarised_first():
+    small = Tensor(np.arange(3.0), requires_grad=True, name="small")
+    large = Tensor(np.arange(50.0), requires_grad=True, name="large")
+    loss = (small * 2).sum() + (large * 3).sum()
+    data = page_data(explore(loss, max_bytes=200))
+    embedded = {t["name"]: data["arrays"][t["values"]]["data"] is not None
+                for t in data["tensors"] if t["name"]}
+    assert embedded == {"small": True, "large": False}
+    assert sum(len(a["data"] or "") for a in data["arrays"]) <= 200
+    assert all(a["data"] is not None for a in page_data(explore(loss))["arrays"])
 
 
 def test_the_rule_is_the_docstrings_formula_and_derivative():

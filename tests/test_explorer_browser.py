@@ -154,11 +154,11 @@ def test_a_scope_folds_and_unfolds_with_a_click(tmp_path, open_page):
     context, _ = attention_context()
     page = open_page(explore(context).save(tmp_path / "step.html"))
     boxes = state(page, "boxes()")
-    assert boxes == drawn_boxes(context) == 19
+    assert boxes == drawn_boxes(context) == 16
     page.locator(".frame text", has_text="softmax").click()
     assert state(page, "folded()") == [["softmax"]]
-    # Folded as draw_graph folds: 5 ops, 4 tensors made and 2 constants used inside -> 1 box
-    assert state(page, "boxes()") == drawn_boxes(context, ["softmax"]) == boxes - 10
+    # Folded as draw_graph folds: 4 ops, 3 tensors made and the constant max used inside -> 1
+    assert state(page, "boxes()") == drawn_boxes(context, ["softmax"]) == boxes - 7
     page.evaluate("window.explorer.goto(4)")            # an op inside: its box is the current
     assert page.locator(".box.scope.current").count() == 1
     page.locator(".box.scope").click()
@@ -182,7 +182,7 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     assert "Not quite" in feedback and "one op's term alone" in feedback
     assert state(page, "score") == {"right": 0, "asked": 1, "questions": len(data["questions"])}
 
-    matmul = by_type["MatMul"]                           # (the last one: the score's, step 7)
+    matmul = by_type["MatMul"]                           # (the last one: the score's, step 6)
     page.evaluate(f"window.explorer.goto({matmul['step']})")
     page.fill("#answer", f"{matmul['answer'] * 1.002:.6g}")    # within the tolerance (1%)
     page.press("#answer", "Enter")
@@ -247,6 +247,6 @@ def test_two_explorers_in_one_notebook_step_independently(tmp_path, open_page):
     for frame in frames:
         frame.wait_for_function("window.explorer && window.explorer.ready", timeout=20_000)
     frames[0].evaluate("window.explorer.last()")
-    assert frames[0].evaluate("window.explorer.step") == 7
+    assert frames[0].evaluate("window.explorer.step") == 6
     assert frames[1].evaluate("window.explorer.step") == 0
-    assert frames[1].evaluate("window.explorer.steps") == 8
+    assert frames[1].evaluate("window.explorer.steps") == 7

@@ -18,7 +18,7 @@ def test_attention_explore_writes_the_worked_example(tmp_path, capsys):
     assert attention_main(["explore", "--out", str(out)]) == 0
     assert "wrote" in capsys.readouterr().out
     data = read(out)
-    assert len(data["steps"]) == 7 and data["questions"] == []
+    assert len(data["steps"]) == 6 and data["questions"] == []
     names = {t["name"] for t in data["tensors"]}
     assert {"q", "keys", "values", "weights", "context"} <= names
     assert attention_main(["explore", "--out", str(out), "--predict", "--overwrite"]) == 0
@@ -71,3 +71,6 @@ def test_seq2seq_explore_a_trained_run(tiny_run, tmp_path, capsys):
     assert seq2seq_main(["explore", str(tiny_run), "--out", str(out), "--max-elements", "-1",
                          "--overwrite"]) == 1
     assert "--max-elements must be an integer >= 0" in capsys.readouterr().err
+    assert seq2seq_main(["explore", str(tiny_run), "--out", str(out), "--max-bytes", "0",
+                         "--overwrite"]) == 0
+    assert all(a["data"] is None for a in read(out)["arrays"])     # summaries only

@@ -7,8 +7,8 @@ entry holds:
 
     shape, dtype, size
     data     all the numbers as one comma-separated string, or None when the array has more
-             than `max_elements` (the page then shows its summary only; pass a larger
-             `max_elements` to `explore` to embed it)
+             than `max_elements`, or when the page's numbers already fill `max_bytes` (the page
+             then shows its summary only; `explore` takes larger limits)
     head     the first few numbers (always there)
     norm     the Euclidean norm, as a float64
     lines    the lines a drawing shows for it (`minigrad.viz.labels.value_lines`: all entries of
@@ -29,6 +29,8 @@ from minigrad.viz import labels
 
 HEAD = 6                   # numbers always embedded, even for an array too large to embed
 MAX_ELEMENTS = 1024        # arrays larger than this are summarised (explore's default)
+MAX_BYTES = 1_000_000      # the numbers of a page, at most (explore's default): past it, the
+                           # largest arrays are summarised too
 
 
 def number_text(array):
@@ -70,11 +72,12 @@ def norm(array):
 
 
 class ArrayTable:
-    """The page's arrays, each stored once; `add(array)` returns its index."""
+    """The page's arrays, each stored once; `add(array)` returns its index, and `finish()`
+    writes out the numbers: every array's, smallest first, while they fit in `max_bytes`."""
 
-    def __init__(self, max_elements=MAX_ELEMENTS):
-        self.max_elements = max_elements
-        self.entries = []
+    def __init__(self, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
+        self.max_elements, self.max_bytes = max_elements, max_bytes
+        self.entries, self.arrays = [], []
         self.index = {}                 # (dtype, shape, digest of the bytes) -> index
 
     def add(self, array):
@@ -85,16 +88,31 @@ class ArrayTable:
         if key not in self.index:
             self.index[key] = len(self.entries)
             self.entries.append(self.entry(array))
+            self.arrays.append(array)
         return self.index[key]
 
     def entry(self, array):
         numeric = array.dtype.kind in "biuf"
-        embedded = numeric and array.size <= self.max_elements
         return {
             "shape": list(array.shape), "dtype": str(array.dtype), "size": int(array.size),
-            "data": number_text(array) if embedded else None,
+            "data": None,                               # (finish() writes the numbers)
             "head": number_text(array.ravel()[:HEAD]) if numeric else "",
             "norm": norm(array),
             "lines": labels.value_lines(array),
             "short": labels.short_values(array) if numeric else f"{array.dtype} values",
         }
+
+    def finish(self):
+        """Write the numbers of the arrays that fit: at most `max_elements` each, and, smallest
+        array first, until they fill `max_bytes` (so a big model's page stays small)."""
+        room = self.max_bytes
+        for k in sorted(range(len(self.arrays)), key=lambda k: self.arrays[k].size):
+            array = self.arrays[k]
+            if array.dtype.kind not in "biuf" or array.size > self.max_elements:
+                continue
+            text = number_text(array)
+            if len(text) > room:
+                break
+            self.entries[k]["data"] = text
+            room -= len(text)
+        return self.entries

@@ -33,7 +33,7 @@ from minigrad.tensor import Tensor
 from minigrad.versions import saved_arrays
 from minigrad.viz import labels
 from minigrad.viz.dot import _argument_labels, _kind, _known_names
-from minigrad.viz.explorer.arrays import MAX_ELEMENTS, ArrayTable
+from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
 from minigrad.viz.walk import walk
 
 
@@ -42,7 +42,7 @@ class Graph:
     the Python objects behind it, for the predict questions (`tensors`, `ops`, `steps`)."""
 
     def __init__(self, root, grad=None, names=None, collapse=None, title=None,
-                 max_elements=MAX_ELEMENTS):
+                 max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
         if not isinstance(root, Tensor):
             raise TypeError(f"explore: root must be a Tensor, not {type(root).__name__}")
         graph = walk([root])
@@ -52,7 +52,7 @@ class Graph:
         self.outputs = {id(t.creator): i for i, t in enumerate(self.tensors)
                         if t.creator is not None}
         self.users = graph.users                        # id(tensor) -> [(op, position)]
-        self.arrays = ArrayTable(max_elements)
+        self.arrays = ArrayTable(max_elements, max_bytes)
         known = _known_names(graph, names)
         tensor_records = [self.tensor_record(t, known.get(id(t)), t is root, graph.users)
                           for t in self.tensors]
@@ -62,7 +62,7 @@ class Graph:
         scopes, folded = scope_paths(self.ops, collapse)
         self.data = {"title": title or "", "root": self.tensor_index[id(root)],
                      "tensors": tensor_records, "ops": op_records, "steps": step_records,
-                     "arrays": self.arrays.entries, "scopes": scopes, "folded": folded}
+                     "arrays": self.arrays.finish(), "scopes": scopes, "folded": folded}
 
     def tensor_record(self, t, name, is_root, users):
         creator = t.creator

@@ -513,8 +513,8 @@
     }
     var flat = numbers(ref);
     if (flat === null) {
-      box.appendChild(el("div", {"class": "note", text: a.size + " values: too many to " +
-        "embed in the page (explore(..., max_elements=" + a.size + ") embeds them)"}));
+      box.appendChild(el("div", {"class": "note", text: a.size + " values: not embedded, " +
+        "to keep the page small (explore's max_elements and max_bytes choose)"}));
       return box;
     }
     var last = a.shape.length ? a.shape[a.shape.length - 1] : 1, rows = [];

@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from minigrad.files import atomic_write
-from minigrad.viz.explorer.arrays import MAX_ELEMENTS
+from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from minigrad.viz.explorer.data import Graph
 from minigrad.viz.explorer.predict import questions
 
@@ -28,7 +28,7 @@ POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inl
 
 
 def explore(root, *, grad=None, names=None, collapse=None, predict=False, predict_at=None,
-            title=None, max_elements=MAX_ELEMENTS):
+            title=None, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
     """An `Explorer` of the backward pass from `root`: the graph with its values, then every
     step of the engine's own backward walk (`minigrad.autograd.backward_walk`), one op at a
     time. No `.grad` is set anywhere.
@@ -45,10 +45,13 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
     title         a caption for the page
     max_elements  arrays larger than this are summarised (shape, first values, norm) instead
                   of embedded in full, to keep the page small
+    max_bytes     the page embeds the numbers of its arrays, smallest first, until they fill
+                  this many bytes (1 MB); the rest are summarised too
     """
-    if max_elements < 0:
-        raise ValueError(f"explore: max_elements must be 0 or more, not {max_elements}")
-    graph = Graph(root, grad, names, collapse, title, max_elements)
+    for name, value in (("max_elements", max_elements), ("max_bytes", max_bytes)):
+        if value < 0:
+            raise ValueError(f"explore: {name} must be 0 or more, not {value}")
+    graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes)
     asked = predict or predict_at is not None
     graph.data["questions"] = questions(graph, predict_at) if asked else []
     return Explorer(graph.data)
