@@ -57,7 +57,7 @@ def questions(graph, at=None):
         wanted = [p for p, g in enumerate(grads_in) if g is not None]
         if not wanted:
             continue
-        softmax_input = _softmax_input(graph, op, out, wanted)
+        softmax_input = _softmax_input(op, wanted)
         reasons = {p: _reasons(op, out, p, terms[id(op.inputs[p])], k) for p in wanted}
         if at is None:
             if not (type(op).__name__ in DEFAULT_OPS or softmax_input is not None
@@ -105,7 +105,7 @@ def _broadcast(op, out, x):
     return same and len(op.inputs) > 1 and x.size < out.size
 
 
-def _softmax_input(graph, op, out, wanted):
+def _softmax_input(op, wanted):
     """For a fused Softmax, its input; for the last op of a softmax built in a `scope("softmax")`,
     the input that comes from outside that scope; else None."""
     if type(op).__name__ == "Softmax":
