@@ -336,12 +336,13 @@
   // unfolds); a step changes only what it must (showStep): classes, the gradient lines of the
   // tensors, the labels on the arrows of the current op. A graph of hundreds of boxes steps fast.
   var view = null;
+  var SIDE = 90;                                // room beside the graph for the arrows' labels
 
   function buildGraph() {
     var holder = document.getElementById("graph");
     holder.textContent = "";
-    var width = drawing.width + 24 + 160, height = drawing.height + 24;   // room for labels
-    var root = svg("svg", {viewBox: "-12 -12 " + width + " " + height}, holder);
+    var width = drawing.width + 2 * SIDE, height = drawing.height + 24;
+    var root = svg("svg", {viewBox: -SIDE + " -12 " + width + " " + height}, holder);
     view = {svg: root, width: width, height: height, frames: [], edges: [], boxes: []};
     setZoom();
     var defs = svg("defs", {}, root);
@@ -369,10 +370,11 @@
       if (e.of > 1 && ["Add", "Mul"].indexOf(ops[e.op].type) < 0) {
         text(g, end[0] - 7, end[1] - 5, String(e.position));
       }
-      view.edges.push({g: g, path: path, e: e, points: points, base: base, label: null});
+      view.edges.push({g: g, path: path, e: e, points: points, base: base});
     });
 
     visible.nodes.forEach(function (node) { view.boxes.push(buildBox(root, node)); });
+    view.labels = svg("g", {"class": "labels"}, root);   // the current arrows' labels, on top
   }
 
   // A box: its frame, its fixed lines, and (a tensor's) empty lines for its gradient.
@@ -413,15 +415,20 @@
       var inside = step && opScope.indexOf(frame.key + " / ") === 0;
       setAttr(frame.g, "class", inside ? "frame current" : "frame");
     });
+    view.labels.textContent = "";
     view.edges.forEach(function (v) {
-      var e = v.e, current = !!step && ((e.op === currentOp && e.position !== undefined) ||
-          e.from === "op" + currentOp || (e.to === "scope" + visible.group[currentOp] &&
-                                           ops[currentOp].inputs.indexOf(e.tensor) >= 0));
+      var e = v.e, current = false;                 // does a gradient flow along it now?
+      if (step && e.op === currentOp && e.position !== undefined) {
+        current = step.grads[e.position] !== null;
+      } else if (step) {
+        current = e.from === "op" + currentOp || (e.to === "scope" + visible.group[currentOp] &&
+                                                  ops[currentOp].inputs.indexOf(e.tensor) >= 0 &&
+                                                  tensors[e.tensor].needs_grad);
+      }
       setAttr(v.g, "class", current ? "edge current" : v.base);
       setAttr(v.path, "marker-end", current ? "url(#arrow-grad)" : "url(#arrow)");
-      if (v.label) { v.g.removeChild(v.label); v.label = null; }
       if (current && e.position !== undefined) {
-        v.label = edgeGradient(v.g, v.points, step, e.position, asked);
+        edgeGradient(view.labels, v.points, step, e.position, asked);
       }
     });
     view.boxes.forEach(function (b) { showBox(b, k, step, asked); });
@@ -429,17 +436,18 @@
   }
 
   // The gradient an arrow carries back at the current step, written beside it.
+  // Halfway along the arrow; an op's first input has it on the left of its arrow, the others
+  // on the right, so that the labels of neighbouring arrows do not cover each other.
   function edgeGradient(g, points, step, position, asked) {
     var ref = step.grads[position];
-    if (ref === null) return null;
     var label = asked && asked.input === position ? "\u2202 ?" : "\u2202 " + arrays[ref].short;
     var a = points[Math.floor((points.length - 1) / 2)], b = points[Math.floor(points.length / 2)];
     if (a === b) b = points[Math.floor(points.length / 2) + 1];
     var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
     var w = textWidth(label, true) + 6, group = svg("g", {}, g);
-    svg("rect", {x: mid[0] + 4, y: mid[1] - 8, width: w, height: 14, rx: 3}, group);
-    text(group, mid[0] + 4 + w / 2, mid[1] + 3, label, "grad");
-    return group;
+    var left = position === 0 && ops[step.op].inputs.length > 1 ? mid[0] - 4 - w : mid[0] + 4;
+    svg("rect", {x: left, y: mid[1] - 8, width: w, height: 14, rx: 3}, group);
+    text(group, left + w / 2, mid[1] + 3, label, "grad");
   }
 
   function showBox(b, k, step, asked) {
@@ -477,7 +485,7 @@
     if (!drawing.boxes[id]) id = "scope" + visible.group[step.op];
     var box = drawing.boxes[id], holder = document.getElementById("graph");
     if (!box) return;
-    var z = state.zoom, x = (box.x + 12) * z, y = (box.y + 12) * z;
+    var z = state.zoom, x = (box.x + SIDE) * z, y = (box.y + 12) * z;
     if (x < holder.scrollLeft || x + box.w * z > holder.scrollLeft + holder.clientWidth) {
       holder.scrollLeft = x - holder.clientWidth / 2;
     }

@@ -21,7 +21,8 @@
 // and returns {boxes: {id: {x, y, w, h}}, frames: [{path, x, y, w, h}],
 //              routes: [[x, y], ...] one per edge, width, height}   (x, y: top-left corner)
 
-var LAYOUT = {ROW_GAP: 34, BOX_GAP: 18, FRAME_PAD: 10, FRAME_LABEL: 18, SWEEPS: 12};
+var LAYOUT = {ROW_GAP: 34, BOX_GAP: 18, LANE_GAP: 8, FRAME_PAD: 10, FRAME_LABEL: 18,
+              SWEEPS: 12};
 
 function layoutGraph(nodes, edges, frameWidth) {
   "use strict";
@@ -46,20 +47,49 @@ function layoutGraph(nodes, edges, frameWidth) {
     itemOf[node.id] = {item: item, path: node.path};
   });
 
-  // Each edge belongs to the innermost frame holding both ends; there it joins the two items
-  // (boxes or frames) that hold its ends.
-  function holder(path, depth, id) {
+  // An arrow between boxes in different frames runs through every frame it crosses: in each
+  // frame it leaves, from its box (or the frame holding it) down to an exit at the bottom; in
+  // the innermost frame holding both ends, between the two items holding them; in each frame
+  // it enters, from an entry at the top down to its box. The arrows of one tensor share each
+  // exit and entry. So the layout of every frame keeps a lane for each arrow that crosses it.
+  function holder(path, depth, id) {          // the item of frame path[:depth] holding box id
     if (path.length === depth) return itemOf[id].item;
     var child = blocks[path.slice(0, depth + 1).join("\u0000")];
     return child.parent.items.find(function (item) { return item.block === child; });
   }
+  function port(b, kind, id) {
+    b.ports = b.ports || {};
+    if (!b.ports[kind + id]) {
+      b.ports[kind + id] = {w: 4, h: 0, port: kind};
+      b.items.push(b.ports[kind + id]);
+    }
+    return b.ports[kind + id];
+  }
+  function join(b, from, to) {                // the link from one item to another, once
+    from.links = from.links || new Map();
+    if (!from.links.has(to)) {
+      from.links.set(to, {from: from, to: to});
+      b.edges.push(from.links.get(to));
+    }
+    return from.links.get(to);
+  }
   var placed = edges.map(function (edge) {
-    var a = itemOf[edge.from].path, b = itemOf[edge.to].path, depth = 0;
+    var a = itemOf[edge.from].path, b = itemOf[edge.to].path, depth = 0, d, inner;
     while (depth < a.length && depth < b.length && a[depth] === b[depth]) depth++;
+    var legs = [];                            // [frame, link, its exit or entry], in order
+    for (d = a.length; d > depth; d--) {
+      inner = blocks[a.slice(0, d).join("\u0000")];
+      var exit = port(inner, "exit", edge.from);
+      legs.push([inner, join(inner, holder(a, d, edge.from), exit), exit]);
+    }
     var owner = blocks[a.slice(0, depth).join("\u0000")];
-    var link = {from: holder(a, depth, edge.from), to: holder(b, depth, edge.to)};
-    if (link.from !== link.to) owner.edges.push(link);
-    return {edge: edge, link: link, owner: owner};
+    legs.push([owner, join(owner, holder(a, depth, edge.from), holder(b, depth, edge.to)), null]);
+    for (d = depth + 1; d <= b.length; d++) {
+      inner = blocks[b.slice(0, d).join("\u0000")];
+      var entry = port(inner, "entry", edge.from);
+      legs.push([inner, join(inner, entry, holder(b, d, edge.to)), entry]);
+    }
+    return {edge: edge, legs: legs};
   });
 
   layoutBlock(root, frameWidth || function () { return 40; });
@@ -74,7 +104,7 @@ function layoutGraph(nodes, edges, frameWidth) {
         frames.push({path: item.block.path, x: x0 + item.x, y: y0 + item.y, w: item.w, h: item.h});
         place(item.block, x0 + item.x + LAYOUT.FRAME_PAD + item.block.shift,
               y0 + item.y + LAYOUT.FRAME_LABEL + LAYOUT.FRAME_PAD / 2);
-      } else {
+      } else if (!item.port) {
         boxes[item.id] = {x: x0 + item.x, y: y0 + item.y, w: item.w, h: item.h};
       }
     });
@@ -82,11 +112,15 @@ function layoutGraph(nodes, edges, frameWidth) {
 
   var routes = placed.map(function (p) {
     var from = boxes[p.edge.from], to = boxes[p.edge.to];
-    var start = [from.x + from.w / 2, from.y + from.h], end = [to.x + to.w / 2, to.y];
-    var points = (p.link.points || []).map(function (q) {
-      return [p.owner.x0 + q[0], p.owner.y0 + q[1]];
+    var points = [[from.x + from.w / 2, from.y + from.h]];
+    p.legs.forEach(function (leg) {
+      var b = leg[0], gate = leg[2] && [b.x0 + leg[2].x + leg[2].w / 2, b.y0 + leg[2].y];
+      if (gate && leg[2].port === "entry") points.push(gate);
+      leg[1].points.forEach(function (q) { points.push([b.x0 + q[0], b.y0 + q[1]]); });
+      if (gate && leg[2].port === "exit") points.push(gate);
     });
-    return [start].concat(points, [end]);
+    points.push([to.x + to.w / 2, to.y]);
+    return points;
   });
   return {boxes: boxes, frames: frames, routes: routes, width: root.w, height: root.h};
 }
@@ -140,8 +174,13 @@ function layoutBlock(b, frameWidth) {
   }
   for (var i = 0; i < n; i++) if (below[i] < 0) depth(i);
   var rows = Math.max(0, Math.max.apply(null, below.concat([0]))) + 1;
-  // Counted from the bottom, so that every item sits one row above its first user.
-  items.forEach(function (item, i) { item.rank = rows - 1 - below[i]; });
+  // Counted from the bottom, so that every item sits one row above its first user; the
+  // entries of arrows coming in from outside the frame sit in a row of their own, on top.
+  var entries = items.some(function (item) { return item.port === "entry"; }) ? 1 : 0;
+  items.forEach(function (item, i) {
+    item.rank = item.port === "entry" ? 0 : rows - 1 - below[i] + entries;
+  });
+  rows += entries;
 
   // 2. Route: a chain of waypoints (zero-height dummies) for every row an arrow crosses.
   var layers = [];
@@ -198,7 +237,11 @@ function layoutBlock(b, frameWidth) {
   // 4. Place: left to right, then each box pulled toward its neighbours' mean.
   layers.forEach(function (layer) {
     var x = 0;
-    layer.forEach(function (v) { v.x = x + v.w / 2; x += v.w + LAYOUT.BOX_GAP; });
+    layer.forEach(function (v, k) {
+      if (k > 0) x += gap(layer[k - 1], v);
+      v.x = x + v.w / 2;
+      x += v.w;
+    });
   });
   for (var pass = 0; pass < 8; pass++) {
     var order = pass % 2 === 0 ? layers : layers.slice().reverse();
@@ -225,8 +268,13 @@ function layoutBlock(b, frameWidth) {
   layers.forEach(function (layer) {
     var height = layer.reduce(function (m, v) { return Math.max(m, v.item ? v.item.h : 0); }, 0);
     layer.forEach(function (v) {
-      if (v.item) { v.item.x = v.x - v.w / 2 - left; v.item.y = y + (height - v.item.h) / 2; }
-      else { v.top = y; v.bottom = y + height; }        // a waypoint crosses the whole row
+      if (v.item) {
+        v.item.x = v.x - v.w / 2 - left;
+        v.item.y = v.item.port === "entry" ? y : v.item.port === "exit" ? y + height
+                                                : y + (height - v.item.h) / 2;
+      } else {                                      // a waypoint crosses the whole row
+        v.top = y; v.bottom = y + height;
+      }
     });
     y += height + LAYOUT.ROW_GAP;
   });
@@ -239,6 +287,13 @@ function layoutBlock(b, frameWidth) {
   });
   b.w = right - left;
   b.h = Math.max(0, y - LAYOUT.ROW_GAP);
+}
+
+// The space between two neighbours in a row: wide between boxes, narrow beside a waypoint.
+function gap(v, w) {
+  "use strict";
+  var box = function (u) { return u.item && !u.item.port; };
+  return box(v) && box(w) ? LAYOUT.BOX_GAP : LAYOUT.LANE_GAP;
 }
 
 // How many pairs of arrows cross between neighbouring rows.
@@ -265,7 +320,7 @@ function fitRow(layer, wanted) {
   "use strict";
   var offsets = [], o = 0;
   layer.forEach(function (v, i) {
-    if (i > 0) o += (layer[i - 1].w + v.w) / 2 + LAYOUT.BOX_GAP;
+    if (i > 0) o += (layer[i - 1].w + v.w) / 2 + gap(layer[i - 1], v);
     offsets.push(o);
   });
   var pools = [];                                       // [mean, count]
