@@ -28,6 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minigrad", "attention", "seq2seq")
 NOT_IN_SDIST = (".ci/", ".gitignore")          # the repository's own, not the project's
+# What the wheel holds of the packages: their modules, and the script and style that the
+# explorer's page is made of (minigrad/viz/explorer; pyproject's package-data).
+SHIPPED = ("*.py", "*.js", "*.css")
 # A few seconds of the suite, for what only a run shows: pytest's settings and conftest.py
 # work from the sdist, the README's example runs there, LICENSE and pyproject.toml say what
 # tests/test_packaging.py expects. (That every file is in the sdist is checked by name.)
@@ -123,7 +126,7 @@ def check_wheel(wheel, sdist_folder, version):
         info = f"minigrad_course-{version}.dist-info"
         metadata = archive.read(f"{info}/METADATA").decode()
     modules = {p.relative_to(sdist_folder).as_posix() for package in PACKAGES
-               for p in (sdist_folder / package).rglob("*.py")}
+               for pattern in SHIPPED for p in (sdist_folder / package).rglob(pattern)}
     if modules - names:
         raise Failed(f"the wheel lacks {', '.join(sorted(modules - names))}")
     strays = sorted(n for n in names - modules if not n.startswith(info + "/"))
