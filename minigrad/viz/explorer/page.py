@@ -16,9 +16,9 @@ from importlib import resources
 from pathlib import Path
 
 from minigrad.files import atomic_write
+from minigrad.viz.explorer import predict as predict_mode
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from minigrad.viz.explorer.data import Graph
-from minigrad.viz.explorer.predict import questions
 
 SUFFIXES = (".html", ".htm")
 # No request of any kind: no fetch, no image, font or frame from anywhere; inline script and
@@ -53,7 +53,7 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
             raise ValueError(f"explore: {name} must be 0 or more, not {value}")
     graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes)
     asked = predict or predict_at is not None
-    graph.data["questions"] = questions(graph, predict_at) if asked else []
+    graph.data["questions"] = predict_mode.questions(graph, predict_at) if asked else []
     return Explorer(graph.data)
 
 
