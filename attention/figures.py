@@ -63,14 +63,35 @@ def quiet_glyphs():
         yield
 
 
-def save(figure, path, dpi=100):
+MARK = "minigrad figure"    # in the metadata of every figure saved here: such a file may be
+                            # replaced by the next one; any other file only with overwrite=True
+MARK_KEYS = {"png": "Software", "pdf": "Creator", "svg": "Creator", "ps": "Creator",
+             "eps": "Creator"}
+
+
+def save(figure, path, dpi=100, overwrite=False):
     """Write `figure` to `path` (PNG, or the format its suffix names), atomically: a reader sees
     the old file or the new one, and a symlink at `path` is replaced, not its target. Returns
-    `path`."""
-    format = Path(path).suffix.lstrip(".").lower() or "png"
+    `path`. A file already there is replaced only when an earlier figure of ours wrote it (its
+    metadata says so), or with `overwrite`: a thesis.pdf is never lost to a heatmap."""
+    path = Path(path)
+    if (path.exists() or path.is_symlink()) and not overwrite and not _ours(path):
+        raise FileExistsError(f"{path} exists and no earlier figure wrote it: not replaced (move "
+                              "it, choose another name, or overwrite it explicitly)")
+    format = path.suffix.lstrip(".").lower() or "png"
+    metadata = {MARK_KEYS[format]: MARK} if format in MARK_KEYS else None
     with quiet_glyphs():
-        atomic_write(path, lambda file: figure.savefig(file, format=format, dpi=dpi))
+        atomic_write(path, lambda file: figure.savefig(file, format=format, dpi=dpi,
+                                                       metadata=metadata))
     return path
+
+
+def _ours(path, limit=50_000_000):
+    """Whether the file at `path` is a figure saved here (its metadata holds MARK)."""
+    try:
+        return path.is_file() and path.stat().st_size < limit and MARK.encode() in path.read_bytes()
+    except OSError:
+        return False
 
 
 def visible(token):
@@ -131,7 +152,7 @@ def weight_matrices(weights):
 
 
 def plot_heads(weights, query_tokens=None, key_tokens=None, path=None, title=None, columns=4,
-               titles=None):
+               titles=None, overwrite=False):
     """One heatmap per attention head, in a grid of `columns`, with one colour bar: rows are
     queries, columns keys. Returns the Figure (Jupyter shows it); with a `path` it is also
     written there (PNG, or the format the suffix names).
@@ -170,7 +191,7 @@ def plot_heads(weights, query_tokens=None, key_tokens=None, path=None, title=Non
         if title:
             figure.suptitle(title)
     if path is not None:
-        save(figure, path)
+        save(figure, path, overwrite=overwrite)
     return figure
 
 

@@ -201,7 +201,7 @@ def cmd_translate(args):
             print(f"(no text heatmap for more than {MAX_TEXT_TOKENS} tokens a side: "
                   "--plot PNG draws it)")
         if args.plot:
-            translation.plot_heatmap(args.plot)
+            translation.plot_heatmap(args.plot, overwrite=args.overwrite)
             print(f"heatmap: {args.plot}")
 
 
@@ -229,6 +229,8 @@ def main(argv=None):
     p.add_argument("text")
     p.add_argument("--beam-size", type=int, default=1)
     p.add_argument("--plot", metavar="PNG", help="also draw the heatmap to this file")
+    p.add_argument("--overwrite", action="store_true", help="replace a file at --plot that no "
+                   "earlier figure wrote")
     p.set_defaults(func=cmd_translate)
 
     from seq2seq import draw, experiments, explore

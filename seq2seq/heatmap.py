@@ -102,7 +102,7 @@ def text_heatmap(weights, source_tokens, target_tokens):
 
 # ---- a figure --------------------------------------------------------------------------------
 
-def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None):
+def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None, overwrite=False):
     """The weights as a matplotlib Figure, returned (Jupyter shows it inline): source tokens
     along the x axis, output tokens down the y axis, and a colour bar. With a `path`, it is also
     written there (PNG, or the format the suffix names), atomically.
@@ -138,5 +138,5 @@ def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None):
         figure.colorbar(image, ax=ax, label="attention weight")
         figure.tight_layout()
     if path is not None:
-        figures.save(figure, path)
+        figures.save(figure, path, overwrite=overwrite)
     return figure

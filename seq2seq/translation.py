@@ -65,12 +65,13 @@ class Translation:
         from seq2seq.heatmap import text_heatmap
         return text_heatmap(self._weights(), self.source_tokens, self.tokens)
 
-    def plot_heatmap(self, path=None):
+    def plot_heatmap(self, path=None, overwrite=False):
         """The weights as a matplotlib Figure, titled with the text; also written to `path`
-        when one is given (seq2seq.heatmap.plot_heatmap)."""
+        when one is given (seq2seq.heatmap.plot_heatmap; a file there that no figure of ours
+        wrote is replaced only with `overwrite`)."""
         from seq2seq.heatmap import plot_heatmap
         return plot_heatmap(self._weights(), self.source_tokens, self.tokens, path,
-                            title=self.text)
+                            title=self.text, overwrite=overwrite)
 
     def _weights(self):
         if self.weights is None:

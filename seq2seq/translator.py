@@ -52,9 +52,14 @@ class Translator:
             return self.translate([texts], max_len, beam_size)[0]
         self.model.eval()
         lengths = [len(tokenize(t, self.level)) for t in texts]
+        if max_len is not None and not (isinstance(max_len, int) and max_len >= 1):
+            raise ValueError(f"translate: max_len must be a whole number of at least 1, or None "
+                             f"(2 n + 10 for n source tokens), not {max_len!r}")
         for i, n in enumerate(lengths):
+            which = "the text" if len(texts) == 1 else f"text {i + 1} of {len(texts)}"
+            if n == 0:                          # alone or in a batch alike: nothing to translate
+                raise ValueError(f"{which} is empty: there is nothing to translate")
             if n > MAX_SOURCE_TOKENS:
-                which = "the text" if len(texts) == 1 else f"text {i + 1} of {len(texts)}"
                 raise ValueError(f"{which} has {n} tokens ({self.level} level); translate "
                                  f"takes at most {MAX_SOURCE_TOKENS}")
         # Each sentence's own limit (2 n + 10 for n source tokens), not the batch's longest: a

@@ -89,3 +89,27 @@ def test_the_repr_says_text_sizes_and_whether_it_hit_the_limit():
         "Translation('ab': 2 tokens from 1, weights (2, 1), stopped at the length limit)")
     assert repr(Translation("a", ["a", "<eos>"], ["x"], np.ones((2, 1)))) == (
         "Translation('a': 2 tokens from 1, weights (2, 1))")
+
+
+def test_an_empty_text_is_refused_alone_and_in_a_batch_alike():
+    translator = translator_that_always_writes("a")
+    with pytest.raises(ValueError, match="the text is empty: there is nothing to translate"):
+        translator.translate("")
+    with pytest.raises(ValueError, match="text 1 of 2 is empty"):
+        translator.translate(["", "ab"])
+    with pytest.raises(ValueError, match="max_len must be a whole number of at least 1"):
+        translator.translate("ab", max_len=0)
+
+
+def test_a_heatmap_never_replaces_a_file_no_figure_of_ours_wrote(tmp_path):
+    thesis = tmp_path / "thesis.pdf"
+    thesis.write_bytes(b"%PDF-1.4 my thesis")
+    weights = np.full((2, 3), 1 / 3)
+    with pytest.raises(FileExistsError, match="thesis.pdf exists and no earlier figure wrote it"):
+        plot_heatmap(weights, ["a", "b", "c"], ["x", "<eos>"], path=thesis)
+    assert thesis.read_bytes() == b"%PDF-1.4 my thesis"
+    ours = tmp_path / "heatmap.png"
+    plot_heatmap(weights, ["a", "b", "c"], ["x", "<eos>"], path=ours)
+    plot_heatmap(weights, ["a", "b", "c"], ["y", "<eos>"], path=ours)      # ours: replaced
+    plot_heatmap(weights, ["a", "b", "c"], ["x", "<eos>"], path=thesis, overwrite=True)
+    assert thesis.read_bytes().startswith(b"%PDF") and b"my thesis" not in thesis.read_bytes()

@@ -32,8 +32,9 @@ from minigrad.autograd import backward_walk
 from minigrad.tensor import Tensor
 from minigrad.versions import saved_arrays
 from minigrad.viz import labels
-from minigrad.viz.dot import _argument_labels, _kind, _known_names
+from minigrad.viz.dot import _kind, _known_names
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
+from minigrad.viz.labels import argument_labels
 from minigrad.viz.walk import walk
 
 
@@ -81,7 +82,7 @@ class Graph:
         return {"type": type(op).__name__, "title": labels.op_title(op), "rule": rule(op),
                 "inputs": [self.tensor_index[id(x)] for x in op.inputs],
                 "output": self.outputs[id(op)],
-                "scope": list(op.scope), "arguments": _argument_labels(op), "saved": saved,
+                "scope": list(op.scope), "arguments": argument_labels(op), "saved": saved,
                 "step": None}
 
     def replay(self, root, grad, tensor_records, op_records):
