@@ -5,6 +5,7 @@ below is shown to pass once the exercise's answers are emptied: the refusal, and
 is what stops it."""
 
 import dataclasses
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -175,3 +176,25 @@ def test_a_profiler_running_before_grading_is_put_back(tmp_path):
         assert sys.getprofile() is profiler
     finally:
         sys.setprofile(None)
+
+
+def test_the_reference_file_by_a_relative_path_or_a_link_is_refused_too(tmp_path, monkeypatch):
+    from minigrad.grade import grade
+    link = tmp_path / "link.py"
+    link.symlink_to(reference.__file__)
+    monkeypatch.chdir(os.path.dirname(reference.__file__))
+    for path in ("./reference.py", link):
+        with pytest.raises(SolutionFailed, match="an answer to this exercise"):
+            grade("gru_cell", path)
+
+
+def test_an_answer_run_in_another_thread_is_refused(tmp_path):
+    from minigrad.grade import grade
+    path = tmp_path / "threaded.py"
+    path.write_text("from concurrent.futures import ThreadPoolExecutor\n"
+                    "from minigrad.grade import reference\n\n\n"
+                    "def gru_cell(*args):\n"
+                    "    with ThreadPoolExecutor(1) as pool:\n"
+                    "        return pool.submit(reference.gru_cell, *args).result()\n")
+    with pytest.raises(SolutionFailed, match="an answer to this exercise"):
+        grade("gru_cell", path)

@@ -22,6 +22,7 @@ then the student's own code, in the student's file.
 import inspect
 import os
 import sys
+import threading
 import types
 from contextlib import contextmanager
 
@@ -66,20 +67,26 @@ def watching(answers):
     answer that ran inside it, whether the block returned, raised or caught an error."""
     codes, files = answer_code(answers)
     ran = []
+    real = {}                       # a code's file name -> its real path (relative, symlinked)
 
     def profile(frame, event, arg):
         if event == "call":
             code = frame.f_code
-            if id(code) in codes or code.co_filename in files:
+            name = code.co_filename
+            if name not in real:
+                real[name] = os.path.realpath(name)
+            if id(code) in codes or name in files or real[name] in files:
                 ran.append(codes[id(code)][1] if id(code) in codes
                            else f"{code.co_name} (from {code.co_filename})")
 
     previous = sys.getprofile()
     sys.setprofile(profile)
+    threading.setprofile(profile)               # threads the solution starts are watched too
     try:
         yield ran
     finally:
         sys.setprofile(previous)
+        threading.setprofile(None)
 
 
 def refusal(exercise, ran):

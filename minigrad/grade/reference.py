@@ -1,7 +1,6 @@
 """Reference solutions of the engine-level exercises (docs/coursework.md): the grader compares a
-student's file with these. This file is itself a valid solution file for every one of them:
-
-    python -m minigrad.grade gru_cell minigrad/grade/reference.py
+student's file with these. Given to the grader as a solution, this file is refused (a solution
+may not run the answers: docs/coursework.md, "Your own work"); a copy of its lines is not.
 
 Try the exercise before reading on.
 """
