@@ -8,7 +8,7 @@
 
 # The one place the version is written: the build reads it from this line (pyproject.toml,
 # [tool.setuptools.dynamic]) without importing the package, and a plain checkout has it too.
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # Tensor first: the engine and the ops import it, and it imports them once it is defined.
 from minigrad.tensor import Tensor
