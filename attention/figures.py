@@ -73,9 +73,10 @@ def save(figure, path, dpi=100, overwrite=False):
     """Write `figure` to `path` (PNG, or the format its suffix names), atomically: a reader sees
     the old file or the new one, and a symlink at `path` is replaced, not its target. Returns
     `path`. A file already there is replaced only when an earlier figure of ours wrote it (its
-    metadata says so), or with `overwrite`: a thesis.pdf is never lost to a heatmap."""
+    metadata says so), or with `overwrite`: a thesis.pdf is never lost to a heatmap. (A symlink
+    is replaced, never its target, so nothing is lost there either.)"""
     path = Path(path)
-    if (path.exists() or path.is_symlink()) and not overwrite and not _ours(path):
+    if path.exists() and not path.is_symlink() and not overwrite and not _ours(path):
         raise FileExistsError(f"{path} exists and no earlier figure wrote it: not replaced (move "
                               "it, choose another name, or overwrite it explicitly)")
     format = path.suffix.lstrip(".").lower() or "png"

@@ -76,7 +76,7 @@ def _run_demo(out, config, seed, log):
             f"{word}<-{translation.source_tokens[row.argmax()]}"
             for word, row in zip(translation.tokens, translation.weights)))
         picture = out / f"attention-{number}.png"
-        translation.plot_heatmap(picture)
+        translation.plot_heatmap(picture, overwrite=True)  # the folder is the demo's (claim)
         pictures.append(picture.name)
     pictures += draw_pictures(translator, DEMO_SENTENCES[0], out, log)
     report = {"config": dataclasses.asdict(config), "history": history,
@@ -166,12 +166,12 @@ def _compare_lengths(out, configs, seed, log, n_held_out):
             f"{table['attention'].get(n, float('nan')):9.2%}")
     text = json.dumps({k: {str(n): v for n, v in t.items()} for k, t in table.items()}, indent=2)
     atomic_write(out / "compare-lengths.json", lambda file: file.write(text), text=True)
-    plot_lengths(table, out / "compare-lengths.png")
+    plot_lengths(table, out / "compare-lengths.png", overwrite=True)    # claimed above
     log(f"written to {out}/compare-lengths.png and compare-lengths.json")
     return table
 
 
-def plot_lengths(table, path=None):
+def plot_lengths(table, path=None, overwrite=False):
     """Exact match by source length, one line per model: a matplotlib Figure (attention.figures:
     Jupyter shows it inline, nothing global changes), also written to `path` when given."""
     from attention.figures import Figure, save
@@ -188,7 +188,7 @@ def plot_lengths(table, path=None):
     ax.set_title("Accuracy by input length: plain encoder-decoder vs attention")
     figure.tight_layout()
     if path is not None:
-        save(figure, path, dpi=120)
+        save(figure, path, dpi=120, overwrite=overwrite)
     return figure
 
 

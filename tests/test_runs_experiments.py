@@ -32,7 +32,7 @@ def small(monkeypatch):
     monkeypatch.setattr(experiments, "lengths_config", small_lengths)
     monkeypatch.setattr(experiments, "draw_pictures", lambda *args: [])    # no Graphviz needed
     monkeypatch.setattr(heatmap, "plot_heatmap",                # matplotlib is slow here
-                        lambda weights, source, target, path=None, title=None:
+                        lambda weights, source, target, path=None, title=None, overwrite=False:
                         atomic_write(path, lambda file: file.write(b"\x89PNG")))
     monkeypatch.setattr(experiments, "DEMO_HELD_OUT", 40)
 
