@@ -6,7 +6,7 @@
 softmax      softmax from primitive ops (subtract the max, exp, sum, divide)
 functional   dot_product_attention, hard_attention, self_attention, attend, one_hot_argmax
 modules      DotProductAttention, ScaledDotProductAttention, GeneralAttention,
-             AdditiveAttention, MultiHeadAttention
+             AdditiveAttention, MultiHeadAttention, UniformAttention (a baseline)
 demo         `python -m attention demo`: why the soft mixture trains and the hard choice cannot
 """
 
@@ -24,9 +24,10 @@ from attention.modules import (
     GeneralAttention,
     MultiHeadAttention,
     ScaledDotProductAttention,
+    UniformAttention,
 )
 from attention.softmax import softmax
 
 __all__ = ["__version__", "softmax", "dot_product_attention", "attend", "hard_attention",
            "one_hot_argmax", "self_attention", "DotProductAttention", "ScaledDotProductAttention",
-           "GeneralAttention", "AdditiveAttention", "MultiHeadAttention"]
+           "GeneralAttention", "AdditiveAttention", "MultiHeadAttention", "UniformAttention"]

@@ -6,6 +6,7 @@
     q^T W k                   (Luong et al., 2015) GeneralAttention            W (dq, dk)
     v^T tanh(W q + U k)    (Bahdanau et al., 2015) AdditiveAttention           W, U, v
     per head: (q W_q) . (k W_k) / sqrt(d_head)    MultiHeadAttention          PyTorch's layout
+    0, for every pair: weights 1/n  (a baseline)  UniformAttention            none
 
 A score function has no per-position parameters: the same function, with the same weights,
 scores every candidate, so one module serves sequences of any length.
@@ -20,6 +21,7 @@ import math
 import numpy as np
 
 import minigrad.functional as F
+from minigrad import Tensor
 from minigrad.nn import Linear, Module, Parameter, init
 from minigrad.nn.module import check_dtype, check_sizes
 from attention.functional import as_matrices, attend, dot_product_attention
@@ -95,6 +97,32 @@ class AdditiveAttention(Module):
         projected_keys = self.U(keys).expand_dims(-3)                   # (..., 1, n, hidden)
         features = (projected_queries + projected_keys).tanh()          # (..., m, n, hidden)
         scores = self.v(features).squeeze(-1)                           # (..., m, n)
+        context, weights = attend(scores, values, mask)                 # (..., m, dv), (..., m, n)
+        context, weights = unstack(context, weights)
+        self.weights = weights.data
+        return context, weights
+
+
+class UniformAttention(Module):
+    """score(q, k) = 0 for every pair: equal scores, so the softmax gives each position the same
+    weight, 1/n (1/(positions left) under a mask), whatever the query. No parameters.
+
+    A baseline, not a model: the weights are frozen to uniform, so the context is the plain mean
+    of the values. Wiegreffe and Pinter (2019) train a model with it in place of its attention:
+    where that model does as well, the learned weights were not needed, and their map cannot be
+    the reason for the model's decisions. (The scores are a constant with no creator: nothing
+    flows back through them, and the query gets no gradient from the attention.)
+    """
+
+    def __init__(self):
+        self.weights = None
+
+    def forward(self, query, keys, values, mask=None):
+        query, keys, values, mask, unstack = as_matrices(query, keys, values, mask,
+                                                         same_size=False)
+        batch = np.broadcast_shapes(query.shape[:-2], keys.shape[:-2])
+        scores = Tensor(np.zeros((*batch, query.shape[-2], keys.shape[-2]),
+                                 dtype=values.dtype))                     # (..., m, n)
         context, weights = attend(scores, values, mask)                 # (..., m, dv), (..., m, n)
         context, weights = unstack(context, weights)
         self.weights = weights.data

@@ -19,7 +19,9 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--out", default=defaults.out, help="the run folder")
     parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file (tab)")
     parser.add_argument("--attention", default=defaults.attention,
-                        choices=["dot", "general", "additive", "none"])
+                        choices=["dot", "general", "additive", "uniform", "none"],
+                        help="the score function; uniform: every source position weighs 1/S "
+                        "(a baseline), none: the plain encoder-decoder")
     parser.add_argument("--wiring", default=defaults.wiring, choices=["luong", "bahdanau"])
     parser.add_argument("--embed-size", type=int, default=defaults.embed_size)
     parser.add_argument("--hidden-size", type=int, default=defaults.hidden_size)

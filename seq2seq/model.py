@@ -27,7 +27,7 @@ import minigrad.functional as F
 from minigrad import nn, scope
 import attention as attn
 
-SCORINGS = ("dot", "general", "additive")
+SCORINGS = ("dot", "general", "additive", "uniform")     # uniform: a baseline
 WIRINGS = ("luong", "bahdanau")
 
 
@@ -107,6 +107,8 @@ def make_attention(scoring, hidden_size):
         return attn.GeneralAttention(hidden_size, hidden_size)
     if scoring == "additive":
         return attn.AdditiveAttention(hidden_size, hidden_size, hidden_size)
+    if scoring == "uniform":                # weights frozen to 1/S: what attention adds, tested
+        return attn.UniformAttention()
     raise ValueError(f"attention must be one of {SCORINGS} or None, not {scoring!r}")
 
 
@@ -203,7 +205,8 @@ def run_steps(decoder, tgt_in, state, enc_outputs, src_mask, teacher_forcing_rat
 
 
 class Seq2Seq(nn.Module):
-    """Encoder + decoder. `attention` is "dot", "general", "additive" or None (the plain model);
+    """Encoder + decoder. `attention` is "dot", "general", "additive", "uniform"
+    (weights frozen to 1/S, a baseline) or None (the plain model);
     `bidirectional` gives the encoder a second, right-to-left LSTM."""
 
     def __init__(self, src_vocab_size, tgt_vocab_size, embed_size=16, hidden_size=256,

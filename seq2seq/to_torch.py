@@ -109,6 +109,8 @@ def _attend(attention, scoring, queries, keys, mask):
         scores = queries @ keys.transpose(1, 2)                             # (B, T, S)
     elif scoring == "general":
         scores = queries @ attention.W(keys).transpose(1, 2)                # (B, T, S)
+    elif scoring == "uniform":                                              # equal scores
+        scores = queries.new_zeros(queries.shape[0], queries.shape[1], keys.shape[1])
     else:                                                                   # additive
         features = torch.tanh(attention.W(queries)[:, :, None] + attention.U(keys)[:, None])
         scores = attention.v(features).squeeze(-1)                          # (B, T, S)

@@ -32,7 +32,7 @@ class TrainConfig:
     task: str = "toy-ja-en"         # a built-in task, or a file of source/target pairs
     out: str = "runs/model"
     sep: str = "\t"                 # the separator of a pairs file
-    attention: str | None = "dot"   # "dot", "general", "additive", or None: the plain model
+    attention: str | None = "dot"   # "dot", "general", "additive", "uniform" or None (plain)
     wiring: str = "luong"           # "luong" or "bahdanau"
     embed_size: int = 16
     hidden_size: int = 256

@@ -13,7 +13,7 @@ import minigrad
 from seq2seq import metrics
 from seq2seq.batching import encode_source, pad_sources
 from seq2seq.decoding import beam_search, greedy
-from seq2seq.model import Seq2Seq
+from seq2seq.model import SCORINGS, Seq2Seq
 from seq2seq.translation import Translation
 from seq2seq.vocab import EOS, Vocab, detokenize, tokenize
 
@@ -199,8 +199,8 @@ def _checked_config(config, arrays):
     for name in ("fused", "bidirectional"):
         if not isinstance(config.get(name, False), (bool, np.bool_)):
             raise ValueError(f"{name} must be true or false, got {config[name]!r}")
-    if config.get("attention", "dot") not in ("dot", "general", "additive", None):
-        raise ValueError(f"attention must be 'dot', 'general', 'additive' or None, got "
+    if config.get("attention", "dot") not in (*SCORINGS, None):
+        raise ValueError(f"attention must be one of {', '.join(map(repr, SCORINGS))} or None, got "
                          f"{config['attention']!r}")
     if config.get("wiring", "luong") not in ("luong", "bahdanau"):
         raise ValueError(f"wiring must be 'luong' or 'bahdanau', got {config['wiring']!r}")

@@ -12,6 +12,7 @@ from attention import (
     GeneralAttention,
     MultiHeadAttention,
     ScaledDotProductAttention,
+    UniformAttention,
     dot_product_attention,
     self_attention,
 )
@@ -278,3 +279,21 @@ def test_modules_refuse_inputs_of_another_dtype():
     x32 = Tensor(x.data, dtype=np.float32)
     output, _ = module(x32, x32, x32)
     assert output.dtype == np.float32
+
+
+# ---- the uniform baseline --------------------------------------------------------------------
+
+def test_uniform_attention_weighs_every_unmasked_position_alike_and_mixes_their_mean():
+    rng = np.random.default_rng(5)
+    Q, keys, values = tensor(rng, 2, 3, 4), tensor(rng, 2, 5, 4), tensor(rng, 2, 5, 6)
+    mask = np.array([[True] * 5, [False, True, True, False, True]])[:, None, :]   # (2, 1, 5)
+    context, weights = UniformAttention()(Q, keys, values, mask)
+    expected = np.stack([np.full((3, 5), 1 / 5), np.tile([0, 1 / 3, 1 / 3, 0, 1 / 3], (3, 1))])
+    np.testing.assert_allclose(weights.data, expected, rtol=1e-12)
+    np.testing.assert_allclose(context.data, expected @ values.data, rtol=1e-12)
+    upstream = rng.standard_normal(context.shape)                       # (2, 3, 6)
+    (context * Tensor(upstream)).sum().backward()
+    assert Q.grad is None and keys.grad is None         # the scores are a constant
+    np.testing.assert_allclose(values.grad, np.swapaxes(expected, -1, -2) @ upstream,
+                               rtol=1e-12)              # each value, its weight's share
+    assert np.all(values.grad[1, [0, 3]] == 0)          # masked positions: nothing flows back

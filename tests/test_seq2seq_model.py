@@ -20,7 +20,7 @@ def make_batch(rng, batch=3, vocab=9, src_lens=(5, 3, 4), tgt_lens=(4, 2, 3)):
     return src, tgt
 
 
-@pytest.mark.parametrize("attention", [None, "dot", "general", "additive"])
+@pytest.mark.parametrize("attention", [None, "dot", "general", "additive", "uniform"])
 @pytest.mark.parametrize("wiring", ["luong", "bahdanau"])
 def test_shapes_and_attention_weights(attention, wiring):
     minigrad.manual_seed(0)

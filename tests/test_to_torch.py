@@ -23,7 +23,7 @@ from seq2seq.to_torch import (
 
 CONFIGS = [(None, "luong", False), ("dot", "luong", False), ("general", "luong", True),
            ("additive", "luong", False), ("dot", "bahdanau", True),
-           ("additive", "bahdanau", False)]
+           ("additive", "bahdanau", False), ("uniform", "luong", False)]
 
 
 def padded_batch(rng):
