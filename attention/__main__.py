@@ -1,6 +1,7 @@
 """`python -m attention demo`: soft attention learns a retrieval task, hard attention cannot.
 `python -m attention draw`: one attention step as a graph, with values and gradients.
 `python -m attention explore`: the same step as a page that steps through its backward pass.
+`python -m attention scaling`: why the Transformer divides its scores by sqrt(d_k).
 
     python -m attention demo                 # prints gradients and learning curves, writes a PNG
     python -m attention demo --out figures --seed 3
@@ -8,6 +9,7 @@
     python -m attention draw --hard --out hard-attention-step.svg
     python -m attention draw --rankdir LR --out wide.svg       # the frames as rows, not columns
     python -m attention explore --out attention-step.html --predict
+    python -m attention scaling --out scaling.png
 """
 
 import dataclasses
@@ -15,7 +17,7 @@ import sys
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run as run_command
 from minigrad.settings import check_number
-from attention import draw, explore
+from attention import draw, explore, scaling
 from attention.demo import DemoConfig, demo
 
 
@@ -30,6 +32,7 @@ def main(argv=None):
         run.add_argument(f"--{option}", type=int, default=getattr(defaults, option))
     draw.add_command(commands)
     explore.add_command(commands)
+    scaling.add_command(commands)
     add_debug_option(parser, commands)
     args = parser.parse_args(argv)
     if args.command == "demo" and args.steps < 1:
@@ -43,6 +46,8 @@ def command(args, defaults):
     if args.command == "explore":
         return explore.run_command(args)
     check_number("--seed", args.seed, low=0, integer=True)
+    if args.command == "scaling":
+        return scaling.run_command(args)
     demo(dataclasses.replace(defaults, seed=args.seed, steps=args.steps), out=args.out)
     return 0
 
