@@ -1,4 +1,6 @@
-"""`python -m seq2seq COMMAND`: train, evaluate, translate, demo, compare-lengths, draw, explore.
+"""`python -m seq2seq COMMAND`: train, evaluate, translate, demo, draw, explore, and the
+reproductions of the attention papers' figures (seq2seq.papers): compare-lengths, alignments,
+uniform-and-seeds, compare-scoring.
 
 Every failure is one line on stderr and a non-zero exit status; `--debug` (or MINIGRAD_DEBUG=1)
 shows the traceback instead.
@@ -235,8 +237,9 @@ def main(argv=None):
                    "earlier figure wrote")
     p.set_defaults(func=cmd_translate)
 
-    from seq2seq import draw, experiments, explore
+    from seq2seq import draw, experiments, explore, papers
     experiments.add_commands(sub)
+    papers.add_commands(sub)
     draw.add_command(sub)
     explore.add_command(sub)
 

@@ -1,14 +1,11 @@
-"""The demo (the project's main job) and the length experiment.
+"""The demo, the project's main job: it trains an attention model on toy-ja-en, prints
+translations with their attention heatmaps, and writes the heatmaps, the checkpoint and a report.
 
-demo             trains an attention model on toy-ja-en, prints translations with their
-                 attention heatmaps, and writes the heatmaps, the checkpoint and a report.
-compare-lengths  the experiment behind the attention paper's headline figure: exact match by
-                 source length for the plain encoder-decoder and the attention model, trained
-                 with the same budget on the same data.
-
-Each may replace its own earlier run in its folder (`make demo` twice), recognised by the
-checkpoints' configs (and the demo's report), and says so; it refuses a folder holding anything
-else unless asked to `overwrite` (and then replaces only the files it writes).
+It may replace its own earlier run in its folder (`make demo` twice), recognised by the
+checkpoint's config and the demo's report, and says so; it refuses a folder holding anything
+else unless asked to `overwrite` (and then replaces only the files it writes). The experiments
+that reproduce the attention papers' figures (compare-lengths and others) follow the same rules:
+seq2seq.papers.
 """
 
 import dataclasses
@@ -17,8 +14,7 @@ import re
 from pathlib import Path
 
 from minigrad.files import atomic_write
-from minigrad.settings import SettingError
-from seq2seq import data, runs
+from seq2seq import runs
 from seq2seq.settings import check_train_config
 from seq2seq.train import TrainConfig
 
@@ -90,16 +86,17 @@ def _run_demo(out, config, seed, log):
     return scores
 
 
-def held_out_pairs(config, n, seed):
-    """(pairs, dropped): n pairs of the config's task drawn with another seed, less the `dropped`
-    ones whose source is in the training split the run in config.out recorded. A generated task
+def held_out_pairs(config, n, seed, max_len=None):
+    """(pairs, dropped): n pairs of the config's task drawn with another seed (source lengths
+    from config.min_len to `max_len`, by default config.max_len), less the `dropped` ones whose
+    source is in the training split the run in config.out recorded. A generated task
     repeats its short sources, so without this about a tenth of a "held-out" set was training
     data."""
     from seq2seq import data, heldout
     from seq2seq.translator import load_translator
     _, state = load_translator(config.out)
     pairs = data.make_task(config.task, n, seed=seed, min_len=config.min_len,
-                           max_len=config.max_len)
+                           max_len=config.max_len if max_len is None else max_len)
     return heldout.drop_seen(pairs, heldout.read_record(state, config.out))
 
 
@@ -118,80 +115,6 @@ def draw_pictures(translator, sentence, out, log):
     return ["attention-step.svg", "decoder-step.svg"]
 
 
-LENGTH_MODELS = {"plain": None, "attention": "dot"}      # subfolder: attention scoring
-
-
-def lengths_config(out, name, task="toy-ja-en", epochs=8, num_examples=12000, hidden_size=128,
-                   seed=0):
-    """The config of compare-lengths' model `name` ("plain" or "attention"), in out/name."""
-    return TrainConfig(task=task, out=str(Path(out) / name), attention=LENGTH_MODELS[name],
-                       embed_size=32, hidden_size=hidden_size, batch_size=64, epochs=epochs,
-                       num_examples=num_examples, lr=5e-3, lr_decay=0.8, reverse_input=True,
-                       seed=seed)
-
-
-def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_examples=12000,
-                    hidden_size=128, seed=0, log=runs.say, n_held_out=3000, overwrite=False):
-    """Train the plain and the attention model alike; exact match by source length for each, on
-    sentences neither trained on."""
-    if task not in data.TASKS:          # before any training: the held-out pairs are generated
-        raise SettingError("task", f"must be a built-in task ({', '.join(data.TASKS)}): "
-                           f"compare-lengths generates new sentences of it to score, got {task!r}")
-    out = Path(runs.check_out(out))
-    configs = {name: lengths_config(out, name, task, epochs, num_examples, hidden_size, seed)
-               for name in LENGTH_MODELS}
-    for config in configs.values():         # both, before either trains or any file goes
-        check_train_config(config)
-    created = runs.make_folder(out)
-    with runs.hold(out, log, created):
-        runs.claim(out, _is_lengths_file, _is_earlier_lengths, "compare-lengths", overwrite, log,
-                   subfolders=tuple(LENGTH_MODELS))
-        return _compare_lengths(out, configs, seed, log, n_held_out)
-
-
-def _compare_lengths(out, configs, seed, log, n_held_out):
-    from seq2seq.train import train
-
-    table = {}
-    for name, config in configs.items():
-        log(f"training the {name} model")
-        translator, _ = train(config, log=log)
-        held_out, dropped = held_out_pairs(config, n_held_out, seed + 1)  # alike for both
-        log(f"{len(held_out)} held-out sentences ({dropped} more dropped: trained on)")
-        table[name] = translator.evaluate(held_out)["by_length"]
-    lengths = sorted(set(table["plain"]) | set(table["attention"]))
-    log(f"\n{'source length':>13}  {'plain':>7}  {'attention':>9}")
-    for n in lengths:
-        log(f"{n:13d}  {table['plain'].get(n, float('nan')):7.2%}  "
-            f"{table['attention'].get(n, float('nan')):9.2%}")
-    text = json.dumps({k: {str(n): v for n, v in t.items()} for k, t in table.items()}, indent=2)
-    atomic_write(out / "compare-lengths.json", lambda file: file.write(text), text=True)
-    plot_lengths(table, out / "compare-lengths.png", overwrite=True)    # claimed above
-    log(f"written to {out}/compare-lengths.png and compare-lengths.json")
-    return table
-
-
-def plot_lengths(table, path=None, overwrite=False):
-    """Exact match by source length, one line per model: a matplotlib Figure (attention.figures:
-    Jupyter shows it inline, nothing global changes), also written to `path` when given."""
-    from attention.figures import Figure, save
-
-    figure = Figure(figsize=(6, 4))
-    ax = figure.add_subplot()
-    for name, by_length in table.items():
-        lengths = sorted(by_length)
-        ax.plot(lengths, [by_length[n] for n in lengths], marker="o", label=name)
-    ax.set_xlabel("source length (tokens)")
-    ax.set_ylabel("exact match")
-    ax.set_ylim(0, 1.02)
-    ax.legend()
-    ax.set_title("Accuracy by input length: plain encoder-decoder vs attention")
-    figure.tight_layout()
-    if path is not None:
-        save(figure, path, dpi=120, overwrite=overwrite)
-    return figure
-
-
 def add_commands(sub):
     p = sub.add_parser("demo", help="the main job: train, translate, show the alignment")
     p.add_argument("--out", default="runs/demo")
@@ -203,27 +126,11 @@ def add_commands(sub):
                    "even if they are not an earlier demo run's")
     p.set_defaults(func=_demo_command)
 
-    p = sub.add_parser("compare-lengths", help="accuracy by input length, plain vs attention")
-    p.add_argument("--out", default="runs/compare-lengths")
-    p.add_argument("--task", default="toy-ja-en")
-    p.add_argument("--epochs", type=int, default=8)
-    p.add_argument("--num-examples", type=int, default=12000)
-    p.add_argument("--hidden-size", type=int, default=128)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--overwrite", action="store_true", help="replace the experiment's files in "
-                   "--out even if they are not an earlier compare-lengths run's")
-    p.set_defaults(func=_compare_lengths_command)
-
 
 # The commands return None, i.e. exit status 0 (a returned dict of scores would be the status)
 
 def _demo_command(a):
     run_demo(a.out, a.seed, a.epochs, a.num_examples, overwrite=a.overwrite)
-
-
-def _compare_lengths_command(a):
-    compare_lengths(a.out, a.task, a.epochs, a.num_examples, a.hidden_size, a.seed,
-                    overwrite=a.overwrite)
 
 
 # ---- whose folder is it? ---------------------------------------------------------------------
@@ -239,12 +146,7 @@ def _is_demo_file(path):
     return path in DEMO_FILES or re.fullmatch(r"attention-\d+\.png", path) is not None
 
 
-def _is_lengths_file(path):
-    return path in ("compare-lengths.json", "compare-lengths.png") or any(
-        path == f"{name}/{f}" for name in LENGTH_MODELS for f in runs.RUN_FILES)
-
-
-def _saved_config(folder):
+def saved_config(folder):
     """The config in folder's checkpoint, or None (no checkpoint, or not one of ours)."""
     import minigrad
     try:
@@ -254,15 +156,15 @@ def _saved_config(folder):
     return config if isinstance(config, dict) else None
 
 
-def _same(saved, expected):
-    """Is the saved config the `expected` config, but for the options in FREE?"""
+def same_config(saved, expected, free=FREE):
+    """Is the saved config (a dict) the `expected` config, but for the options in `free`?"""
     expected = dataclasses.asdict(expected)
-    return all(saved.get(k) == v for k, v in expected.items() if k not in FREE)
+    return all(saved.get(k) == v for k, v in expected.items() if k not in free)
 
 
 def _is_earlier_demo(out):
-    saved = _saved_config(out)
-    if saved is None or not _same(saved, demo_config(out)):
+    saved = saved_config(out)
+    if saved is None or not same_config(saved, demo_config(out)):
         return False
     if (out / DEMO_REPORT).exists():            # a finished demo: its report names the config
         try:
@@ -271,21 +173,3 @@ def _is_earlier_demo(out):
             return False
         return isinstance(report, dict) and report.get("config") == saved
     return True                                 # a demo stopped before its report
-
-
-def _is_earlier_lengths(out):
-    found = False
-    for name in LENGTH_MODELS:
-        if (out / name / runs.CHECKPOINT).exists():
-            saved = _saved_config(out / name)
-            if saved is None or not _same(saved, lengths_config(
-                    out, name, saved.get("task"), hidden_size=saved.get("hidden_size"))):
-                return False
-            found = True
-    if found and (out / "compare-lengths.json").exists():
-        try:
-            table = json.loads((out / "compare-lengths.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return False
-        return isinstance(table, dict) and set(table) == set(LENGTH_MODELS)
-    return found

@@ -56,6 +56,25 @@ def accuracy_by_length(sources_tokens, hypotheses, references):
     return {length: right[length] / seen[length] for length in sorted(seen)}
 
 
+def bleu_by_length(sources_tokens, hypotheses, references, tokens="13a"):
+    """Corpus BLEU of each group of sentences with the same source length (as Bahdanau et al.,
+    2015, Fig. 2, plot it): {source length: BLEU, or None where no reference of the group has
+    MAX_ORDER tokens, so that BLEU, which needs 4-grams, cannot say anything}."""
+    _check_same_length(hypotheses, references)
+    _check_same_length(sources_tokens, references)
+    groups = {}
+    for source, hyp, ref in zip(sources_tokens, hypotheses, references):
+        groups.setdefault(len(source), ([], []))
+        groups[len(source)][0].append(hyp)
+        groups[len(source)][1].append(ref)
+    if tokens not in BLEU_TOKENIZERS:
+        raise ValueError(f"unknown BLEU tokens {tokens!r}; expected one of {list(BLEU_TOKENIZERS)}")
+    tokenize = BLEU_TOKENIZERS[tokens]
+    return {length: (corpus_bleu(hyps, refs, tokens)
+                     if any(len(tokenize(r)) >= MAX_ORDER for r in refs) else None)
+            for length, (hyps, refs) in sorted(groups.items())}
+
+
 # ---- BLEU ----------------------------------------------------------------------------------
 
 # The 13a tokenisation (from the mteval-v13a script used by WMT), as four rewrites of the string:

@@ -36,6 +36,7 @@ RULES = {
     "num_examples": dict(low=1, high=MAX_EXAMPLES, integer=True),
     "min_len": dict(low=1, high=MAX_TOKENS, integer=True),
     "max_len": dict(low=1, high=MAX_TOKENS, integer=True),
+    "test_max_len": dict(low=1, high=MAX_TOKENS, integer=True),     # compare-lengths
     "teacher_forcing_ratio": dict(low=0, high=1),
     "seed": INTEGER_AT_LEAST_0,                 # NumPy's generators take no negative seed
     "threads": INTEGER_AT_LEAST_1,

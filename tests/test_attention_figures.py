@@ -15,8 +15,8 @@ from minigrad import Tensor
 from attention import MultiHeadAttention
 from attention.demo import DemoConfig, demo, plot
 from attention.figures import MAX_PANELS, Figure, plot_heads, save
-from seq2seq.experiments import plot_lengths
 from seq2seq.heatmap import plot_heatmap
+from seq2seq.papers.plots import plot_lengths
 
 ROOT = Path(__file__).resolve().parent.parent
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -116,7 +116,9 @@ def test_plot_heads_says_what_shape_it_expected(weights, tokens, message):
 def test_the_learning_curves_and_the_length_table_are_figures_too(tmp_path):
     result = demo(DemoConfig(steps=3), log=lambda *a: None)
     assert isinstance(plot(result), Figure) and list(tmp_path.iterdir()) == []
-    lengths = plot_lengths({"plain": {3: 1.0, 4: 0.5}, "attention": {3: 1.0, 4: 1.0}},
+    lengths = plot_lengths({"task": "reverse", "trained_lengths": [3, 3],
+                            "plain": {"exact_match": {"3": 1.0, "4": 0.5}, "bleu": {"4": 0.4}},
+                            "attention": {"exact_match": {"3": 1.0, "4": 1.0}, "bleu": {"4": 1}}},
                            tmp_path / "lengths.png")
     assert isinstance(lengths, Figure)
     assert (tmp_path / "lengths.png").read_bytes()[:8] == PNG

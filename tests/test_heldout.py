@@ -15,7 +15,8 @@ import pytest
 import minigrad
 from seq2seq import data, heldout
 from seq2seq.cli import main
-from seq2seq.experiments import compare_lengths, demo_config, held_out_pairs
+from seq2seq.experiments import demo_config, held_out_pairs
+from seq2seq.papers.lengths import compare_lengths
 from seq2seq.train import TrainConfig, train
 from seq2seq.translation import Translation
 from seq2seq.translator import Translator, load_translator
@@ -209,16 +210,16 @@ def test_demo_held_out_set_has_no_training_source(tmp_path):
 
 
 def test_compare_lengths_scores_sentences_neither_model_trained_on(tmp_path, monkeypatch):
-    evaluated = []
-    original = Translator.evaluate
-    monkeypatch.setattr(Translator, "evaluate",
-                        lambda self, pairs, **kw: evaluated.append(pairs) or original(self, pairs))
+    translated = []
+    original = Translator.translate
+    monkeypatch.setattr(Translator, "translate", lambda self, texts, **kw:
+                        translated.append(texts) or original(self, texts, **kw))
     compare_lengths(tmp_path, "toy-ja-en", epochs=1, num_examples=300, hidden_size=8, log=quiet,
                     n_held_out=200)
     train_pairs, _ = data.split_pairs(data.make_task("toy-ja-en", 300, seed=0), 0.1, 0)
     # each model: its validation split after the epoch, then the held-out set
-    assert len(evaluated) == 4 and evaluated[1] == evaluated[3] and len(evaluated[1]) < 200
-    assert all(not _sources(pairs) & _sources(train_pairs) for pairs in evaluated)
+    assert len(translated) == 4 and translated[1] == translated[3] and len(translated[1]) < 200
+    assert all(not set(texts) & _sources(train_pairs) for texts in translated)
 
 
 # ---- BLEU on the run's own tokens ------------------------------------------------------------

@@ -7,6 +7,7 @@ import pytest
 
 from seq2seq.metrics import (
     accuracy_by_length,
+    bleu_by_length,
     bleu_tokens,
     corpus_bleu,
     exact_match,
@@ -48,6 +49,18 @@ def test_accuracy_by_length_groups_by_source_length():
     result = accuracy_by_length(sources, hyps, refs)
     assert result == {1: 0.5, 2: 0.5, 3: 1.0}
     assert list(result) == [1, 2, 3]
+
+
+def test_bleu_by_length_is_each_group_s_corpus_bleu_and_none_without_a_4_gram():
+    sources = [["a"] * 5, ["b"] * 5, ["c"] * 2, ["d"] * 7]
+    hyps = ["the cat eats fish", "a dog runs far away", "a cat", "one two three four five"]
+    refs = ["the cat eats fish", "the dog runs far away", "the cat", "one two three four six"]
+    result = bleu_by_length(sources, hyps, refs)
+    assert list(result) == [2, 5, 7]
+    assert result[2] is None                        # "the cat": no 4-gram to match
+    assert result[5] == corpus_bleu(hyps[:2], refs[:2]) and 0 < result[5] < 1
+    assert result[7] == corpus_bleu(hyps[3:], refs[3:])
+    assert bleu_by_length([["1"] * 4], ["1234"], ["1234"], tokens="char") == {4: 1.0}
 
 
 # ---- BLEU: values worked out by hand -------------------------------------------------------

@@ -10,6 +10,7 @@ import minigrad
 from minigrad.files import atomic_write
 from seq2seq import experiments, heatmap
 from seq2seq.cli import main
+from seq2seq.papers import lengths
 from seq2seq.train import train
 
 from test_runs import one_error_line, quiet, tiny
@@ -18,18 +19,18 @@ from test_runs import one_error_line, quiet, tiny
 @pytest.fixture
 def small(monkeypatch):
     demo_config = experiments.demo_config
-    lengths_config = experiments.lengths_config
+    lengths_config = lengths.lengths_config
 
     def small_demo(out, seed=0, epochs=None, num_examples=None):
         return dataclasses.replace(demo_config(out, seed, 1, 200), embed_size=8, hidden_size=8,
                                    progress=False)
 
     def small_lengths(out, name, task="reverse", epochs=1, num_examples=200, hidden_size=8,
-                      seed=0):
-        return dataclasses.replace(lengths_config(out, name, "reverse", 1, 200, 8, seed),
-                                   embed_size=8, min_len=3, max_len=5, progress=False)
+                      seed=0, min_len=None, max_len=None):
+        return dataclasses.replace(lengths_config(out, name, task, 1, 200, 8, seed, min_len,
+                                                  max_len), embed_size=8, progress=False)
     monkeypatch.setattr(experiments, "demo_config", small_demo)
-    monkeypatch.setattr(experiments, "lengths_config", small_lengths)
+    monkeypatch.setattr(lengths, "lengths_config", small_lengths)
     monkeypatch.setattr(experiments, "draw_pictures", lambda *args: [])    # no Graphviz needed
     monkeypatch.setattr(heatmap, "plot_heatmap",                # matplotlib is slow here
                         lambda weights, source, target, path=None, title=None, overwrite=False:
@@ -84,12 +85,13 @@ def test_demo_never_replaces_anything_else(small, tmp_path, what, capsys):
 
 def test_compare_lengths_twice_and_never_over_another_run(small, tmp_path, capsys):
     out = tmp_path / "lengths"
-    experiments.compare_lengths(out, log=quiet, n_held_out=40)
+    lengths.compare_lengths(out, "reverse", log=quiet, n_held_out=40, min_len=3, max_len=5)
     table = json.loads((out / "compare-lengths.json").read_text())
-    assert set(table) == {"plain", "attention"}
+    assert {"plain", "attention"} <= set(table) and table["experiment"] == "compare-lengths"
     assert (out / "compare-lengths.png").read_bytes().startswith(b"\x89PNG")
     lines = []
-    experiments.compare_lengths(out, log=lines.append, n_held_out=40)
+    lengths.compare_lengths(out, "reverse", log=lines.append, n_held_out=40, min_len=3,
+                            max_len=5)
     assert f"replacing the earlier compare-lengths run in {out}" in lines
 
     attention = out / "attention"

@@ -1,0 +1,69 @@
+"""What the reproductions share: their folder's rules, their held-out sentences, their JSON.
+
+An experiment's folder holds one subfolder per trained model (a run folder, as `train` makes it)
+and the experiment's own results beside them:
+
+    OUT/compare-lengths.json   what it measured        OUT/plain/checkpoint.npz   a model
+    OUT/compare-lengths.png    its figure              OUT/plain/report.json
+
+As for the demo (seq2seq.experiments), a second run of the experiment replaces the first and
+says so, and nothing else is replaced without --overwrite (seq2seq.runs.claim). A folder is the
+experiment's own earlier run when every checkpoint in it has the config the experiment would
+train now, but for the options its command line may change, and its JSON names the experiment.
+"""
+
+import contextlib
+import json
+from pathlib import Path
+
+from minigrad.files import atomic_write
+from seq2seq import runs
+from seq2seq.experiments import FREE, same_config, saved_config
+from seq2seq.settings import check_train_config
+
+
+@contextlib.contextmanager
+def experiment_folder(out, what, configs, results, overwrite, log, free=()):
+    """Check every config, make `out`, hold its lock and claim it for the experiment `what`
+    (whose models train in out/NAME for NAME in `configs`, and which writes the files named in
+    `results`); then run the body. `free`: options, besides FREE, that may differ from an
+    earlier run of the experiment (those its command line sets)."""
+    for config in configs.values():             # every one, before any trains or a file goes
+        check_train_config(config)
+    out = Path(out)
+    created = runs.make_folder(out)
+    with runs.hold(out, log, created):
+        runs.claim(out, _owned(configs, results), _earlier(what, configs, results, free), what,
+                   overwrite, log, subfolders=tuple(configs))
+        yield
+
+
+def _owned(configs, results):
+    files = {*results, *(f"{name}/{f}" for name in configs for f in runs.RUN_FILES)}
+    return files.__contains__
+
+
+def _earlier(what, configs, results, free):
+    def is_earlier(out):
+        found = False
+        for name, config in configs.items():
+            if (out / name / runs.CHECKPOINT).exists():
+                saved = saved_config(out / name)
+                if saved is None or not same_config(saved, config, FREE | set(free)):
+                    return False
+                found = True
+        report = out / next((r for r in results if r.endswith(".json")), "")
+        if report.is_file():
+            try:
+                result = json.loads(report.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return False
+            return isinstance(result, dict) and result.get("experiment") == what
+        return found
+    return is_earlier
+
+
+def write_json(path, result):
+    text = json.dumps(result, indent=2, ensure_ascii=False)
+    atomic_write(path, lambda file: file.write(text), text=True)
+
