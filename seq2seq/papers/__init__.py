@@ -21,6 +21,6 @@ one floor down: `python -m attention scaling` (attention/scaling.py).
 
 
 def add_commands(sub):
-    from seq2seq.papers import lengths
-    for module in (lengths,):
+    from seq2seq.papers import alignments, lengths
+    for module in (lengths, alignments):
         module.add_command(sub)

@@ -33,3 +33,49 @@ def plot_lengths(result, path=None):
     if path is not None:
         save(figure, path, dpi=90)
     return figure
+
+
+def plot_translations(translations, path=None, title=None, titles=None, columns=2):
+    """One heatmap per translation (seq2seq.translation.Translation), each with its own source
+    tokens along the x axis and output tokens down the y axis, in a grid of `columns`, with one
+    colour bar: the matrices of Bahdanau et al.'s Fig. 3."""
+    import math
+
+    import matplotlib
+
+    from attention.figures import Figure, draw_weights, font_family, quiet_glyphs, save, visible
+
+    if not translations:
+        raise ValueError("no translation to draw")
+    columns = min(columns, len(translations))
+    rows = math.ceil(len(translations) / columns)
+    labels = [([visible(t) for t in x.source_tokens], [visible(t) for t in x.tokens])
+              for x in translations]
+    family = font_family([token for pair in labels for side in pair for token in side]
+                         + [title or ""] + list(titles or []))
+    widest = max(len(x.source_tokens) for x in translations)
+    tallest = max(len(x.tokens) for x in translations)
+    with quiet_glyphs(), matplotlib.rc_context({"font.family": family}):
+        figure = Figure(figsize=(columns * (1.2 + 0.32 * widest) + 1, rows * (1.0 + 0.3 * tallest)),
+                        layout="constrained")
+        grid = figure.subplots(rows, columns, squeeze=False)
+        for i, (ax, translation, (source, output)) in enumerate(zip(grid.flat, translations,
+                                                                     labels)):
+            image = draw_weights(ax, translation.weights, source, output)
+            ax.set_title(titles[i] if titles else translation.text, fontsize="small")
+        for ax in grid.flat[len(translations):]:
+            ax.set_axis_off()
+        figure.colorbar(image, ax=grid, label="attention weight", shrink=0.8)
+        if title:
+            figure.suptitle(title)
+    if path is not None:
+        save(figure, path, dpi=80)
+    return figure
+
+
+def plot_alignments(translations, path=None):
+    """alignments (Bahdanau et al., 2015, Fig. 3): held-out sentences of each task, translated
+    right, with the weights the model wrote them with."""
+    return plot_translations(translations, path, columns=2,
+                             title="Where the decoder looked, writing each output token "
+                                   "(held-out sentences)")
