@@ -37,6 +37,7 @@ RULES = {
     "min_len": dict(low=1, high=MAX_TOKENS, integer=True),
     "max_len": dict(low=1, high=MAX_TOKENS, integer=True),
     "test_max_len": dict(low=1, high=MAX_TOKENS, integer=True),     # compare-lengths
+    "seeds": dict(low=2, high=10, integer=True),        # uniform-and-seeds: two to compare
     "teacher_forcing_ratio": dict(low=0, high=1),
     "seed": INTEGER_AT_LEAST_0,                 # NumPy's generators take no negative seed
     "threads": INTEGER_AT_LEAST_1,

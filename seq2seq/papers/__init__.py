@@ -21,6 +21,6 @@ one floor down: `python -m attention scaling` (attention/scaling.py).
 
 
 def add_commands(sub):
-    from seq2seq.papers import alignments, lengths
-    for module in (lengths, alignments):
+    from seq2seq.papers import alignments, explanation, lengths
+    for module in (lengths, alignments, explanation):
         module.add_command(sub)

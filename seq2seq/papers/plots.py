@@ -79,3 +79,39 @@ def plot_alignments(translations, path=None):
     return plot_translations(translations, path, columns=2,
                              title="Where the decoder looked, writing each output token "
                                    "(held-out sentences)")
+
+
+def plot_uniform_and_seeds(result, example, names, path=None):
+    """uniform-and-seeds: exact match by source length with learned and with uniform weights;
+    beside it, one held-out sentence that two seeds translate alike, with each one's weights."""
+    import matplotlib
+
+    from attention.figures import Figure, draw_weights, font_family, quiet_glyphs, save, visible
+
+    labels = ([], []) if example is None else ([visible(t) for t in example[0].source_tokens],
+                                               [visible(t) for t in example[0].tokens])
+    with quiet_glyphs(), matplotlib.rc_context({"font.family": font_family(labels[0])}):
+        figure = Figure(figsize=(14, 4.6), layout="constrained")
+        axes = figure.subplots(1, 3, width_ratios=[1.1, 1, 1])
+        learned = next(iter(result["by_length"]))
+        for name, style in ((learned, "s-"), ("uniform", "o-")):
+            points = sorted((int(n), v) for n, v in result["by_length"][name].items())
+            axes[0].plot([n for n, _ in points], [v for _, v in points], style,
+                         label=f"{name} ({'learned' if name == learned else 'frozen'} weights)")
+        axes[0].set_xlabel("source length (words)")
+        axes[0].set_ylabel("exact match (held out)")
+        axes[0].set_ylim(0, 1.02)
+        axes[0].legend(fontsize="small")
+        axes[0].set_title("Uniform weights: does accuracy drop?")
+        for ax, name, translation in zip(axes[1:], names, example or (None, None)):
+            if translation is None:
+                ax.set_axis_off()
+                continue
+            image = draw_weights(ax, translation.weights, *labels)
+            ax.set_title(f"{name}: where it looked", fontsize="small")
+        if example is not None:
+            figure.colorbar(image, ax=list(axes[1:]), label="attention weight", shrink=0.8)
+            figure.suptitle(f"Two seeds, the same translation: \"{example[0].text}\"")
+    if path is not None:
+        save(figure, path, dpi=80)
+    return figure
