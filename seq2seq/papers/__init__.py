@@ -21,6 +21,6 @@ one floor down: `python -m attention scaling` (attention/scaling.py).
 
 
 def add_commands(sub):
-    from seq2seq.papers import alignments, explanation, lengths
-    for module in (lengths, alignments, explanation):
+    from seq2seq.papers import alignments, explanation, lengths, scoring
+    for module in (lengths, alignments, explanation, scoring):
         module.add_command(sub)

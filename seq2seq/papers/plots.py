@@ -115,3 +115,27 @@ def plot_uniform_and_seeds(result, example, names, path=None):
     if path is not None:
         save(figure, path, dpi=80)
     return figure
+
+
+def plot_scoring(result, path=None):
+    """compare-scoring (Luong et al., 2015): exact match and CPU time per epoch of each score,
+    a bar for the mean over seeds and a dot for each seed."""
+    from attention.figures import Figure, save
+
+    scores = list(result["scores"])
+    figure = Figure(figsize=(9, 3.4), layout="constrained")
+    axes = figure.subplots(1, 2)
+    for ax, key, label in zip(axes, ("exact_match", "cpu_seconds_per_epoch"),
+                              ("exact match (held out)", "CPU seconds per epoch")):
+        values = [result["scores"][s][key] for s in scores]
+        ax.bar(scores, [sum(v) / len(v) for v in values], color="#bcd", edgecolor="#567")
+        for i, v in enumerate(values):
+            ax.plot([i] * len(v), v, "o", color="#234", markersize=4)
+        ax.set_ylabel(label)
+        if key == "exact_match":
+            ax.set_ylim(0.0, 1.0)
+    figure.suptitle(f"{result['task']}: Luong's score functions, the same model and budget "
+                    f"(hidden size {result['hidden_size']}, {result['epochs']} epochs)")
+    if path is not None:
+        save(figure, path, dpi=80)
+    return figure
