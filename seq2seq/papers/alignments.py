@@ -72,8 +72,8 @@ def expected_cells(task, source, output):
 def measure(task, translations, references):
     """{kind: {"rows", "mass", "argmax"}}: over the translations equal to their reference, the
     mean weight on the expected cell of each row of that kind, and the share of those rows whose
-    largest weight is there."""
-    found = {}
+    largest weight is there (None for a kind with no row)."""
+    found = {kind: [] for kind in expected_cells(task, [], [])}
     for translation, reference in zip(translations, references):
         if translation.text != reference:
             continue
@@ -81,9 +81,10 @@ def measure(task, translations, references):
         for kind, cells in expected_cells(task, translation.source_tokens, output).items():
             for row, column in cells:
                 weights = translation.weights[row]
-                found.setdefault(kind, []).append((weights[column], weights.argmax() == column))
-    return {kind: {"rows": len(cells), "mass": float(np.mean([m for m, _ in cells])),
-                   "argmax": float(np.mean([a for _, a in cells]))}
+                found[kind].append((weights[column], weights.argmax() == column))
+    return {kind: {"rows": len(cells),
+                   "mass": float(np.mean([m for m, _ in cells])) if cells else None,
+                   "argmax": float(np.mean([a for _, a in cells])) if cells else None}
             for kind, cells in found.items()}
 
 
@@ -117,7 +118,7 @@ def _alignments(out, configs, seed, log, n_held_out):
         log(f"{name}: exact match {result[name]['exact_match']:.1%} on {len(pairs)} held-out "
             "sentences; on those it gets right:")
         for kind, row in result[name].items():
-            if isinstance(row, dict):
+            if isinstance(row, dict) and row["rows"]:
                 log(f"  {kind:14s} {row['rows']:5d} rows: attention mass on the expected cell "
                     f"{row['mass']:.3f}, largest weight there {row['argmax']:.1%}")
     write_json(out / RESULTS[0], result)
@@ -127,14 +128,17 @@ def _alignments(out, configs, seed, log, n_held_out):
 
 
 def _examples(task, translations, right):
-    """Two translations to draw: right ones of 8 tokens or more, the second the longest; for
-    toy-ja-en, only sentences with a crossing verb."""
-    chosen = [t for t, ok in zip(translations, right) if ok and len(t.source_tokens) >= 8
-              and (task == "reverse" or expected_cells(task, t.source_tokens,
-                                                       t.tokens[:-1])["crossing verb"])]
-    if not chosen:
-        return []
-    return [chosen[0], max(chosen[1:] or chosen, key=lambda t: len(t.source_tokens))]
+    """Two translations to draw: right ones of 8 tokens or more (for toy-ja-en, with a crossing
+    verb), the second the longest; failing that, right ones; failing that, the first two."""
+    def crossing(t):
+        return task == "reverse" or expected_cells(task, t.source_tokens,
+                                                   t.tokens[:-1])["crossing verb"]
+    right = [t for t, ok in zip(translations, right) if ok]
+    for tier in ([t for t in right if len(t.source_tokens) >= 8 and crossing(t)], right,
+                 translations):
+        if tier:
+            return [tier[0], max(tier[1:] or tier, key=lambda t: len(t.source_tokens))]
+    return []
 
 
 def add_command(sub):
