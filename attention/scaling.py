@@ -108,9 +108,10 @@ def table(results):
     return lines
 
 
-def plot_scaling(results, path=None):
+def plot_scaling(results, path=None, overwrite=False):
     """Entropy and the two gradients against d_k, unscaled and scaled: a matplotlib Figure
-    (attention.figures), also written to `path` when one is given."""
+    (attention.figures), also written to `path` when one is given (over a file there only if an
+    earlier figure wrote it, or with `overwrite`: attention.figures.save)."""
     from attention.figures import Figure, save
 
     figure = Figure(figsize=(11, 3.6), layout="constrained")
@@ -134,22 +135,19 @@ def plot_scaling(results, path=None):
     figure.suptitle("Why divide by √d_k: unscaled scores saturate the softmax as d_k grows "
                     "(random q, k, v; median over queries)")
     if path is not None:
-        save(figure, path, dpi=90)
+        save(figure, path, dpi=90, overwrite=overwrite)
     return figure
 
 
 def run_command(args):
-    """`python -m attention scaling`: print the table, write the figure (never over a file
-    unless --overwrite)."""
+    """`python -m attention scaling`: print the table, write the figure (over a file that no
+    earlier figure wrote only with --overwrite)."""
     out = Path(args.out)
-    if out.exists() and not args.overwrite:
-        raise FileExistsError(f"{out} exists: pass --overwrite to replace it, or choose "
-                              "another --out")
     if out.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ValueError(f"--out {out}: name a .png, .svg or .pdf file")
     results = measure(ScalingConfig(seed=args.seed))
     print("\n".join(table(results)))
-    plot_scaling(results, out)
+    plot_scaling(results, out, overwrite=args.overwrite)
     print(f"figure: {out}")
 
 
@@ -158,4 +156,5 @@ def add_command(commands):
                             "entropy and gradients as d_k grows")
     p.add_argument("--out", default="scaling.png", help="the figure (default: scaling.png)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+    p.add_argument("--overwrite", action="store_true", help="replace a file at --out that no "
+                   "earlier figure wrote")

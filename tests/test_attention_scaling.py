@@ -51,9 +51,10 @@ def test_the_command_writes_the_figure_and_never_over_a_file_unasked(tmp_path, c
     out.write_bytes(b"mine")
     assert main(["scaling", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--overwrite" in err and str(out) in err
+    assert err.count("\n") == 1 and "not replaced" in err and str(out) in err
     assert out.read_bytes() == b"mine"
     assert main(["scaling", "--out", str(out), "--overwrite"]) == 0
     assert out.read_bytes().startswith(b"\x89PNG")
     printed = capsys.readouterr().out
     assert "1024  unscaled" in printed and f"figure: {out}" in printed
+    assert main(["scaling", "--out", str(out)]) == 0         # its own earlier figure: replaced
