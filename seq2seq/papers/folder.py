@@ -39,11 +39,16 @@ def experiment_folder(out, what, configs, results, overwrite, log, free=()):
 
 
 def _owned(configs, results):
+    """Is a path (relative to the folder) one the experiment writes? Its results, and its
+    models' run files."""
     files = {*results, *(f"{name}/{f}" for name in configs for f in runs.RUN_FILES)}
     return files.__contains__
 
 
 def _earlier(what, configs, results, free):
+    """Is the folder an earlier run of `what`? Every model's checkpoint found there has the
+    config it would have now, but for the options in FREE and `free`, and the experiment's JSON,
+    if written, names `what`."""
     def is_earlier(out):
         found = False
         for name, config in configs.items():
