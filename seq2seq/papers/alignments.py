@@ -122,7 +122,7 @@ def _alignments(out, configs, seed, log, n_held_out):
                 log(f"  {kind:14s} {row['rows']:5d} rows: attention mass on the expected cell "
                     f"{row['mass']:.3f}, largest weight there {row['argmax']:.1%}")
     write_json(out / RESULTS[0], result)
-    plot_alignments(examples, out / RESULTS[1])
+    plot_alignments(examples, out / RESULTS[1], overwrite=True)     # claimed above
     log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
     return result
 

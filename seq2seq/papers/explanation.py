@@ -102,7 +102,7 @@ def _compare(out, configs, held_out, log):
     write_json(out / RESULTS[0], result)
     a, b = seeds[:2]
     plot_uniform_and_seeds(result, example(translations[a], translations[b], references),
-                           (a, b), out / RESULTS[1])
+                           (a, b), out / RESULTS[1], overwrite=True)      # claimed above
     log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
     return result
 

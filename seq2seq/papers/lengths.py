@@ -80,7 +80,7 @@ def _compare_lengths(out, configs, seed, log, n_held_out, trained, tested):
     for line in table(result):
         log(line)
     write_json(out / RESULTS[0], result)
-    plot_lengths(result, out / RESULTS[1])
+    plot_lengths(result, out / RESULTS[1], overwrite=True)     # claimed above
     log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
     return result
 

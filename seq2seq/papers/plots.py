@@ -1,11 +1,13 @@
 """The reproductions' figures, as matplotlib Figures (attention.figures: Jupyter shows them
-inline, nothing global changes), each also written to a file when given a path. matplotlib is
-imported by the functions here, when a figure is drawn."""
+inline, nothing global changes), each also written to a file when given a path: over a file
+there only if an earlier figure wrote it, or with `overwrite` (attention.figures.save; the
+experiments pass it, as they have claimed their folder first). matplotlib is imported by the
+functions here, when a figure is drawn."""
 
 MODEL_STYLES = {"plain": "o-", "attention": "s-"}
 
 
-def plot_lengths(result, path=None):
+def plot_lengths(result, path=None, overwrite=False):
     """compare-lengths (Bahdanau et al., 2015, Fig. 2): exact match and BLEU against source
     length, one line per model, the lengths longer than any training source shaded.
     `result`: what seq2seq.papers.lengths.compare_lengths returns."""
@@ -31,11 +33,12 @@ def plot_lengths(result, path=None):
     figure.suptitle(f"{result['task']}: the plain encoder-decoder against attention, "
                     "by source length (held-out sentences)")
     if path is not None:
-        save(figure, path, dpi=90)
+        save(figure, path, dpi=90, overwrite=overwrite)
     return figure
 
 
-def plot_translations(translations, path=None, title=None, titles=None, columns=2):
+def plot_translations(translations, path=None, title=None, titles=None, columns=2,
+                      overwrite=False):
     """One heatmap per translation (seq2seq.translation.Translation), each with its own source
     tokens along the x axis and output tokens down the y axis, in a grid of `columns`, with one
     colour bar: the matrices of Bahdanau et al.'s Fig. 3."""
@@ -69,19 +72,19 @@ def plot_translations(translations, path=None, title=None, titles=None, columns=
         if title:
             figure.suptitle(title)
     if path is not None:
-        save(figure, path, dpi=80)
+        save(figure, path, dpi=80, overwrite=overwrite)
     return figure
 
 
-def plot_alignments(translations, path=None):
+def plot_alignments(translations, path=None, overwrite=False):
     """alignments (Bahdanau et al., 2015, Fig. 3): held-out sentences of each task, translated
     right, with the weights the model wrote them with."""
-    return plot_translations(translations, path, columns=2,
+    return plot_translations(translations, path, columns=2, overwrite=overwrite,
                              title="Where the decoder looked, writing each output token "
                                    "(held-out sentences)")
 
 
-def plot_uniform_and_seeds(result, example, names, path=None):
+def plot_uniform_and_seeds(result, example, names, path=None, overwrite=False):
     """uniform-and-seeds: exact match by source length with learned and with uniform weights;
     beside it, one held-out sentence that two seeds translate alike, with each one's weights."""
     import matplotlib
@@ -113,11 +116,11 @@ def plot_uniform_and_seeds(result, example, names, path=None):
             figure.colorbar(image, ax=list(axes[1:]), label="attention weight", shrink=0.8)
             figure.suptitle(f"Two seeds, the same translation: \"{example[0].text}\"")
     if path is not None:
-        save(figure, path, dpi=80)
+        save(figure, path, dpi=80, overwrite=overwrite)
     return figure
 
 
-def plot_scoring(result, path=None):
+def plot_scoring(result, path=None, overwrite=False):
     """compare-scoring (Luong et al., 2015): exact match and CPU time per epoch of each score,
     a bar for the mean over seeds and a dot for each seed."""
     from attention.figures import Figure, save
@@ -137,5 +140,5 @@ def plot_scoring(result, path=None):
     figure.suptitle(f"{result['task']}: Luong's score functions, the same model and budget "
                     f"(hidden size {result['hidden_size']}, {result['epochs']} epochs)")
     if path is not None:
-        save(figure, path, dpi=80)
+        save(figure, path, dpi=80, overwrite=overwrite)
     return figure

@@ -97,7 +97,7 @@ def _compare(out, configs, log, n_held_out):
     for line in table(result):
         log(line)
     write_json(out / RESULTS[0], result)
-    plot_scoring(result, out / RESULTS[1])
+    plot_scoring(result, out / RESULTS[1], overwrite=True)     # claimed above
     log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
     return result
 
