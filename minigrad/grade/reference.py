@@ -2,12 +2,18 @@
 student's file with these. Given to the grader as a solution, this file is refused (a solution
 may not run the answers: docs/coursework.md, "Your own work"); a copy of its lines is not.
 
+and its `GRU` layer trains in the translator:
+
+    python -m seq2seq train --task reverse --rnn minigrad/grade/reference.py:GRU
+
 Try the exercise before reading on.
 """
 
+import math
+
 import numpy as np
 
-from minigrad import Function
+from minigrad import Function, nn
 
 
 def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
@@ -27,6 +33,30 @@ def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
     z = (from_x[:, 1 * H:2 * H] + from_h[:, 1 * H:2 * H]).sigmoid()       # update gate (B, H)
     n = (from_x[:, 2 * H:3 * H] + r * from_h[:, 2 * H:3 * H]).tanh()      # candidate (B, H)
     return (1 - z) * n + z * h                                  # (B, H)
+
+
+class GRU(nn.Recurrent):
+    """A GRU layer: `gru_cell` run over time by `nn.Recurrent`, which also keeps a padded
+    row's state as it was. Its state is one tensor, h (B, H): `state_parts` stays ("h",).
+
+    Parameters as torch.nn.GRU's first layer, so a state dict copies across:
+    weight_ih_l0 (3H, I), weight_hh_l0 (3H, H), bias_ih_l0, bias_hh_l0 (3H,), blocks r, z, n,
+    each uniform in [-1/sqrt(H), 1/sqrt(H)).
+    """
+
+    def __init__(self, input_size, hidden_size):
+        self.input_size, self.hidden_size = input_size, hidden_size
+        H, bound = hidden_size, 1 / math.sqrt(hidden_size)
+        shapes = [(3 * H, input_size), (3 * H, H), (3 * H,), (3 * H,)]
+        params = [nn.Parameter(np.empty(shape, dtype=np.float32)) for shape in shapes]
+        for p in params:
+            nn.init.uniform_(p, -bound, bound)
+        self.weight_ih_l0, self.weight_hh_l0, self.bias_ih_l0, self.bias_hh_l0 = params
+
+    def cell(self, x, h):
+        """One step: x (B, I), h (B, H) -> h' (B, H)."""
+        return gru_cell(x, h, self.weight_ih_l0, self.weight_hh_l0, self.bias_ih_l0,
+                        self.bias_hh_l0)
 
 
 def layer_norm(x, weight, bias, eps=1e-5):

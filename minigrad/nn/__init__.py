@@ -3,6 +3,8 @@
 module       Module (parameters, state_dict, train/eval, to(dtype)) and Parameter
 layers       Linear, Embedding, Dropout
 lstm         LSTMCell and LSTM, built from primitive ops
+recurrent    the recurrent-layer contract (what the seq2seq model asks of an LSTM or a GRU),
+             and Recurrent, a layer run over time from its one-step cell
 fused_lstm   the LSTM as single ops with hand-derived backwards: one step (FusedLSTMCell) and
              a whole sequence (FusedLSTM, backpropagation through time); fused=True
 init         initialisation (uniform_, normal_, zeros_)
@@ -13,6 +15,7 @@ from minigrad.nn import init, utils
 from minigrad.nn.layers import Dropout, Embedding, Linear
 from minigrad.nn.lstm import LSTM, LSTMCell
 from minigrad.nn.module import Module, Parameter
+from minigrad.nn.recurrent import Recurrent
 
 __all__ = ["Module", "Parameter", "Linear", "Embedding", "Dropout", "LSTMCell", "LSTM",
-           "init", "utils"]
+           "Recurrent", "init", "utils"]

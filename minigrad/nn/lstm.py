@@ -12,6 +12,7 @@ import minigrad.functional as F
 from minigrad.nn import init
 from minigrad.nn.fused_lstm import fused_lstm, fused_lstm_cell
 from minigrad.nn.module import Module, Parameter, check_dtype, check_sizes
+from minigrad.nn.recurrent import check_mask
 from minigrad.scopes import scope
 from minigrad.tensor import Tensor
 
@@ -86,7 +87,12 @@ class LSTM(Module):
     bias_ih_l0, bias_hh_l0), so a state dict copies across either way. `fused=True` runs the
     whole sequence as one op, `FusedLSTM`, whose backward is backpropagation through time
     written by hand (`minigrad.nn.fused_lstm`); `cell()` then runs one fused step.
+
+    It meets the recurrent-layer contract (`minigrad.nn.recurrent`): its state has two parts,
+    h and c, so any layer that meets it can take its place in the seq2seq model.
     """
+
+    state_parts = ("h", "c")
 
     def __init__(self, input_size, hidden_size, batch_first=True, fused=False):
         check_sizes("LSTM", input_size=input_size, hidden_size=hidden_size)
@@ -173,18 +179,6 @@ def check_input(module, x, ndim):
         raise ValueError(f"{type(module).__name__}: expected an input of shape {expected} with "
                          f"input_size={module.input_size}, got {x.shape}")
     check_dtype(module, x, weight)
-
-
-def check_mask(module, mask, shape):
-    """None, or the mask as a boolean array of the input's (batch, time) shape."""
-    if mask is None:
-        return None
-    mask = np.asarray(getattr(mask, "data", mask))
-    if mask.dtype != bool or mask.shape != tuple(shape):
-        layout = "(batch, time)" if module.batch_first else "(time, batch)"
-        raise ValueError(f"{type(module).__name__}: the mask should be booleans of shape "
-                         f"{layout} = {tuple(shape)}, got {mask.dtype} {mask.shape}")
-    return mask
 
 
 def initial_state(module, state, batch, weight):
