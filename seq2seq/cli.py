@@ -48,6 +48,10 @@ def add_train_options(parser, defaults=TrainConfig()):
                         default=defaults.teacher_forcing_ratio)
     parser.add_argument("--composed", dest="fused", action="store_false",
                         help="use the LSTM built from primitive ops instead of the fused one")
+    parser.add_argument("--rnn", metavar="FILE.py:CLASS", default=defaults.rnn,
+                        help="a recurrent layer of your own in place of the LSTM, e.g. "
+                        "my_gru.py:GRU (the contract: minigrad/nn/recurrent.py); the run "
+                        "records the file's path and hash, and later commands refuse it changed")
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--threads", type=int, default=defaults.threads,
                         help="BLAS threads (one is often fastest on a small shared machine)")
@@ -72,13 +76,18 @@ def config_from(args):
 def check_config(config):
     """The training settings: seq2seq.settings checks them for every command that trains."""
     check_train_config(config)
+    if config.rnn is not None and not config.fused:
+        raise ValueError("--composed chooses how the LSTM is computed, and --rnn replaces the "
+                         "LSTM: leave one of them out")
 
 
 def cmd_train(args):
+    from seq2seq.rnn_file import resolved
     from seq2seq.runs import check_resume, say
     from seq2seq.train import token_level, train
     config = config_from(args)
     check_config(config)
+    config = dataclasses.replace(config, rnn=resolved(config.rnn))     # an absolute path
     saved = saved_run(config) if config.resume and not config.overwrite else None
     if saved is not None:
         config = resumed_config(config, saved["config"], args.given)

@@ -1,11 +1,14 @@
 """Writing a translation: greedy decoding and beam search. Both return the tokens and, for the
 attention model, the attention weights of every output step (rows: output tokens, columns:
-source positions)."""
+source positions). Both work with any recurrent layer (`minigrad.nn.recurrent`): the decoder's
+state is passed along as the layer made it, one tensor or a tuple, and beam search picks the
+surviving hypotheses' rows of every part."""
 
 import numpy as np
 
 import minigrad.functional as F
 from minigrad import Tensor, no_grad
+from minigrad.nn.recurrent import map_state
 
 
 @no_grad()
@@ -82,8 +85,14 @@ def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
         if not beams_next or best_finished >= beams_next[0][1]:
             break
         beams = beams_next
-        state = tuple(Tensor(s.data[keep]) for s in new_state)
+        state = rows_of(new_state, keep)                 # each part (k', H)
     else:
         finished.extend(beams)                           # max_len reached: take them as they are
     ids, _, rows = max(finished, key=lambda h: h[1])
     return ids, (np.stack(rows) if rows else None)
+
+
+def rows_of(state, rows):
+    """The given rows of every part of a decoder state (one tensor, or a tuple of them), as new
+    leaves: the surviving hypotheses' states, each from the hypothesis it extends."""
+    return map_state(lambda s: Tensor(s.data[rows]), state)

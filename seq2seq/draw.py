@@ -2,10 +2,11 @@
 
 The model's own `Seq2Seq.encode` and `AttentionDecoder.step` (or `Decoder.step`) run here; they
 record each part inside a `minigrad.scope(...)`: the encoder, the embedding of the previous token,
-the decoder's LSTM, the attention and the output layer (the loss gets its scope here). The
-drawing then folds the big parts into one box each (by default the encoder and the decoder's
-LSTM), so a whole step with a hidden size of 128 stays readable, while the attention is drawn
-op by op with its weights.
+the decoder's recurrent layer ("decoder lstm", or "decoder gru" for a layer class named GRU), the
+attention and the output layer (the loss gets its scope here). The drawing then folds the big
+parts into one box each (by default the encoder and the decoder's recurrent layer), so a whole
+step with a hidden size of 128 stays readable, while the attention is drawn op by op with its
+weights.
 
 The root is the loss of the token the model writes at that step, -log p(token), so every box
 shows the gradient that would train it. The steps before are run without recording (their
@@ -22,7 +23,13 @@ import minigrad.functional as F
 from minigrad import no_grad, scope
 from seq2seq.settings import check_settings
 
-DEFAULT_COLLAPSE = ("encoder", "decoder lstm")
+DEFAULT_COLLAPSE = ("encoder", "decoder lstm")      # for an LSTM; see default_collapse
+
+
+def default_collapse(model):
+    """The scopes folded by default: the encoder and the decoder's recurrent layer, whose scope
+    is named after its class ("decoder lstm", "decoder gru")."""
+    return ("encoder", model.decoder.rnn_scope)
 
 
 def decoder_step(translator, sentence, step=0):
@@ -35,7 +42,7 @@ def decoder_step(translator, sentence, step=0):
     model.eval()
     decoder = model.decoder
     src = translator.source_ids([sentence])                             # (1, S)
-    enc_outputs, state, src_mask = model.encode(src)                    # (1, S, H), (1, H) x 2
+    enc_outputs, state, src_mask = model.encode(src)                    # (1, S, H), (1, H) each
     token = np.array([tgt.bos_id])
     with no_grad():                                     # the steps before: run, not recorded
         for _ in range(step):
@@ -43,14 +50,15 @@ def decoder_step(translator, sentence, step=0):
             token = logits.data.argmax(-1)                              # (1,)
 
     named = {}                                          # the step's tensors, by name
-    logits, (h, c), weights = decoder.step(token, state, enc_outputs, src_mask, named=named)
+    logits, _, weights = decoder.step(token, state, enc_outputs, src_mask, named=named)
     written = logits.data.argmax(-1)                                    # (1,)
     with scope("loss"):
         loss = F.cross_entropy(logits, written)                         # -log p(token)
     word = tgt.token(int(written[0]))
     names = {f"-log p({word})": loss, "logits": logits, "encoder outputs": enc_outputs,
-             f"embedding of {tgt.token(int(token[0]))}": named["embedding"],
-             "h (decoder state)": h, "c": c}
+             f"embedding of {tgt.token(int(token[0]))}": named["embedding"]}
+    for i, part in enumerate(decoder.rnn.state_parts):                  # h, c for an LSTM
+        names[f"{part} (decoder state)" if i == 0 else part] = named[part]
     if weights is not None:
         names.update({"attention weights": named["attention weights"],
                       "context": named["context"]})
@@ -58,12 +66,15 @@ def decoder_step(translator, sentence, step=0):
             "word": word, "names": names}
 
 
-def decoder_step_drawing(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE,
-                         backward_order=False, show_values=True, legend=True):
+def decoder_step_drawing(translator, sentence, step=0, collapse=None, backward_order=False,
+                         show_values=True, legend=True):
     """The drawing (a minigrad.viz Drawing) of decoder step `step` of translating `sentence`;
-    `legend`: the key to colours and line styles under the title."""
+    `collapse`: the scopes drawn as one box each (None: `default_collapse(model)`); `legend`:
+    the key to colours and line styles under the title."""
     from minigrad.viz import draw_graph
 
+    if collapse is None:
+        collapse = default_collapse(translator.model)
     run = decoder_step(translator, sentence, step)
     names = {f"{name}": p for name, p in translator.model.named_parameters()}
     names.update(run["names"])
@@ -73,7 +84,7 @@ def decoder_step_drawing(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE
                       legend=legend)
 
 
-def draw_decoder_step(translator, sentence, path, step=0, collapse=DEFAULT_COLLAPSE,
+def draw_decoder_step(translator, sentence, path, step=0, collapse=None,
                       backward_order=False, engine="auto", overwrite=False, legend=True):
     """Draw decoder step `step` of translating `sentence` to `path` (.svg, .png or .pdf; the DOT
     text goes beside it, .dot, but never over a .dot file that is not the DOT text of an
@@ -104,9 +115,10 @@ def add_command(subparsers):
     p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
                    "task)")
     p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
-    p.add_argument("--collapse", nargs="*", default=list(DEFAULT_COLLAPSE), metavar="SCOPE",
-                   help="scopes drawn as one box (default: encoder, 'decoder lstm'); of "
-                   "encoder, embedding, 'decoder lstm', attention, output, loss")
+    p.add_argument("--collapse", nargs="*", default=None, metavar="SCOPE",
+                   help="scopes drawn as one box (default: encoder, 'decoder lstm', or the "
+                   "decoder's layer as --rnn names it: 'decoder gru'); of encoder, embedding, "
+                   "'decoder lstm', attention, output, loss")
     p.add_argument("--backward-order", action="store_true",
                    help="number the ops as backward visits them; gradients on the arrows")
     p.add_argument("--no-legend", dest="legend", action="store_false",

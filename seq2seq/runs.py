@@ -10,7 +10,9 @@
 - An experiment (the demo, compare-lengths) replaces its own earlier run and nothing else
   (`claim`).
 - `resume` refuses, naming each option, any change the saved model cannot honour (its shape,
-  its wiring, its data); the changes it can honour are returned, to be noted in the history.
+  its wiring, its recurrent layer, its data); the changes it can honour are returned, to be
+  noted in the history. A layer from a file (--rnn) must also be unchanged: loading the run
+  checks the file's hash (seq2seq.rnn_file).
 - The checkpoint is the truth: report.json is made from its history (`report_of`), written
   after it, and rewritten from it when a kill came between the two (`reconcile_report`, on
   resume; `repair_report`, on evaluate).
@@ -33,7 +35,7 @@ RUN_FILES = (CHECKPOINT, REPORT)            # what `train` writes in its folder
 # The options of a run (TrainConfig's fields), by what a resumed run may do with them.
 MUST_MATCH = ("task", "sep", "num_examples", "min_len", "max_len", "seed", "val_fraction",
               "level", "reverse_input", "embed_size", "hidden_size", "attention", "wiring",
-              "bidirectional")
+              "bidirectional", "rnn")
 MAY_CHANGE = ("epochs", "lr", "lr_decay", "clip", "threads", "batch_size",
               "teacher_forcing_ratio", "progress", "fused")
 NOT_SETTINGS = ("out", "resume", "overwrite")

@@ -63,6 +63,9 @@ def check_settings(**settings):
         raise SettingError("min_len", f"{low} is above --max-len {high}")
     if "sep" in settings and settings["sep"] == "":
         raise SettingError("sep", "must not be empty")
+    if isinstance(settings.get("rnn"), str):        # FILE.py:CLASS (a class, in Python: as is)
+        from seq2seq.rnn_file import split
+        split(settings["rnn"])
 
 
 def check_train_config(config):

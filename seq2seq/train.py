@@ -18,7 +18,7 @@ import minigrad
 from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
-from seq2seq import data, heldout, runs
+from seq2seq import data, heldout, rnn_file, runs
 from seq2seq.batching import batches, encode_source, encode_target
 from seq2seq.model import Seq2Seq
 from seq2seq.progress import epoch_progress
@@ -54,6 +54,7 @@ class TrainConfig:
     max_len: int | None = None
     teacher_forcing_ratio: float = 1.0
     fused: bool = True
+    rnn: str | None = None          # the recurrent layer, "FILE.py:CLASS"; None: the LSTM
     progress: bool = True
 
 
@@ -74,15 +75,18 @@ def token_level(config):
 
 
 def build(config, pairs):
-    """Vocabularies from the training pairs, and a fresh model."""
+    """Vocabularies from the training pairs, and a fresh model (its recurrent layer loaded from
+    config.rnn's file, when it names one: the translator's `rnn_record` then records it)."""
     level = token_level(config)
     src_vocab = Vocab.build(tokenize(s, level) for s, _ in pairs)
     tgt_vocab = Vocab.build(tokenize(t, level) for _, t in pairs)
+    rnn, record = (None, None) if config.rnn is None else rnn_file.record(
+        rnn_file.resolved(config.rnn))
     minigrad.manual_seed(config.seed)
     model = Seq2Seq(len(src_vocab), len(tgt_vocab), config.embed_size, config.hidden_size,
                     config.attention, config.wiring, src_vocab.pad_id, config.fused,
-                    config.bidirectional)
-    return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input)
+                    config.bidirectional, rnn)
+    return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record)
 
 
 def train(config, log=runs.say):
@@ -91,6 +95,7 @@ def train(config, log=runs.say):
     resume or overwrite, and a resume that changes what the saved model cannot honour."""
     from threadpoolctl import threadpool_limits
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
+    config = dataclasses.replace(config, rnn=rnn_file.resolved(config.rnn))    # an absolute path
     keep_freed_memory()                 # fewer page faults from step to step (minigrad.memory)
     out = Path(runs.check_out(config.out))
     created = runs.make_folder(out)
@@ -191,6 +196,7 @@ def save_run(out, config, translator, optimizer, history, split=None):
         "tgt_vocab": translator.tgt_vocab.to_dict(),
         "level": translator.level,
         "reverse_input": translator.reverse_input,
+        "rnn": translator.rnn_record,       # the layer's file and hash, or None for the LSTM
         "history": history,
         "split": split,
     }, Path(out) / CHECKPOINT)
@@ -216,9 +222,10 @@ def check_same_data(out, config, split):
 
 def load_run(out, config):
     translator, state = load_translator(out)
-    if translator.model.config["fused"] != config.fused:    # same weights, other LSTM code
-        translator.model = Seq2Seq(**{**state["model_config"], "fused": config.fused})
-        translator.model.load_state_dict(state["model"])
+    model = translator.model
+    if model.config["fused"] != config.fused:               # same weights, other LSTM code
+        translator.model = Seq2Seq(**{**model.config, "fused": config.fused}, rnn=model.rnn)
+        translator.model.load_state_dict(model.state_dict())
     optimizer = Adam(translator.model.parameters(), lr=config.lr)
     optimizer.load_state_dict(state["optimizer"])
     return translator, optimizer, list(state["history"])

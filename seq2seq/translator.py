@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 import minigrad
-from seq2seq import metrics
+from seq2seq import metrics, rnn_file
 from seq2seq.batching import encode_source, pad_sources
 from seq2seq.decoding import beam_search, greedy
 from seq2seq.model import SCORINGS, Seq2Seq
@@ -29,11 +29,14 @@ MAX_SOURCE_TOKENS = 1000
 
 
 class Translator:
-    """A trained model with what it needs to read and write text: vocabularies and settings."""
+    """A trained model with what it needs to read and write text: vocabularies and settings.
+    `rnn_record`: where the model's recurrent layer comes from (seq2seq.rnn_file), None for the
+    LSTM."""
 
-    def __init__(self, model, src_vocab, tgt_vocab, level, reverse_input):
+    def __init__(self, model, src_vocab, tgt_vocab, level, reverse_input, rnn_record=None):
         self.model, self.src_vocab, self.tgt_vocab = model, src_vocab, tgt_vocab
         self.level, self.reverse_input = level, reverse_input
+        self.rnn_record = rnn_record
 
     def source_ids(self, texts):
         return pad_sources([encode_source(t, self.src_vocab, self.level, self.reverse_input)
@@ -145,12 +148,15 @@ def load_translator(path):
         raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
                          f"{name!r} entry: {type(problem).__name__}: {problem}") from problem
 
-    arrays = entry("model", _arrays)
-    model = entry("model_config", lambda config: Seq2Seq(**_checked_config(config, arrays)))
-    entry("model", model.load_state_dict)
+    arrays = _renamed(entry("model", _arrays))
+    record = state.get("rnn")                           # None: the LSTM
+    rnn = None if record is None else rnn_file.class_of(record, file)   # refused if changed
+    model = entry("model_config", lambda config: Seq2Seq(
+        **_checked_config(config, arrays, rnn), rnn=rnn))
+    entry("model", lambda _: model.load_state_dict(arrays))
     translator = Translator(model, entry("src_vocab", Vocab.from_dict),
                             entry("tgt_vocab", Vocab.from_dict), entry("level", _level),
-                            entry("reverse_input", _flag))
+                            entry("reverse_input", _flag), record)
     for side in ("src", "tgt"):
         entry(f"{side}_vocab", lambda vocab: _same_size(
             len(Vocab.from_dict(vocab)), model.config[f"{side}_vocab_size"], f"{side}_vocab_size"))
@@ -187,9 +193,22 @@ def _same_size(found, expected, name):
         raise ValueError(f"{found} tokens, but model_config says {name} {expected}")
 
 
-def _checked_config(config, arrays):
+def _renamed(arrays):
+    """The state dict with the names this version gives the recurrent layers: checkpoints saved
+    before the layer could be other than an LSTM call them `lstm` and `lstm_reverse`."""
+    old = {"encoder.lstm.": "encoder.rnn.", "encoder.lstm_reverse.": "encoder.rnn_reverse.",
+           "decoder.lstm.": "decoder.rnn."}
+    renamed = {}
+    for key, value in arrays.items():
+        prefix = next((p for p in old if isinstance(key, str) and key.startswith(p)), None)
+        renamed[key if prefix is None else old[prefix] + key[len(prefix):]] = value
+    return renamed
+
+
+def _checked_config(config, arrays, rnn=None):
     """The checkpoint's model_config, its types and values checked and its sizes compared with
-    the shapes of the saved arrays, all before the model is built."""
+    the shapes of the saved arrays, all before the model is built. `rnn`: the layer's class,
+    None for the LSTM (whose weight_hh shows the hidden size as well)."""
     if not isinstance(config, dict):
         raise ValueError(f"a dict expected, found a {type(config).__name__}")
     for name in SIZES:
@@ -209,9 +228,12 @@ def _checked_config(config, arrays):
             0 <= pad < min(config["src_vocab_size"], config["tgt_vocab_size"])):
         raise ValueError(f"padding_idx must be an index into both vocabularies, got {pad!r}")
     src, tgt, embed, hidden = (int(config[name]) for name in SIZES)
-    for key, shape in {"encoder.embedding.weight": (src, embed),
-                       "decoder.embedding.weight": (tgt, embed),
-                       "encoder.lstm.weight_hh_l0": (4 * hidden, hidden)}.items():
+    outputs = hidden if config.get("attention", "dot") is None else 2 * hidden
+    shapes = {"encoder.embedding.weight": (src, embed), "decoder.embedding.weight": (tgt, embed)}
+    if rnn is None:
+        shapes["encoder.rnn.weight_hh_l0"] = (4 * hidden, hidden)
+    shapes["decoder.out.weight"] = (tgt, outputs)       # whatever the layer: H or 2H columns
+    for key, shape in shapes.items():
         found = getattr(arrays.get(key), "shape", None)
         if found is None or tuple(found) != shape:
             raise ValueError(

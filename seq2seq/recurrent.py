@@ -1,0 +1,51 @@
+"""The model's recurrent layers: made from a class (nn.LSTM unless another is given), and the
+bridge that hands the encoder's final state to the decoder.
+
+Any class that meets the contract of `minigrad.nn.recurrent` will do; it is made as
+`rnn(input_size, hidden_size)` and checked at once (`check_recurrent`), so a layer that cannot
+work in the model (no mask, a state of the wrong shape) is refused before any training, with a
+message that says what is wrong.
+"""
+
+import numpy as np
+
+from minigrad import Tensor, nn
+from minigrad.nn.recurrent import RecurrentLayerError, check_recurrent, hidden, join_parts, parts
+
+__all__ = ["bridge", "hidden", "make_rnn", "named_parts"]
+
+
+def make_rnn(rnn, input_size, hidden_size, fused=True):
+    """A recurrent layer reading (B, T, input_size). `rnn`: None or nn.LSTM for the LSTM (fused
+    or composed from primitive ops, as `fused` says), or any class that meets the contract."""
+    if rnn is None or rnn is nn.LSTM:
+        return nn.LSTM(input_size, hidden_size, batch_first=True, fused=fused)
+    name = getattr(rnn, "__name__", type(rnn).__name__)
+    if not callable(rnn):
+        raise RecurrentLayerError(f"rnn should be a recurrent layer's class, not a {name}")
+    try:
+        layer = rnn(input_size, hidden_size)
+    except Exception as error:
+        raise RecurrentLayerError(f"{name}({input_size}, {hidden_size}) raised "
+                                  f"{type(error).__name__}: {error}") from error
+    check_recurrent(layer, input_size, hidden_size)
+    return layer
+
+
+def named_parts(layer, state):
+    """The state's parts by the names the layer gives them: {"h": h, "c": c} for an LSTM."""
+    return dict(zip(layer.state_parts, parts(state)))
+
+
+def bridge(state, source, target):
+    """The encoder layer `source`'s final state as the decoder layer `target`'s first state.
+
+    Part by part: the hidden state (the first part) always goes across; every other part of
+    the target's state is the source's part of the same name, or zeros if the source has none.
+    So an LSTM hands (h, c) to an LSTM and a GRU h to a GRU unchanged; an LSTM encoder hands a
+    GRU decoder its h (c is left behind), a GRU encoder an LSTM decoder h and c = 0."""
+    h = hidden(state)                                               # (B, H)
+    given = dict(zip(source.state_parts[1:], parts(state)[1:]))
+    rest = [given[name] if name in given else Tensor(np.zeros_like(h.data))
+            for name in target.state_parts[1:]]
+    return join_parts(target, [h, *rest])
