@@ -3,10 +3,12 @@ batch, for every model the command line can train; and beam search, which decode
 a time, is then not worse than greedy decoding on held-out data."""
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from minigrad.grade import reference
 from seq2seq import data
 from seq2seq.train import TrainConfig, build, train
 
@@ -19,6 +21,13 @@ MODELS = [dict(attention=a, wiring=w, bidirectional=b, reverse_input=r, fused=f)
                                                  ["luong", "bahdanau"], [False, True],
                                                  [False, True], [False, True])
           if a is not None or w == "luong"]
+# The reference GRU through --rnn FILE.py:CLASS: a layer of the recurrent-layer contract
+GRU = f"{Path(reference.__file__).resolve()}:GRU"
+MODELS += [{"attention": a, "wiring": w, "bidirectional": b, "reverse_input": r, "fused": True,
+            "rnn": GRU}
+           for a, w, b, r in [("dot", "luong", False, False), (None, "luong", True, False),
+                              ("additive", "bahdanau", True, True), ("general", "luong", True,
+                                                                     False)]]
 
 
 @pytest.mark.parametrize("settings", MODELS, ids=lambda s: "-".join(

@@ -26,6 +26,8 @@ Why the parts have names: the model hands the encoder's final state to the decod
 """
 
 import inspect
+import traceback
+from pathlib import Path
 
 import numpy as np
 
@@ -138,6 +140,9 @@ def check_recurrent(layer, input_size, hidden_size):
     x = np.random.default_rng(0).standard_normal((2, 3, input_size)).astype(dtype)
     mask = np.array([[False, True, True], [True, True, True]])      # row 0: one step of padding
     with no_grad():
+        zeros = zero_state(layer, 2, dtype)
+        step = _run(name, "cell(x, state)", lambda: layer.cell(Tensor(x[:, 0]), zeros))
+        _check_state(name, "cell", layer, step, 2, hidden_size)
         outputs, state = _run(name, "forward(x, mask=mask)", lambda: layer(Tensor(x), mask=mask))
         _check_state(name, "forward", layer, state, 2, hidden_size)
         found = getattr(outputs, "shape", type(outputs).__name__)
@@ -151,9 +156,6 @@ def check_recurrent(layer, input_size, hidden_size):
                 f"{name}: forward ignores the mask: a sequence padded on the left ends in "
                 f"another state than the same sequence alone (a padded step must leave the "
                 f"state as it was; nn.Recurrent's forward does this)")
-        zeros = zero_state(layer, 2, dtype)
-        step = _run(name, "cell(x, state)", lambda: layer.cell(Tensor(x[:, 0]), zeros))
-        _check_state(name, "cell", layer, step, 2, hidden_size)
         if not _close([hidden(step)[1:]], [outputs.data[1:, 0]]):
             raise RecurrentLayerError(f"{name}: cell and forward disagree: one cell step from "
                                       f"zeros should give forward's first output")
@@ -181,13 +183,19 @@ def _check_attributes(layer, name, input_size, hidden_size):
 
 
 def _run(name, what, call):
+    """call(), with an error in the layer's code put in one line, with the line of that code
+    where it happened (the deepest frame outside minigrad)."""
     try:
         return call()
     except RecurrentLayerError:
         raise
-    except Exception as error:
+    except Exception as error:                  # the layer's code: anything can happen
+        package = Path(__file__).resolve().parent.parent
+        theirs = [f for f in traceback.extract_tb(error.__traceback__)
+                  if package not in Path(f.filename).resolve().parents]
+        where = f" ({Path(theirs[-1].filename).name}, line {theirs[-1].lineno})" if theirs else ""
         raise RecurrentLayerError(f"{name}: {what} raised {type(error).__name__}: "
-                                  f"{error}") from error
+                                  f"{error}{where}") from error
 
 
 def _check_state(name, where, layer, state, batch, hidden_size):

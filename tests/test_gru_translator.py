@@ -1,0 +1,41 @@
+"""The end of the GRU exercise (docs/coursework.md, "Now train your GRU in the translator"): the
+command the tutorial gives, run on the reference GRU, learns to reverse digit strings, and the
+run it writes is one that evaluate, translate and draw can use.
+
+The command is read from the tutorial, so the tutorial's command is the one this test runs."""
+
+import json
+import shlex
+from pathlib import Path
+
+from minigrad.grade import reference
+from seq2seq.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = Path(reference.__file__).resolve()
+
+
+def tutorial_command():
+    """The `python -m seq2seq train ... --rnn my_gru.py:GRU ...` line of docs/coursework.md,
+    as arguments (its backslash-continued lines joined)."""
+    text = (ROOT / "docs" / "coursework.md").read_text(encoding="utf-8").replace("\\\n", " ")
+    [line] = [line for line in text.splitlines()
+              if line.startswith("$ python -m seq2seq train") and "--rnn my_gru.py:GRU" in line]
+    return shlex.split(line)[4:]                        # after "$ python -m seq2seq"
+
+
+def test_the_reference_gru_learns_to_reverse_in_the_translator(tmp_path, capsys):
+    argv = tutorial_command()
+    assert argv[0] == "train"
+    argv[argv.index("--rnn") + 1] = f"{REFERENCE}:GRU"
+    argv[argv.index("--out") + 1] = str(tmp_path / "my-gru")
+    assert main([*argv, "--no-progress"]) == 0
+    capsys.readouterr()
+
+    assert main(["evaluate", str(tmp_path / "my-gru"), "--json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores["seen_in_training"] == 0 and scores["examples"] >= 250
+    assert scores["exact_match"] >= 0.95
+
+    assert main(["translate", str(tmp_path / "my-gru"), "1234567"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "7654321"

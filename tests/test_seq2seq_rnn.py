@@ -1,0 +1,198 @@
+"""Another recurrent layer in the seq2seq model: Seq2Seq(rnn=GRU) in Python, --rnn FILE.py:CLASS
+on the command line; the bridge between encoder and decoder states; decoding; the checkpoint's
+record of the layer's file, which later commands check before they run it."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad import nn
+from minigrad.grade import reference
+from minigrad.grade.reference import GRU
+from minigrad.nn.recurrent import RecurrentLayerError
+from seq2seq import Seq2Seq
+from seq2seq.batching import pad_sources, pad_targets
+from seq2seq.cli import main
+from seq2seq.decoding import beam_search, greedy
+from seq2seq.model import Decoder, Encoder, run_steps
+from seq2seq.recurrent import bridge
+
+PAD, BOS, EOS = 0, 1, 2
+REFERENCE = Path(reference.__file__).resolve()
+TINY = ["--task", "reverse", "--num-examples", "40", "--min-len", "3", "--max-len", "5",
+        "--epochs", "1", "--embed-size", "4", "--hidden-size", "8", "--no-progress"]
+
+
+def batch(rng):
+    src = pad_sources([list(rng.integers(3, 9, n)) for n in (5, 3, 4)], PAD)
+    tgt = pad_targets([[BOS] + list(rng.integers(3, 9, n)) + [EOS] for n in (4, 2, 3)], PAD)
+    return src, tgt
+
+
+def one_error_line(capsys):
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+# ---- the model in Python ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("attention, wiring", [(None, "luong"), ("dot", "luong"),
+                                               ("additive", "bahdanau")])
+def test_a_gru_model_has_gru_weights_and_teacher_forcing_equals_step_by_step(attention, wiring):
+    minigrad.manual_seed(0)
+    model = Seq2Seq(9, 9, embed_size=4, hidden_size=6, attention=attention, wiring=wiring,
+                    bidirectional=True, rnn=GRU).double()
+    names = dict(model.named_parameters())
+    assert names["encoder.rnn.weight_hh_l0"].shape == (18, 6)         # 3H rows: r, z, n
+    assert "encoder.rnn_reverse.weight_ih_l0" in names and "decoder.rnn.bias_hh_l0" in names
+    src, tgt = batch(np.random.default_rng(0))
+    fast, _ = model(src, tgt[:, :-1])
+    enc, state, mask = model.encode(src)
+    assert isinstance(state, minigrad.Tensor) and state.shape == (3, 6)   # a GRU's state: h
+    slow, _ = run_steps(model.decoder, tgt[:, :-1], state, enc, mask)
+    np.testing.assert_allclose(fast.data, slow.data, atol=1e-12)
+
+
+def test_greedy_and_beam_search_decode_with_a_gru_and_a_beam_of_one_is_greedy():
+    minigrad.manual_seed(1)
+    model = Seq2Seq(9, 9, embed_size=4, hidden_size=6, rnn=GRU).eval()
+    src, _ = batch(np.random.default_rng(1))
+    ids, _ = greedy(model, src, BOS, EOS, max_len=6)
+    for row in range(3):
+        one = src[row:row + 1]
+        assert beam_search(model, one, BOS, EOS, beam_size=1, max_len=6)[0] == ids[row]
+        beam_ids, beam_weights = beam_search(model, one, BOS, EOS, beam_size=3, max_len=6)
+        assert beam_weights.shape[1] == src.shape[1] and len(beam_ids) <= 6
+
+
+def test_the_bridge_hands_each_state_part_to_the_part_of_the_same_name():
+    lstm, gru = nn.LSTM(3, 4), GRU(3, 4)
+    h, c = minigrad.Tensor(np.ones((2, 4))), minigrad.Tensor(np.full((2, 4), 2.0))
+    assert bridge((h, c), lstm, gru) is h                               # c is left behind
+    h2, c2 = bridge(h, gru, lstm)                                       # c starts at zeros
+    assert h2 is h and np.all(c2.data == 0) and c2.shape == (2, 4)
+    assert bridge((h, c), lstm, lstm) == (h, c) and bridge(h, gru, gru) is h
+
+
+def test_an_lstm_encoder_and_a_gru_decoder_work_together():
+    minigrad.manual_seed(2)
+    encoder = Encoder(9, 4, 6, rnn=GRU)
+    decoder = Decoder(9, 4, 6, rnn=nn.LSTM)
+    src, tgt = batch(np.random.default_rng(2))
+    _, state = encoder(src)
+    logits, _ = decoder(tgt[:, :-1], bridge(state, encoder.rnn, decoder.rnn))
+    assert logits.shape == (3, tgt.shape[1] - 1, 9)
+
+
+def test_a_layer_that_takes_no_mask_is_refused_when_the_model_is_built():
+    class NoMask(GRU):
+        def forward(self, x, state=None):
+            return super().forward(x, state)
+    with pytest.raises(RecurrentLayerError, match="NoMask: forward takes no mask"):
+        Seq2Seq(9, 9, embed_size=4, hidden_size=6, rnn=NoMask)
+
+
+# ---- --rnn FILE.py:CLASS ------------------------------------------------------------------------
+
+@pytest.fixture
+def gru_file(tmp_path):
+    path = tmp_path / "my_gru.py"
+    shutil.copy(REFERENCE, path)
+    return path
+
+
+@pytest.fixture
+def gru_run(tmp_path, gru_file, capsys):
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--rnn", f"{gru_file}:GRU", "--out", str(out)]) == 0
+    capsys.readouterr()
+    return out
+
+
+def test_a_run_records_the_layers_file_and_hash_and_every_command_loads_it(gru_run, gru_file,
+                                                                           tmp_path, capsys):
+    state = minigrad.load(gru_run / "checkpoint.npz")
+    assert state["rnn"]["file"] == str(gru_file.resolve()) and state["rnn"]["class"] == "GRU"
+    assert len(state["rnn"]["sha256"]) == 64
+    assert state["model"]["encoder.rnn.weight_hh_l0"].shape == (24, 8)
+    assert main(["evaluate", str(gru_run), "--json"]) == 0
+    assert 0 <= json.loads(capsys.readouterr().out)["exact_match"] <= 1
+    assert main(["translate", str(gru_run), "123", "--beam-size", "2"]) == 0
+    assert main(["draw", str(gru_run), "--out", str(tmp_path / "step.svg")]) == 0
+    assert "decoder gru" in (tmp_path / "step.dot").read_text()
+
+
+@pytest.mark.parametrize("command", [["evaluate", "{run}"], ["translate", "{run}", "12"],
+                                     ["draw", "{run}", "--out", "{tmp}/x.svg"]])
+def test_a_changed_or_missing_layer_file_is_refused_in_one_line(gru_run, gru_file, tmp_path,
+                                                                capsys, command):
+    argv = [a.format(run=gru_run, tmp=tmp_path) for a in command]
+    gru_file.write_text(gru_file.read_text() + "\n# changed\n")
+    assert main(argv) == 1
+    line = one_error_line(capsys)
+    assert f"{gru_run / 'checkpoint.npz'}: {gru_file.resolve()} has changed since the model " \
+           "was trained (sha256 " in line and "put back the file it was trained with" in line
+    gru_file.unlink()
+    assert main(argv) == 1
+    assert f"comes from {gru_file.resolve()}, which is missing" in one_error_line(capsys)
+
+
+def test_resume_keeps_the_layer_and_refuses_another(gru_run, gru_file, tmp_path, capsys):
+    other = tmp_path / "other_gru.py"
+    shutil.copy(REFERENCE, other)
+    assert main(["train", *TINY, "--epochs", "2", "--rnn", f"{other}:GRU", "--out",
+                 str(gru_run), "--resume"]) == 1
+    line = one_error_line(capsys)
+    assert f"--rnn {other.resolve()}:GRU (saved: {gru_file.resolve()}:GRU)" in line
+    assert main(["train", "--epochs", "2", "--out", str(gru_run), "--resume",
+                 "--no-progress"]) == 0                                 # --rnn: the saved one
+    assert len(minigrad.load(gru_run / "checkpoint.npz")["history"]) == 2
+    gru_file.write_text(gru_file.read_text() + "\n# changed\n")
+    assert main(["train", "--epochs", "3", "--out", str(gru_run), "--resume"]) == 1
+    assert "has changed since the model was trained" in one_error_line(capsys)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("my_gru.py", ["--rnn should be FILE.py:CLASS", "'my_gru.py'"]),
+    ("my_gru.txt:GRU", ["--rnn should be FILE.py:CLASS"]),
+    ("{tmp}/nowhere.py:GRU", ["--rnn", "no such file: {tmp}/nowhere.py"]),
+    ("{file}:LSTM", ["defines no LSTM, where a recurrent layer's class belongs"]),
+    ("{file}:gru_cell", ["defines a function named gru_cell"]),
+    ("{broken}:GRU", ["running {broken}, line 2 raised ZeroDivisionError"]),
+    ("{file}:NotALayer", ["NotALayer(4, 8) raised TypeError"]),
+])
+def test_train_refuses_a_layer_it_cannot_use_in_one_line(gru_file, tmp_path, capsys, spec, words):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import math\nx = 1 / 0\n")
+    gru_file.write_text(gru_file.read_text() + "\nclass NotALayer:\n    pass\n")
+    fill = {"tmp": tmp_path, "file": gru_file, "broken": broken}
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--rnn", spec.format(**fill), "--out", str(out)]) == 1
+    line = one_error_line(capsys)
+    for word in words:
+        assert word.format(**fill) in line
+    assert not (out / "checkpoint.npz").exists()
+
+
+def test_composed_and_rnn_together_are_refused(gru_file, tmp_path, capsys):
+    assert main(["train", *TINY, "--composed", "--rnn", f"{gru_file}:GRU", "--out",
+                 str(tmp_path / "run")]) == 1
+    assert "--composed chooses how the LSTM is computed" in one_error_line(capsys)
+
+
+def test_a_checkpoint_from_before_the_rnn_option_still_loads(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--out", str(out)]) == 0
+    state = minigrad.load(out / "checkpoint.npz")
+    state.pop("rnn")
+    state["model"] = {k.replace(".rnn.", ".lstm."): v for k, v in state["model"].items()}
+    minigrad.save(state, out / "checkpoint.npz")
+    capsys.readouterr()
+    assert main(["translate", str(out), "123"]) == 0
+    assert capsys.readouterr().out.strip()
