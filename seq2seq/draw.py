@@ -23,8 +23,6 @@ import minigrad.functional as F
 from minigrad import no_grad, scope
 from seq2seq.settings import check_settings
 
-DEFAULT_COLLAPSE = ("encoder", "decoder lstm")      # for an LSTM; see default_collapse
-
 
 def default_collapse(model):
     """The scopes folded by default: the encoder and the decoder's recurrent layer, whose scope

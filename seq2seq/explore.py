@@ -3,8 +3,8 @@ through its backward pass op by op (minigrad.viz.explore).
 
 The step is the one `seq2seq draw` draws (seq2seq/draw.py: the model's own `encode` and `step`,
 the loss -log p(token) of the token it writes as the root). The page starts with the big parts
-folded (the encoder, its time steps when its LSTM is built from primitive ops, and the decoder's
-LSTM), so that the attention is drawn op by op; a click unfolds any of them.
+folded (the encoder, its time steps when its recurrent layer is built from primitive ops, and the
+decoder's recurrent layer), so that the attention is drawn op by op; a click unfolds any of them.
 
     python -m seq2seq explore runs/demo --out decoder-step.html
     python -m seq2seq explore runs/demo --step 2 --predict --out predict.html
@@ -12,15 +12,18 @@ LSTM), so that the attention is drawn op by op; a click unfolds any of them.
 
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from minigrad.viz.walk import walk
-from seq2seq.draw import DEFAULT_COLLAPSE, decoder_step, load_step
+from seq2seq.draw import decoder_step, default_collapse, load_step
 
 
-def explore_decoder_step(translator, sentence, step=0, collapse=DEFAULT_COLLAPSE,
+def explore_decoder_step(translator, sentence, step=0, collapse=None,
                          predict=False, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
     """The explorer (minigrad.viz.Explorer) of decoder step `step` of translating `sentence`.
-    The scopes in `collapse`, and the time steps of an encoder built from primitive ops, start
-    folded."""
+    The scopes in `collapse` (None: `default_collapse(model)`, the encoder and the decoder's
+    recurrent layer), and the time steps of an encoder built from primitive ops, start folded."""
     from minigrad.viz import explore
+
+    if collapse is None:
+        collapse = default_collapse(translator.model)
 
     run = decoder_step(translator, sentence, step)
     names = dict(translator.model.named_parameters())
@@ -43,9 +46,10 @@ def add_command(subparsers):
     p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
                    "task)")
     p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
-    p.add_argument("--collapse", nargs="*", default=list(DEFAULT_COLLAPSE), metavar="SCOPE",
-                   help="scopes folded at first (default: encoder, 'decoder lstm'); of "
-                   "encoder, embedding, 'decoder lstm', attention, output, loss")
+    p.add_argument("--collapse", nargs="*", default=None, metavar="SCOPE",
+                   help="scopes folded at first (default: encoder, 'decoder lstm', or the "
+                   "decoder's layer as --rnn names it: 'decoder gru'); of encoder, embedding, "
+                   "'decoder lstm', attention, output, loss")
     p.add_argument("--predict", action="store_true",
                    help="ask for chosen gradients before showing them")
     p.add_argument("--max-elements", type=int, default=MAX_ELEMENTS, metavar="N",

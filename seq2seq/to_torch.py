@@ -5,13 +5,13 @@
     logits, weights = torch_forward(theirs, src, tgt_in)   # == model(src, tgt_in), to ~1e-12
 
 `to_torch` builds torch.nn.Embedding, torch.nn.LSTM and torch.nn.Linear modules, under our
-parameter names (`encoder.lstm.weight_ih_l0`, `decoder.out.bias`, ...), so the state dict copies
+parameter names (`encoder.rnn.weight_ih_l0`, `decoder.out.bias`, ...), so the state dict copies
 across by name; `torch_forward` runs them as `Seq2Seq.forward` runs ours (teacher forcing). What
 changes on the way, and why:
 
 - Layout: our LSTM is batch-first by default, torch.nn.LSTM is not; here it is made with
   batch_first=True. A bidirectional encoder's two LSTMs become one torch.nn.LSTM with
-  bidirectional=True (our `encoder.lstm_reverse.X` is its `encoder.lstm.X_reverse`); torch
+  bidirectional=True (our `encoder.rnn_reverse.X` is its `encoder.rnn.X_reverse`); torch
   concatenates the two directions' outputs, ours adds them: the halves are added.
 - Padding: our encoder's LSTM takes a mask and keeps its state at padded steps; torch.nn.LSTM has
   no mask and would run the cell over the padding. The source is padded on the left: each row is
@@ -34,18 +34,23 @@ import numpy as np
 def to_torch(model):
     """torch.nn modules holding a copy of the weights of `model` (a seq2seq.model.Seq2Seq), in
     its dtype, in eval mode: a torch.nn.ModuleDict {"encoder", "decoder"}, with the model's
-    settings in `.config`. Run it with `torch_forward`."""
+    settings in `.config`. Run it with `torch_forward`. Only a model of LSTMs converts (another
+    recurrent layer, `rnn`, is a class of the user's, which torch does not know)."""
+    from minigrad.nn import LSTM
+    if model.rnn not in (None, LSTM):
+        raise ValueError(f"to_torch converts a model of LSTMs; this one's recurrent layer is "
+                         f"{model.rnn.__name__}")
     import torch
     from torch import nn
     c = model.config
     E, H, pad, scoring = c["embed_size"], c["hidden_size"], c["padding_idx"], c["attention"]
     encoder = nn.ModuleDict({
         "embedding": nn.Embedding(c["src_vocab_size"], E, padding_idx=pad),
-        "lstm": nn.LSTM(E, H, batch_first=True, bidirectional=c["bidirectional"])})
+        "rnn": nn.LSTM(E, H, batch_first=True, bidirectional=c["bidirectional"])})
     lstm_input = E + H if scoring is not None and c["wiring"] == "bahdanau" else E
     decoder = nn.ModuleDict({
         "embedding": nn.Embedding(c["tgt_vocab_size"], E, padding_idx=pad),
-        "lstm": nn.LSTM(lstm_input, H, batch_first=True),
+        "rnn": nn.LSTM(lstm_input, H, batch_first=True),
         "out": nn.Linear(H if scoring is None else 2 * H, c["tgt_vocab_size"])})
     if scoring == "general":                                    # q . (W k)
         decoder["attention"] = nn.ModuleDict({"W": nn.Linear(H, H, bias=False)})
@@ -64,8 +69,8 @@ def to_torch(model):
 
 def _torch_name(name):
     """Our parameter name -> torch's: the reverse LSTM is the second direction of one LSTM."""
-    if name.startswith("encoder.lstm_reverse."):
-        return "encoder.lstm." + name.split(".")[-1] + "_reverse"   # weight_ih_l0_reverse
+    if name.startswith("encoder.rnn_reverse."):
+        return "encoder.rnn." + name.split(".")[-1] + "_reverse"    # weight_ih_l0_reverse
     return name
 
 
@@ -91,12 +96,12 @@ def _encode(encoder, src, mask):
     tokens_first = src.gather(1, (positions + shift) % S)                   # (B, S)
     packed = pack_padded_sequence(encoder.embedding(tokens_first), lengths, batch_first=True,
                                   enforce_sorted=False)
-    outputs, (h, c) = encoder.lstm(packed)                                  # h, c: (D, B, H)
+    outputs, (h, c) = encoder.rnn(packed)                                   # h, c: (D, B, H)
     outputs, _ = pad_packed_sequence(outputs, batch_first=True, total_length=S)   # (B, S, D H)
     back = ((positions - shift) % S)[..., None].expand(B, S, outputs.shape[-1])
     outputs = outputs.gather(1, back)                                       # pads first again
-    if encoder.lstm.bidirectional:
-        H = encoder.lstm.hidden_size
+    if encoder.rnn.bidirectional:
+        H = encoder.rnn.hidden_size
         outputs = outputs[..., :H] + outputs[..., H:]                       # (B, S, H): summed
     return outputs, (h[:1], c[:1])
 
@@ -125,17 +130,17 @@ def _decode(decoder, config, tgt_in, state, enc_outputs, mask):
     x = decoder.embedding(tgt_in)                                           # (B, T, E)
     scoring, attention = config["attention"], getattr(decoder, "attention", None)
     if scoring is None:
-        outputs, _ = decoder.lstm(x, state)                                 # (B, T, H)
+        outputs, _ = decoder.rnn(x, state)                                  # (B, T, H)
         return decoder.out(outputs), None
     if config["wiring"] == "luong":                 # all states first, then one attention
-        states, _ = decoder.lstm(x, state)                                  # (B, T, H)
+        states, _ = decoder.rnn(x, state)                                   # (B, T, H)
         context, weights = _attend(attention, scoring, states, enc_outputs, mask)
         return decoder.out(torch.cat([context, states], dim=-1)), weights   # (B, T, V)
     logits, weights = [], []                        # bahdanau: s_{t-1} queries, step by step
     for t in range(x.shape[1]):
         query = state[0].transpose(0, 1)                                    # (B, 1, H)
         context, w = _attend(attention, scoring, query, enc_outputs, mask)  # (B, 1, H)
-        h, state = decoder.lstm(torch.cat([x[:, t:t + 1], context], dim=-1), state)
+        h, state = decoder.rnn(torch.cat([x[:, t:t + 1], context], dim=-1), state)
         logits.append(decoder.out(torch.cat([h, context], dim=-1)))         # (B, 1, V)
         weights.append(w)                                                   # (B, 1, S)
     return torch.cat(logits, dim=1), torch.cat(weights, dim=1)

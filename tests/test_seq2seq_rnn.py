@@ -90,6 +90,13 @@ def test_an_lstm_encoder_and_a_gru_decoder_work_together():
     assert logits.shape == (3, tgt.shape[1] - 1, 9)
 
 
+def test_to_torch_refuses_a_model_whose_layer_torch_does_not_know():
+    from seq2seq.to_torch import to_torch
+    with pytest.raises(ValueError, match="converts a model of LSTMs; this one's recurrent layer "
+                                         "is GRU"):
+        to_torch(Seq2Seq(9, 9, embed_size=4, hidden_size=6, rnn=GRU))
+
+
 def test_a_layer_that_takes_no_mask_is_refused_when_the_model_is_built():
     class NoMask(GRU):
         def forward(self, x, state=None):

@@ -73,8 +73,8 @@ def test_exported_model_matches_ours_in_logits_weights_and_gradients_on_a_padded
         assert np.all(weights.data[src[:, None, :].repeat(7, 1) == 0] == 0)   # never on padding
     their_parameters = dict(theirs.named_parameters())
     for name, p in model.named_parameters():
-        if name.startswith("encoder.lstm_reverse."):
-            name = "encoder.lstm." + name.split(".")[-1] + "_reverse"
+        if name.startswith("encoder.rnn_reverse."):
+            name = "encoder.rnn." + name.split(".")[-1] + "_reverse"
         np.testing.assert_allclose(their_parameters.pop(name).grad.numpy(), p.grad, rtol=0,
                                    atol=1e-10, err_msg=name)
     assert not their_parameters                                 # every one compared
@@ -90,7 +90,7 @@ def test_without_packing_torch_s_lstm_runs_over_the_padding_and_ends_elsewhere()
     theirs = to_torch(model)
     _, (h, _) = model.encoder(src)                              # (B, H)
     with torch.no_grad():
-        _, (h_unpacked, _) = theirs.encoder.lstm(theirs.encoder.embedding(torch.from_numpy(src)))
+        _, (h_unpacked, _) = theirs.encoder.rnn(theirs.encoder.embedding(torch.from_numpy(src)))
     full = src.min(axis=1) > 0                                  # the one row without padding
     np.testing.assert_allclose(h_unpacked[0].numpy()[full], h.data[full], rtol=0, atol=1e-12)
     assert np.all(np.abs(h_unpacked[0].numpy()[~full] - h.data[~full]).max(axis=1) > 1e-2)
