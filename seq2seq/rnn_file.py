@@ -37,8 +37,10 @@ def resolved(rnn):
         return None
     if isinstance(rnn, type):
         module = sys.modules.get(rnn.__module__)
-        file = inspect.getsourcefile(rnn) if module and module.__name__ != "__main__" else None
-        if file is None or rnn.__qualname__ != rnn.__name__:
+        in_a_file = (module is not None and module.__name__ != "__main__"
+                     and getattr(module, rnn.__name__, None) is rnn)
+        file = inspect.getsourcefile(rnn) if in_a_file else None
+        if file is None:
             raise RnnFileError(f"rnn: the class {rnn.__name__} must be defined at the top of a "
                                f".py file of its own, not in a script or a notebook (a run "
                                f"records the file, to load the class again)")

@@ -90,6 +90,18 @@ def test_an_lstm_encoder_and_a_gru_decoder_work_together():
     assert logits.shape == (3, tgt.shape[1] - 1, 9)
 
 
+def test_a_train_config_may_name_the_class_and_the_run_records_its_file():
+    from seq2seq import data
+    from seq2seq.train import TrainConfig, build
+    pairs = data.make_task("reverse", 20, seed=0, min_len=3, max_len=5)
+    translator = build(TrainConfig(embed_size=4, hidden_size=6, rnn=GRU), pairs)
+    assert translator.rnn_record["file"] == str(REFERENCE)
+    assert translator.rnn_record["class"] == "GRU"
+    assert type(translator.model.encoder.rnn).__name__ == "GRU"
+    with pytest.raises(ValueError, match="must be defined at the top of a .py file"):
+        build(TrainConfig(rnn=type("Local", (GRU,), {})), pairs)
+
+
 def test_to_torch_refuses_a_model_whose_layer_torch_does_not_know():
     from seq2seq.to_torch import to_torch
     with pytest.raises(ValueError, match="converts a model of LSTMs; this one's recurrent layer "
