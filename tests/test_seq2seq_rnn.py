@@ -20,6 +20,7 @@ from seq2seq.cli import main
 from seq2seq.decoding import beam_search, greedy
 from seq2seq.model import Decoder, Encoder, run_steps
 from seq2seq.recurrent import bridge
+from tests.test_explorer import page_data
 
 PAD, BOS, EOS = 0, 1, 2
 REFERENCE = Path(reference.__file__).resolve()
@@ -145,6 +146,11 @@ def test_a_run_records_the_layers_file_and_hash_and_every_command_loads_it(gru_r
     assert main(["translate", str(gru_run), "123", "--beam-size", "2"]) == 0
     assert main(["draw", str(gru_run), "--out", str(tmp_path / "step.svg")]) == 0
     assert "decoder gru" in (tmp_path / "step.dot").read_text()
+    assert main(["explore", str(gru_run), "--out", str(tmp_path / "step.html")]) == 0
+    page = page_data((tmp_path / "step.html").read_text(encoding="utf-8"))
+    folded = sorted(" / ".join(page["scopes"][k]) for k in page["folded"])
+    assert folded[:2] == ["decoder gru", "encoder"]             # and the encoder's time steps
+    assert folded[2:] and all("time step" in name for name in folded[2:])
 
 
 @pytest.mark.parametrize("command", [["evaluate", "{run}"], ["translate", "{run}", "12"],

@@ -2,7 +2,7 @@
 student's file with these. Given to the grader as a solution, this file is refused (a solution
 may not run the answers: docs/coursework.md, "Your own work"); a copy of its lines is not.
 
-and its `GRU` layer trains in the translator:
+Its `GRU` layer (gru_cell run over time) trains in the translator:
 
     python -m seq2seq train --task reverse --rnn minigrad/grade/reference.py:GRU
 

@@ -34,6 +34,7 @@ import numpy as np
 import minigrad.functional as F
 from minigrad.grad_mode import no_grad
 from minigrad.nn.module import Module
+from minigrad.scopes import scope
 from minigrad.tensor import Tensor
 
 
@@ -73,11 +74,12 @@ class Recurrent(Module):
             state = zero_state(self, batch, x.dtype)
         outputs = []
         for t in range(steps):
-            new = self.cell(x[:, t], state)                     # each part (B, H)
-            if mask is not None:                                # padded rows keep their state
-                real = mask[:, t, None]                                         # (B, 1)
-                new = join_parts(self, [F.where(real, n, old)
-                                        for n, old in zip(parts(new), parts(state))])
+            with scope(f"time step {t}"):                       # a drawing can fold each step
+                new = self.cell(x[:, t], state)                 # each part (B, H)
+                if mask is not None:                            # padded rows keep their state
+                    real = mask[:, t, None]                                     # (B, 1)
+                    new = join_parts(self, [F.where(real, n, old)
+                                            for n, old in zip(parts(new), parts(state))])
             state = new
             outputs.append(hidden(state))                       # (B, H)
         return F.stack(outputs, axis=1), state                  # (B, T, H)
