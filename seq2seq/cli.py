@@ -206,6 +206,8 @@ def cmd_translate(args):
     from seq2seq.translator import load_translator
     translator, _ = load_translator(args.run)
     translation = translator.translate(args.text, beam_size=args.beam_size)
+    if translation.unknown:
+        print(translation.unknown_note(), file=sys.stderr)
     print(translation.text)
     if translation.weights is not None:
         if max(translation.weights.shape) <= MAX_TEXT_TOKENS:

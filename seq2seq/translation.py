@@ -33,12 +33,16 @@ class Translation:
     source_tokens  the source as the model read it, unknown tokens as "<unk>": one per column
     weights        the attention weights (len(tokens), len(source_tokens)), each row summing to
                    1, or None for the model without attention
+    unknown        the source tokens, as written, that the model's vocabulary does not have (each
+                   read as "<unk>"): when they are all the source, the translation says nothing
+                   about the text
     """
 
     text: str
     tokens: list
     source_tokens: list
     weights: np.ndarray | None = None
+    unknown: list = ()
 
     def __post_init__(self):
         expected = (len(self.tokens), len(self.source_tokens))
@@ -57,8 +61,21 @@ class Translation:
     def __repr__(self):
         weights = "no attention" if self.weights is None else f"weights {self.weights.shape}"
         limit = "" if self.finished else ", stopped at the length limit"
+        unknown = f", {len(self.unknown)} unknown" if self.unknown else ""
         return (f"Translation({self.text!r}: {len(self.tokens)} tokens from "
-                f"{len(self.source_tokens)}, {weights}{limit})")
+                f"{len(self.source_tokens)}{unknown}, {weights}{limit})")
+
+    def unknown_note(self):
+        """One line on the source tokens the model does not know, or "" when it knows them all."""
+        if not self.unknown:
+            return ""
+        n, total = len(self.unknown), len(self.source_tokens)
+        shown = " ".join(self.unknown[:10]) + (" ..." if n > 10 else "")
+        if n == total:
+            return (f"note: the model knows none of the {total} source tokens ({shown}): it read "
+                    f"only <unk>, so the translation says nothing about this text")
+        return (f"note: {n} of {total} source tokens are not in the model's vocabulary and were "
+                f"read as <unk>: {shown}")
 
     def text_heatmap(self):
         """The weights as text, for a terminal (seq2seq.heatmap.text_heatmap)."""

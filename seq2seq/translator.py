@@ -90,8 +90,9 @@ class Translator:
         source = self.source_tokens(text)
         if weights is not None:
             weights = self._as_written(weights, len(source))
+        unknown = [t for t in tokenize(text, self.level) if t not in self.src_vocab]
         return Translation(detokenize(self.tgt_vocab.decode(ids), self.level), written, source,
-                           weights)
+                           weights, unknown)
 
     def _as_written(self, weights, n):
         """Attention weights (n_out, S) -> (n_out, n): the left padding's columns dropped and,
