@@ -81,8 +81,25 @@ def torch_forward(theirs, src, tgt_in):
     import torch
     src, tgt_in = torch.as_tensor(np.asarray(src)), torch.as_tensor(np.asarray(tgt_in))
     mask = src != theirs.config["padding_idx"]              # (B, S), ours: True = a real token
+    _check_left_padded(mask.numpy())
     enc_outputs, state = _encode(theirs.encoder, src, mask)
     return _decode(theirs.decoder, theirs.config, tgt_in, state, enc_outputs, mask)
+
+
+def _check_left_padded(mask):
+    """Packing below reads each row as pads, then tokens: a row padded on the right, or with a
+    pad between tokens, would be run over the wrong positions without any error from torch."""
+    if mask.ndim != 2:
+        raise ValueError(f"torch_forward: src must be (batch, length) ids, got shape {mask.shape}")
+    for row, real in enumerate(mask):
+        if not real.any():
+            raise ValueError(f"torch_forward: src row {row} is all padding: there is nothing "
+                             "to encode")
+        first = int(real.argmax())
+        if not real[first:].all():
+            gap = first + int((~real[first:]).argmax())
+            raise ValueError(f"torch_forward: src row {row} has a pad at position {gap}, after "
+                             "a token: pad sources on the left (seq2seq.batching.pad_sources)")
 
 
 def _encode(encoder, src, mask):

@@ -3,6 +3,7 @@ attention weights and parameter gradients as ours, in float64, on a batch with p
 mask converted, the padding packed away); attention.MultiHeadAttention likewise, with its masks
 converted. Skipped where PyTorch is not installed; importing seq2seq.to_torch never needs it."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -94,6 +95,20 @@ def test_without_packing_torch_s_lstm_runs_over_the_padding_and_ends_elsewhere()
     full = src.min(axis=1) > 0                                  # the one row without padding
     np.testing.assert_allclose(h_unpacked[0].numpy()[full], h.data[full], rtol=0, atol=1e-12)
     assert np.all(np.abs(h_unpacked[0].numpy()[~full] - h.data[~full]).max(axis=1) > 1e-2)
+
+
+@pytest.mark.parametrize("src, words", [
+    ([[5, 6, 0, 0]], "src row 0 has a pad at position 2, after a token: pad sources on the left"),
+    ([[0, 5, 0, 6]], "src row 0 has a pad at position 2"),
+    ([[5, 6, 7, 8], [0, 0, 0, 0]], "src row 1 is all padding"),
+    ([5, 6, 7], "src must be (batch, length) ids, got shape (3,)"),
+])
+def test_a_source_not_padded_on_the_left_is_refused_not_run_over_the_wrong_positions(src, words):
+    pytest.importorskip("torch")
+    theirs = to_torch(Seq2Seq(11, 9, embed_size=5, hidden_size=6).double())
+    tgt_in = np.array([[1, 3]] * len(src))
+    with pytest.raises(ValueError, match="^torch_forward: " + re.escape(words)):
+        torch_forward(theirs, np.array(src), tgt_in)
 
 
 @pytest.mark.parametrize("kind", ["padding", "shared", "per-example"])
