@@ -69,6 +69,15 @@ def test_an_empty_dim_reduces_over_every_axis_as_in_pytorch_not_over_none_as_num
     assert x.sum(axis=()).shape == x.shape                  # NumPy's word: no axis reduced
 
 
+def test_an_empty_dim_squeezes_no_axis_as_in_pytorch():
+    ones = Tensor(np.zeros((1, 3, 1)))
+    for empty in [(), []]:
+        assert ones.squeeze(dim=empty).shape == (1, 3, 1)
+    assert ones.squeeze(axis=()).shape == (1, 3, 1) and ones.squeeze().shape == (3,)
+    torch = pytest.importorskip("torch")
+    assert tuple(torch.zeros(1, 3, 1).squeeze(dim=()).shape) == (1, 3, 1)
+
+
 def test_cat_is_concat_under_pytorch_s_name(x):
     assert F.cat is F.concat
     joined = F.cat([x, x[:, :1]], dim=1)

@@ -11,17 +11,18 @@ when it differs from its default.
 """
 
 
-def axis_or_dim(where, axis, dim, default=None):
+def axis_or_dim(where, axis, dim, default=None, empty_dim=None):
     """`dim` if it was given (not None), else `axis`. `where` names the function in the error.
-    An empty `dim`, () or [], is every axis, as in PyTorch's `x.sum(dim=())`; NumPy's `axis=()`
-    is no axis at all, so PyTorch's word keeps PyTorch's meaning: None."""
+    An empty `dim`, () or [], means what it means in PyTorch, `empty_dim`: every axis (None) for
+    a reduction, as in `x.sum(dim=())`, where NumPy's `axis=()` is no axis at all; no axis, (),
+    for `squeeze`, as in `x.squeeze(dim=())`."""
     if dim is None:
         return axis
     if axis != default:
         raise TypeError(f"{where}: got both axis={axis!r} (NumPy's word) and dim={dim!r} "
                         "(PyTorch's); pass one of them")
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
-        return None
+        return empty_dim
     return dim
 
 

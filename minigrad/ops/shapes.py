@@ -167,7 +167,7 @@ def expand_dims(x, axis=None, *, dim=None):
 
 def squeeze(x, axis=None, *, dim=None):
     """x without axes of length 1 (all of them, or those in `axis`, or `dim`): a `Reshape`."""
-    axis = axis_or_dim("squeeze", axis, dim)
+    axis = axis_or_dim("squeeze", axis, dim, empty_dim=())
     try:
         shape = np.squeeze(np.empty(x.shape, dtype=bool), axis).shape
     except ValueError as error:
