@@ -277,3 +277,15 @@ def test_the_pages_script_and_style_ship_in_the_wheel():
     for name in assets:                                  # each one inlined whole
         text = (folder / "minigrad/viz/explorer" / name).read_text(encoding="utf-8")
         assert text in page
+
+
+def test_an_op_taking_a_tensor_twice_gives_both_inputs_the_total_after_the_step():
+    x = Tensor([1.0, -2.0, 0.5], requires_grad=True, name="x")
+    loss = (x * x).sum()
+    data = page_data(explore(loss))
+    (square,) = [s for s in data["steps"] if data["ops"][s["op"]]["type"] == "Mul"]
+    expected = next(s for s in backward_steps(loss) if type(s.op).__name__ == "Mul")
+    loss.backward()
+    for ref, total in zip(square["totals"], expected.totals):
+        np.testing.assert_array_equal(array(data, ref), total)   # both terms, as the engine
+        np.testing.assert_array_equal(array(data, ref), x.grad)  # (not the first term alone)

@@ -97,18 +97,19 @@ class Graph:
             op = t.creator
             number = len(records) + 1
             op_records[self.op_index[id(op)]]["step"] = number
-            grads, sums = [], []
+            grads = []
             for x, grad_x in zip(op.inputs, grads_in):
                 if grad_x is None:
                     grads.append(None)
-                    sums.append(None)
                     continue
                 total = grad_x if id(x) not in totals else totals[id(x)] + grad_x  # as the
                 totals[id(x)] = total                                               # engine
                 grads.append(self.arrays.add(grad_x))
-                sums.append(self.arrays.add(total))
                 tensor_records[self.tensor_index[id(x)]]["terms"].append(
-                    [number, grads[-1], sums[-1]])
+                    [number, grads[-1], self.arrays.add(total)])
+            # Each input's total after the whole step: for x * x, both terms of the step.
+            sums = [None if g is None else self.arrays.add(totals[id(x)])
+                    for x, g in zip(op.inputs, grads)]
             self.steps.append((op, t, grad_t, grads_in, [totals.get(id(x)) for x in op.inputs]))
             records.append({"op": self.op_index[id(op)], "output": i,
                             "grad_y": self.arrays.add(grad_t), "grads": grads, "totals": sums})
