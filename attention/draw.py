@@ -15,6 +15,7 @@ hard choice (argmax, one-hot): the values still get a gradient, the scores none 
 import numpy as np
 
 from minigrad import Tensor, scope
+from minigrad.settings import check_number
 from attention.functional import one_hot_argmax
 from attention.softmax import softmax
 
@@ -117,15 +118,9 @@ def add_command(commands):
                       ".pdf); the DOT text goes beside it (.dot)")
     draw.add_argument("--overwrite", action="store_true", help="replace a picture or .dot file "
                       "there that no earlier drawing wrote")
-    draw.add_argument("--hard", action="store_true", help="hard attention (argmax, one-hot)")
+    add_example_options(draw)
     draw.add_argument("--backward-order", action="store_true",
                       help="number the ops as backward visits them; gradients on the arrows")
-    draw.add_argument("--random", type=int, metavar="M", default=None,
-                      help="M random queries instead of the worked example")
-    draw.add_argument("--keys", type=int, default=4, help="with --random: candidates n")
-    draw.add_argument("--dim", type=int, default=2, help="with --random: key size d")
-    draw.add_argument("--value-dim", type=int, default=2, help="with --random: value size dv")
-    draw.add_argument("--seed", type=int, default=0, help="with --random")
     draw.add_argument("--rankdir", choices=["TB", "LR"], default="TB",
                       help="TB: the frames score, softmax, mix as columns, each read top to "
                       "bottom; LR: as rows, each read left to right (a wide picture)")
@@ -138,23 +133,38 @@ def add_command(commands):
     return draw
 
 
+def add_example_options(parser):
+    """The options that choose the step, the same for `draw` and `explore`."""
+    parser.add_argument("--hard", action="store_true", help="hard attention (argmax, one-hot)")
+    parser.add_argument("--random", type=int, metavar="M", default=None,
+                        help="M random queries instead of the worked example")
+    parser.add_argument("--keys", type=int, default=4, help="with --random: candidates n")
+    parser.add_argument("--dim", type=int, default=2, help="with --random: key size d")
+    parser.add_argument("--value-dim", type=int, default=2, help="with --random: value size dv")
+    parser.add_argument("--seed", type=int, default=0, help="with --random")
+
+
+def example_from_options(args):
+    """The step the options of `draw` and `explore` choose, as keyword arguments of
+    draw_attention_step and explore_attention_step: {} for the worked example, else the
+    --random one, its sizes checked first (one line: "--keys must be an integer >= 1, got 0")."""
+    if args.random is None:
+        return {}
+    for name in ("random", "keys", "dim", "value_dim"):
+        check_number(f"--{name.replace('_', '-')}", getattr(args, name), low=1, integer=True)
+    check_number("--seed", args.seed, low=0, integer=True)
+    query, keys, values = random_example(args.random, args.keys, args.dim, args.value_dim,
+                                         args.seed)
+    return dict(query=query, keys=keys, values=values)
+
+
 def run_command(args, log=print):
     """Run `python -m attention draw` with parsed arguments; 0 on success, 1 with a one-line
     error on stderr otherwise."""
     import sys
 
     options = dict(hard=args.hard, backward_order=args.backward_order, rankdir=args.rankdir,
-                   legend=args.legend, compact=args.compact)
-    if args.random is not None:
-        sizes = {"--random": args.random, "--keys": args.keys, "--dim": args.dim,
-                 "--value-dim": args.value_dim}
-        for option, size in sizes.items():
-            if size < 1:
-                print(f"error: {option} must be at least 1, not {size}", file=sys.stderr)
-                return 1
-        query, keys, values = random_example(args.random, args.keys, args.dim, args.value_dim,
-                                             args.seed)
-        options.update(query=query, keys=keys, values=values)
+                   legend=args.legend, compact=args.compact, **example_from_options(args))
     try:
         path = write_attention_step(args.out, engine=args.engine, overwrite=args.overwrite,
                                     **options)

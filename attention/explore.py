@@ -12,11 +12,9 @@ score; the keys get theirs through the score's matmul.
     python -m attention explore --random 3 --out batch.html
 """
 
-import sys
-
 import numpy as np
 
-from attention.draw import attention_step, random_example, worked_example
+from attention.draw import add_example_options, attention_step, example_from_options, worked_example
 
 
 def explore_attention_step(query=None, keys=None, values=None, hard=False, predict=False,
@@ -44,35 +42,16 @@ def add_command(commands):
     p.add_argument("--overwrite", action="store_true", help="replace a file there")
     p.add_argument("--predict", action="store_true",
                    help="ask for chosen gradients before showing them")
-    p.add_argument("--hard", action="store_true", help="hard attention (argmax, one-hot)")
-    p.add_argument("--random", type=int, metavar="M", default=None,
-                   help="M random queries instead of the worked example")
-    p.add_argument("--keys", type=int, default=4, help="with --random: candidates n")
-    p.add_argument("--dim", type=int, default=2, help="with --random: key size d")
-    p.add_argument("--value-dim", type=int, default=2, help="with --random: value size dv")
-    p.add_argument("--seed", type=int, default=0, help="with --random")
+    add_example_options(p)
     return p
 
 
 def run_command(args, log=print):
-    """Run `python -m attention explore` with parsed arguments: 0 on success, 1 with a one-line
-    error on stderr for a bad size (other errors are left to minigrad.command.run)."""
+    """Run `python -m attention explore` with parsed arguments: 0 on success. A bad option is a
+    one-line error (minigrad.command.run writes it)."""
     from minigrad.viz.explorer.page import save_page
 
-    example = {}
-    if args.random is not None:
-        sizes = {"--random": args.random, "--keys": args.keys, "--dim": args.dim,
-                 "--value-dim": args.value_dim}
-        for option, size in sizes.items():
-            if size < 1:
-                print(f"error: {option} must be at least 1, not {size}", file=sys.stderr)
-                return 1
-        if args.seed < 0:
-            print(f"error: --seed must be 0 or more, not {args.seed}", file=sys.stderr)
-            return 1
-        query, keys, values = random_example(args.random, args.keys, args.dim, args.value_dim,
-                                             args.seed)
-        example = dict(query=query, keys=keys, values=values)
-    page = explore_attention_step(hard=args.hard, predict=args.predict, **example)
+    page = explore_attention_step(hard=args.hard, predict=args.predict,
+                                  **example_from_options(args))
     log(f"wrote {save_page(page, args.out, args.overwrite)}")
     return 0

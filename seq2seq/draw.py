@@ -30,6 +30,18 @@ def default_collapse(model):
     return ("encoder", model.decoder.rnn_scope)
 
 
+def step_collapse(model, loss, collapse=None):
+    """The scopes a drawing or an explorer page of a decoder step starts folded: `collapse`, each
+    the name of a scope of the step's graph (behind `loss`), else one line that lists those
+    there are; None: `default_collapse(model)`. `draw` and `explore` both check here."""
+    from minigrad.viz.explorer.checks import check_collapse
+    from minigrad.viz.walk import walk
+
+    if collapse is None:
+        return list(default_collapse(model))
+    return list(check_collapse(walk([loss]).ops, collapse, where=None))
+
+
 def decoder_step(translator, sentence, step=0):
     """Run decoder step `step` of translating `sentence`. Returns a dict: loss (the root),
     logits (1, V), weights (1, S) or None, token (the id written), and the tensors worth a name
@@ -71,13 +83,12 @@ def decoder_step_drawing(translator, sentence, step=0, collapse=None, backward_o
     the key to colours and line styles under the title."""
     from minigrad.viz import draw_graph
 
-    if collapse is None:
-        collapse = default_collapse(translator.model)
     run = decoder_step(translator, sentence, step)
+    collapse = step_collapse(translator.model, run["loss"], collapse)
     names = {f"{name}": p for name, p in translator.model.named_parameters()}
     names.update(run["names"])
     title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
-    return draw_graph(run["loss"], names=names, collapse=list(collapse),
+    return draw_graph(run["loss"], names=names, collapse=collapse,
                       backward_order=backward_order, show_values=show_values, title=title,
                       legend=legend)
 
@@ -103,20 +114,13 @@ def add_command(subparsers):
     from minigrad.viz.render import ENGINES
 
     p = subparsers.add_parser("draw", help="draw one decoder step of a trained model as a graph")
-    p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("--out", default="decoder-step.svg",
                    help="the picture (.svg, .png, .pdf); the DOT text goes beside it (.dot), "
                    "never over a .dot file that an earlier drawing did not write")
     p.add_argument("--overwrite", action="store_true",
                    help="replace a .dot file beside --out even if it is not an earlier "
                    "drawing's DOT text")
-    p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
-                   "task)")
-    p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
-    p.add_argument("--collapse", nargs="*", default=None, metavar="SCOPE",
-                   help="scopes drawn as one box (default: encoder, 'decoder lstm', or the "
-                   "decoder's layer as --rnn names it: 'decoder gru'); of encoder, embedding, "
-                   "'decoder lstm', attention, output, loss")
+    add_step_options(p)
     p.add_argument("--backward-order", action="store_true",
                    help="number the ops as backward visits them; gradients on the arrows")
     p.add_argument("--no-legend", dest="legend", action="store_false",
@@ -124,6 +128,19 @@ def add_command(subparsers):
     p.add_argument("--engine", choices=ENGINES, default="auto")
     p.set_defaults(func=run_command)
     return p
+
+
+def add_step_options(p):
+    """The options that choose the step and its folding, the same for `draw` and `explore`."""
+    p.add_argument("run", help="the run folder (or its checkpoint.npz)")
+    p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
+                   "task)")
+    p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
+    p.add_argument("--collapse", nargs="*", default=None, metavar="SCOPE",
+                   help="scopes folded into one box at first (default: encoder, 'decoder lstm', "
+                   "or the decoder's layer as --rnn names it: 'decoder gru'); of encoder, "
+                   "embedding, 'decoder lstm', attention, output, loss (an unknown name is an "
+                   "error that lists the step's scopes)")
 
 
 def load_step(args):

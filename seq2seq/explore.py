@@ -12,26 +12,25 @@ decoder's recurrent layer), so that the attention is drawn op by op; a click unf
 
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from minigrad.viz.walk import walk
-from seq2seq.draw import decoder_step, default_collapse, load_step
+from seq2seq.draw import add_step_options, decoder_step, load_step, step_collapse
 
 
 def explore_decoder_step(translator, sentence, step=0, collapse=None,
                          predict=False, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
     """The explorer (minigrad.viz.Explorer) of decoder step `step` of translating `sentence`.
     The scopes in `collapse` (None: `default_collapse(model)`, the encoder and the decoder's
-    recurrent layer), and the time steps of an encoder built from primitive ops, start folded."""
+    recurrent layer; else checked by `step_collapse`), and the time steps of an encoder built
+    from primitive ops, start folded."""
     from minigrad.viz import explore
 
-    if collapse is None:
-        collapse = default_collapse(translator.model)
-
     run = decoder_step(translator, sentence, step)
+    collapse = step_collapse(translator.model, run["loss"], collapse)
     names = dict(translator.model.named_parameters())
     names.update(run["names"])
     time_steps = {name for op in walk([run["loss"]]).ops for name in op.scope
                   if name.startswith("time step ")}
     title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
-    return explore(run["loss"], names=names, collapse=list(collapse) + sorted(time_steps),
+    return explore(run["loss"], names=names, collapse=collapse + sorted(time_steps),
                    predict=predict, title=title, max_elements=max_elements,
                    max_bytes=max_bytes)
 
@@ -40,16 +39,9 @@ def add_command(subparsers):
     """Register `explore` on the subparsers of `python -m seq2seq`."""
     p = subparsers.add_parser("explore", help="write a page that steps through the backward "
                               "pass of one decoder step, op by op, in a browser")
-    p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("--out", default="decoder-step.html", help="the page (.html)")
     p.add_argument("--overwrite", action="store_true", help="replace a file there")
-    p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
-                   "task)")
-    p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
-    p.add_argument("--collapse", nargs="*", default=None, metavar="SCOPE",
-                   help="scopes folded at first (default: encoder, 'decoder lstm', or the "
-                   "decoder's layer as --rnn names it: 'decoder gru'); of encoder, embedding, "
-                   "'decoder lstm', attention, output, loss")
+    add_step_options(p)
     p.add_argument("--predict", action="store_true",
                    help="ask for chosen gradients before showing them")
     p.add_argument("--max-elements", type=int, default=MAX_ELEMENTS, metavar="N",

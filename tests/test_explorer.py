@@ -289,3 +289,63 @@ def test_an_op_taking_a_tensor_twice_gives_both_inputs_the_total_after_the_step(
     for ref, total in zip(square["totals"], expected.totals):
         np.testing.assert_array_equal(array(data, ref), total)   # both terms, as the engine
         np.testing.assert_array_equal(array(data, ref), x.grad)  # (not the first term alone)
+
+
+def test_a_leaf_as_the_root_is_a_one_line_error_not_an_empty_page():
+    with pytest.raises(ValueError, match=r"^explore: root .* is a leaf .*\(x \* 2\)\.sum\(\)$"):
+        explore(Tensor([1.0, 2.0], requires_grad=True))
+    with pytest.raises(ValueError, match="does not require grad"):
+        explore(Tensor([1.0, 2.0]))
+
+
+def bad_arguments():
+    x = Tensor([1.0, 2.0], requires_grad=True, name="x")
+    with scope("square"):
+        y = (x * x).sum()
+    return y, [
+        (dict(max_elements=float("nan")), TypeError, "max_elements must be an integer >= 0"),
+        (dict(max_elements=-1), ValueError, "max_elements must be an integer >= 0, got -1"),
+        (dict(max_bytes=2.5), TypeError, "max_bytes must be an integer >= 0, got 2.5"),
+        (dict(max_bytes="100"), TypeError, "max_bytes must be an integer >= 0, got '100'"),
+        (dict(max_bytes=True), TypeError, "max_bytes must be an integer >= 0, got True"),
+        (dict(names=[x]), TypeError, "names must be a dict {name: tensor} or a Module, not list"),
+        (dict(names={"x": 3}), TypeError, "names['x'] is a int, not a Tensor"),
+        (dict(names={1: x}), TypeError, "names' keys are the labels, strings, not int"),
+        (dict(collapse=3), TypeError, "collapse must be scope names"),
+        (dict(collapse=["square", None]), TypeError, "collapse must be scope names (strings)"),
+        (dict(collapse=["nosuch"]), ValueError,
+         "collapse names no scope 'nosuch' of this graph; its scopes: 'square'"),
+        (dict(predict="yes"), TypeError, "predict must be True or False, not 'yes'"),
+        (dict(predict_at=3), TypeError, "predict_at must be op class names, op classes"),
+        (dict(predict_at=["Matmul"]), ValueError, "predict_at names 'Matmul', which is no op"),
+        (dict(predict_at=[int]), TypeError, "predict_at names int, which is not an op class"),
+        (dict(title=5), TypeError, "title must be a string (or None), not int"),
+        (dict(grad=np.ones(3)), ValueError, "grad has shape (3,), but the root has shape ()"),
+        (dict(grad=np.array(["a"])), TypeError, "grad must be an array of numbers"),
+        (dict(grad=np.array(np.nan)), ValueError, "grad has NaN or infinite entries"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(bad_arguments()[1])))
+def test_each_bad_argument_is_a_one_line_error_naming_it(case):
+    root, cases = bad_arguments()
+    arguments, error, words = cases[case]
+    with pytest.raises(error) as raised:
+        explore(root, **arguments)
+    message = str(raised.value)
+    assert message.startswith("explore: ") and words in message and "\n" not in message
+
+
+def test_good_arguments_of_every_accepted_kind_still_make_a_page():
+    x = Tensor([1.0, 2.0], requires_grad=True, name="x")
+    with scope("square"):
+        y = x * x
+    from minigrad.ops.arithmetic import Mul
+    for arguments in (dict(collapse="square"), dict(collapse=("square",)),
+                      dict(predict_at=Mul), dict(predict_at=("Mul", Mul)),
+                      dict(predict_at=lambda op: True), dict(names={"x": x}),
+                      dict(max_bytes=np.int64(10), max_elements=0),
+                      dict(predict=np.bool_(True), title="t")):
+        assert explore(y, grad=Tensor([1.0, 1.0]), **arguments).steps == 1
+    with pytest.raises(ValueError, match="not a single number: pass grad="):
+        explore(y)

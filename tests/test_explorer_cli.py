@@ -36,8 +36,8 @@ def test_an_existing_file_is_refused_in_one_line_without_overwrite(tmp_path, cap
 
 @pytest.mark.parametrize("args, words", [
     (["--out", "x.svg"], "ending in .html"),
-    (["--random", "0"], "--random must be at least 1"),
-    (["--random", "2", "--seed", "-1"], "--seed must be 0 or more"),
+    (["--random", "0"], "--random must be an integer >= 1, got 0"),
+    (["--random", "2", "--seed", "-1"], "--seed must be an integer >= 0, got -1"),
 ])
 def test_attention_explore_bad_options_are_one_line(args, words, tmp_path, capsys,
                                                     monkeypatch):
@@ -45,6 +45,20 @@ def test_attention_explore_bad_options_are_one_line(args, words, tmp_path, capsy
     assert attention_main(["explore", *args]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and words in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [["--random", "2", "--keys", "0"],
+                                  ["--random", "2", "--value-dim", "-3"],
+                                  ["--random", "2", "--seed", "-1"]])
+def test_attention_draw_and_explore_check_their_shared_options_alike(args, tmp_path, capsys,
+                                                                     monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    errors = []
+    for command in ("draw", "explore"):
+        assert attention_main([command, *args]) == 1
+        errors.append(capsys.readouterr().err)
+    assert errors[0] == errors[1] and errors[0].startswith("error: --")
+    assert list(tmp_path.iterdir()) == []                   # nothing written
 
 
 def test_minigrad_viz_explore_lstm_cell(tmp_path, capsys):
@@ -74,3 +88,17 @@ def test_seq2seq_explore_a_trained_run(tiny_run, tmp_path, capsys):
     assert seq2seq_main(["explore", str(tiny_run), "--out", str(out), "--max-bytes", "0",
                          "--overwrite"]) == 0
     assert all(a["data"] is None for a in read(out)["arrays"])     # summaries only
+
+
+@pytest.mark.parametrize("command, out", [("explore", "step.html"), ("draw", "step.svg")])
+def test_seq2seq_collapse_of_an_unknown_scope_is_an_error_listing_the_scopes(
+        command, out, tiny_run, tmp_path, capsys):
+    out = tmp_path / out
+    assert seq2seq_main([command, str(tiny_run), "--out", str(out),
+                         "--collapse", "encoder", "nosuch"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: --collapse names no scope 'nosuch' of this graph; its "
+                          "scopes: ") and err.count("\n") == 1
+    for scope in ("'encoder'", "'decoder lstm'", "'attention'", "'loss'"):
+        assert scope in err
+    assert not out.exists()

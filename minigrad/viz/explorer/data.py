@@ -34,6 +34,7 @@ from minigrad.versions import saved_arrays
 from minigrad.viz import labels
 from minigrad.viz.dot import _kind, _known_names
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
+from minigrad.viz.explorer.checks import check_collapse, collapse_names
 from minigrad.viz.labels import argument_labels
 from minigrad.viz.walk import walk
 
@@ -47,6 +48,7 @@ class Graph:
         if not isinstance(root, Tensor):
             raise TypeError(f"explore: root must be a Tensor, not {type(root).__name__}")
         graph = walk([root])
+        collapse = check_collapse(graph.ops, collapse)  # (one line, listing the scopes there)
         self.tensors, self.ops = graph.tensors, graph.ops
         self.tensor_index = {id(t): i for i, t in enumerate(self.tensors)}
         self.op_index = {id(op): j for j, op in enumerate(self.ops)}
@@ -132,8 +134,7 @@ def scope_paths(ops, collapse):
     """Every scope path of the ops (and each of its prefixes), as a tree in the order they first
     appear, and the indices of those to draw folded: the paths whose last name is in
     `collapse`."""
-    names = () if collapse is None else (
-        (collapse,) if isinstance(collapse, str) else tuple(str(c) for c in collapse))
+    names = collapse_names(collapse)
     first = {}                                  # path -> when it first appears
     for op in ops:
         for n in range(1, len(op.scope) + 1):

@@ -18,6 +18,7 @@ from pathlib import Path
 from minigrad.files import atomic_write
 from minigrad.viz.explorer import predict as predict_mode
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
+from minigrad.viz.explorer.checks import check_arguments
 from minigrad.viz.explorer.data import Graph
 
 SUFFIXES = (".html", ".htm")
@@ -48,9 +49,7 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
     max_bytes     the page embeds the numbers of its arrays, smallest first, until they fill
                   this many bytes (1 MB); the rest are summarised too
     """
-    for name, value in (("max_elements", max_elements), ("max_bytes", max_bytes)):
-        if value < 0:
-            raise ValueError(f"explore: {name} must be 0 or more, not {value}")
+    check_arguments(root, grad, names, predict, predict_at, title, max_elements, max_bytes)
     graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes)
     asked = predict or predict_at is not None
     graph.data["questions"] = predict_mode.questions(graph, predict_at) if asked else []
