@@ -191,27 +191,62 @@ def test_scopes_are_listed_as_a_tree_and_collapse_folds_them():
 
 # ---- predict mode -----------------------------------------------------------------------------
 
+def question_type(data, q):
+    """The type of the op a question is asked at; "softmax" for a softmax scope's question."""
+    return "softmax" if q["span"] else data["ops"][data["steps"][q["step"] - 1]["op"]]["type"]
+
+
 def attention_questions():
     context, _ = attention_context()
     page = explore(context, predict=True)
-    return page.data, {page.data["ops"][page.data["steps"][q["step"] - 1]["op"]]["type"]: q
-                       for q in page.questions}
+    return page.data, {question_type(page.data, q): q for q in page.questions}
 
 
 def test_predict_asks_at_matmul_softmax_broadcast_and_a_tensor_used_twice():
     data, by_type = attention_questions()
-    assert {"MatMul", "Div", "Sum", "Sub"} <= set(by_type)
+    assert set(by_type) == {"MatMul", "Div", "Sum", "softmax"}
     assert by_type["Sum"]["total"]                  # exp's output: used by Sum and by Div
-    assert data["ops"][data["steps"][by_type["Sub"]["step"] - 1]["op"]]["scope"] == ["softmax"]
     assert explore(attention_context()[0]).questions == []          # off unless asked
+
+
+def test_the_softmax_question_is_asked_at_its_first_op_backward_not_at_the_subtraction():
+    data, by_type = attention_questions()
+    q = by_type["softmax"]                          # dL/dscores: at the Sub, step 5, the
+    scores = data["tensors"][q["tensor"]]           # gradient arriving would be the answer
+    assert scores["name"] == "scores" and q["span"] == [2, 5] and q["step"] == 2
+    assert question_type(data, {"span": None, "step": 2}) == "Div"    # the softmax's output
+    assert q["input"] is None and not q["total"]
+    assert [term[0] for term in scores["terms"]] == [5]
+    assert q["answer"] == array(data, scores["terms"][0][1])[tuple(q["index"])]
+    on_step_2 = [question_type(data, q) for q in data["questions"] if q["step"] == 2]
+    assert on_step_2 == ["Div", "softmax"]          # the op's own question first
 
 
 def test_each_question_asks_the_engines_own_number():
     data, _ = attention_questions()
     for q in data["questions"]:
-        step = data["steps"][q["step"] - 1]
-        ref = step["totals" if q["total"] else "grads"][q["input"]]
+        if q["span"]:                               # a softmax scope's: the term it sends
+            step = data["steps"][q["span"][1] - 1]
+            ref = step["grads"][data["ops"][step["op"]]["inputs"].index(q["tensor"])]
+        else:
+            step = data["steps"][q["step"] - 1]
+            ref = step["totals" if q["total"] else "grads"][q["input"]]
         assert q["answer"] == array(data, ref)[tuple(q["index"])]
+
+
+def test_the_missed_sum_says_used_by_two_ops_or_twice_by_one_op():
+    _, by_type = attention_questions()
+    texts = {m["text"] for m in by_type["Sum"]["mistakes"] if m["kind"] == "missed_sum"}
+    assert texts == {"that is one term alone: Exp's output is used by 2 ops, and its gradient "
+                     "is the sum of what each use sends back"}
+    x = Tensor([0.3, -1.7, 2.2], requires_grad=True, name="x")
+    (q,) = explore((x * x).sum(), predict=True).questions
+    assert q["total"] and q["answer"] == pytest.approx(2 * x.data[tuple(q["index"])])
+    (text,) = {m["text"] for m in q["mistakes"] if m["kind"] == "missed_sum"}
+    assert "x is used twice by one op," in text and "ops" not in text
+    three = (x * x).sum() + (x * 2).sum()
+    (q,) = [q for q in explore(three, predict=True).questions if q["total"]]
+    assert "x is used 3 times, by 2 ops," in q["mistakes"][0]["text"]
 
 
 def kinds(question):
@@ -231,7 +266,7 @@ def test_each_known_mistake_is_the_number_that_mistake_gives():
     q = by_type["Div"]                               # the (1,) softmax denominator, broadcast
     assert data["tensors"][q["tensor"]]["shape"] == [1]
     assert sum(kinds(q)["broadcast_sum"]) == pytest.approx(q["answer"])
-    q = by_type["Sub"]                               # softmax: the Jacobian's diagonal only
+    q = by_type["softmax"]                           # softmax: the Jacobian's diagonal only
     weights = next(t for t in data["tensors"] if t["name"] == "weights")
     y, g = array(data, weights["values"]), array(data, weights["grad"])
     i = tuple(q["index"])

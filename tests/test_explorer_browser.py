@@ -16,9 +16,10 @@ import shutil
 import numpy as np
 import pytest
 
+from minigrad import Tensor
 from minigrad.debug import backward_steps
 from minigrad.viz import draw_graph, explore
-from tests.test_explorer import attention_context
+from tests.test_explorer import attention_context, question_type
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Headless, and quiet: no first-run work and no background connection (on a machine without a
@@ -169,8 +170,7 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     context, _ = attention_context()
     page = open_page(explore(context, predict=True).save(tmp_path / "predict.html"))
     data = explore(attention_context()[0], predict=True).data
-    by_type = {data["ops"][data["steps"][q["step"] - 1]["op"]]["type"]: q
-               for q in data["questions"]}
+    by_type = {question_type(data, q): q for q in data["questions"]}
     summed = by_type["Sum"]                              # exp's output, used by two ops
     page.evaluate(f"window.explorer.goto({summed['step']})")
     assert page.evaluate("window.explorer.question()")["total"] is True
@@ -179,7 +179,7 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     page.fill("#answer", repr(one_term))
     page.click("#check")
     feedback = page.locator(".feedback").inner_text()
-    assert "Not quite" in feedback and "one op's term alone" in feedback
+    assert "Not quite" in feedback and "one term alone: Exp's output is used by 2 ops" in feedback
     assert state(page, "score") == {"right": 0, "asked": 1, "questions": len(data["questions"])}
 
     matmul = by_type["MatMul"]                           # (the last one: the score's, step 6)
@@ -189,16 +189,21 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     assert page.locator(".feedback").inner_text().startswith("Right")
     assert state(page, "score")["right"] == 1 and state(page, "score")["asked"] == 2
     # Arrow keys typed in the answer box move the caret, not the step.
-    page.evaluate(f"window.explorer.goto({by_type['Sub']['step']})")
+    page.evaluate(f"window.explorer.goto({by_type['Div']['step']})")
     page.press("#answer", "ArrowLeft")
-    assert state(page) == by_type["Sub"]["step"]
-    result = page.evaluate(f"window.explorer.answer({-by_type['Sub']['answer']!r})")
-    assert result == {"right": False, "mistake": "sign", "answer": by_type["Sub"]["answer"]}
+    assert state(page) == by_type["Div"]["step"]
+    result = page.evaluate(f"window.explorer.answer({-by_type['Div']['answer']!r})")
+    assert result == {"right": False, "mistake": "sign", "answer": by_type["Div"]["answer"]}
+    # The same step asks the softmax's question next, once the Div's is answered.
+    assert page.evaluate("window.explorer.question()")["span"] == [2, 5]
+    result = page.evaluate(f"window.explorer.answer({-by_type['softmax']['answer']!r})")
+    assert result == {"right": False, "mistake": "sign", "answer": by_type["softmax"]["answer"]}
+    assert page.locator(".feedback").count() == 2
     page.keyboard.press("Home")                         # step 1, the mix: shown, not right
     page.keyboard.press("ArrowRight")
     page.click("#reveal")
     assert page.locator(".feedback").inner_text().startswith("Shown without an answer")
-    assert state(page, "score")["right"] == 1 and state(page, "score")["asked"] == 4
+    assert state(page, "score")["right"] == 1 and state(page, "score")["asked"] == 5
 
 
 def test_the_attention_page_is_interactive_within_a_second(tmp_path, open_page):
@@ -250,3 +255,111 @@ def test_two_explorers_in_one_notebook_step_independently(tmp_path, open_page):
     assert frames[0].evaluate("window.explorer.step") == 6
     assert frames[1].evaluate("window.explorer.step") == 0
     assert frames[1].evaluate("window.explorer.steps") == 7
+
+
+def page_numbers(page):
+    """Every number written on the page (graph and panel, folded details too), as floats."""
+    text = page.evaluate("Array.from(document.querySelectorAll('#graph text, .panel'))"
+                         ".map(function (e) { return e.textContent; }).join(' ')")
+    return [float(v) for v in re.findall(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)]
+
+
+def shows_any(page, values):
+    """Whether the page writes any of `values` (compared by size: a sign may be drawn apart)."""
+    shown = page_numbers(page)
+    return any(abs(abs(v) - abs(w)) <= 1e-9 * max(1.0, abs(w)) for v in values for w in shown)
+
+
+def test_a_question_on_x_times_x_gives_nothing_away_until_answered(tmp_path, open_page):
+    x = Tensor([0.3, -1.7, 2.2], requires_grad=True, name="x")
+    loss = (x * x).sum()
+    page = open_page(explore(loss, predict=True).save(tmp_path / "square.html"))
+    page.evaluate("window.explorer.goto(2)")            # the Mul: x twice, one op
+    q = page.evaluate("window.explorer.question()")
+    assert q["total"] and not q["answered"]
+    text = page.locator("#step").inner_text()
+    assert "it is used twice by one op" in text and "ops" not in text.split("Predict")[1]
+    loss.backward()
+    assert not shows_any(page, x.grad)                  # no box, label, total or term sum
+    assert page.locator("#step .terms").count() == 0
+    labels = page.locator("#graph .labels text").all_text_contents()
+    assert labels == ["\u2202 ?", "\u2202 ?"]           # both arrows into the Mul
+    now = page.evaluate("window.explorer.current()")    # (the state object keeps the numbers)
+    assert same(now["totals"][0], x.grad) and same(now["totals"][1], x.grad)
+    page.evaluate("window.explorer.reveal()")
+    assert shows_any(page, x.grad)                      # and now the page shows them
+
+
+def test_the_softmax_question_waits_at_the_softmaxs_first_op_with_its_answer_hidden(
+        tmp_path, open_page):
+    context, _ = attention_context()
+    data = explore(attention_context()[0], predict=True).data
+    by_type = {question_type(data, q): q for q in data["questions"]}
+    page = open_page(explore(context, predict=True).save(tmp_path / "softmax.html"))
+    page.evaluate("window.explorer.goto(2)")            # the Div: the softmax's output
+    page.evaluate(f"window.explorer.answer({by_type['Div']['answer']!r})")
+    q = page.evaluate("window.explorer.question()")
+    assert q == {"tensor": "scores", "input": None, "index": by_type["softmax"]["index"],
+                 "total": False, "span": [2, 5], "answered": False}
+    assert "softmax sends back to it, through its ops of steps 2 to 5" in page.locator(
+        "#step").inner_text()
+    scores = next(i for i, t in enumerate(data["tensors"]) if t["name"] == "scores")
+    assert page.locator(f'#graph [data-id="t{scores}"]').get_attribute("class").split()[-1] == \
+        "asked"
+    engine = {type(s.op).__name__: s for s in backward_steps(attention_context()[0])}
+    assert not shows_any(page, engine["Sub"].grads[0])  # dL/dscores: nowhere yet
+    page.evaluate("window.explorer.goto(5)")            # at the Sub it arrives: the answer
+    assert same(page.evaluate("window.explorer.current().output_grad"), engine["Sub"].grads[0])
+
+
+def test_a_hooked_tensors_box_shows_its_gradient_after_the_hook(tmp_path, open_page):
+    x = Tensor([1.0, 2.0], requires_grad=True, name="x")
+    y = x * 3.0
+    y.name = "y"
+    y.register_hook(lambda g: g * 10 + 0.5)             # the sum arriving is [1, 1]
+    page_object = explore(y.sum())
+    page = open_page(page_object.save(tmp_path / "hook.html"))
+    index = next(i for i, t in enumerate(page_object.data["tensors"]) if t["name"] == "y")
+    box = page.locator(f'#graph [data-id="t{index}"]')
+    page.evaluate("window.explorer.goto(1)")            # the Sum sent it its one term
+    assert "10.5" in box.text_content()                 # what backward passes on
+    assert page.evaluate("window.explorer.goto(2)") == 2
+    assert same(page.evaluate("window.explorer.current().output_grad"), [10.5, 10.5])
+
+
+def test_a_scope_named_with_the_separator_folds_apart_from_the_nested_scopes(
+        tmp_path, open_page):
+    from minigrad import scope
+    x = Tensor([1.0, 2.0], requires_grad=True, name="x")
+    with scope("a / b"):
+        y = x * 2
+    with scope("a"):
+        with scope("b"):
+            y = y.exp()
+    loss = y.sum()
+    page = open_page(explore(loss).save(tmp_path / "scopes.html"))
+    assert state(page, "boxes()") == drawn_boxes(loss)
+    page.evaluate("window.explorer.fold(['a / b'])")
+    assert state(page, "folded()") == [["a / b"]]
+    assert state(page, "boxes()") == drawn_boxes(loss, ["a / b"])
+    page.evaluate("window.explorer.unfold(['a / b'])")
+    page.evaluate("window.explorer.fold(['a', 'b'])")
+    assert state(page, "folded()") == [["a", "b"]]
+    assert state(page, "boxes()") == drawn_boxes(loss, ["b"])
+    page.evaluate("window.explorer.goto(2)")            # the Exp, inside a > b: its frames only
+    current = page.locator("#graph .frame.current text").all_text_contents()
+    assert current == ["a  (click to fold)"]
+
+
+def test_the_tutorials_console_line_gives_exps_whole_gradient(tmp_path, open_page):
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parent.parent / "docs/exploring-backprop.md").read_text(
+        encoding="utf-8")
+    (line,) = re.findall(r"```js\n(.*?)\n```", doc, re.S)
+    code, comment = line.split("//")
+    assert comment.strip() == "exp's output: its whole gradient"
+    context, _ = attention_context()
+    page = open_page(explore(context).save(tmp_path / "step.html"))
+    got = page.evaluate(f"() => eval({code.strip()!r})")
+    exp = next(s for s in backward_steps(attention_context()[0]) if type(s.op).__name__ == "Exp")
+    assert same(got, exp.grad_y)                        # what arrives at exp's output, complete

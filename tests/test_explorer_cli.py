@@ -102,3 +102,42 @@ def test_seq2seq_collapse_of_an_unknown_scope_is_an_error_listing_the_scopes(
     for scope in ("'encoder'", "'decoder lstm'", "'attention'", "'loss'"):
         assert scope in err
     assert not out.exists()
+
+
+def answered_from(data, q):
+    """The arrays a learner answers question q from, on the page: the gradient arriving at the
+    op of its step, the values of that op's inputs and output, and, for a whole gradient, the
+    total the tensor had received before."""
+    step = data["steps"][q["step"] - 1]
+    op = data["ops"][step["op"]]
+    refs = [step["grad_y"]] + [data["tensors"][i]["values"] for i in op["inputs"] + [op["output"]]]
+    earlier = [term for term in data["tensors"][q["tensor"]]["terms"] if term[0] < q["step"]]
+    if q["total"] and earlier:
+        refs.append(earlier[-1][2])
+    return refs
+
+
+def test_every_question_of_the_real_model_pages_is_answerable_from_the_page(tiny_run, tmp_path):
+    from minigrad.viz import explore
+    from minigrad.viz.__main__ import LSTMCellConfig, lstm_cell_step
+
+    pages = {}
+    for name, args in [("seq2seq", []), ("seq2seq small", ["--max-elements", "100"])]:
+        out = tmp_path / f"{name}.html"
+        assert seq2seq_main(["explore", str(tiny_run), "--step", "1", "--predict", "--out",
+                             str(out), *args]) == 0
+        pages[name] = read(out)
+    out = tmp_path / "cell.html"
+    assert viz_main(["explore", "lstm-cell", "--predict", "--out", str(out)]) == 0
+    pages["lstm-cell"] = read(out)
+    loss, cell, _ = lstm_cell_step(LSTMCellConfig(input_size=3, hidden_size=4, batch=2))
+    pages["lstm-cell small"] = explore(loss, names=cell, predict=True, max_elements=40).data
+    for name, data in pages.items():
+        assert data["questions"], name
+        for q in data["questions"]:
+            for ref in answered_from(data, q):
+                assert data["arrays"][ref]["data"] is not None, (name, q["step"], ref)
+    # Those whose arrays are too large to embed are not asked at all.
+    assert len(pages["seq2seq small"]["questions"]) < len(pages["seq2seq"]["questions"])
+    full = explore(loss, names=cell, predict=True)
+    assert len(pages["lstm-cell small"]["questions"]) < len(full.questions)

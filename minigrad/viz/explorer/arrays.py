@@ -102,17 +102,23 @@ class ArrayTable:
             "short": labels.short_values(array) if numeric else f"{array.dtype} values",
         }
 
-    def finish(self):
+    def finish(self, first=()):
         """Write the numbers of the arrays that fit: at most `max_elements` each, and, smallest
-        array first, until they fill `max_bytes` (so a big model's page stays small)."""
+        array first, until they fill `max_bytes` (so a big model's page stays small). The
+        arrays of `first` (indices: those predict mode's questions are answered from) go in
+        before all others, smallest first too."""
         room = self.max_bytes
-        for k in sorted(range(len(self.arrays)), key=lambda k: self.arrays[k].size):
-            array = self.arrays[k]
-            if array.dtype.kind not in "biuf" or array.size > self.max_elements:
-                continue
-            text = number_text(array)
-            if len(text) > room:
-                break
-            self.entries[k]["data"] = text
-            room -= len(text)
+        by_size = sorted(range(len(self.arrays)), key=lambda k: self.arrays[k].size)
+        first = set(first)
+        for wanted in (True, False):
+            for k in by_size:
+                array = self.arrays[k]
+                if ((k in first) != wanted or array.dtype.kind not in "biuf"
+                        or array.size > self.max_elements):
+                    continue
+                text = number_text(array)
+                if len(text) > room:
+                    break
+                self.entries[k]["data"] = text
+                room -= len(text)
         return self.entries

@@ -22,7 +22,8 @@ The data (a dict, written into the page as JSON):
                             output, grad_y (the gradient arriving at the output), grads (what
                             the op sent to each input; None where none), totals (each input's
                             running total after this step)
-    arrays                  the table of arrays the above refer to (see arrays.py)
+    arrays                  the table of arrays the above refer to (see arrays.py), written by
+                            `finish()` once the questions of predict mode know what they need
     scopes, folded          every scope path of the graph; the indices of those drawn folded
 """
 
@@ -65,7 +66,13 @@ class Graph:
         scopes, folded = scope_paths(self.ops, collapse)
         self.data = {"title": title or "", "root": self.tensor_index[id(root)],
                      "tensors": tensor_records, "ops": op_records, "steps": step_records,
-                     "arrays": self.arrays.finish(), "scopes": scopes, "folded": folded}
+                     "arrays": None, "scopes": scopes, "folded": folded}
+
+    def finish(self, first=()):
+        """Write the numbers of the arrays into the data (the arrays in `first` are embedded
+        before the others: see ArrayTable.finish). Returns the data."""
+        self.data["arrays"] = self.arrays.finish(first)
+        return self.data
 
     def tensor_record(self, t, name, is_root, users):
         creator = t.creator

@@ -20,7 +20,8 @@
 //                         totals}: the engine's numbers as nested arrays (null where an array
 //                         was too large to embed, or where no gradient flows)
 //   fold(scope), unfold(scope), folded()      a scope name, or a path of names
-//   question(), answer(number), reveal(), score      predict mode
+//   question(), answer(number), reveal(), score      predict mode (a step may ask several
+//                        questions, one after the other; question() is the one asked now)
 //   boxes()              how many boxes are drawn now
 //   ready, readyMs       true once drawn; milliseconds from navigation start to then
 
@@ -84,31 +85,56 @@
     return t.needs_grad ? "a leaf" : "a constant";
   }
 
-  function pathKey(path) { return path.join(" / "); }
+  // A scope path as a key: JSON, so that a scope named "a / b" is never the path "a" > "b".
+  function pathKey(path) { return JSON.stringify(path); }
+
+  function startsWith(path, prefix) {
+    return prefix.length <= path.length && prefix.every(function (name, n) {
+      return path[n] === name;
+    });
+  }
   var scopeIndex = {};
   DATA.scopes.forEach(function (path, k) { scopeIndex[pathKey(path)] = k; });
 
   // ---- 2. The state -----------------------------------------------------------------------
 
   var state = {step: 0, folded: new Set(DATA.folded), answers: {}, zoom: 1};
-  var questionAt = {};
-  questions.forEach(function (q) { questionAt[q.step] = q; });
+  var questionsAt = {};                 // step -> its questions, in the order they are asked
+  questions.forEach(function (q, n) {
+    q.id = n;                           // answers are kept by it
+    (questionsAt[q.step] = questionsAt[q.step] || []).push(q);
+  });
 
-  function pending(k) {                 // the question of step k, while it is unanswered
-    var q = questionAt[k];
-    return q && !state.answers[q.step] ? q : null;
+  // The question step k asks now (its first unanswered one), or null. While it waits, nothing
+  // on the page shows a number of its tensor at this step (boxes, arrows, panel, totals).
+  function pending(k) {
+    return (questionsAt[k] || []).find(function (q) { return !state.answers[q.id]; }) || null;
   }
 
-  // What tensor i shows at step k: the sum of the terms that have arrived (its gradient once
-  // all have), as {ref, count, of}; null before the first. The root has its gradient at step 1.
+  // What tensor i shows at step k: the sum of the terms that have arrived, as {ref, count, of,
+  // hooked}; null before the first. Once all have, it is the tensor's gradient as the engine
+  // hands it on: after its hooks (hooked: a hook changed the sum). The root has its gradient
+  // at step 1.
   function gradientAt(i, k) {
     var t = tensors[i];
-    if (i === DATA.root) return k >= 1 ? {ref: t.grad, count: 1, of: 1} : null;
+    if (i === DATA.root) return k >= 1 ? {ref: t.grad, count: 1, of: 1, hooked: false} : null;
     var hidden = pending(k), arrived = t.terms.filter(function (term) {
       return term[0] < k || (term[0] === k && !(hidden && hidden.tensor === i));
     });
     if (!arrived.length) return null;
-    return {ref: arrived[arrived.length - 1][2], count: arrived.length, of: t.terms.length};
+    var sum = arrived[arrived.length - 1][2], done = arrived.length === t.terms.length;
+    var ref = done && t.grad !== null ? t.grad : sum;
+    return {ref: ref, count: arrived.length, of: t.terms.length, hooked: ref !== sum};
+  }
+
+  // How tensor i is used, in words, from the terms it receives: "used by 2 ops", "used twice
+  // by one op" (x * x), "used 3 times, by 2 ops".
+  function usesText(i) {
+    var terms = tensors[i].terms, ops = new Set(terms.map(function (term) { return term[0]; }));
+    var times = {1: "once", 2: "twice"}[terms.length] || terms.length + " times";
+    if (ops.size === terms.length) return "used by " + ops.size + " ops";
+    return ops.size === 1 ? "used " + times + " by one op"
+                          : "used " + times + ", by " + ops.size + " ops";
   }
 
   // ---- 3. What is drawn: boxes and arrows for the scopes folded ----------------------------
@@ -263,9 +289,10 @@
     var lines = boxLines(node, Infinity), width = 0;
     if (node.kind === "tensor") {
       var t = tensors[node.tensor];
-      t.terms.forEach(function (term) {
-        gradLines(term[2], true).forEach(function (text) { lines.push([text, ""]); });
-      });
+      t.terms.map(function (term) { return term[2]; }).concat(t.grad === null ? [] : [t.grad])
+        .forEach(function (ref) {
+          gradLines(ref, true).forEach(function (text) { lines.push([text, ""]); });
+        });
     }
     lines.forEach(function (line) {
       width = Math.max(width, textWidth(line[0], line[1] === "bold"));
@@ -359,7 +386,7 @@
       var label = svg("text", {x: frame.x + 6, y: frame.y + 13}, g);
       label.textContent = frame.path[frame.path.length - 1] + "  (click to fold)";
       label.addEventListener("click", function () { setFolded(index, true); });
-      view.frames.push({g: g, key: pathKey(frame.path), depth: frame.path.length});
+      view.frames.push({g: g, path: frame.path, depth: frame.path.length});
     });
 
     visible.edges.forEach(function (e, n) {
@@ -410,9 +437,8 @@
   function showStep() {
     var k = state.step, step = k > 0 ? steps[k - 1] : null, asked = pending(k);
     var currentOp = step ? step.op : -1;
-    var opScope = step ? pathKey(ops[currentOp].scope) + " / " : null;
     view.frames.forEach(function (frame) {
-      var inside = step && opScope.indexOf(frame.key + " / ") === 0;
+      var inside = step && startsWith(ops[currentOp].scope, frame.path);
       setAttr(frame.g, "class", inside ? "frame current" : "frame");
     });
     view.labels.textContent = "";
@@ -439,8 +465,8 @@
   // Halfway along the arrow; an op's first input has it on the left of its arrow, the others
   // on the right, so that the labels of neighbouring arrows do not cover each other.
   function edgeGradient(g, points, step, position, asked) {
-    var ref = step.grads[position];
-    var label = asked && asked.input === position ? "\u2202 ?" : "\u2202 " + arrays[ref].short;
+    var ref = step.grads[position], hide = asked && ops[step.op].inputs[position] === asked.tensor;
+    var label = hide ? "\u2202 ?" : "\u2202 " + arrays[ref].short;
     var a = points[Math.floor((points.length - 1) / 2)], b = points[Math.floor(points.length / 2)];
     if (a === b) b = points[Math.floor(points.length / 2) + 1];
     var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
@@ -458,9 +484,8 @@
       classes.push(t.kind);                                 // the root's kind is "root"
       lines = lines.concat(tensorGradLines(node.tensor, k));
       if (step && step.output === node.tensor) classes.push("arriving");
-      if (position >= 0 && step.grads[position] !== null) {
-        classes.push(asked && asked.tensor === node.tensor ? "asked" : "receiving");
-      }
+      if (asked && asked.tensor === node.tensor) classes.push("asked");
+      else if (position >= 0 && step.grads[position] !== null) classes.push("receiving");
     } else if (step && (node.kind === "op" ? step.op === node.op
                                             : visible.group[step.op] === node.scope)) {
       classes.push("current");
@@ -553,7 +578,7 @@
       panel.appendChild(arrayView(root.values, true));
       return;
     }
-    var step = steps[k - 1], op = ops[step.op], asked = pending(k);
+    var step = steps[k - 1], op = ops[step.op], asked = pending(k), here = questionsAt[k] || [];
     panel.appendChild(el("h2", {text: "Step " + k + ": " + op.title}));
     if (op.scope.length) panel.appendChild(el("div", {"class": "note",
                                                       text: "in " + op.scope.join(" \u203a ")}));
@@ -570,15 +595,23 @@
       if (step.grads[p] === null) {
         box.appendChild(el("div", {"class": "note", text: t.needs_grad ?
           "no gradient sent" : "needs no gradient (a constant): nothing is sent back"}));
-      } else if (asked && asked.input === p) {
-        box.appendChild(questionView(asked));
+      } else if (asked && asked.tensor === x) {       // (x * x: both of its inputs)
+        box.appendChild(asked.input === p ? questionView(asked) : el("div", {"class": "note",
+          text: "hidden until you answer the question about " + tensorName(x)}));
       } else {
         box.appendChild(arrayView(step.grads[p]));
         if (tensors[x].terms.length > 1) box.appendChild(termsView(x, k));
-        if (questionAt[k] && questionAt[k].input === p) box.appendChild(questionView(
-          questionAt[k]));
+        here.forEach(function (q) {
+          if (q.input === p && state.answers[q.id]) box.appendChild(questionView(q));
+        });
       }
       panel.appendChild(box);
+    });
+    // A softmax's question, asked at its first op (it is about the softmax's input).
+    here.forEach(function (q) {
+      if (q.input === null && (q === asked || state.answers[q.id])) {
+        panel.appendChild(questionView(q));
+      }
     });
   }
 
@@ -589,16 +622,21 @@
       return term[0] <= k;
     });
     var done = arrived.length === terms.length;
-    box.appendChild(el("div", {text: tensorName(x) + " is used by " + terms.length +
-      " ops; this is term " + arrived.length + " of " + terms.length + ". " +
+    box.appendChild(el("div", {text: tensorName(x) + " is " + usesText(x) + "; this is term " +
+      arrived.length + " of " + terms.length + ". " +
       (done ? "Its gradient is the sum of all " + terms.length + ":" : "The sum so far:")}));
     arrived.forEach(function (term, n) {
       box.appendChild(el("div", {text: (n ? "+ " : "  ") + "step " + term[0] + ": " +
                                        arrays[term[1]].short}));
     });
-    box.appendChild(el("div", {text: "= " + (done ? "" : "so far ") +
-                                     arrays[arrived[arrived.length - 1][2]].short}));
-    if (arrived.length > 1) box.appendChild(arrayView(arrived[arrived.length - 1][2]));
+    var sum = arrived[arrived.length - 1][2], grad = tensors[x].grad;
+    box.appendChild(el("div", {text: "= " + (done ? "" : "so far ") + arrays[sum].short}));
+    if (arrived.length > 1) box.appendChild(arrayView(sum));
+    if (done && grad !== null && grad !== sum) {          // a hook (register_hook) changed it
+      box.appendChild(el("div", {text: "That is the sum before its hooks. Its gradient, after " +
+                                       "them (what backward passes on):"}));
+      box.appendChild(arrayView(grad));
+    }
     return box;
   }
 
@@ -608,16 +646,39 @@
     var name = tensorName(q.tensor), index = q.index.length ? "[" + q.index.join(", ") + "]"
                                                             : "";
     if (!tensors[q.tensor].name) name = "(" + name + ")";
-    return "Predict before you look: what is \u2202L/\u2202" + name + index + "? " +
-      (q.total ? "(its whole gradient: all " + tensors[q.tensor].terms.length +
-                 " ops that use it have now sent theirs)"
-               : "(what this op sends back to it)");
+    var what = q.span ? "(what the softmax sends back to it, through its ops of steps " +
+        q.span[0] + " to " + q.span[1] + ": work it out from the gradient arriving here, at " +
+        "the softmax's output, and the softmax's values)"
+      : q.total ? "(its whole gradient: it is " + usesText(q.tensor) + ", and every use has " +
+                  "now sent its term)"
+      : "(what this op sends back to it)";
+    return "Predict before you look: what is \u2202L/\u2202" + name + index + "? " + what;
+  }
+
+  // The values a question is answered from, besides the gradient arriving (shown above): the
+  // op's inputs and output and, for a whole gradient, what the tensor had before this step.
+  function workingValues(q) {
+    var step = steps[q.step - 1], op = ops[step.op];
+    var box = el("details", {"class": "working"}, [el("summary", {
+      text: "the values to work from"})]);
+    op.inputs.concat([step.output]).forEach(function (i, n) {
+      box.appendChild(el("div", {"class": "name", text: (n < op.inputs.length ? "input " + n
+        : "output") + ": " + tensorName(i) + " " + shapeText(tensors[i].shape)}));
+      box.appendChild(arrayView(tensors[i].values, true));
+    });
+    var before = tensors[q.tensor].terms.filter(function (term) { return term[0] < q.step; });
+    if (q.total && before.length) {
+      box.appendChild(el("div", {"class": "name", text: "what " + tensorName(q.tensor) +
+        " received before this step"}));
+      box.appendChild(arrayView(before[before.length - 1][2]));
+    }
+    return box;
   }
 
   function questionView(q) {
     var box = el("div", {"class": "question"});
     box.appendChild(el("div", {text: questionText(q)}));
-    var given = state.answers[q.step];
+    var given = state.answers[q.id];
     if (!given) {
       var input = el("input", {type: "text", id: "answer", "aria-label": "your answer",
                                autocomplete: "off"});
@@ -631,9 +692,10 @@
       box.appendChild(el("div", {}, [input, check, show]));
       box.appendChild(el("div", {"class": "note", id: "answer-note", text: "Within " +
         q.tolerance.toPrecision(2) + " counts as right."}));
+      box.appendChild(workingValues(q));
       return box;
     }
-    var dtype = arrays[steps[q.step - 1].grads[q.input]].dtype;
+    var dtype = tensors[q.tensor].dtype;
     var truth = "The engine's number: " + exact(q.answer, dtype) + ".";
     var verdict = given.revealed ? "Shown without an answer." : given.right
         ? "Right: " + given.value + "." : "Not quite: " + given.value + ".";
@@ -661,7 +723,7 @@
     var mistake = right ? null : q.mistakes.find(function (m) {
       return Math.abs(number - m.value) <= q.tolerance;
     }) || null;
-    state.answers[q.step] = {value: number, right: right, mistake: mistake};
+    state.answers[q.id] = {value: number, right: right, mistake: mistake};
     render();
     return {right: right, mistake: mistake ? mistake.kind : null, answer: q.answer};
   }
@@ -669,7 +731,7 @@
   function reveal() {
     var q = pending(state.step);
     if (!q) return;
-    state.answers[q.step] = {revealed: true, right: false, mistake: null};
+    state.answers[q.id] = {revealed: true, right: false, mistake: null};
     render();
   }
 
@@ -806,10 +868,10 @@
     folded: function () {
       return Array.from(state.folded).sort().map(function (k) { return DATA.scopes[k]; });
     },
-    question: function () {
-      var q = questionAt[state.step];
+    question: function () {             // the one asked now, else the step's last
+      var here = questionsAt[state.step] || [], q = pending(state.step) || here[here.length - 1];
       return q ? {tensor: tensorName(q.tensor), input: q.input, index: q.index.slice(),
-                  total: q.total, answered: !!state.answers[q.step]} : null;
+                  total: q.total, span: q.span, answered: !!state.answers[q.id]} : null;
     },
     answer: answer,
     reveal: reveal,

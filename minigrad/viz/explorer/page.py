@@ -42,7 +42,9 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
                   before showing it (see minigrad/viz/explorer/predict.py)
     predict_at    which steps ask (op class names, or a function op -> bool); the default is
                   MatMul, Softmax, and ops whose input was broadcast or is used twice. Giving it
-                  turns predict mode on.
+                  turns predict mode on. A question is asked only if the page embeds every
+                  array it is answered from (they go in first, within max_elements and
+                  max_bytes).
     title         a caption for the page
     max_elements  arrays larger than this are summarised (shape, first values, norm) instead
                   of embedded in full, to keep the page small
@@ -52,8 +54,10 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
     check_arguments(root, grad, names, predict, predict_at, title, max_elements, max_bytes)
     graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes)
     asked = predict or predict_at is not None
-    graph.data["questions"] = predict_mode.questions(graph, predict_at) if asked else []
-    return Explorer(graph.data)
+    found = predict_mode.questions(graph, predict_at) if asked else []
+    data = graph.finish(first=[ref for q in found for ref in q["needs"]])
+    data["questions"] = predict_mode.answerable(found, data["arrays"])   # from the page alone
+    return Explorer(data)
 
 
 class Explorer:

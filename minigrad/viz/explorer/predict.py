@@ -1,16 +1,22 @@
 """Predict mode: at chosen steps the page asks for one element of a gradient before it shows it,
 and when the answer is wrong, says which known mistake it matches.
 
-Which steps (the default, `at=None`): every `MatMul` and `Softmax`, the last op of a softmax built
-from primitive ops (the ops recorded in a `minigrad.scope("softmax")`, as `attention` builds
-it), and every op that sends a gradient to an input that was broadcast, or that completes the
-gradient of a tensor used by several ops. `at` may instead name op classes ("MatMul", ...) or be
-a function `op -> bool`.
+Which steps (the default, `at=None`): every `MatMul` and `Softmax`, a softmax built from primitive
+ops (the ops recorded in a `minigrad.scope("softmax")`, as `attention` builds it: asked at the
+first of its ops that backward visits, since at its last the gradient arriving is the answer),
+and every op that sends a gradient to an input that was broadcast, or that completes the
+gradient of a tensor used several times (by several ops, or twice by one: x * x). `at` may
+instead name op classes ("MatMul", ...) or be a function `op -> bool`.
+
+While a question waits for its answer, the page shows nothing that gives it away: no number of
+the asked tensor at that step (its box, the arrows into the op, the other term of x * x, the
+running total). A question is only asked when the page embeds, in full, every array it is
+answered from (its `needs`: `explore` embeds them first; see `answerable`).
 
 The answer is the engine's number. Each known mistake is computed here, from the arrays of the
 same backward walk, as the number that mistake would give for that element:
 
-    missed_sum        a tensor used by several ops: one op's term instead of the sum of all
+    missed_sum        a tensor used several times: one use's term instead of the sum of all
     broadcast_sum     an input broadcast in the forward: one element of the gradient before the
                       sum over the broadcast axes (from the op's own backward run on the input
                       broadcast to the output's shape)
@@ -29,8 +35,8 @@ DEFAULT_OPS = ("MatMul", "Softmax")
 MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
 
 MISTAKES = {
-    "missed_sum": "that is one op's term alone: {name} is used by {uses} ops, and its gradient "
-                  "is the sum of what each of them sends back",
+    "missed_sum": "that is one term alone: {name} is {used}, and its gradient is the sum of "
+                  "what each use sends back",
     "broadcast_sum": "that is one element before the sum: {name} {shape} was broadcast to "
                      "{out_shape} in the forward, so its gradient sums dL/dy over the broadcast "
                      "axes",
@@ -44,7 +50,14 @@ MISTAKES = {
 
 
 def questions(graph, at=None):
-    """The questions of predict mode for a `data.Graph`, one per chosen step, as plain data."""
+    """The questions of predict mode for a `data.Graph`, as plain data, in the order the page
+    asks them: one per chosen op, at its step; a softmax built from primitive ops asks at the
+    first of its ops that backward visits, where the gradient arriving at its output is all
+    the learner needs (at its last op, the gradient arriving there would be the answer).
+
+    Each question lists in `needs` the arrays it is answered from: the gradient arriving at the
+    op of its step, the values of that op's inputs and output and, for a whole gradient, what
+    the tensor had received before. The page must embed them (see `answerable`)."""
     chosen = _rule(at)
     terms = {}                                  # id(tensor) -> steps that sent it a gradient
     for k, (op, _, _, grads_in, _) in enumerate(graph.steps):
@@ -70,7 +83,27 @@ def questions(graph, at=None):
         question = _question(graph, k, p, terms[id(op.inputs[p])], softmax_input is not None)
         if question is not None:
             found.append(question)
+    found.sort(key=lambda q: (q["step"], q["span"] is not None))   # the op's own question first
+    for q in found:
+        q["needs"] = _needs(graph, q)
     return found
+
+
+def answerable(questions, arrays):
+    """The questions whose `needs` the page embeds in full (`arrays`: the page's table)."""
+    return [q for q in questions if all(arrays[ref]["data"] is not None for ref in q["needs"])]
+
+
+def _needs(graph, q):
+    """The arrays question q is answered from (indices into the page's table)."""
+    data = graph.data
+    step = data["steps"][q["step"] - 1]
+    op = data["ops"][step["op"]]
+    needs = [step["grad_y"]] + [data["tensors"][i]["values"] for i in op["inputs"] + [op["output"]]]
+    if q["total"]:                              # what it had before this step's terms
+        before = [term for term in data["tensors"][q["tensor"]]["terms"] if term[0] < q["step"]]
+        needs += [before[-1][2]] if before else []
+    return sorted(set(needs))
 
 
 def _rule(at):
@@ -117,16 +150,30 @@ def _softmax_input(op, wanted):
     return outside[0] if len(outside) == 1 else None
 
 
-def _softmax_output(graph, op, x):
+def _scope_ops(graph, op):
+    """The ops of one softmax built in a scope, from its op that takes the input from outside
+    (op): op and every op of the same scope that uses, at any depth, what it made."""
+    found, stack = [op], [op]
+    while stack:
+        out = graph.tensors[graph.outputs[id(stack.pop())]]
+        for user, _ in graph.users.get(id(out), []):
+            if tuple(user.scope) == tuple(op.scope) and all(user is not o for o in found):
+                found.append(user)
+                stack.append(user)
+    return found
+
+
+def _softmax_output(graph, op, x, scope_ops=None):
     """(y, grad_y) of the softmax whose input is x: the op's own for a fused Softmax; for a
-    softmax scope, the one tensor made inside it and used outside, with its gradient."""
-    if type(op).__name__ == "Softmax":
+    softmax scope (its ops: scope_ops), the one tensor made there and used outside it (or the
+    root), with its gradient; None if there is not exactly one."""
+    if scope_ops is None:
         step = next(s for s in graph.steps if s[0] is op)
         return step[1].data, step[2]
-    inside = [t for t in graph.tensors
-              if t.creator is not None and tuple(t.creator.scope) == tuple(op.scope)]
-    leaving = [t for t in inside if any(tuple(user.scope) != tuple(op.scope)
-                                        for user, _ in graph.users.get(id(t), []))]
+    inside = [graph.tensors[graph.outputs[id(o)]] for o in scope_ops]
+    root = graph.tensors[graph.data["root"]]
+    leaving = [t for t in inside if t is root or any(
+        all(user is not o for o in scope_ops) for user, _ in graph.users.get(id(t), []))]
     if len(leaving) != 1 or leaving[0].shape != x.shape:
         return None
     y = leaving[0]
@@ -138,7 +185,9 @@ def _question(graph, k, position, received, is_softmax):
     op, out, grad_y, grads_in, totals = graph.steps[k]
     x = op.inputs[position]
     term = grads_in[position]
-    complete = received[-1][0] == k and len(received) > 1
+    scope_ops = _scope_ops(graph, op) if is_softmax and type(op).__name__ != "Softmax" else None
+    # A softmax scope's question is asked before its other ops run: it asks this term alone.
+    complete = received[-1][0] == k and len(received) > 1 and scope_ops is None
     asked = totals[position] if complete else term
     others = asked - term                       # what the other ops sent (0 when asking a term)
     candidates = []                             # (kind, array of the mistaken numbers)
@@ -152,15 +201,29 @@ def _question(graph, k, position, received, is_softmax):
         candidates += [("transposed", others + wrong) for wrong in _transposed(op, position,
                                                                               grad_y)]
     if is_softmax:
-        softmax = _softmax_output(graph, op, x)
-        if softmax is not None:
-            y, grad_softmax = softmax
-            candidates.append(("softmax_diagonal", others + y * (1 - y) * grad_softmax))
+        softmax = _softmax_output(graph, op, x, scope_ops)
+        if softmax is None:                     # no one output to work from: not asked
+            return None
+        y, grad_softmax = softmax
+        candidates.append(("softmax_diagonal", others + y * (1 - y) * grad_softmax))
     candidates.append(("sign", -asked))
-    return _ask(graph, k, position, asked, complete, len(received), candidates)
+    question = _ask(graph, k, position, asked, complete, received, candidates)
+    if question is not None and scope_ops is not None:      # asked at the scope's first step
+        numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in scope_ops]
+        question.update(step=min(numbers), input=None, span=[min(numbers), max(numbers)])
+    return question
 
 
-def _ask(graph, k, position, asked, complete, uses, candidates):
+def _uses(received):
+    """How a tensor is used, in words: by 2 ops, twice by one op, 3 times by 2 ops."""
+    uses, ops = len(received), len({k for k, _ in received})
+    times = {1: "once", 2: "twice"}.get(uses, f"{uses} times")
+    if ops == uses:
+        return f"used by {ops} ops"
+    return f"used {times} by one op" if ops == 1 else f"used {times}, by {ops} ops"
+
+
+def _ask(graph, k, position, asked, complete, received, candidates):
     """Choose the element, and write the question with the mistakes that are told apart."""
     op, out = graph.steps[k][0], graph.steps[k][1]
     x = op.inputs[position]
@@ -180,12 +243,13 @@ def _ask(graph, k, position, asked, complete, uses, candidates):
     _, index, answer, tolerance, mistakes = best
     name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
         f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
-    words = {"name": name, "uses": uses, "shape": tuple(x.shape), "out_shape": tuple(out.shape)}
+    words = {"name": name, "used": _uses(received), "shape": tuple(x.shape),
+             "out_shape": tuple(out.shape)}
     for mistake in mistakes:
         mistake["text"] = MISTAKES[mistake["kind"]].format(**words)
     return {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
             "index": [int(i) for i in index], "total": bool(complete), "answer": float(answer),
-            "tolerance": float(tolerance), "mistakes": mistakes}
+            "tolerance": float(tolerance), "mistakes": mistakes, "span": None}
 
 
 def _mistakes(candidates, index, answer, tolerance):
