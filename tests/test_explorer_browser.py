@@ -12,6 +12,7 @@ they fail instead, so that CI always runs them (.ci/run installs the browser).
 import os
 import re
 import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -363,3 +364,50 @@ def test_the_tutorials_console_line_gives_exps_whole_gradient(tmp_path, open_pag
     got = page.evaluate(f"() => eval({code.strip()!r})")
     exp = next(s for s in backward_steps(attention_context()[0]) if type(s.op).__name__ == "Exp")
     assert same(got, exp.grad_y)                        # what arrives at exp's output, complete
+
+
+def glyph_pixels(page, selector, text):
+    """The pixels of `text` drawn on a canvas in the font of the page's element `selector`:
+    characters that no installed font has are all drawn as the same empty box."""
+    return page.evaluate("""([selector, text]) => {
+        const style = getComputedStyle(document.querySelector(selector));
+        const canvas = document.createElement("canvas");
+        canvas.width = 80; canvas.height = 40;
+        const context = canvas.getContext("2d");
+        context.font = style.fontWeight + " 24px " + style.fontFamily;
+        context.fillText(text, 4, 30);
+        return Array.from(context.getImageData(0, 0, 80, 40).data);
+    }""", [selector, text])
+
+
+def japanese_font_missing():
+    """Why Japanese cannot be drawn here, or None: the page uses the system's fonts (a page
+    may load none), so some installed font must have Japanese glyphs."""
+    if shutil.which("fc-list") is None:
+        return None                                     # (not fontconfig: let the test tell)
+    found = subprocess.run(["fc-list", ":lang=ja"], capture_output=True, text=True).stdout
+    return None if found.strip() else ("no font with Japanese glyphs is installed (Debian: "
+                                       "apt-get install fonts-noto-cjk)")
+
+
+def test_japanese_labels_are_drawn_with_real_glyphs(tmp_path, open_page):
+    reason = japanese_font_missing()
+    if reason is not None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"the Japanese test must run under CI: {reason}")
+        pytest.skip(reason)
+    x = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+    cat, fish = x * 2.0, x * 3.0
+    loss = (cat * fish).sum()
+    page = open_page(explore(loss, names={"猫": cat, "魚": fish}, title="ねこ が さかな を たべる")
+                     .save(tmp_path / "ja.html"))
+    page.screenshot(path=str(tmp_path / "ja.png"))
+    names = page.locator(".box text.bold", has_text="猫")
+    assert names.count() == 1 and names.evaluate("e => e.getComputedTextLength()") > 5
+    # An empty box (tofu) is one glyph for every missing character: two different kanji,
+    # and a kanji and a kana, must differ in the page's own fonts, in the graph and the panel.
+    for selector in (".box text.bold", "h1"):
+        cat_pixels = glyph_pixels(page, selector, "猫")
+        assert any(cat_pixels), "nothing drawn"
+        assert cat_pixels != glyph_pixels(page, selector, "魚"), selector
+        assert cat_pixels != glyph_pixels(page, selector, "ね"), selector
