@@ -411,3 +411,21 @@ def test_japanese_labels_are_drawn_with_real_glyphs(tmp_path, open_page):
         assert any(cat_pixels), "nothing drawn"
         assert cat_pixels != glyph_pixels(page, selector, "魚"), selector
         assert cat_pixels != glyph_pixels(page, selector, "ね"), selector
+
+
+def click_inside(page, box, dx=4):
+    """Click a box `dx` pixels in from its left edge, half way down: inside it, beside its
+    centred text."""
+    rect = box.locator("rect.outline").bounding_box()
+    page.mouse.click(rect["x"] + dx, rect["y"] + rect["height"] / 2)
+
+
+def test_a_click_anywhere_inside_an_op_or_a_folded_scope_acts(tmp_path, open_page):
+    context, _ = attention_context()
+    page = open_page(explore(context).save(tmp_path / "step.html"))
+    exp = page.locator(".box.op", has_text="Exp()")
+    click_inside(page, exp)
+    assert state(page) == 4                              # Exp is backward step 4
+    page.evaluate("window.explorer.fold('softmax')")
+    click_inside(page, page.locator(".box.scope"), dx=2)    # (left of its shadow)
+    assert state(page, "folded()") == []
