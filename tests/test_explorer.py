@@ -384,3 +384,19 @@ def test_good_arguments_of_every_accepted_kind_still_make_a_page():
         assert explore(y, grad=Tensor([1.0, 1.0]), **arguments).steps == 1
     with pytest.raises(ValueError, match="not a single number: pass grad="):
         explore(y)
+
+
+def test_a_tiny_gradient_never_reads_as_zero_on_the_page():
+    x = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+    w = np.array([1.0, 1e-7])                         # dL/dx = w: one entry tiny, not zero
+    big = Tensor(np.linspace(0.0, 1.0, 20), requires_grad=True)
+    scale = np.full(20, 3e-8)
+    scale[0] = 2.0                                      # summarised: its min is 3e-08
+    data = page_data(explore((x * Tensor(w)).sum() + (big * Tensor(scale)).sum()))
+    shown = {}
+    for t in data["tensors"]:
+        if t["grad"] is not None and t["creator"] is None and t["needs_grad"]:
+            entry = data["arrays"][t["grad"]]
+            shown[entry["size"]] = (entry["lines"], entry["short"])
+    assert shown[2] == (["1.000  1e-07"], "1.000 1e-07")
+    assert shown[20][0] == ["mean 0.100  std 0.436", "min 3e-08  max 2.000"]

@@ -165,6 +165,8 @@ def test_numbers_read_at_a_glance():
     assert value_lines(np.array(24.2812)) == ["24.28"]
     assert value_lines(np.array([[1.0, 0.0], [-1.0, 2.0]])) == ["1  0", "-1  2"]
     assert value_lines(np.array([1e-5, -3e-6])) == ["1e-05  -3e-06"]
+    # Tiny but not zero never reads as zero beside a large number; zero itself stays 0.000.
+    assert value_lines(np.array([1.0, 1e-7, -2.5e-9, 0.0])) == ["1.000  1e-07  -2.5e-09  0.000"]
     assert value_lines(np.array([np.nan, np.inf, -np.inf, 1.5])) == ["nan  inf  -inf  1.500"]
     assert value_lines(np.array([True, False])) == ["T  F"]
     big = np.arange(100.0)

@@ -3,7 +3,9 @@ and the HTML-like labels of Graphviz.
 
 Numbers are written so that a small array reads at a glance: integers as integers, and otherwise
 four significant digits of the largest entry with at most three decimals, every entry alike
-(0.244 0.090 0.662 0.004; 24.28). Arrays too large to list are summarised (mean, std, min, max).
+(0.244 0.090 0.662 0.004; 24.28), except that a number too small for those decimals is not
+written as zero but in exponent form (1.000 1e-07). Arrays too large to list are summarised
+(mean, std, min, max).
 """
 
 import inspect
@@ -51,7 +53,13 @@ def number_format(array):
     if largest >= 1e5 or largest < 1e-3:
         return lambda v: _special(v) or f"{v:.3g}"
     decimals = min(3, max(0, 3 - math.floor(math.log10(largest))))
-    return lambda v: _special(v) or f"{v:.{decimals}f}"
+
+    def write(v):
+        text = _special(v) or f"{v:.{decimals}f}"
+        if v != 0 and float(text) == 0:     # 1e-07 beside 1.0 is not 0.000: a gradient that
+            return f"{v:.3g}"               # is tiny but not zero must not read as zero
+        return text
+    return write
 
 
 def _special(v):
