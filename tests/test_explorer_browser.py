@@ -429,3 +429,20 @@ def test_a_click_anywhere_inside_an_op_or_a_folded_scope_acts(tmp_path, open_pag
     page.evaluate("window.explorer.fold('softmax')")
     click_inside(page, page.locator(".box.scope"), dx=2)    # (left of its shadow)
     assert state(page, "folded()") == []
+
+
+def test_a_running_sum_of_a_large_array_adds_up_on_its_first_values(tmp_path, open_page):
+    rng = np.random.default_rng(0)
+    x = Tensor(rng.normal(size=(3, 5)), requires_grad=True)
+    first, second = Tensor(rng.normal(size=(3, 5))), Tensor(rng.normal(size=(3, 5)))
+    loss = ((x * first).tanh() + (x * second).exp()).sum()
+    page = open_page(explore(loss, names={"x": x}).save(tmp_path / "sum.html"))
+    engine = list(backward_steps(loss))
+    last = max(s.number for s in engine if any(t is x for t in s.inputs))
+    page.evaluate(f"window.explorer.goto({last})")
+    lines = page.locator("#step .terms pre.sum").inner_text().splitlines()
+    assert lines[0] == "each (3, 5), its first 4 of 15 values:"
+    rows = [[float(v) for v in line.rstrip(" \u2026").split()[-4:]] for line in lines[1:]]
+    assert len(rows) == 3 and all(len(row) == 4 for row in rows)    # two terms, their sum
+    np.testing.assert_allclose(rows[2], x.grad.ravel()[:4], rtol=1e-3)
+    np.testing.assert_allclose(np.add(rows[0], rows[1]), rows[2], rtol=1e-3, atol=1e-3)

@@ -625,12 +625,12 @@
     box.appendChild(el("div", {text: tensorName(x) + " is " + usesText(x) + "; this is term " +
       arrived.length + " of " + terms.length + ". " +
       (done ? "Its gradient is the sum of all " + terms.length + ":" : "The sum so far:")}));
-    arrived.forEach(function (term, n) {
-      box.appendChild(el("div", {text: (n ? "+ " : "  ") + "step " + term[0] + ": " +
-                                       arrays[term[1]].short}));
+    var rows = arrived.map(function (term, n) {
+      return [(n ? "+ " : "  ") + "step " + term[0] + ": ", firstNumbers(term[1])];
     });
     var sum = arrived[arrived.length - 1][2], grad = tensors[x].grad;
-    box.appendChild(el("div", {text: "= " + (done ? "" : "so far ") + arrays[sum].short}));
+    rows.push([done ? "= " : "= so far ", firstNumbers(sum)]);
+    box.appendChild(sumLines(rows, arrays[sum]));
     if (arrived.length > 1) box.appendChild(arrayView(sum));
     if (done && grad !== null && grad !== sum) {          // a hook (register_hook) changed it
       box.appendChild(el("div", {text: "That is the sum before its hooks. Its gradient, after " +
@@ -638,6 +638,38 @@
       box.appendChild(arrayView(grad));
     }
     return box;
+  }
+
+  // The first numbers of array `ref` (at most SUM_SHOWN of its first values, always in the
+  // page), each to 4 significant digits.
+  var SUM_SHOWN = 4;
+  function firstNumbers(ref) {
+    var head = arrays[ref].head === "" ? [] : arrays[ref].head.split(",");
+    return head.slice(0, SUM_SHOWN).map(function (v) {
+      return String(Number(Number(v).toPrecision(4)));
+    });
+  }
+
+  // A sum written out on the same elements of every term, in columns, so that it can be
+  // checked by hand: all the numbers of a small array, the first few of a large one (its norm
+  // would not do: the norms of the terms do not add up to the norm of the sum).
+  function sumLines(rows, a) {
+    var label = 0, widths = [];
+    rows.forEach(function (row) {
+      label = Math.max(label, row[0].length);
+      row[1].forEach(function (v, c) { widths[c] = Math.max(widths[c] || 0, v.length); });
+    });
+    var more = a.size > SUM_SHOWN ? "  \u2026" : "";
+    var lines = rows.map(function (row) {
+      return row[0] + " ".repeat(label - row[0].length) + row[1].map(function (v, c) {
+        return " ".repeat(widths[c] - v.length) + v;
+      }).join("  ") + more;
+    });
+    if (more) {
+      lines.unshift("each " + shapeText(a.shape) + ", its first " + SUM_SHOWN + " of " +
+                    a.size + " values:");
+    }
+    return el("pre", {"class": "sum", text: lines.join("\n")});
   }
 
   // ---- 6. Predict mode ------------------------------------------------------------------------
