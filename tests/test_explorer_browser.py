@@ -189,10 +189,18 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     page.press("#answer", "Enter")
     assert page.locator(".feedback").inner_text().startswith("Right")
     assert state(page, "score")["right"] == 1 and state(page, "score")["asked"] == 2
-    # Arrow keys typed in the answer box move the caret, not the step.
+    page.keyboard.press("ArrowLeft")                    # answered: the box is gone, keys step
+    assert state(page) == matmul["step"] - 1
+    # Arrow keys typed in the answer box move the caret, not the step; Escape leaves the box,
+    # and the keys step again.
     page.evaluate(f"window.explorer.goto({by_type['Div']['step']})")
     page.press("#answer", "ArrowLeft")
     assert state(page) == by_type["Div"]["step"]
+    page.press("#answer", "Escape")
+    assert page.evaluate("document.activeElement.id") != "answer"
+    page.keyboard.press("ArrowRight")
+    assert state(page) == by_type["Div"]["step"] + 1
+    page.keyboard.press("ArrowLeft")
     result = page.evaluate(f"window.explorer.answer({-by_type['Div']['answer']!r})")
     assert result == {"right": False, "mistake": "sign", "answer": by_type["Div"]["answer"]}
     # The same step asks the softmax's question next, once the Div's is answered.

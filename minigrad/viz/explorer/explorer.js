@@ -718,12 +718,16 @@
       var show = el("button", {id: "reveal", text: "Show me"});
       check.addEventListener("click", function () { answer(input.value); });
       show.addEventListener("click", reveal);
+      // In the box the arrow keys, Home and End move the cursor; Enter checks the answer and
+      // Escape leaves the box, so that the keys step through the pass again.
       input.addEventListener("keydown", function (event) {
         if (event.key === "Enter") answer(input.value);
+        else if (event.key === "Escape") input.blur();
       });
       box.appendChild(el("div", {}, [input, check, show]));
       box.appendChild(el("div", {"class": "note", id: "answer-note", text: "Within " +
-        q.tolerance.toPrecision(2) + " counts as right."}));
+        q.tolerance.toPrecision(2) + " counts as right. Enter checks; Esc leaves the box (the " +
+        "\u2190 \u2192 keys step again)."}));
       box.appendChild(workingValues(q));
       return box;
     }

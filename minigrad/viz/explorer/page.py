@@ -176,7 +176,8 @@ PAGE = """<!DOCTYPE html>
       <span class="swatch" style="background:#b03a2e"></span><span>gradients (orange: a sum
         still waiting for terms)</span>
     </div>
-    <p class="help">Keys: &#x2192; next, &#x2190; back, Home first, End last. Click a box to
+    <p class="help">Keys: &#x2192; next, &#x2190; back, Home first, End last (in the answer
+      box of predict mode they move the cursor: Enter checks, Esc leaves the box). Click a box to
       jump to its step, a folded scope to unfold it, a frame's name to fold it. Numbers:
       "all values, exactly" shows the engine's own.</p>
   </div>
