@@ -454,3 +454,41 @@ def test_a_running_sum_of_a_large_array_adds_up_on_its_first_values(tmp_path, op
     assert len(rows) == 3 and all(len(row) == 4 for row in rows)    # two terms, their sum
     np.testing.assert_allclose(rows[2], x.grad.ravel()[:4], rtol=1e-3)
     np.testing.assert_allclose(np.add(rows[0], rows[1]), rows[2], rtol=1e-3, atol=1e-3)
+
+
+def in_view(page, ids):
+    """Whether the boxes `ids` (data-id) are wholly inside the graph's visible area, and
+    whether they could all be (they fit in it together)."""
+    return page.evaluate("""(ids) => {
+        const area = document.getElementById("graph").getBoundingClientRect();
+        const rects = ids.map((id) => document.querySelector(`.box[data-id="${id}"]`)
+                                              .getBoundingClientRect());
+        const inside = rects.every((r) => r.left >= area.left && r.right <= area.right &&
+                                          r.top >= area.top && r.bottom <= area.bottom);
+        const width = Math.max(...rects.map((r) => r.right)) -
+                      Math.min(...rects.map((r) => r.left));
+        const height = Math.max(...rects.map((r) => r.bottom)) -
+                       Math.min(...rects.map((r) => r.top));
+        return [inside, width <= area.width && height <= area.height];
+    }""", ids)
+
+
+def test_stepping_scrolls_the_op_its_inputs_and_its_output_into_view(tmp_path, open_page):
+    from minigrad.viz.__main__ import lstm_cell_step
+    context, _ = attention_context()
+    loss, cell, _ = lstm_cell_step()
+    for explorer, name in ((explore(context), "attention"), (explore(loss, names=cell), "cell")):
+        page = open_page(explorer.save(tmp_path / f"{name}.html"))
+        page.set_viewport_size({"width": 1000, "height": 560})
+        data, fitted = explorer.data, 0
+        for order in (range(1, explorer.steps + 1), range(explorer.steps, 0, -1)):
+            for k in order:
+                page.evaluate(f"window.explorer.goto({k})")
+                step = data["steps"][k - 1]
+                ids = [f"op{step['op']}"] + [f"t{i}" for i in data["ops"][step["op"]]["inputs"]]
+                ids.append(f"t{step['output']}")
+                inside, fit = in_view(page, ids)
+                assert inside or not fit, (name, k)
+                assert in_view(page, ids[:1])[0], (name, k)       # the op, always
+                fitted += fit
+        assert fitted >= explorer.steps, name            # (most steps fit at this size)

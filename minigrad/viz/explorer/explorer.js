@@ -503,6 +503,10 @@
     view.svg.setAttribute("height", view.height * state.zoom);
   }
 
+  // Scroll the graph so that the current op is in view with its inputs and its output (the
+  // boxes drawn for them), when they all fit; otherwise so that the op is, at least. Nothing
+  // moves while they are in view already.
+  var MARGIN = 16;
   function scrollToCurrent() {
     var k = state.step;
     if (k === 0) return;
@@ -510,13 +514,31 @@
     if (!drawing.boxes[id]) id = "scope" + visible.group[step.op];
     var box = drawing.boxes[id], holder = document.getElementById("graph");
     if (!box) return;
-    var z = state.zoom, x = (box.x + SIDE) * z, y = (box.y + 12) * z;
-    if (x < holder.scrollLeft || x + box.w * z > holder.scrollLeft + holder.clientWidth) {
-      holder.scrollLeft = x - holder.clientWidth / 2;
-    }
-    if (y < holder.scrollTop || y + box.h * z > holder.scrollTop + holder.clientHeight) {
-      holder.scrollTop = y - holder.clientHeight / 2;
-    }
+    var near = [box];
+    ops[step.op].inputs.concat([step.output]).forEach(function (x) {
+      if (drawing.boxes["t" + x]) near.push(drawing.boxes["t" + x]);
+    });
+    // Where the drawing's (0, 0) is inside the scrolled area, in pixels.
+    var page = holder.getBoundingClientRect(), drawn = view.svg.getBoundingClientRect();
+    var z = state.zoom;
+    var origin = [drawn.left - page.left + holder.scrollLeft + SIDE * z,
+                  drawn.top - page.top + holder.scrollTop + 12 * z];
+    [["x", "w", "scrollLeft", "clientWidth", 0], ["y", "h", "scrollTop", "clientHeight", 1]]
+      .forEach(function (axis) {
+        function span(boxes) {
+          var lo = Infinity, hi = -Infinity;
+          boxes.forEach(function (b) {
+            lo = Math.min(lo, b[axis[0]]);
+            hi = Math.max(hi, b[axis[0]] + b[axis[1]]);
+          });
+          return [origin[axis[4]] + lo * z - MARGIN, origin[axis[4]] + hi * z + MARGIN];
+        }
+        var size = holder[axis[3]], at = holder[axis[2]], all = span(near), op = span([box]);
+        var want = all[1] - all[0] <= size ? all : op;
+        if (want[0] < at || want[1] > at + size) {
+          holder[axis[2]] = (want[0] + want[1]) / 2 - size / 2;
+        }
+      });
   }
 
   // ---- 5. The panel ---------------------------------------------------------------------------
