@@ -492,3 +492,97 @@ def test_stepping_scrolls_the_op_its_inputs_and_its_output_into_view(tmp_path, o
                 assert in_view(page, ids[:1])[0], (name, k)       # the op, always
                 fitted += fit
         assert fitted >= explorer.steps, name            # (most steps fit at this size)
+
+
+def crossing(first, second):
+    """Whether two polylines [(x, y), ...] cross (a proper intersection of two segments)."""
+    def side(p, q, r):
+        return np.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]))
+    for a, b in zip(first, first[1:]):
+        for c, d in zip(second, second[1:]):
+            if side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0:
+                return True
+    return False
+
+
+def arrows_into(page, op):
+    """The arrows into box `op`, each as [its tensor's box, 60 points along it], and the
+    rectangles of the gradient labels now shown, as [x, y, w, h]."""
+    return page.evaluate("""(op) => {
+        const arrows = Array.from(document.querySelectorAll(`.edge[data-to="${op}"]`))
+            .map((g) => {
+                const path = g.querySelector("path"), length = path.getTotalLength();
+                const points = [];
+                for (let k = 0; k <= 60; k++) {
+                    const p = path.getPointAtLength(length * k / 60);
+                    points.push([p.x, p.y]);
+                }
+                return [g.dataset.from, points];
+            });
+        const labels = Array.from(document.querySelectorAll(".labels rect")).map((r) => {
+            const b = r.getBBox();
+            return [b.x, b.y, b.width, b.height];
+        });
+        return [arrows, labels];
+    }""", op)
+
+
+def overlap(r, s):
+    return r[0] < s[0] + s[2] and s[0] < r[0] + r[2] and r[1] < s[1] + s[3] and s[1] < r[1] + r[3]
+
+
+def two_consumers():
+    x = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+    return ((x * 2.0) * (x * 3.0)).sum()
+
+
+def test_the_arrows_into_an_op_never_cross_nor_their_labels_overlap(tmp_path, open_page):
+    from minigrad.viz.__main__ import lstm_cell_step
+    context, _ = attention_context()
+    loss, cell, _ = lstm_cell_step()
+    pages = {"attention": explore(context), "cell": explore(loss, names=cell),
+             "two": explore(two_consumers())}
+    checked = 0
+    for name, explorer in pages.items():
+        page = open_page(explorer.save(tmp_path / f"{name}.html"))
+        for k, step in enumerate(explorer.data["steps"], start=1):
+            page.evaluate(f"window.explorer.goto({k})")
+            arrows, labels = arrows_into(page, f"op{step['op']}")
+            for n, (source, points) in enumerate(arrows):
+                for other, more in arrows[n + 1:]:
+                    assert source == other or not crossing(points, more), (name, k)
+                    checked += 1
+            for n, label in enumerate(labels):
+                assert not any(overlap(label, other) for other in labels[n + 1:]), (name, k)
+    assert checked >= 10
+
+
+@pytest.mark.slow
+def test_a_tensor_feeding_a_thousand_ops_opens_in_seconds(tmp_path, open_page):
+    x = Tensor(np.arange(3.0), requires_grad=True)
+    total = x * 1.0
+    for k in range(2, 1001):                           # x feeds 1,000 Muls, in a chain of Adds
+        total = total + x * float(k)
+    page = open_page(explore(total.sum()).save(tmp_path / "wide.html"))
+    assert state(page, "readyMs") < 20_000            # (it took 140 s with an arrow per row)
+    # The arrows of x share one trunk, drawn once: a few points per arrow, not one per row
+    # crossed (2 million before).
+    segments = page.evaluate("""Array.from(document.querySelectorAll(".edge path"))
+        .reduce((n, p) => n + p.getAttribute("d").split("C").length - 1, 0)""")
+    assert segments < 10 * page.locator(".edge path").count()
+    # At a step, the arrow from x to the op of the step is drawn whole, from x's box down.
+    data = explore(total.sum()).data
+    leaf = next(i for i, t in enumerate(data["tensors"]) if t["needs_grad"] and
+                t["creator"] is None)
+    k, step = next((k, step) for k, step in enumerate(data["steps"], start=1)
+                   if k > 1000 and leaf in data["ops"][step["op"]]["inputs"])
+    page.evaluate(f"window.explorer.goto({k})")
+    start = page.evaluate(f"""(() => {{
+        const path = document.querySelector('.edge.current[data-from="t{leaf}"] path');
+        const box = document.querySelector('.box[data-id="t{leaf}"] rect.outline').getBBox();
+        const at = path.getPointAtLength(0);
+        const where = document.querySelector('.box[data-id="t{leaf}"]').transform.baseVal;
+        const shift = where.consolidate().matrix;
+        return [at.x, at.y, shift.e + box.width / 2, shift.f + box.height];
+    }})()""")
+    assert start[:2] == pytest.approx(start[2:])

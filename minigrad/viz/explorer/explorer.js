@@ -312,7 +312,12 @@
         if (node.kind === "tensor") count += tensorGradLines(node.tensor, 0).length;
         return {id: node.id, w: boxWidth(node), h: count * LINE + 8, path: node.path};
       });
-      layouts[key] = layoutGraph(nodes, visible.edges, function (path) {
+      // An op's inputs end along the top of its box in argument order (input 0 leftmost), so
+      // that a - b and b - a never look alike; the layout keeps their arrows from crossing.
+      var edges = visible.edges.map(function (e) {
+        return {from: e.from, to: e.to, port: e.of > 1 ? (e.position + 1) / (e.of + 1) : 0.5};
+      });
+      layouts[key] = layoutGraph(nodes, edges, function (path) {
         return textWidth(path[path.length - 1] + "  (click to fold)", false) + 12;
       });
     }
@@ -338,15 +343,6 @@
     if (cls) e.setAttribute("class", cls);
     e.textContent = content;
     return e;
-  }
-
-  // Where the arrow of an op's input ends: spread along the top of the box in argument order
-  // (input 0 leftmost), so that a - b and b - a never look alike.
-  function route(e, k) {
-    var points = drawing.routes[k].slice(), box = drawing.boxes[e.to];
-    if (e.of > 1) points[points.length - 1] = [box.x + box.w * (e.position + 1) / (e.of + 1),
-                                               box.y];
-    return points;
   }
 
   function pathData(points) {
@@ -390,14 +386,15 @@
     });
 
     visible.edges.forEach(function (e, n) {
-      var points = route(e, n), base = tensors[e.tensor].needs_grad ? "edge" : "edge constant";
-      var g = svg("g", {"class": base}, root);
+      var points = drawing.routes[n];
+      var base = tensors[e.tensor].needs_grad ? "edge" : "edge constant";
+      var g = svg("g", {"class": base, "data-from": e.from, "data-to": e.to}, root);
       var path = svg("path", {d: pathData(points), "marker-end": "url(#arrow)"}, g);
       var end = points[points.length - 1];
       if (e.of > 1 && ["Add", "Mul"].indexOf(ops[e.op].type) < 0) {
         text(g, end[0] - 7, end[1] - 5, String(e.position));
       }
-      view.edges.push({g: g, path: path, e: e, points: points, base: base});
+      view.edges.push({g: g, path: path, e: e, n: n, d: path.getAttribute("d"), base: base});
     });
 
     visible.nodes.forEach(function (node) { view.boxes.push(buildBox(root, node)); });
@@ -453,8 +450,12 @@
       }
       setAttr(v.g, "class", current ? "edge current" : v.base);
       setAttr(v.path, "marker-end", current ? "url(#arrow-grad)" : "url(#arrow)");
+      // An arrow that branches off a shared trunk is drawn from there; the current one, all
+      // the way from its tensor.
+      var points = current ? drawing.fullRoute(v.n) : null;
+      setAttr(v.path, "d", current ? pathData(points) : v.d);
       if (current && e.position !== undefined) {
-        edgeGradient(view.labels, v.points, step, e.position, asked);
+        edgeGradient(view.labels, points, step, e.position, asked);
       }
     });
     view.boxes.forEach(function (b) { showBox(b, k, step, asked); });

@@ -5,24 +5,35 @@
 //   1. rank    each box gets a row; an arrow always goes down (a box sits one row above the
 //              first box that uses it, so a weight sits right above the op that takes it)
 //   2. route   an arrow longer than one row gets a waypoint in every row it crosses (a
-//              straight stretch down that row, beside the boxes in it)
+//              straight stretch down that row, beside the boxes in it); the long arrows of one
+//              tensor share their waypoints, as one trunk that each leaves at its own row (a
+//              tensor used by a thousand ops has a thousand waypoints, not half a million)
 //   3. order   within a row, boxes move to the mean position of their neighbours, sweeping
-//              down and up; the order with the fewest crossing arrows is kept
+//              down and up; the order with the fewest crossing arrows is kept. An arrow ends
+//              at its port, a point along the top of its box (an op's inputs in argument
+//              order, left to right), and counts as crossing another by where it ends
 //   4. place   each row is laid out left to right, every box as close to its neighbours' mean
-//              as the boxes' widths allow (a least-squares fit, solved exactly per row)
+//              as the boxes' widths allow (a least-squares fit, solved exactly per row), an
+//              op placed so that its ports sit below the inputs they take
 // Scopes nest: an unfolded scope is laid out on its own first, then moves as one big box (its
 // frame) inside the layout around it. An arrow between two scopes takes the waypoints of the
 // arrow between their frames, so frames never overlap and arrows go around them.
 //
 // layoutGraph(nodes, edges, frameWidth) takes
 //   nodes       [{id, w, h, path}]   path: the scope path (names) of the frame it sits in
-//   edges       [{from, to}]         box ids
+//   edges       [{from, to, port}]   box ids; port: where the arrow ends along the top of
+//                                    its box, from 0 (left) to 1 (right); 0.5 if not given
 //   frameWidth  path -> the least width of that frame (for its name)
 // and returns {boxes: {id: {x, y, w, h}}, frames: [{path, x, y, w, h}],
-//              routes: [[x, y], ...] one per edge, width, height}   (x, y: top-left corner)
+//              routes: [[x, y], ...] one per edge: what to draw of it,
+//              fullRoute(k): every point of edge k, from its box to its port,
+//              width, height}   (x, y: top-left corner)
+// An arrow that leaves a trunk drawn by another arrow of its tensor is drawn from where it
+// leaves it: so the drawing of a tensor used a thousand times stays small. fullRoute gives the
+// whole way (for the arrows of the current step).
 
 var LAYOUT = {ROW_GAP: 34, BOX_GAP: 18, LANE_GAP: 8, FRAME_PAD: 10, FRAME_LABEL: 18,
-              SWEEPS: 12};
+              SWEEPS: 12, PORT_SHIFT: 0.5};    // (how far a port moves an arrow, in slots)
 
 function layoutGraph(nodes, edges, frameWidth) {
   "use strict";
@@ -89,7 +100,12 @@ function layoutGraph(nodes, edges, frameWidth) {
       var entry = port(inner, "entry", edge.from);
       legs.push([inner, join(inner, entry, holder(b, d, edge.to)), entry]);
     }
-    return {edge: edge, legs: legs};
+    // The last link ends at the box itself: at the mean of the ports of the arrows it carries
+    // (x * x: one link, two arrows, to ports 1/3 and 2/3).
+    var last = legs[legs.length - 1][1], at = edge.port === undefined ? 0.5 : edge.port;
+    last.ports = (last.ports || []).concat([at]);
+    last.port = last.ports.reduce(function (m, q) { return m + q; }, 0) / last.ports.length;
+    return {edge: edge, legs: legs, port: at};
   });
 
   layoutBlock(root, frameWidth || function () { return 40; });
@@ -110,19 +126,50 @@ function layoutGraph(nodes, edges, frameWidth) {
     });
   }
 
-  var routes = placed.map(function (p) {
-    var from = boxes[p.edge.from], to = boxes[p.edge.to];
-    var points = [[from.x + from.w / 2, from.y + from.h]];
-    p.legs.forEach(function (leg) {
-      var b = leg[0], gate = leg[2] && [b.x0 + leg[2].x + leg[2].w / 2, b.y0 + leg[2].y];
-      if (gate && leg[2].port === "entry") points.push(gate);
-      leg[1].points.forEach(function (q) { points.push([b.x0 + q[0], b.y0 + q[1]]); });
+  // The points of an edge's legs from leg `first` on; with `branch`, leg `first` starts where
+  // it leaves its trunk (the bottom of its last waypoint), the way there being drawn by the
+  // arrow that owns the trunk.
+  function legPoints(p, first, branch) {
+    var points = [];
+    for (var n = first; n < p.legs.length; n++) {
+      var leg = p.legs[n], b = leg[0], link = leg[1];
+      var gate = leg[2] && [b.x0 + leg[2].x + leg[2].w / 2, b.y0 + leg[2].y];
+      var own = link.trunk.points.slice(branch && n === first ? 2 * link.depth - 1 : 0,
+                                        2 * link.depth);
+      if (gate && leg[2].port === "entry" && !(branch && n === first)) points.push(gate);
+      own.forEach(function (q) { points.push([b.x0 + q[0], b.y0 + q[1]]); });
       if (gate && leg[2].port === "exit") points.push(gate);
-    });
-    points.push([to.x + to.w / 2, to.y]);
+    }
     return points;
+  }
+  function fullRoute(k) {
+    var p = placed[k], from = boxes[p.edge.from], to = boxes[p.edge.to];
+    return straighten([[from.x + from.w / 2, from.y + from.h]].concat(legPoints(p, 0, false),
+                                                                       [[to.x + to.w * p.port,
+                                                                         to.y]]));
+  }
+  var routes = placed.map(function (p, k) {
+    var branch = -1;
+    p.legs.forEach(function (leg, n) {
+      if (leg[1].depth > 0 && leg[1].trunk.owner !== leg[1]) branch = n;
+    });
+    if (branch < 0) return fullRoute(k);
+    var to = boxes[p.edge.to];
+    return straighten(legPoints(p, branch, true).concat([[to.x + to.w * p.port, to.y]]));
   });
-  return {boxes: boxes, frames: frames, routes: routes, width: root.w, height: root.h};
+  return {boxes: boxes, frames: frames, routes: routes, fullRoute: fullRoute, width: root.w,
+          height: root.h};
+}
+
+// A route without the waypoints that lie on a straight vertical line between their neighbours
+// (a long trunk is one stretch, not a point in every row).
+function straighten(points) {
+  "use strict";
+  return points.filter(function (q, k) {
+    if (k === 0 || k === points.length - 1) return true;
+    var p = points[k - 1], r = points[k + 1];
+    return !(Math.abs(p[0] - q[0]) < 0.5 && Math.abs(r[0] - q[0]) < 0.5);
+  });
 }
 
 // Lay out one frame's items (boxes, and frames already laid out), setting item.x, item.y
@@ -166,6 +213,7 @@ function layoutBlock(b, frameWidth) {
     var todo = [v];
     while (todo.length) {
       var u = todo[todo.length - 1];
+      if (below[u] >= 0) { todo.pop(); continue; }      // (reached twice)
       var pending = succ[u].filter(function (w) { return below[w] < 0; });
       if (pending.length) { todo.push.apply(todo, pending); continue; }
       todo.pop();
@@ -185,25 +233,47 @@ function layoutBlock(b, frameWidth) {
   // 2. Route: a chain of waypoints (zero-height dummies) for every row an arrow crosses.
   var layers = [];
   for (var r = 0; r < rows; r++) layers.push([]);
+  // Each vertex keeps its neighbours in the rows above and below (up, down) and where each
+  // arrow ends: upAt[k], the port on the vertex itself of the arrow from up[k]; downAt[k], the
+  // port on down[k] of the arrow to it (0.5: the middle; a waypoint's is always the middle).
+  function vertex(fields) {
+    fields.up = []; fields.down = []; fields.upAt = []; fields.downAt = [];
+    return fields;
+  }
+  function connect(u, v, at) {
+    u.down.push(v); u.downAt.push(at);
+    v.up.push(u); v.upAt.push(at);
+  }
   var all = items.map(function (item) {
-    return {item: item, w: item.w, up: [], down: [], order: item.index};
+    return vertex({item: item, w: item.w, order: item.index});
   });
   all.forEach(function (v) { layers[v.item.rank].push(v); });
+  // A trunk: the waypoints below one item, one per row, shared by its arrows (an arrow turned
+  // round has one of its own); each link uses the first `depth` of them, and the deepest link
+  // owns the trunk (it draws it).
+  var trunks = {}, allTrunks = [];
   links.forEach(function (link) {
     var a = all[link.from.index], z = all[link.to.index];
     if (link.reversed) { var t = a; a = z; z = t; }
-    var chain = [a];
-    for (var row = a.item.rank + 1; row < z.item.rank; row++) {
-      var dummy = {w: 6, up: [], down: [], order: a.order, rank: row};
-      layers[row].push(dummy);
-      chain.push(dummy);
+    var trunk = link.reversed ? null : trunks[a.item.index];
+    if (!trunk) {
+      trunk = {waypoints: [], reversed: link.reversed, owner: null};
+      if (!link.reversed) trunks[a.item.index] = trunk;
+      allTrunks.push(trunk);
     }
-    chain.push(z);
-    for (var k = 0; k + 1 < chain.length; k++) {
-      chain[k].down.push(chain[k + 1]);
-      chain[k + 1].up.push(chain[k]);
+    var above = a, depth = 0;
+    for (var row = a.item.rank + 1; row < z.item.rank; row++, depth++) {
+      if (!trunk.waypoints[depth]) {
+        trunk.waypoints[depth] = vertex({w: 6, order: a.order, rank: row});
+        layers[row].push(trunk.waypoints[depth]);
+        connect(above, trunk.waypoints[depth], 0.5);
+      }
+      above = trunk.waypoints[depth];
     }
-    link.chain = link.reversed ? chain.slice(1, -1).reverse() : chain.slice(1, -1);
+    connect(above, z, link.reversed || link.port === undefined ? 0.5 : link.port);
+    link.trunk = trunk;
+    link.depth = depth;
+    if (!trunk.owner || trunk.owner.depth < depth) trunk.owner = link;
   });
 
   // 3. Order: barycentre sweeps, keeping the order with the fewest crossings.
@@ -218,9 +288,11 @@ function layoutBlock(b, frameWidth) {
     for (var q = 0; q < rows; q++) {
       var layer = layers[down ? q : rows - 1 - q];
       layer.forEach(function (v) {
-        var near = down ? v.up : v.down;
-        v.key = near.length ? near.reduce(function (m, u) { return m + u.pos; }, 0) / near.length
-                            : v.pos;
+        var near = down ? v.up : v.down, at = down ? v.upAt : v.downAt, sum = 0;
+        near.forEach(function (u, j) {                 // where the arrow to u would end
+          sum += u.pos + (down ? -1 : 1) * (at[j] - 0.5) * LAYOUT.PORT_SHIFT;
+        });
+        v.key = near.length ? sum / near.length : v.pos;
       });
       layer.sort(function (p, q2) { return p.key - q2.key; });
       layer.forEach(function (v, k) { v.pos = k; });
@@ -246,10 +318,11 @@ function layoutBlock(b, frameWidth) {
   for (var pass = 0; pass < 8; pass++) {
     var order = pass % 2 === 0 ? layers : layers.slice().reverse();
     order.forEach(function (layer) {
-      var wanted = layer.map(function (v) {
-        var near = v.up.concat(v.down);
-        return near.length ? near.reduce(function (m, u) { return m + u.x; }, 0) / near.length
-                           : v.x;
+      var wanted = layer.map(function (v) {           // under its inputs, over its users
+        var sum = 0, count = v.up.length + v.down.length;
+        v.up.forEach(function (u, j) { sum += u.x - (v.upAt[j] - 0.5) * v.w; });
+        v.down.forEach(function (u, j) { sum += u.x + (v.downAt[j] - 0.5) * u.w; });
+        return count ? sum / count : v.x;
       });
       fitRow(layer, wanted);
     });
@@ -278,11 +351,12 @@ function layoutBlock(b, frameWidth) {
     });
     y += height + LAYOUT.ROW_GAP;
   });
-  links.forEach(function (link) {
-    link.points = [];
-    link.chain.forEach(function (v) {
-      var x = v.x - left, ends = link.reversed ? [v.bottom, v.top] : [v.top, v.bottom];
-      link.points.push([x, ends[0]], [x, ends[1]]);
+  allTrunks.forEach(function (trunk) {              // (a turned link runs up its trunk)
+    var waypoints = trunk.reversed ? trunk.waypoints.slice().reverse() : trunk.waypoints;
+    trunk.points = [];
+    waypoints.forEach(function (v) {
+      var x = v.x - left, ends = trunk.reversed ? [v.bottom, v.top] : [v.top, v.bottom];
+      trunk.points.push([x, ends[0]], [x, ends[1]]);
     });
   });
   b.w = right - left;
@@ -296,18 +370,33 @@ function gap(v, w) {
   return box(v) && box(w) ? LAYOUT.BOX_GAP : LAYOUT.LANE_GAP;
 }
 
-// How many pairs of arrows cross between neighbouring rows.
+// How many pairs of arrows cross between neighbouring rows: two arrows cross when their
+// upper ends and their lower ends (ports counted) come in opposite orders. Counted as the
+// inversions of the lower ends, sorted by the upper ones, with a Fenwick tree: O(E log E)
+// per pair of rows (comparing every pair of arrows took minutes for a wide fan-out).
 function crossings(layers) {
   "use strict";
   var total = 0;
   layers.forEach(function (layer) {
     var pairs = [];
-    layer.forEach(function (v) { v.down.forEach(function (w) { pairs.push([v.pos, w.pos]); }); });
-    for (var i = 0; i < pairs.length; i++) {
-      for (var j = i + 1; j < pairs.length; j++) {
-        if ((pairs[i][0] - pairs[j][0]) * (pairs[i][1] - pairs[j][1]) < 0) total++;
-      }
-    }
+    layer.forEach(function (v) {
+      v.down.forEach(function (w, j) {
+        pairs.push([v.pos, w.pos + (v.downAt[j] - 0.5) * LAYOUT.PORT_SHIFT]);
+      });
+    });
+    if (pairs.length < 2) return;
+    var ends = pairs.map(function (p) { return p[1]; }).sort(function (a, b) { return a - b; });
+    var rank = new Map();
+    ends.forEach(function (e) { if (!rank.has(e)) rank.set(e, rank.size + 1); });
+    pairs.sort(function (p, q) { return p[0] - q[0] || p[1] - q[1]; });
+    var tree = new Array(rank.size + 1).fill(0), seen = 0;
+    pairs.forEach(function (p) {
+      var r = rank.get(p[1]), atMost = 0, i;
+      for (i = r; i > 0; i -= i & -i) atMost += tree[i];
+      total += seen - atMost;                         // those before it that end right of it
+      for (i = r; i <= rank.size; i += i & -i) tree[i]++;
+      seen++;
+    });
   });
   return total;
 }
