@@ -439,6 +439,7 @@
       setAttr(frame.g, "class", inside ? "frame current" : "frame");
     });
     view.labels.textContent = "";
+    view.placed = [];                               // the labels' rectangles, [x, y, w, h]
     view.edges.forEach(function (v) {
       var e = v.e, current = false;                 // does a gradient flow along it now?
       if (step && e.op === currentOp && e.position !== undefined) {
@@ -473,8 +474,13 @@
     var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
     var w = textWidth(label, true) + 6, group = svg("g", {}, g);
     var left = position === 0 && ops[step.op].inputs.length > 1 ? mid[0] - 4 - w : mid[0] + 4;
-    svg("rect", {x: left, y: mid[1] - 8, width: w, height: 14, rx: 3}, group);
-    text(group, left + w / 2, mid[1] + 3, label, "grad");
+    var top = mid[1] - 8;                           // (moved up past any label in the way)
+    while (view.placed.some(function (r) {
+      return left < r[0] + r[2] && r[0] < left + w && top < r[1] + r[3] && r[1] < top + 14;
+    })) top -= 16;
+    view.placed.push([left, top, w, 14]);
+    svg("rect", {x: left, y: top, width: w, height: 14, rx: 3}, group);
+    text(group, left + w / 2, top + 11, label, "grad");
   }
 
   function showBox(b, k, step, asked) {
