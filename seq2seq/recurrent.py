@@ -11,6 +11,7 @@ import numpy as np
 
 from minigrad import Tensor, nn
 from minigrad.nn.recurrent import RecurrentLayerError, check_recurrent, hidden, join_parts, parts
+from seq2seq import rnn_file
 
 __all__ = ["bridge", "hidden", "make_rnn", "named_parts"]
 
@@ -25,9 +26,9 @@ def make_rnn(rnn, input_size, hidden_size, fused=True):
         raise RecurrentLayerError(f"rnn should be a recurrent layer's class, not a {name}")
     try:
         layer = rnn(input_size, hidden_size)
-    except Exception as error:
-        raise RecurrentLayerError(f"{name}({input_size}, {hidden_size}) raised "
-                                  f"{type(error).__name__}: {error}") from error
+    except (Exception, SystemExit) as error:    # the user's code (a sys.exit() too)
+        raise RecurrentLayerError(f"{name}({input_size}, {hidden_size}) "
+                                  f"{rnn_file.raised(error)}") from error
     check_recurrent(layer, input_size, hidden_size)
     return layer
 

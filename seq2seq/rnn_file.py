@@ -91,17 +91,23 @@ def _module(path, source, digest):
     sys.modules[name] = module                  # dataclasses and the like look it up
     try:
         exec(compile(source, path, "exec"), module.__dict__)    # what an import does
-    except Exception as error:                  # the user's code: anything can happen
-        del sys.modules[name]
+    except (Exception, SystemExit) as error:    # the user's code: anything can happen (a
+        del sys.modules[name]                   # sys.exit() too, or the command stops silently)
         line = ""
         if isinstance(error, SyntaxError):
             line = f", line {error.lineno}"
         else:
             mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
             line = f", line {mine[-1].lineno}" if mine else ""
-        raise RnnFileError(f"--rnn: running {path}{line} raised {type(error).__name__}: "
-                           f"{error}") from None
+        raise RnnFileError(f"--rnn: running {path}{line} {raised(error)}") from None
     return module
+
+
+def raised(error):
+    """'raised ValueError: message', or 'called sys.exit(3)' for a SystemExit."""
+    if isinstance(error, SystemExit):
+        return f"called sys.exit({'' if error.code is None else repr(error.code)})"
+    return f"raised {type(error).__name__}: {error}"
 
 
 def record(spec):

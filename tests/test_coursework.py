@@ -53,6 +53,24 @@ def test_command_line_passes_the_reference_and_fails_a_wrong_file(tmp_path):
     assert run.stderr.startswith("failed: layer_norm: the output y is wrong for case 1 of 4")
 
 
+@pytest.mark.parametrize("code, line", [
+    ("import sys\nsys.exit(0)\n", 2),
+    ("import sys\n\n\ndef layer_norm(x, weight, bias, eps=1e-5):\n    sys.exit(0)\n", 5),
+])
+def test_a_file_that_calls_sys_exit_fails_instead_of_passing_silently(tmp_path, code, line):
+    path = student_file(tmp_path, code, "exits.py")
+    run = subprocess.run([sys.executable, "-m", "minigrad.grade", "layer_norm", str(path)],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.startswith("failed: ")
+    assert (f"your code called sys.exit(0), which would stop the grading (your file, line {line}: "
+            "sys.exit(0))") in run.stderr
+
+
+def test_a_directory_given_as_the_file_is_named_as_a_directory(tmp_path):
+    assert failure("gru_cell", tmp_path) == f"{tmp_path} is a directory, not a .py file"
+
+
 def test_importing_the_checker_imports_neither_attention_nor_seq2seq():
     code = ("import sys, minigrad.grade; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('attention', 'seq2seq')))")

@@ -191,12 +191,18 @@ def test_resume_keeps_the_layer_and_refuses_another(gru_run, gru_file, tmp_path,
     ("{file}:gru_cell", ["defines a function named gru_cell"]),
     ("{broken}:GRU", ["running {broken}, line 2 raised ZeroDivisionError"]),
     ("{file}:NotALayer", ["NotALayer(4, 8) raised TypeError"]),
+    ("{exits}:GRU", ["running {exits}, line 2 called sys.exit(3)"]),
+    ("{file}:Exits", ["Exits(4, 8) called sys.exit(3)"]),
 ])
 def test_train_refuses_a_layer_it_cannot_use_in_one_line(gru_file, tmp_path, capsys, spec, words):
     broken = tmp_path / "broken.py"
     broken.write_text("import math\nx = 1 / 0\n")
-    gru_file.write_text(gru_file.read_text() + "\nclass NotALayer:\n    pass\n")
-    fill = {"tmp": tmp_path, "file": gru_file, "broken": broken}
+    exits = tmp_path / "exits.py"
+    exits.write_text("import sys\nsys.exit(3)\n")
+    gru_file.write_text(gru_file.read_text() + "\nclass NotALayer:\n    pass\n\n\n"
+                        "class Exits:\n    def __init__(self, *sizes):\n"
+                        "        import sys\n        sys.exit(3)\n")
+    fill = {"tmp": tmp_path, "file": gru_file, "broken": broken, "exits": exits}
     out = tmp_path / "run"
     assert main(["train", *TINY, "--rnn", spec.format(**fill), "--out", str(out)]) == 1
     line = one_error_line(capsys)

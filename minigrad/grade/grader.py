@@ -228,7 +228,7 @@ def compare_gradients(exercise, where, student, reference, outputs, path, number
             send_back(mine, upstream)
     except SolutionFailed:
         raise
-    except Exception as error:  # the student's code: anything can happen
+    except (Exception, SystemExit) as error:  # the student's code: anything can happen
         raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
                              f"{error_text(error, path)}, for {where}") from None
     send_back(expected, upstream)
@@ -258,7 +258,7 @@ def run_gradcheck(exercise, fn, case, where, path):
     except GradcheckError as error:
         raise SolutionFailed(f"{exercise.name}: your backward disagrees with finite differences "
                              f"for {where}: {error}") from None
-    except Exception as error:  # the student's code: anything can happen
+    except (Exception, SystemExit) as error:  # the student's code: anything can happen
         raise SolutionFailed(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
                              f"{error_text(error, path)}, for {where}") from None
 

@@ -33,6 +33,8 @@ class FreshSource(importlib.machinery.SourceFileLoader):
 def load_solution(path):
     """The student's file as a module, imported by its path (it need not be on sys.path)."""
     path = Path(path)
+    if path.is_dir():
+        raise SolutionFailed(f"{path} is a directory, not a .py file")
     if not path.is_file():
         raise SolutionFailed(f"no such file: {path}")
     name = f"solution_{abs(hash(str(path.resolve())))}"
@@ -44,7 +46,7 @@ def load_solution(path):
         spec.loader.exec_module(module)
     except SyntaxError as error:
         raise SolutionFailed(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
-    except Exception as error:  # the student's code: anything can happen
+    except (Exception, SystemExit) as error:  # the student's code: anything can happen
         raise SolutionFailed(f"importing {path} raised {error_text(error, path)}") from None
     return module
 
@@ -63,8 +65,14 @@ def require(solution, exercise):
 
 def error_text(error, path=None):
     """'ValueError: message (your file, line 12)': the error and the deepest line of the
-    student's file in its traceback."""
-    text = f"{type(error).__name__}: {error}"
+    student's file in its traceback. A SystemExit (sys.exit() in the student's code) is caught
+    as an error: let through, it would end the grader with status 0, as if the solution had
+    passed. (Ctrl-C, a KeyboardInterrupt, still stops the grading.)"""
+    if isinstance(error, SystemExit):
+        code = "" if error.code is None else repr(error.code)
+        text = f"SystemExit: your code called sys.exit({code}), which would stop the grading"
+    else:
+        text = f"{type(error).__name__}: {error}"
     frames = traceback.extract_tb(error.__traceback__)
     if path is not None:
         mine = [f for f in frames if Path(f.filename).resolve() == Path(path).resolve()]
@@ -95,6 +103,6 @@ def call(exercise, fn, args, settings, case_text, path):
             return fn(*args, **settings)
     except SolutionFailed:
         raise
-    except Exception as error:  # the student's code: anything can happen
+    except (Exception, SystemExit) as error:  # the student's code: anything can happen
         raise SolutionFailed(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
                              f"raised {error_text(error, path)}") from None
