@@ -185,3 +185,69 @@ def test_the_graph_and_the_random_generator_are_left_as_they_were(rng):
     loss.backward()
     for t, grad in zip(leaves, before):
         np.testing.assert_array_equal(t.grad, grad)
+
+
+# ---- what cannot be checked is said, not passed or blamed on a correct backward ---------------
+
+def test_nan_in_the_values_is_reported_as_such_not_blamed_on_muls_backward():
+    z = Tensor([np.nan, 1.0], requires_grad=True, name="z")
+    with pytest.raises(ValueError) as caught:
+        debug.check_graph((z * z).sum())
+    message = str(caught.value)
+    assert message.startswith("check_graph: input 0 (<Mul>, shape (2,)) of Sum(")
+    assert "holds 1 NaN of 2 element(s): the values are not finite" in message
+    assert "disagrees" not in message and "\n" not in message
+
+
+def test_an_inf_where_the_check_lands_is_reported_as_not_finite():
+    z = Tensor([np.inf, 1.0], requires_grad=True, name="z")
+    with pytest.raises(ValueError, match=r"input 0 \(z, shape \(2,\)\) of PowConstant\(p=2\) "
+                                         r"holds 1 inf of 2 element"):
+        debug.check_graph((z ** 2).sum())
+
+
+def test_a_masked_attention_with_minus_inf_scores_still_passes(rng):
+    query = Tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    keys = Tensor(rng.standard_normal((2, 4, 3)), requires_grad=True)
+    mask = np.array([[True, True, False, False], [True, True, True, True]])
+    context, _ = dot_product_attention(query, keys, keys, mask=mask)
+    assert debug.check_graph((context ** 2).sum()) is None
+
+
+@pytest.mark.parametrize("root, words", [
+    (None, "root should be a minigrad Tensor (the loss), got NoneType"),
+    (np.ones(2), "root should be a minigrad Tensor (the loss), got ndarray"),
+    ([1.0], "root should be a minigrad Tensor (the loss), got list"),
+])
+def test_a_root_that_is_not_a_tensor_is_named_in_one_line(root, words):
+    with pytest.raises(TypeError) as caught:
+        debug.check_graph(root)
+    assert str(caught.value) == f"check_graph: {words}"
+
+
+def test_a_root_without_a_graph_is_an_error_not_a_silent_pass():
+    leaf = Tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(ValueError, match=r"root was made by no recorded op \(a leaf\): there is "
+                                         r"no backward to check"):
+        debug.check_graph(leaf)
+    with minigrad.no_grad():
+        loss = (leaf * 2).sum()
+    with pytest.raises(ValueError, match=r"a result computed under no_grad\(\)"):
+        debug.check_graph(loss)
+
+
+@pytest.mark.parametrize("setting, words", [
+    ({"raise_on_mismatch": "no"}, "raise_on_mismatch should be True or False, got 'no'"),
+    ({"eps": 0}, "eps must be a finite number > 0, got 0"),
+    ({"eps": float("nan")}, "eps must be a finite number > 0, got nan"),
+    ({"atol": float("nan")}, "atol must be a finite number >= 0, got nan"),
+    ({"atol": -1.0}, "atol must be a finite number >= 0, got -1.0"),
+    ({"rtol": -1.0}, "rtol must be a finite number >= 0, got -1.0"),
+    ({"max_elements": -1}, "max_elements must be an integer >= 0, got -1"),
+    ({"seed": -1}, "seed must be an integer >= 0, got -1"),
+])
+def test_a_bad_setting_is_named_in_one_line(setting, words):
+    loss = (Tensor([1.0, 2.0], requires_grad=True) * 3).sum()
+    with pytest.raises((ValueError, TypeError)) as caught:
+        debug.check_graph(loss, **setting)
+    assert str(caught.value) == f"check_graph: {words}"

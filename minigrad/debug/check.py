@@ -19,6 +19,12 @@ is true, None false), or pass `raise_on_mismatch=True` to get a `GraphCheckError
 - An element where the forward has a kink (ReLU at 0, a tie in max, clip at its bounds) has no
   derivative to compare: its slopes to the left and to the right differ. It is skipped.
 - Forward is run again with the random generator as it was, so dropout draws the same mask.
+- Values that hold NaN (or an inf where the check lands on it) leave nothing to compare: that is
+  a `ValueError` naming the op and the input, not a mismatch blamed on a correct backward. Find
+  where the NaN came from with `detect_anomaly()`. (An inf that a mask puts into scores is fine:
+  no gradient flows through it, and none is compared there.)
+- A root that no recorded op made (a leaf, or a result computed under `no_grad()`) leaves
+  nothing to check: a `ValueError` too, rather than a None that would read "all ops agree".
 """
 
 import copy
@@ -31,6 +37,8 @@ from minigrad.autograd import topological_order
 from minigrad.debug.show import label
 from minigrad.debug.watch import short_path, where_created
 from minigrad.finite_differences import central_difference
+from minigrad.settings import check_number
+from minigrad.tensor import Tensor
 
 
 class GraphCheckError(AssertionError):
@@ -91,6 +99,7 @@ def check_graph(root, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64, seed=0,
     """Check every op behind `root`, in backward order; return the first `Mismatch`, or None
     when every op's backward agrees with its forward. It prints nothing: print the result.
     With `raise_on_mismatch=True` a mismatch raises `GraphCheckError` (an AssertionError)."""
+    _check_arguments(root, eps, atol, rtol, max_elements, seed, raise_on_mismatch)
     rng = np.random.default_rng(seed)
     generator = random.generator()
     state = generator.bit_generator.state
@@ -108,6 +117,36 @@ def check_graph(root, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64, seed=0,
     return None
 
 
+def _check_arguments(root, eps, atol, rtol, max_elements, seed, raise_on_mismatch):
+    """One line naming the argument that is wrong, before any work."""
+    if not isinstance(root, Tensor):
+        raise TypeError(f"check_graph: root should be a minigrad Tensor (the loss), got "
+                        f"{type(root).__name__}")
+    if root.creator is None:
+        made = ("a leaf" if root.requires_grad else "a leaf, or a result computed under "
+                "no_grad() or from tensors that do not require grad")
+        raise ValueError(f"check_graph: root was made by no recorded op ({made}): there is no "
+                         f"backward to check")
+    check_number("eps", eps, low=0, low_open=True, where="check_graph")
+    check_number("atol", atol, low=0, where="check_graph")
+    check_number("rtol", rtol, low=0, where="check_graph")
+    check_number("max_elements", max_elements, low=0, integer=True, where="check_graph")
+    check_number("seed", seed, low=0, integer=True, where="check_graph")
+    if not isinstance(raise_on_mismatch, bool):
+        raise TypeError(f"check_graph: raise_on_mismatch should be True or False, got "
+                        f"{raise_on_mismatch!r}")
+
+
+def _not_finite(op, what, values):
+    """The ValueError for values that hold NaN (or inf): no comparison is possible."""
+    values = np.asarray(values, dtype=np.float64)
+    nans, infs = int(np.isnan(values).sum()), int(np.isinf(values).sum())
+    held = " and ".join(f"{n} {kind}" for n, kind in ((nans, "NaN"), (infs, "inf")) if n)
+    return ValueError(f"check_graph: {what} of {op!r} holds {held} of {values.size} "
+                      f"element(s): the values are not finite, so there is nothing to compare "
+                      f"(find where they come from with minigrad.debug.detect_anomaly())")
+
+
 def check_op(op, rng, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64):
     """One op: its backward against finite differences of its forward (a Mismatch, or None)."""
     generator = random.generator()
@@ -121,7 +160,12 @@ def check_op(op, rng, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64):
 
     arrays = [x.data.astype(np.float64) if np.issubdtype(x.dtype, np.floating) else x.data
               for x in op.inputs]
+    for i, (x, a) in enumerate(zip(op.inputs, arrays)):
+        if np.issubdtype(a.dtype, np.floating) and np.isnan(a).any():
+            raise _not_finite(op, f"input {i} ({label(x)}, shape {x.shape})", a)
     twin, y = forward(arrays)
+    if np.isnan(y).any():
+        raise _not_finite(op, "the output", y)
     finite = np.isfinite(y)                         # an inf output (a mask's -inf) is constant:
     upstream = np.where(finite, rng.standard_normal(y.shape), 0.0)   # no gradient flows there
     with np.errstate(all="ignore"):
@@ -162,6 +206,8 @@ def check_op(op, rng, eps=1e-6, atol=1e-5, rtol=1e-4, max_elements=64):
             error = abs(grad[k] - numeric)
             if not error <= atol + rtol * abs(numeric):         # NaN counts as wrong
                 wrong += 1
+                if not np.isfinite(arrays[i][k]):          # an inf that no mask hides
+                    raise _not_finite(op, f"input {i} ({label(x)}, shape {x.shape})", arrays[i])
                 if worst is None or not error <= worst[0]:
                     worst = (error, tuple(int(j) for j in k), float(grad[k]), numeric)
         if worst is not None:
