@@ -6,7 +6,9 @@ PyTorch is installed; elsewhere it is left out, the others run, and the test is 
 skipped. So no block without torch may use a name that such a block defines."""
 
 import importlib.util
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -62,3 +64,18 @@ def test_readme_example_runs(monkeypatch):
     monkeypatch.chdir(ROOT)
     for number, code in enumerate(python_blocks(ROOT / "README.md"), 1):
         exec(compile(code, f"README.md (block {number})", "exec"), {"__name__": "readme"})
+
+
+def test_the_swish_program_of_writing_an_op_prints_what_the_page_says(tmp_path):
+    """Section 6 shows a block as a whole program and what it prints, line numbers included:
+    saved as the page says (swish.py, the block exactly) and run from its folder, it must print
+    that text."""
+    path = ROOT / "docs" / "writing-an-op.md"
+    program = next(code for code in python_blocks(path) if "class Swish(Function)" in code)
+    after = path.read_text(encoding="utf-8").split("Saved as a file, `swish.py`", 1)[1]
+    printed = re.search(r"^```text\n(.*?)^```", after, re.DOTALL | re.MULTILINE).group(1)
+    (tmp_path / "swish.py").write_text(program, encoding="utf-8")
+    run = subprocess.run([sys.executable, "swish.py"], cwd=tmp_path, capture_output=True,
+                         text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == printed
