@@ -38,4 +38,18 @@ def test_the_reference_gru_learns_to_reverse_in_the_translator(tmp_path, capsys)
     assert scores["exact_match"] >= 0.95
 
     assert main(["translate", str(tmp_path / "my-gru"), "1234567"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "7654321"
+    printed = capsys.readouterr().out.splitlines()
+    shown = tutorial_output("translate runs/my-gru 1234567")
+    assert printed[0] == "7654321" and len(printed) == len(shown)
+    for line, line_shown in zip(printed, shown):
+        if line.startswith("<eos>"):            # where the end looks is less settled: any shades
+            assert line_shown.startswith("<eos> │")
+        else:
+            assert line == line_shown
+
+
+def tutorial_output(command):
+    """The lines the tutorial shows under `$ python -m seq2seq COMMAND`, up to the next `$`."""
+    text = (ROOT / "docs" / "coursework.md").read_text(encoding="utf-8")
+    after = text.split(f"$ python -m seq2seq {command}\n", 1)[1]
+    return after.split("\n$ ", 1)[0].splitlines()
