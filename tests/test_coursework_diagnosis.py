@@ -140,9 +140,37 @@ def test_a_copy_of_an_input_names_the_input_it_copies(tmp_path):
     message = failure(path)
     assert message.startswith("gru_cell: the gradient with respect to h is wrong for case 1")
     assert "the outputs are right, so a path from an input to the outputs is cut:" in message
-    assert (f"your file, line {line} takes in a (1, 5) tensor from outside the graph, a copy "
-            "of h: no gradient flows back from it") in message
+    assert (f"your file, line {line} makes a (1, 5) tensor outside the graph, a copy of h: no "
+            "gradient flows back from it. It is a new Tensor made from an array (t.data)") \
+        in message
     assert "from_h = Tensor(h.data) @ weight_hh.T + bias_hh\n" in message     # no comment
+
+
+def test_a_copy_made_on_one_line_and_used_on_another_quotes_the_line_that_made_it(tmp_path):
+    code = GRU.replace("H = h.shape[-1]", "hh = Tensor(h.data)\n        H = h.shape[-1]")
+    code = code.replace("from_h = h @", "from_h = hh @")
+    path = student_file(tmp_path, code)
+    lines = path.read_text().splitlines()
+    made = 1 + next(k for k, line in enumerate(lines) if "hh = Tensor(h.data)" in line)
+    used = 1 + next(k for k, line in enumerate(lines) if "from_h = hh @" in line)
+    message = failure(path).splitlines()
+    assert message[4] == (f"  your file, line {made} makes hh, a (1, 5) tensor outside the graph, "
+                          "a copy of h: no gradient flows back from it. It is a new Tensor made "
+                          f"from an array (t.data): compute with the tensor itself (line {used} "
+                          "takes it in)")
+    assert message[5].strip() == "hh = Tensor(h.data)"
+
+
+def test_a_detached_gate_is_named_with_the_line_that_detaches_it(tmp_path):
+    path, line = gru_with(tmp_path, "from_h[:, :H]).sigmoid()",
+                          "from_h[:, :H]).sigmoid().detach()")
+    message = failure(path)
+    assert message.startswith("gru_cell: no gradient reaches W_ir (rows 0 to 4 of weight_ih)")
+    assert (f"your file, line {line} makes r, a (1, 5) tensor outside the graph: no gradient "
+            "flows back from it. .detach() made it, a copy cut off from the graph: use the tensor "
+            f"itself (line {line + 2} takes it in)\n"
+            "      r = (from_x[:, :H] + from_h[:, :H]).sigmoid().detach()") in message
+    assert "Did you make a new Tensor" not in message
 
 
 def test_an_input_used_only_through_a_copy_gets_no_gradient_at_all(tmp_path):
@@ -156,8 +184,8 @@ def test_a_copy_that_requires_grad_is_where_the_gradient_stops(tmp_path):
     path, line = gru_with(tmp_path, "from_x = x @", "from_x = Tensor(x.data, requires_grad=True) @")
     message = failure(path)
     assert message.startswith("gru_cell: no gradient reaches x, for case 1 of 4")
-    assert (f"your file, line {line} takes in a (1, 4) tensor from outside the graph, a copy of "
-            "x that requires grad: its gradient stops there") in message
+    assert (f"your file, line {line} makes a (1, 4) tensor outside the graph, a copy of x that "
+            "requires grad: its gradient stops there") in message
 
 
 def test_a_wrong_backward_of_ones_own_op_is_named_with_its_line(tmp_path):

@@ -69,7 +69,11 @@ def watching(answers):
     ran = []
     real = {}                       # a code's file name -> its real path (relative, symlinked)
 
+    previous = sys.getprofile()     # the grader's diagnosis (diagnose.StudentLines) goes on
+
     def profile(frame, event, arg):
+        if previous is not None:
+            previous(frame, event, arg)
         if event == "call":
             code = frame.f_code
             name = code.co_filename
@@ -79,7 +83,6 @@ def watching(answers):
                 ran.append(codes[id(code)][1] if id(code) in codes
                            else f"{code.co_name} (from {code.co_filename})")
 
-    previous = sys.getprofile()
     sys.setprofile(profile)
     threading.setprofile(profile)               # threads the solution starts are watched too
     try:

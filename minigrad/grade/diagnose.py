@@ -14,7 +14,8 @@ an output that is off says little about which. Three things narrow it down:
   is not, no op's backward is to blame: the gradient cannot get through, because a value was
   taken out of the graph (`Tensor(h.data)`, `h.detach()`, NumPy on `.data`) and the computation
   went on from the copy. `cut_report` says which input (or which block of a stacked weight)
-  gets no gradient, and which lines of yours take in a tensor that no op made.
+  gets no gradient, and which line of yours made the copy (and how: `Tensor(...)`, `.detach()`,
+  an array given to an op), or, when that is not known, which line takes it in.
 """
 
 import os
@@ -26,19 +27,73 @@ import numpy as np
 from minigrad.debug.watch import MINIGRAD, Watcher
 from minigrad.tensor import Tensor
 
+TENSOR_INIT = Tensor.__init__.__code__       # the code a profile hook sees make a leaf
+DETACH = Tensor.detach.__code__
+
 
 class StudentLines(Watcher):
     """While open, note for every op made the line of the student's file (`path`) that made it:
     the innermost frame of that file on the stack. An op made by a library the student called
     (attention's functions), not by minigrad's operators on the student's line, is noted as
-    made there too, but as made indirectly (`direct`)."""
+    made there too, but as made indirectly (`direct`).
+
+    Tensors made without an op (leaves: `Tensor(h.data)`, `r.detach()`) are what cut a graph,
+    and the engine sees no op make them; so a profile hook (`sys.setprofile`, chained with any
+    other) notes, for each `Tensor(...)` called while the student's code runs, the line of
+    theirs that called it and how (`leaf_site`), and, when a function of theirs returns, the
+    name of the local variable that holds it."""
 
     def __init__(self, path):
         self.path = os.path.abspath(path) if path else None
         self.lines = {}                             # op -> line number
         self.direct = set()                         # the ops made by the student's line itself
+        self.leaves = {}                            # id(tensor) -> [tensor, line, how, name]
         self._kinds = {}                            # file name -> "student", "minigrad", "other"
         self._text = None                           # the file's lines, once read
+        self._previous = None                       # the profile hook that was there before
+
+    def __enter__(self):
+        super().__enter__()
+        if self.path is not None:
+            self._previous = sys.getprofile()
+            sys.setprofile(self._profile)
+        return self
+
+    def __exit__(self, *exc):
+        if self.path is not None:
+            sys.setprofile(self._previous)
+        return super().__exit__(*exc)
+
+    def _profile(self, frame, event, arg):
+        if self._previous is not None:
+            self._previous(frame, event, arg)
+        if event == "call" and frame.f_code is TENSOR_INIT:
+            self._note_leaf(frame)
+        elif (event == "return" and self.leaves
+              and self._kind(frame.f_code.co_filename) == "student"):
+            for name, value in frame.f_locals.items():
+                leaf = self.leaves.get(id(value))
+                if leaf is not None and leaf[0] is value and leaf[3] is None:
+                    leaf[3] = name
+
+    def _note_leaf(self, frame):
+        """A Tensor(...) call: how it was made, from which line of the student's file.
+        'tensor': Tensor(...) written on that line; 'detach': t.detach() on that line; 'array':
+        something the line called (an op given a NumPy array) made it."""
+        tensor, caller = frame.f_locals.get("self"), frame.f_back
+        how = "detach" if caller is not None and caller.f_code is DETACH else "tensor"
+        if how == "detach":
+            caller = caller.f_back
+        while caller is not None and self._kind(caller.f_code.co_filename) != "student":
+            how, caller = "array", caller.f_back
+        if caller is not None and tensor is not None:
+            self.leaves[id(tensor)] = [tensor, caller.f_lineno, how, None]
+
+    def leaf_site(self, tensor):
+        """(line, how, local name or None) for a tensor made without an op on a line of the
+        student's file, or None."""
+        leaf = self.leaves.get(id(tensor))
+        return None if leaf is None or leaf[0] is not tensor else tuple(leaf[1:])
 
     def after_forward(self, op, inputs, out):
         if self.path is None:
@@ -75,7 +130,10 @@ class StudentLines(Watcher):
     def code(self, op):
         """The code of the line that made `op`, without its comment ('' if unknown). Read from
         the file itself: `linecache` may hold an older version of a file that was rewritten."""
-        number = self.lines.get(op)
+        return self.code_at(self.lines.get(op))
+
+    def code_at(self, number):
+        """The code of line `number` of the student's file, without its comment."""
         if number is None:
             return ""
         if self._text is None:
@@ -205,11 +263,14 @@ def _starved_part(name, starved, blocks):
 
 
 def suspects(outputs, inputs, lines):
-    """Text for each op made on a line of the student's file that takes in a floating-point
-    tensor from outside the graph (no recorded op made it) that is not one of the exercise's
-    inputs and is either not a single number or requires grad: the copies that cut a graph."""
+    """Text for each floating-point tensor from outside the graph (no recorded op made it),
+    taken in by an op made on a line of the student's file, that is not one of the exercise's
+    inputs and is either not a single number or requires grad: the copies that cut a graph.
+    Where the student's code made it (`lines.leaf_site`), the text quotes that line and says
+    what made it (Tensor(...), .detach(), an array given to an op); else the line that takes
+    it in."""
     own = {id(x): x for x in inputs}
-    found, seen, stack = [], set(), list(outputs)
+    found, seen, stack = {}, set(), list(outputs)       # id(copy) -> (copy, [lines using it])
     while stack:
         t = stack.pop()
         if id(t) in seen or t.creator is None:
@@ -221,16 +282,36 @@ def suspects(outputs, inputs, lines):
             number = lines.number(op)
             if number is None or op not in lines.direct or not _outsider(x, own):
                 continue                        # (a library's own constants are no copies)
-            copy = next((f", a copy of {y.name}" for y in own.values()
-                         if y.shape == x.shape and np.array_equal(y.data, x.data)), "")
-            stops = (" that requires grad: its gradient stops there" if x.requires_grad
-                     else ": no gradient flows back from it")
-            text = (f"your file, line {number} takes in a {x.shape} tensor from outside the "
-                    f"graph{copy}{stops}. Did you make a new Tensor from .data?\n"
-                    f"      {lines.code(op)}")
-            if text not in found:
-                found.append(text)
-    return found
+            uses = found.setdefault(id(x), (x, []))[1]
+            if number not in uses:
+                uses.append(number)
+    return [_copy_text(x, sorted(uses), own, lines) for x, uses in found.values()]
+
+
+MADE_BY = {"tensor": "It is a new Tensor made from an array (t.data): compute with the "
+                     "tensor itself",
+           "detach": ".detach() made it, a copy cut off from the graph: use the tensor itself",
+           "array": "It is a NumPy array that an op turned into a tensor: compute with tensors, "
+                    "not on .data or with NumPy"}
+
+
+def _copy_text(x, uses, own, lines):
+    copy = next((f", a copy of {y.name}" for y in own.values()
+                 if y.shape == x.shape and np.array_equal(y.data, x.data)), "")
+    stops = (" that requires grad: its gradient stops there" if x.requires_grad
+             else ": no gradient flows back from it")
+    site = lines.leaf_site(x)
+    if site is None:
+        return (f"your file, line {uses[0]} takes in a {x.shape} tensor from outside the "
+                f"graph{copy}{stops}. Did you make a new Tensor from .data?\n"
+                f"      {lines.code_at(uses[0])}")
+    number, how, name = site
+    named = f"{name}, " if name else ""
+    taken = [use for use in uses if use != number]
+    used = (f" (line{'s' if len(taken) > 1 else ''} {_listing(map(str, taken), 'and')} "
+            f"take{'s' if len(taken) == 1 else ''} it in)" if taken else "")
+    return (f"your file, line {number} makes {named}a {x.shape} tensor outside the graph{copy}"
+            f"{stops}. {MADE_BY[how]}{used}\n      {lines.code_at(number)}")
 
 
 def _outsider(x, own):
