@@ -12,6 +12,7 @@ reference   the reference solutions (a valid solution file for every exercise)
 grader      the machinery, shared with `attention.grade` and `seq2seq.grade`
 solution    the student's file: loading it, calling it
 answers     a solution that runs the reference (or the project's own version) is refused
+diagnose    where a wrong solution goes wrong (student_code: the lines of yours that made what)
 """
 
 from minigrad.grade import grader
