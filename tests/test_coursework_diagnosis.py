@@ -120,9 +120,9 @@ def test_a_copy_of_a_slice_of_the_graph_starves_one_block_of_the_weights(tmp_pat
     assert lines[0].startswith("gru_cell: no gradient reaches W_hn (rows 10 to 14 of weight_hh), "
                                'for case 1 of 4, "one example"')
     assert "the graph is cut between weight_hh and the outputs" in lines[1]
-    assert lines[2] == (f"  your file, line {line} takes in a (1, 5) tensor from outside the "
-                        "graph: no gradient flows back from it. Did you make a new Tensor from "
-                        ".data?")
+    assert lines[2] == (f"  your file, line {line} makes a (1, 15) tensor outside the graph: no "
+                        "gradient flows back from it. It is a new Tensor made from an array "
+                        "(t.data): compute with the tensor itself")
     assert lines[3].strip() == "n = (from_x[:, 2 * H:] + r * Tensor(from_h.data)[:, 2 * H:]).tanh()"
     assert "look at the backward" not in message
 
@@ -243,8 +243,10 @@ def test_multi_head_with_a_copied_value_projection_names_w_v(tmp_path):
     message = str(caught.value)
     assert message.startswith("multi_head: no gradient reaches W_v (rows 8 to 11 of "
                               "in_proj_weight), for case 1 of 4")
-    assert ("your file, line 17 takes in a (4, 2) tensor from outside the graph: no gradient "
-            "flows back from it") in message
+    assert ("your file, line 9 makes w_v, a (4, 4) tensor outside the graph: no gradient flows "
+            "back from it. It is a new Tensor made from an array (t.data): compute with the "
+            "tensor itself (line 17 takes it in)") in message
+    assert message.count("your file") == 1          # once for both heads' slices of the copy
     assert "line 18" not in message                 # attention's own constants are no copies
 
 

@@ -21,7 +21,7 @@ an output that is off says little about which. Three things narrow it down:
 
 import numpy as np
 
-from minigrad.grade.student_code import StudentLines, keeping_locals
+from minigrad.grade.student_code import Copy, StudentLines, keeping_locals
 from minigrad.tensor import Tensor
 
 __all__ = ["StudentLines", "keeping_locals", "after_wrong_output", "cut_report", "suspects",
@@ -126,11 +126,11 @@ def suspects(outputs, inputs, lines):
     """Text for each floating-point tensor from outside the graph (no recorded op made it),
     taken in by an op made on a line of the student's file, that is not one of the exercise's
     inputs and is either not a single number or requires grad: the copies that cut a graph.
-    Where the student's code made it (`lines.leaf_site`), the text quotes that line and says
+    Where the student's code made it (`lines.copy_of`), the text quotes that line and says
     what made it (Tensor(...), .detach(), an array given to an op); else the line that takes
     it in."""
     own = {id(x): x for x in inputs}
-    found, seen, stack = {}, set(), list(outputs)       # id(copy) -> (copy, [lines using it])
+    found, seen, stack = {}, set(), list(outputs)   # a copy (or a tensor) -> the lines using it
     while stack:
         t = stack.pop()
         if id(t) in seen or t.creator is None:
@@ -142,10 +142,11 @@ def suspects(outputs, inputs, lines):
             number = lines.number(op)
             if number is None or op not in lines.direct or not _outsider(x, own):
                 continue                        # (a library's own constants are no copies)
-            uses = found.setdefault(id(x), (x, []))[1]
+            made = lines.copy_of(x)
+            uses = found.setdefault(x if made is None else made, [])
             if number not in uses:
                 uses.append(number)
-    return [_copy_text(x, sorted(uses), own, lines) for x, uses in found.values()]
+    return [_copy_text(made, sorted(uses), own, lines) for made, uses in found.items()]
 
 
 MADE_BY = {"tensor": "It is a new Tensor made from an array (t.data): compute with the "
@@ -155,23 +156,24 @@ MADE_BY = {"tensor": "It is a new Tensor made from an array (t.data): compute wi
                     "not on .data or with NumPy"}
 
 
-def _copy_text(x, uses, own, lines):
+def _copy_text(made, uses, own, lines):
+    """The text for one copy: a Copy (where the student's code made it, and how), or a tensor
+    whose making was not seen (then the first line that takes it in)."""
+    x = made.tensor if isinstance(made, Copy) else made
     copy = next((f", a copy of {y.name}" for y in own.values()
                  if y.shape == x.shape and np.array_equal(y.data, x.data)), "")
     stops = (" that requires grad: its gradient stops there" if x.requires_grad
              else ": no gradient flows back from it")
-    site = lines.leaf_site(x)
-    if site is None:
+    if not isinstance(made, Copy):
         return (f"your file, line {uses[0]} takes in a {x.shape} tensor from outside the "
                 f"graph{copy}{stops}. Did you make a new Tensor from .data?\n"
                 f"      {lines.code_at(uses[0])}")
-    number, how, name = site
-    named = f"{name}, " if name else ""
-    taken = [use for use in uses if use != number]
+    named = f"{made.name}, " if made.name else ""
+    taken = [use for use in uses if use != made.line]
     used = (f" (line{'s' if len(taken) > 1 else ''} {_listing(map(str, taken), 'and')} "
             f"take{'s' if len(taken) == 1 else ''} it in)" if taken else "")
-    return (f"your file, line {number} makes {named}a {x.shape} tensor outside the graph{copy}"
-            f"{stops}. {MADE_BY[how]}{used}\n      {lines.code_at(number)}")
+    return (f"your file, line {made.line} makes {named}a {x.shape} tensor outside the graph"
+            f"{copy}{stops}. {MADE_BY[made.how]}{used}\n      {lines.code_at(made.line)}")
 
 
 def _outsider(x, own):

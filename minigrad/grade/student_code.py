@@ -5,6 +5,7 @@ of their local variables when their function returns (`keeping_locals`).
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from minigrad.debug.watch import MINIGRAD, Watcher
@@ -12,6 +13,15 @@ from minigrad.tensor import Tensor
 
 TENSOR_INIT = Tensor.__init__.__code__       # the code a profile hook sees make a leaf
 DETACH = Tensor.detach.__code__
+
+
+@dataclass(eq=False)
+class Copy:
+    """A tensor the student's code made without an op: a copy of values, off the graph."""
+    tensor: object
+    line: int                   # the line of the student's file that made it
+    how: str                    # "tensor": Tensor(...) there; "detach": .detach(); "array": an
+    name: str = None            # op given an array; name: the local variable holding it
 
 
 class StudentLines(Watcher):
@@ -23,14 +33,14 @@ class StudentLines(Watcher):
     Tensors made without an op (leaves: `Tensor(h.data)`, `r.detach()`) are what cut a graph,
     and the engine sees no op make them; so a profile hook (`sys.setprofile`, chained with any
     other) notes, for each `Tensor(...)` called while the student's code runs, the line of
-    theirs that called it and how (`leaf_site`), and, when a function of theirs returns, the
+    theirs that called it and how (`copy_of`), and, when a function of theirs returns, the
     name of the local variable that holds it."""
 
     def __init__(self, path):
         self.path = os.path.abspath(path) if path else None
         self.lines = {}                             # op -> line number
         self.direct = set()                         # the ops made by the student's line itself
-        self.leaves = {}                            # id(tensor) -> [tensor, line, how, name]
+        self.leaves = {}                            # id(tensor) -> (tensor, its Copy)
         self._kinds = {}                            # file name -> "student", "minigrad", "other"
         self._text = None                           # the file's lines, once read
         self._previous = None                       # the profile hook that was there before
@@ -55,9 +65,9 @@ class StudentLines(Watcher):
         elif (event == "return" and self.leaves
               and self._kind(frame.f_code.co_filename) == "student"):
             for name, value in frame.f_locals.items():
-                leaf = self.leaves.get(id(value))
-                if leaf is not None and leaf[0] is value and leaf[3] is None:
-                    leaf[3] = name
+                made = self.copy_of(value)
+                if made is not None and made.tensor is value and made.name is None:
+                    made.name = name
 
     def _note_leaf(self, frame):
         """A Tensor(...) call: how it was made, from which line of the student's file.
@@ -70,17 +80,22 @@ class StudentLines(Watcher):
         while caller is not None and self._kind(caller.f_code.co_filename) != "student":
             how, caller = "array", caller.f_back
         if caller is not None and tensor is not None:
-            self.leaves[id(tensor)] = [tensor, caller.f_lineno, how, None]
+            self.leaves[id(tensor)] = (tensor, Copy(tensor, caller.f_lineno, how))
 
-    def leaf_site(self, tensor):
-        """(line, how, local name or None) for a tensor made without an op on a line of the
-        student's file, or None."""
+    def copy_of(self, tensor):
+        """The Copy (made without an op, on a line of the student's file) that `tensor` is or
+        was computed from without the engine recording it (Tensor(h.data)[:, :5]), or None."""
         leaf = self.leaves.get(id(tensor))
-        return None if leaf is None or leaf[0] is not tensor else tuple(leaf[1:])
+        return None if leaf is None or leaf[0] is not tensor else leaf[1]
 
     def after_forward(self, op, inputs, out):
         if self.path is None:
             return
+        if out.creator is None:             # not recorded: computed from copies alone, such as
+            made = next((self.copy_of(x) for x in inputs         # Tensor(h.data)[:, :5]: it
+                         if self.copy_of(x) is not None), None)    # goes back to Tensor(...)
+            if made is not None:
+                self.leaves[id(out)] = (out, made)
         frame, direct = sys._getframe(1), True
         while frame is not None:
             kind = self._kind(frame.f_code.co_filename)
