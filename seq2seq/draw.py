@@ -34,8 +34,8 @@ def step_collapse(model, loss, collapse=None):
     """The scopes a drawing or an explorer page of a decoder step starts folded: `collapse`, each
     the name of a scope of the step's graph (behind `loss`), else one line that lists those
     there are; None: `default_collapse(model)`. `draw` and `explore` both check here."""
+    from minigrad.graph import walk
     from minigrad.viz.explorer.checks import check_collapse
-    from minigrad.viz.walk import walk
 
     if collapse is None:
         return list(default_collapse(model))

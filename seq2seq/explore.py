@@ -10,8 +10,8 @@ decoder's recurrent layer), so that the attention is drawn op by op; a click unf
     python -m seq2seq explore runs/demo --step 2 --predict --out predict.html
 """
 
+from minigrad.graph import walk
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
-from minigrad.viz.walk import walk
 from seq2seq.draw import add_step_options, decoder_step, load_step, step_collapse
 
 

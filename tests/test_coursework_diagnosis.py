@@ -180,6 +180,17 @@ def test_an_input_used_only_through_a_copy_gets_no_gradient_at_all(tmp_path):
     assert "yours is missing (None)" in message and "a copy of h" in message
 
 
+def test_two_copies_are_both_named_in_the_order_of_their_lines(tmp_path):
+    """Whichever of them is nearer the outputs: the report reads down the file."""
+    for old, new in [("from_h = h @", "from_h = Tensor(h.data) @"),
+                     ("r * from_h[:, 2 * H:]", "r * Tensor(from_h.data)[:, 2 * H:]")]:
+        path, line = gru_with(tmp_path, old, new)
+        path.write_text(path.read_text().replace("from_x = x @", "from_x = Tensor(x.data) @"))
+        named = [int(text.split()[3]) for text in failure(path).splitlines()
+                 if text.startswith("  your file, line ")]           # "  your file, line 6 ..."
+        assert named == [6, line] and line > 6
+
+
 def test_a_copy_that_requires_grad_is_where_the_gradient_stops(tmp_path):
     path, line = gru_with(tmp_path, "from_x = x @", "from_x = Tensor(x.data, requires_grad=True) @")
     message = failure(path)

@@ -22,6 +22,7 @@ an output that is off says little about which. Three things narrow it down:
 import numpy as np
 
 from minigrad.grade.student_code import Copy, StudentLines, keeping_locals
+from minigrad.graph import walk
 from minigrad.tensor import Tensor
 
 __all__ = ["StudentLines", "keeping_locals", "after_wrong_output", "cut_report", "suspects",
@@ -128,17 +129,12 @@ def suspects(outputs, inputs, lines):
     inputs and is either not a single number or requires grad: the copies that cut a graph.
     Where the student's code made it (`lines.copy_of`), the text quotes that line and says
     what made it (Tensor(...), .detach(), an array given to an op); else the line that takes
-    it in."""
+    it in. Listed in the order the ops that take them in were made, which is the order of the
+    lines in a straight function."""
     own = {id(x): x for x in inputs}
-    found, seen, stack = {}, set(), list(outputs)   # a copy (or a tensor) -> the lines using it
-    while stack:
-        t = stack.pop()
-        if id(t) in seen or t.creator is None:
-            continue
-        seen.add(id(t))
-        op = t.creator
+    found = {}                                      # a copy (or a tensor) -> the lines using it
+    for op in walk(outputs).ops:                    # in the order they were made
         for x in op.inputs:
-            stack.append(x)
             number = lines.number(op)
             if number is None or op not in lines.direct or not _outsider(x, own):
                 continue                        # (a library's own constants are no copies)
@@ -188,18 +184,11 @@ def wrong_gradient_hint(outputs, inputs, solution, lines):
     if copies:
         return ["the outputs are right, so a path from an input to the outputs is cut:"] + copies
     module = getattr(solution, "__name__", None)
-    seen, stack = set(), list(outputs)
-    while stack:
-        t = stack.pop()
-        if id(t) in seen or t.creator is None:
-            continue
-        seen.add(id(t))
-        op = t.creator
+    for op in reversed(walk(outputs).ops):          # from the outputs back
         if type(op).__module__ == module:
             line = lines.line_of(op)
             where = f" (made at {line})" if line else ""
             return [f"(the outputs are right: look at the backward of your {type(op).__name__}"
                     f"{where})"]
-        stack.extend(op.inputs)
     return ["(the outputs are right, and every op in your graph is minigrad's: look for a value "
             "that leaves the graph, through .data or NumPy)"]

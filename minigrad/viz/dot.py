@@ -9,10 +9,11 @@ Everything is numbered in the order of a fixed walk of the graph (tensors t0, t1
 op1, ...), never by `id()`, so the same graph gives the same DOT text, byte for byte.
 """
 
+from minigrad.graph import walk
 from minigrad.tensor import Tensor
 from minigrad.versions import SavedArrayError
 from minigrad.viz import labels
-from minigrad.viz.walk import gradients, walk
+from minigrad.viz.walk import gradients
 
 RANKDIRS = ("TB", "LR", "BT", "RL")
 

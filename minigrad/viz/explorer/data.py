@@ -30,6 +30,7 @@ The data (a dict, written into the page as JSON):
 import inspect
 
 from minigrad.autograd import backward_walk
+from minigrad.graph import walk
 from minigrad.tensor import Tensor
 from minigrad.versions import saved_arrays
 from minigrad.viz import labels
@@ -37,7 +38,6 @@ from minigrad.viz.dot import _kind, _known_names
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
 from minigrad.viz.explorer.checks import check_collapse, collapse_names
 from minigrad.viz.labels import argument_labels
-from minigrad.viz.walk import walk
 
 
 class Graph:
