@@ -14,7 +14,8 @@ compare-scoring    Luong, Pham and Manning (2015): the dot, general and additive
                    task, accuracy and time per epoch (scoring)
 
 folder.py holds what they share: the folder's rules (each replaces its own earlier run and
-nothing else, as the demo does) and the held-out sentences. plots.py draws their figures. The
+nothing else, as the demo does), the training of their models one after the other, and the writing
+of their results. plots.py draws their figures. The
 fifth reproduction, Vaswani et al.'s reason for 1/sqrt(d_k), needs no trained model and lives
 one floor down: `python -m attention scaling` (attention/scaling.py).
 """

@@ -30,7 +30,7 @@ import numpy as np
 
 from seq2seq import data, runs
 from seq2seq.experiments import held_out_pairs
-from seq2seq.papers.folder import experiment_folder, write_json
+from seq2seq.papers.folder import experiment_folder, trained, write_results
 from seq2seq.train import TrainConfig
 
 RESULTS = ("alignments.json", "alignments.png")
@@ -103,12 +103,9 @@ def alignments(out="runs/alignments", seed=0, log=runs.say, n_held_out=500, over
 
 def _alignments(out, configs, seed, log, n_held_out):
     from seq2seq.papers.plots import plot_alignments
-    from seq2seq.train import train
 
     result, examples = {"experiment": "alignments"}, []
-    for name, config in configs.items():
-        log(f"training the {name} model")
-        translator, _ = train(config, log=log)
+    for name, config, translator, _ in trained(configs, log, "training the {} model"):
         pairs, _ = held_out_pairs(config, n_held_out, seed + 1)
         translations = translator.translate([s for s, _ in pairs])
         right = [t.text == r for t, (_, r) in zip(translations, pairs)]
@@ -121,10 +118,8 @@ def _alignments(out, configs, seed, log, n_held_out):
             if isinstance(row, dict) and row["rows"]:
                 log(f"  {kind:14s} {row['rows']:5d} rows: attention mass on the expected cell "
                     f"{row['mass']:.3f}, largest weight there {row['argmax']:.1%}")
-    write_json(out / RESULTS[0], result)
-    plot_alignments(examples, out / RESULTS[1], overwrite=True)     # claimed above
-    log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
-    return result
+    return write_results(out, RESULTS, result, lambda path: plot_alignments(
+        examples, path, overwrite=True), log)                       # overwrite: claimed above
 
 
 def _examples(task, translations, right):

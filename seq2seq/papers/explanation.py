@@ -35,7 +35,7 @@ import numpy as np
 from minigrad.files import atomic_write
 from seq2seq import data, metrics, runs
 from seq2seq.papers.alignments import expected_cells
-from seq2seq.papers.folder import experiment_folder, write_json
+from seq2seq.papers.folder import experiment_folder, trained, write_results
 from seq2seq.settings import check_settings
 from seq2seq.train import TrainConfig
 from seq2seq.vocab import tokenize
@@ -77,14 +77,10 @@ def uniform_and_seeds(out="runs/uniform-and-seeds", seeds=3, log=runs.say, num_e
 
 def _compare(out, configs, held_out, log):
     from seq2seq.papers.plots import plot_uniform_and_seeds
-    from seq2seq.train import train
 
     sources, references = [s for s, _ in held_out], [r for _, r in held_out]
-    translations = {}
-    for name, config in configs.items():
-        log(f"training {name}")
-        translator, _ = train(config, log=log)
-        translations[name] = translator.translate(sources)
+    translations = {name: translator.translate(sources)
+                    for name, _, translator, _ in trained(configs, log)}
     seeds = [name for name in configs if name != "uniform"]
     lengths = [tokenize(s, "word") for s in sources]
     result = {"experiment": "uniform-and-seeds", "sentences": len(held_out), "exact_match": {
@@ -97,14 +93,10 @@ def _compare(out, configs, held_out, log):
         "seeds": [a, b]} for a, b in itertools.combinations(seeds, 2)]
     result["crossing verb"] = {name: crossing_verb(translations[name], references)
                                for name in seeds}
-    for line in report(result):
-        log(line)
-    write_json(out / RESULTS[0], result)
     a, b = seeds[:2]
-    plot_uniform_and_seeds(result, example(translations[a], translations[b], references),
-                           (a, b), out / RESULTS[1], overwrite=True)      # claimed above
-    log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
-    return result
+    shown = example(translations[a], translations[b], references)
+    return write_results(out, RESULTS, result, lambda path: plot_uniform_and_seeds(
+        result, shown, (a, b), path, overwrite=True), log, report(result))  # claimed above
 
 
 def jsd(p, q):

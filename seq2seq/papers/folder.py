@@ -1,4 +1,5 @@
-"""What the reproductions share: their folder's rules, their held-out sentences, their JSON.
+"""What the reproductions share: their folder's rules, the training of their models one after
+the other, and the writing of their results.
 
 An experiment's folder holds one subfolder per trained model (a run folder, as `train` makes it)
 and the experiment's own results beside them:
@@ -14,6 +15,7 @@ train now, but for the options its command line may change, and its JSON names t
 
 import contextlib
 import json
+import time
 from pathlib import Path
 
 from minigrad.files import atomic_write
@@ -72,3 +74,27 @@ def write_json(path, result):
     text = json.dumps(result, indent=2, ensure_ascii=False)
     atomic_write(path, lambda file: file.write(text), text=True)
 
+
+
+def trained(configs, log, announce="training {}"):
+    """Train the model of each config, in order, each announced on the log (`announce` with its
+    name): yields (name, config, translator, cpu_seconds), the process time its training took
+    (other programs on the machine do not count)."""
+    from seq2seq.train import train
+
+    for name, config in configs.items():
+        log(announce.format(name))
+        started = time.process_time()
+        translator, _ = train(config, log=log)
+        yield name, config, translator, time.process_time() - started
+
+
+def write_results(out, files, result, figure, log, lines=()):
+    """Log `lines` (the result as a table), write `result` as JSON to out/files[0] and draw the
+    figure, `figure(path)`, to out/files[1]; say where. Returns `result`."""
+    for line in lines:
+        log(line)
+    write_json(out / files[0], result)
+    figure(out / files[1])
+    log(f"written to {out}/{files[1]} and {files[0]}")
+    return result

@@ -19,7 +19,7 @@ from pathlib import Path
 from minigrad.settings import SettingError
 from seq2seq import data, metrics, runs
 from seq2seq.experiments import held_out_pairs
-from seq2seq.papers.folder import experiment_folder, write_json
+from seq2seq.papers.folder import experiment_folder, trained, write_results
 from seq2seq.settings import check_settings
 from seq2seq.train import TrainConfig
 from seq2seq.vocab import tokenize
@@ -65,24 +65,17 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
         return _compare_lengths(out, configs, seed, log, n_held_out, (low, high), tested)
 
 
-def _compare_lengths(out, configs, seed, log, n_held_out, trained, tested):
+def _compare_lengths(out, configs, seed, log, n_held_out, lengths, tested):
     from seq2seq.papers.plots import plot_lengths
-    from seq2seq.train import train
 
     result = {"experiment": "compare-lengths", "task": configs["plain"].task,
-              "trained_lengths": list(trained), "tested_lengths": [trained[0], tested]}
-    for name, config in configs.items():
-        log(f"training the {name} model")
-        translator, _ = train(config, log=log)
+              "trained_lengths": list(lengths), "tested_lengths": [lengths[0], tested]}
+    for name, config, translator, _ in trained(configs, log, "training the {} model"):
         held_out, dropped = held_out_pairs(config, n_held_out, seed + 1, max_len=tested)
         log(f"{len(held_out)} held-out sentences ({dropped} more dropped: trained on)")
         result[name] = scores_by_length(translator, held_out)       # alike for both
-    for line in table(result):
-        log(line)
-    write_json(out / RESULTS[0], result)
-    plot_lengths(result, out / RESULTS[1], overwrite=True)     # claimed above
-    log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
-    return result
+    return write_results(out, RESULTS, result, lambda path: plot_lengths(
+        result, path, overwrite=True), log, table(result))          # overwrite: claimed above
 
 
 def scores_by_length(translator, pairs):

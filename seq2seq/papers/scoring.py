@@ -20,12 +20,11 @@ Writes OUT/dot-0/, OUT/general-0/, ... (a run per score and seed), compare-scori
 compare-scoring.png (plots.plot_scoring).
 """
 
-import time
 from pathlib import Path
 
 from minigrad.settings import SettingError, check_number
 from seq2seq import data, metrics, runs
-from seq2seq.papers.folder import experiment_folder, write_json
+from seq2seq.papers.folder import experiment_folder, trained, write_results
 from seq2seq.settings import check_settings
 from seq2seq.train import TrainConfig
 
@@ -65,25 +64,20 @@ def compare_scoring(out="runs/compare-scoring", task="toy-ja-en", seeds=2, epoch
 def _compare(out, configs, log, n_held_out):
     from seq2seq import heldout
     from seq2seq.papers.plots import plot_scoring
-    from seq2seq.train import train
     from seq2seq.translator import load_translator
 
     first = next(iter(configs.values()))
     result = {"experiment": "compare-scoring", "task": first.task, "epochs": first.epochs,
               "hidden_size": first.hidden_size, "scores": {}}
-    trained = []
-    for name, config in configs.items():
-        log(f"training {name}")
-        started = time.process_time()
-        translator, _ = train(config, log=log)
-        trained.append((config, translator, (time.process_time() - started) / config.epochs))
+    models = [(config, translator, seconds / config.epochs)
+              for _, config, translator, seconds in trained(configs, log)]
     pairs = data.make_task(first.task, n_held_out, seed=12345, min_len=first.min_len,
                            max_len=first.max_len)
-    for config, _, _ in trained:            # held out from every model: the same for all
+    for config, _, _ in models:             # held out from every model: the same for all
         state = load_translator(config.out)[1]
         pairs, _ = heldout.drop_seen(pairs, heldout.read_record(state, config.out))
     references = [r for _, r in pairs]
-    for config, translator, seconds in trained:
+    for config, translator, seconds in models:
         hypotheses = [t.text for t in translator.translate([s for s, _ in pairs])]
         row = result["scores"].setdefault(config.attention, {
             "attention_parameters": sum(p.data.size for p in
@@ -94,12 +88,8 @@ def _compare(out, configs, log, n_held_out):
                                                metrics.bleu_tokens(translator.level)))
         row["cpu_seconds_per_epoch"].append(seconds)
     result["sentences"] = len(pairs)
-    for line in table(result):
-        log(line)
-    write_json(out / RESULTS[0], result)
-    plot_scoring(result, out / RESULTS[1], overwrite=True)     # claimed above
-    log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
-    return result
+    return write_results(out, RESULTS, result, lambda path: plot_scoring(
+        result, path, overwrite=True), log, table(result))          # overwrite: claimed above
 
 
 def table(result):
