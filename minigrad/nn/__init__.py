@@ -5,8 +5,9 @@ layers       Linear, Embedding, Dropout
 lstm         LSTMCell and LSTM, built from primitive ops
 recurrent    the recurrent-layer contract (what the seq2seq model asks of an LSTM or a GRU),
              and Recurrent, a layer run over time from its one-step cell
-fused_lstm   the LSTM as single ops with hand-derived backwards: one step (FusedLSTMCell) and
-             a whole sequence (FusedLSTM, backpropagation through time); fused=True
+fused_lstm_cell  the LSTM step as one op with a hand-derived backward (FusedLSTMCell)
+fused_lstm   the LSTM over a whole sequence as one op (FusedLSTM, backpropagation through time
+             derived by hand); fused=True
 init         initialisation (uniform_, normal_, zeros_)
 utils        clip_grad_norm_
 """

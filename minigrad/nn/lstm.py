@@ -10,7 +10,8 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad.nn import init
-from minigrad.nn.fused_lstm import fused_lstm, fused_lstm_cell
+from minigrad.nn.fused_lstm import fused_lstm
+from minigrad.nn.fused_lstm_cell import fused_lstm_cell
 from minigrad.nn.module import Module, Parameter, check_dtype, check_sizes
 from minigrad.nn.recurrent import check_mask
 from minigrad.scopes import scope
@@ -50,7 +51,8 @@ class LSTMCell(Module):
     x: (B, input_size)   h, c: (B, hidden_size)
     weight_ih: (4H, I)   weight_hh: (4H, H)   bias_ih, bias_hh: (4H,)   gates in order i, f, g, o
     All start uniform in [-1/sqrt(H), 1/sqrt(H)), as in PyTorch. `fused=True` runs the same
-    step as one op with a hand-written backward (`minigrad.nn.fused_lstm`): same numbers, faster.
+    step as one op with a hand-written backward (`minigrad.nn.fused_lstm_cell`): same numbers,
+    faster.
     """
 
     def __init__(self, input_size, hidden_size, fused=False):
