@@ -11,6 +11,7 @@ exercises   what each exercise asks for, and the inputs it is checked on
 reference   the reference solutions (a valid solution file for every exercise)
 grader      the machinery, shared with `attention.grade` and `seq2seq.grade`
 solution    the student's file: loading it, calling it
+compare     the student's results against the reference's: the element off, the case
 answers     a solution that runs the reference (or the project's own version) is refused
 diagnose    where a wrong solution goes wrong (student_code: the lines of yours that made what)
 """

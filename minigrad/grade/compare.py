@@ -1,0 +1,72 @@
+"""Comparing a student's results with the reference's: which element is off, by how much, and
+how many are; and the words for a case ('case 2 of 4, "a batch of 3" (x (3, 4), ...)').
+
+Each raises `SolutionFailed` with the message the student reads, or returns what differs.
+"""
+
+import numpy as np
+
+from minigrad.grade.solution import SolutionFailed
+from minigrad.tensor import Tensor
+
+
+def describe(case, number, total):
+    """'case 2 of 4, "a batch of 3" (x (3, 4), h (3, 5), eps=0.1)'"""
+    parts = [f"{name} {tuple(np.shape(a))}" for name, a in case.arrays.items()]
+    for name, value in case.settings.items():
+        array = isinstance(value, np.ndarray)
+        parts.append(f"{name} {np.shape(value)}" if array else f"{name}={value!r}")
+    return f'case {number} of {total}, "{case.label}" ({", ".join(parts)})'
+
+
+def compare_arrays(what, got, expected, where, atol=1e-8, rtol=1e-6):
+    """Raise SolutionFailed unless `got` equals `expected` to the tolerances. `what` names the
+    output or gradient ("the output h_new"), `where` the case."""
+    got = np.asarray(got)
+    expected = np.asarray(expected)
+    if got.shape != expected.shape:
+        raise SolutionFailed(f"{what} has shape {got.shape}, expected {expected.shape}, "
+                             f"for {where}")
+    got64, expected64 = got.astype(np.float64), expected.astype(np.float64)
+    if not np.all(np.isfinite(got64)) and np.all(np.isfinite(expected64)):
+        k = tuple(int(i) for i in np.argwhere(~np.isfinite(got64))[0])
+        raise SolutionFailed(f"{what} is wrong for {where}: element {k} is {got64[k]}, expected "
+                             f"{expected64[k]:.6g} (an overflow? a division by zero?)")
+    found = difference(got64, expected64, atol, rtol)
+    if found is not None:
+        k, yours, wanted, wrong, total = found
+        raise SolutionFailed(f"{what} is wrong for {where}:\n"
+                             f"  element {k}: yours {yours:.6g}, expected {wanted:.6g} "
+                             f"(off by {abs(yours - wanted):.3g})\n"
+                             f"  {wrong} of {total} elements are off by more than "
+                             f"atol={atol} + rtol={rtol} * |expected|")
+
+
+def difference(got, expected, atol=1e-8, rtol=1e-6):
+    """None when the arrays (of one shape) agree to the tolerances, else (the element that is
+    off the most, its value in `got`, in `expected`, how many elements are off, how many
+    there are). NaN against a number is off; NaN against NaN, and equal infinities, agree."""
+    got, expected = np.asarray(got, np.float64), np.asarray(expected, np.float64)
+    with np.errstate(invalid="ignore"):
+        error = np.abs(got - expected)                  # NaN where one is NaN, or inf - inf
+    same = (got == expected) | (np.isnan(got) & np.isnan(expected))
+    error = np.where(same, 0.0, np.where(np.isnan(error), np.inf, error))
+    bad = error > atol + rtol * np.abs(np.where(np.isfinite(expected), expected, 0.0))
+    if not np.any(bad):
+        return None
+    k = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, error, -1)), got.shape))
+    return k, float(got[k]), float(expected[k]), int(bad.sum()), got.size
+
+
+def as_outputs(result, exercise, names, where):
+    """The student's result as a tuple of tensors, one per name in `names`."""
+    results = result if isinstance(result, (tuple, list)) else (result,)
+    if len(results) != len(names):
+        want = f"{len(names)} ({', '.join(names)})"
+        raise SolutionFailed(f"{exercise.name}: your {exercise.defines} returned {len(results)} "
+                             f"value(s) for {where}; expected {want}")
+    for name, value in zip(names, results):
+        if not isinstance(value, Tensor):
+            raise SolutionFailed(f"{exercise.name}: the output {name} is a {type(value).__name__}, "
+                                 f"not a minigrad Tensor, for {where}")
+    return tuple(results)
