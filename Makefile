@@ -48,6 +48,7 @@ bench: venv
 	$(PY) bench/engine.py
 	$(PY) bench/lstm.py
 	$(PY) bench/seq2seq.py
+	$(PY) bench/explorer.py
 
 # Made from docs/*.md, the only source; a notebook you changed is not replaced (see the script).
 notebooks: venv
