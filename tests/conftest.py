@@ -50,3 +50,14 @@ def tiny_run(tmp_path_factory):
                       hidden_size=16, batch_size=32, epochs=1, progress=False, out=str(out)),
           log=lambda *args: None)
     return out
+
+
+@pytest.fixture(scope="session")
+def composed_run(tmp_path_factory):
+    """A tiny run whose LSTMs are built from primitive ops, with a bidirectional encoder."""
+    from seq2seq.train import TrainConfig, train
+    out = tmp_path_factory.mktemp("runs") / "composed"
+    train(TrainConfig(task="reverse", num_examples=200, min_len=3, max_len=5, embed_size=8,
+                      hidden_size=8, batch_size=32, epochs=1, bidirectional=True, fused=False,
+                      progress=False, out=str(out)), log=lambda *args: None)
+    return out

@@ -598,3 +598,41 @@ def test_a_tensor_feeding_a_thousand_ops_opens_in_seconds(tmp_path, open_page):
         return [at.x, at.y, shift.e + box.width / 2, shift.f + box.height];
     }})()""")
     assert start[:2] == pytest.approx(start[2:])
+
+
+def gradient_numbers(page):
+    """The numbers of gradients the page writes now, as written: the boxes' gradient lines,
+    the arrows' labels and the panel's gradients and running sums (not the forward values a
+    learner works from, nor the question's own words)."""
+    text = page.evaluate(
+        "Array.from(document.querySelectorAll('#graph text.grad, #graph text.partial, "
+        "#graph .labels text, #step .array:not(.forward), #step .terms'))"
+        ".map(function (e) { return e.textContent; }).join(' ')")
+    return re.findall(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)
+
+
+def written_as(value, shown):
+    """Whether `shown` gives |value| away: it is |value| rounded to its own 3 or more
+    significant digits (the page's summaries write 3 or 4), or exactly |value|."""
+    mantissa = shown.split("e")[0].replace(".", "").lstrip("0")
+    digits = max(len(mantissa), 1)
+    if abs(float(shown) - abs(value)) <= 1e-9 * abs(value):
+        return True
+    return digits >= 3 and float(f"{abs(value):.{digits - 1}e}") == float(shown)
+
+
+def test_no_question_of_the_real_pages_shows_its_answer_before_it_is_answered(
+        tiny_run, composed_run, tmp_path, open_page):
+    from tests.test_explorer_cli import real_pages
+    pages = real_pages(tmp_path, tiny_run, composed_run)
+    for name in pages:
+        page = open_page(tmp_path / {"attention": "attention.html", "lstm-cell": "cell.html",
+                                     tiny_run.name: "run0.html"}.get(name, "run1.html"))
+        for q in pages[name]["questions"]:
+            page.evaluate(f"window.explorer.goto({q['step']})")
+            while page.evaluate("window.explorer.question()")["index"] != q["index"] or \
+                    page.evaluate("window.explorer.question()")["answered"]:
+                page.evaluate("window.explorer.reveal()")
+            shown = [v for v in gradient_numbers(page) if written_as(q["answer"], v)]
+            assert shown == [], (name, q["step"], q["answer"], shown)
+            page.evaluate("window.explorer.reveal()")

@@ -141,3 +141,41 @@ def test_every_question_of_the_real_model_pages_is_answerable_from_the_page(tiny
     assert len(pages["seq2seq small"]["questions"]) < len(pages["seq2seq"]["questions"])
     full = explore(loss, names=cell, predict=True)
     assert len(pages["lstm-cell small"]["questions"]) < len(full.questions)
+
+
+def real_pages(tmp_path, *runs):
+    """The predict-mode pages of the real models: the attention step, the LSTM cell, and a
+    decoder step of each run."""
+    pages = {}
+    out = tmp_path / "attention.html"
+    assert attention_main(["explore", "--predict", "--out", str(out)]) == 0
+    pages["attention"] = read(out)
+    out = tmp_path / "cell.html"
+    assert viz_main(["explore", "lstm-cell", "--predict", "--out", str(out)]) == 0
+    pages["lstm-cell"] = read(out)
+    for n, run in enumerate(runs):
+        out = tmp_path / f"run{n}.html"
+        assert seq2seq_main(["explore", str(run), "--step", "1", "--predict", "--out",
+                             str(out)]) == 0
+        pages[run.name] = read(out)
+    return pages
+
+
+def test_a_whole_gradient_question_is_neither_the_sum_so_far_nor_one_term(
+        tiny_run, composed_run, tmp_path):
+    """The box of a tensor used several times shows its sum so far before the question's step,
+    and each term alone is the missed-sum mistake: the answer must differ from both."""
+    from tests.test_explorer import array
+    asked = 0
+    for name, data in real_pages(tmp_path, tiny_run, composed_run).items():
+        for q in data["questions"]:
+            if not q["total"]:
+                continue
+            asked += 1
+            i, terms = tuple(q["index"]), data["tensors"][q["tensor"]]["terms"]
+            before = [t for t in terms if t[0] < q["step"]]
+            shown = [array(data, t[1])[i] for t in terms]
+            shown += [array(data, before[-1][2])[i]] if before else []
+            for value in shown + [m["value"] for m in q["mistakes"]]:
+                assert abs(value - q["answer"]) > q["tolerance"], (name, q["step"], value)
+    assert asked >= 3

@@ -78,11 +78,20 @@ def questions(graph, at=None):
                 continue
         elif not chosen(op):
             continue
-        p = softmax_input if softmax_input is not None else next(
-            (p for p in wanted if reasons[p]), wanted[0])
-        question = _question(graph, k, p, terms[id(op.inputs[p])], softmax_input is not None)
-        if question is not None:
-            found.append(question)
+        # The input the question is about: the softmax's, else one with a reason; when no
+        # element of it makes a fair question (see _ask), the next one that may be asked.
+        if softmax_input is not None:
+            order = [softmax_input]
+        else:
+            order = [p for p in wanted if reasons[p]]
+            if at is not None or type(op).__name__ in DEFAULT_OPS:
+                order += [p for p in wanted if not reasons[p]]
+        for p in order:
+            question = _question(graph, k, p, terms[id(op.inputs[p])],
+                                 softmax_input is not None)
+            if question is not None:
+                found.append(question)
+                break
     found.sort(key=lambda q: (q["step"], q["span"] is not None))   # the op's own question first
     for q in found:
         q["needs"] = _needs(graph, q)
@@ -207,7 +216,18 @@ def _question(graph, k, position, received, is_softmax):
         y, grad_softmax = softmax
         candidates.append(("softmax_diagonal", others + y * (1 - y) * grad_softmax))
     candidates.append(("sign", -asked))
-    question = _ask(graph, k, position, asked, complete, received, candidates)
+    # The answer must be none of the numbers the page shows at this step: the gradient
+    # arriving, what the op sends to its other inputs and their totals (an Add of two biases
+    # gives both the same) and, for a whole gradient, what came before this step (the box's
+    # "grad so far"); nor one term alone, the missed sum. (A softmax scope's question is asked
+    # at an earlier step, which shows none of these.)
+    apart = [a for a in [grad_y] + [g for p, x_p in enumerate(op.inputs) if x_p is not x
+                                    for g in (grads_in[p], totals[p])]
+             if a is not None and np.shape(a) == x.shape and scope_ops is None]
+    if complete:
+        earlier = [g for step, g in received if step < k]
+        apart += [g for _, g in received] + ([sum(earlier)] if earlier else [])
+    question = _ask(graph, k, position, asked, complete, received, candidates, apart)
     if question is not None and scope_ops is not None:      # asked at the scope's first step
         numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in scope_ops]
         question.update(step=min(numbers), input=None, span=[min(numbers), max(numbers)])
@@ -223,23 +243,32 @@ def _uses(received):
     return f"used {times} by one op" if ops == 1 else f"used {times}, by {ops} ops"
 
 
-def _ask(graph, k, position, asked, complete, received, candidates):
-    """Choose the element, and write the question with the mistakes that are told apart."""
+def _ask(graph, k, position, asked, complete, received, candidates, apart=()):
+    """Choose the element, and write the question with the mistakes that are told apart. The
+    element's answer must stand clearly apart from the same element of each array of `apart`
+    (numbers the page shows before the answer, or that a mistake gives) and from zero (a
+    gradient of zeros, as at h0 = 0, asks nothing); None when no element does."""
     op, out = graph.steps[k][0], graph.steps[k][1]
     x = op.inputs[position]
     flat = np.asarray(asked, dtype=np.float64).ravel()
     if flat.size == 0 or not np.all(np.isfinite(flat[:MAX_CANDIDATES])):
         return None
     scale = float(np.max(np.abs(flat)))
+    apart = [np.asarray(a, dtype=np.float64).ravel() for a in apart]
     best = None
     for i in range(min(flat.size, MAX_CANDIDATES)):
         index = np.unravel_index(i, x.shape)
         answer = flat[i]
         tolerance = max(0.01 * abs(answer), 1e-3 * scale, 1e-12)
+        if abs(answer) <= 2 * tolerance or any(abs(a[i] - answer) <= 2 * tolerance
+                                               for a in apart):
+            continue
         mistakes = _mistakes(candidates, index, answer, tolerance)
         score = (len({m["kind"] for m in mistakes}), abs(answer) > tolerance, abs(answer))
         if best is None or score > best[0]:
             best = (score, index, answer, tolerance, mistakes)
+    if best is None:
+        return None
     _, index, answer, tolerance, mistakes = best
     name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
         f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
