@@ -173,8 +173,27 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     page = open_page(explore(context, predict=True).save(tmp_path / "predict.html"))
     data = explore(attention_context()[0], predict=True).data
     by_type = {question_type(data, q): q for q in data["questions"]}
+    # Step 1, the mix: arrow keys typed in the answer box move the caret, not the step; Escape
+    # leaves the box, and the keys step again (past the question: it counts as shown).
+    page.evaluate("window.explorer.goto(1)")
+    page.press("#answer", "ArrowLeft")
+    assert state(page) == 1
+    page.press("#answer", "Escape")
+    assert page.evaluate("document.activeElement.id") != "answer"
+    page.keyboard.press("ArrowRight")
+    assert state(page) == 2 == by_type["Div"]["step"]
+    assert state(page, "score") == {"right": 0, "asked": 1, "questions": len(data["questions"])}
+    result = page.evaluate(f"window.explorer.answer({-by_type['Div']['answer']!r})")
+    assert result == {"right": False, "mistake": "sign", "answer": by_type["Div"]["answer"]}
+    # The same step asks the softmax's question next, once the Div's is answered.
+    assert page.evaluate("window.explorer.question()")["span"] == [2, 5]
+    page.click("#reveal")
+    assert page.locator(".feedback").count() == 2
+    assert page.locator(".feedback").nth(1).inner_text().startswith("Shown without an answer")
+
     summed = by_type["Sum"]                              # exp's output, used by two ops
-    page.evaluate(f"window.explorer.goto({summed['step']})")
+    page.keyboard.press("ArrowRight")
+    assert state(page) == summed["step"]
     assert page.evaluate("window.explorer.question()")["total"] is True
     assert page.locator("#step").inner_text().count("Predict before you look") == 1
     one_term = next(m["value"] for m in summed["mistakes"] if m["kind"] == "missed_sum")
@@ -182,38 +201,16 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     page.click("#check")
     feedback = page.locator(".feedback").inner_text()
     assert "Not quite" in feedback and "one term alone: Exp's output is used by 2 ops" in feedback
-    assert state(page, "score") == {"right": 0, "asked": 1, "questions": len(data["questions"])}
+    assert state(page, "score") == {"right": 0, "asked": 4, "questions": len(data["questions"])}
 
     matmul = by_type["MatMul"]                           # (the last one: the score's, step 6)
     page.evaluate(f"window.explorer.goto({matmul['step']})")
     page.fill("#answer", f"{matmul['answer'] * 1.002:.6g}")    # within the tolerance (1%)
     page.press("#answer", "Enter")
     assert page.locator(".feedback").inner_text().startswith("Right")
-    assert state(page, "score")["right"] == 1 and state(page, "score")["asked"] == 2
+    assert state(page, "score") == {"right": 1, "asked": 5, "questions": 5}
     page.keyboard.press("ArrowLeft")                    # answered: the box is gone, keys step
     assert state(page) == matmul["step"] - 1
-    # Arrow keys typed in the answer box move the caret, not the step; Escape leaves the box,
-    # and the keys step again.
-    page.evaluate(f"window.explorer.goto({by_type['Div']['step']})")
-    page.press("#answer", "ArrowLeft")
-    assert state(page) == by_type["Div"]["step"]
-    page.press("#answer", "Escape")
-    assert page.evaluate("document.activeElement.id") != "answer"
-    page.keyboard.press("ArrowRight")
-    assert state(page) == by_type["Div"]["step"] + 1
-    page.keyboard.press("ArrowLeft")
-    result = page.evaluate(f"window.explorer.answer({-by_type['Div']['answer']!r})")
-    assert result == {"right": False, "mistake": "sign", "answer": by_type["Div"]["answer"]}
-    # The same step asks the softmax's question next, once the Div's is answered.
-    assert page.evaluate("window.explorer.question()")["span"] == [2, 5]
-    result = page.evaluate(f"window.explorer.answer({-by_type['softmax']['answer']!r})")
-    assert result == {"right": False, "mistake": "sign", "answer": by_type["softmax"]["answer"]}
-    assert page.locator(".feedback").count() == 2
-    page.keyboard.press("Home")                         # step 1, the mix: shown, not right
-    page.keyboard.press("ArrowRight")
-    page.click("#reveal")
-    assert page.locator(".feedback").inner_text().startswith("Shown without an answer")
-    assert state(page, "score")["right"] == 1 and state(page, "score")["asked"] == 5
 
 
 def test_the_page_reports_when_it_became_interactive(tmp_path, open_page):
@@ -636,3 +633,19 @@ def test_no_question_of_the_real_pages_shows_its_answer_before_it_is_answered(
             shown = [v for v in gradient_numbers(page) if written_as(q["answer"], v)]
             assert shown == [], (name, q["step"], q["answer"], shown)
             page.evaluate("window.explorer.reveal()")
+
+
+def test_stepping_past_an_unanswered_question_counts_it_as_shown(tmp_path, open_page):
+    context, _ = attention_context()
+    page = open_page(explore(context, predict=True).save(tmp_path / "peek.html"))
+    page.evaluate("window.explorer.goto(1)")            # dL/dweights[3]: values[3], 40
+    assert page.evaluate("window.explorer.question()")["answered"] is False
+    page.evaluate("window.explorer.next()")             # step 2 shows dL/dweights arriving
+    page.evaluate("window.explorer.prev()")
+    assert page.evaluate("window.explorer.question()")["answered"] is True
+    assert page.evaluate("window.explorer.answer(40)") is None     # no score from peeking
+    assert page.locator(".feedback").inner_text().startswith("Passed without an answer")
+    assert state(page, "score")["right"] == 0 and state(page, "score")["asked"] == 1
+    page.keyboard.press("End")                  # jumping past them all: all shown but the last
+    assert state(page, "score")["asked"] == state(page, "score")["questions"] - 1
+    assert state(page, "score")["right"] == 0

@@ -762,7 +762,8 @@
     }
     var dtype = tensors[q.tensor].dtype;
     var truth = "The engine's number: " + exact(q.answer, dtype) + ".";
-    var verdict = given.revealed ? "Shown without an answer." : given.right
+    var verdict = given.passed ? "Passed without an answer (the steps after it show it)."
+        : given.revealed ? "Shown without an answer." : given.right
         ? "Right: " + given.value + "." : "Not quite: " + given.value + ".";
     var said = given.revealed || given.right ? truth : (given.mistake
         ? "It matches a known mistake: " + given.mistake.text + ". "
@@ -820,8 +821,15 @@
     drawScopes();
   }
 
+  // Moving on past a question left unanswered shows its answer (the later steps do): it
+  // counts as shown, as "Show me" does, and coming back shows it so.
   function goto(k) {
     k = Math.max(0, Math.min(steps.length, Math.round(Number(k)) || 0));
+    questions.forEach(function (q) {
+      if (q.step < k && !state.answers[q.id]) {
+        state.answers[q.id] = {revealed: true, passed: true, right: false, mistake: null};
+      }
+    });
     state.step = k;
     render();
     return k;
