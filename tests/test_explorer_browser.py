@@ -649,3 +649,18 @@ def test_stepping_past_an_unanswered_question_counts_it_as_shown(tmp_path, open_
     page.keyboard.press("End")                  # jumping past them all: all shown but the last
     assert state(page, "score")["asked"] == state(page, "score")["questions"] - 1
     assert state(page, "score")["right"] == 0
+
+
+def test_x_times_x_counts_its_two_terms_one_per_input(tmp_path, open_page):
+    x = Tensor([0.3, -1.7, 2.2], requires_grad=True, name="x")
+    mid = x * 2.0
+    mid.name = "mid"
+    big = Tensor(np.arange(6.0).reshape(2, 3), requires_grad=True, name="big")
+    for loss, step, words in [((mid * mid).sum(), 2, ["term 1 of 2", "term 2 of 2"]),
+                              ((big * big + big).sum(), 3, ["term 2 of 3", "term 3 of 3"])]:
+        page = open_page(explore(loss).save(tmp_path / f"square{step}.html"))
+        page.evaluate(f"window.explorer.goto({step})")
+        assert page.evaluate("window.explorer.current().type") == "Mul"
+        texts = page.locator("#step .terms").all_inner_texts()
+        assert [text.split("this is ")[1].split(".")[0] for text in texts] == words
+        assert "The sum so far" in texts[0] and "sum of all" in texts[1]

@@ -629,7 +629,7 @@
           text: "hidden until you answer the question about " + tensorName(x)}));
       } else {
         box.appendChild(arrayView(step.grads[p]));
-        if (tensors[x].terms.length > 1) box.appendChild(termsView(x, k));
+        if (tensors[x].terms.length > 1) box.appendChild(termsView(x, k, p));
         here.forEach(function (q) {
           if (q.input === p && state.answers[q.id]) box.appendChild(questionView(q));
         });
@@ -644,12 +644,16 @@
     });
   }
 
-  // Where a tensor gets gradients from several ops: each term as it arrives, and the sum.
-  function termsView(x, k) {
-    var terms = tensors[x].terms;
-    var box = el("div", {"class": "terms"}), arrived = terms.filter(function (term) {
-      return term[0] <= k;
-    });
+  // Where a tensor gets gradients from several ops: each term as it arrives, and the sum, up
+  // to the term that input p of step k sends (x * x: input 0's is the first of the step's two).
+  function termsView(x, k, p) {
+    var terms = tensors[x].terms, step = steps[k - 1], n = terms.filter(function (term) {
+      return term[0] < k;
+    }).length;
+    for (var q = 0; q < p; q++) {
+      if (ops[step.op].inputs[q] === x && step.grads[q] !== null) n++;
+    }
+    var box = el("div", {"class": "terms"}), arrived = terms.slice(0, n + 1);
     var done = arrived.length === terms.length;
     box.appendChild(el("div", {text: tensorName(x) + " is " + usesText(x) + "; this is term " +
       arrived.length + " of " + terms.length + ". " +
