@@ -664,3 +664,29 @@ def test_x_times_x_counts_its_two_terms_one_per_input(tmp_path, open_page):
         texts = page.locator("#step .terms").all_inner_texts()
         assert [text.split("this is ")[1].split(".")[0] for text in texts] == words
         assert "The sum so far" in texts[0] and "sum of all" in texts[1]
+
+
+def test_no_gradient_label_covers_a_port_number_a_box_or_another_label(tmp_path, open_page):
+    a = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]]), requires_grad=True, name="a")
+    b = Tensor(np.array([[0.5, -1.0], [2.0, 1.5]]), requires_grad=True, name="b")
+    explorer = explore(((a * b) + (a @ b)).sum(), predict=True)
+    page = open_page(explorer.save(tmp_path / "ports.html"))
+    checked = 0
+    for k in range(1, explorer.steps + 1):
+        page.evaluate(f"window.explorer.goto({k})")
+        page.evaluate("window.explorer.reveal(); window.explorer.reveal()")
+        labels, ports, boxes = page.evaluate("""() => {
+            const box = (e) => {
+                const b = e.getBoundingClientRect();
+                return [b.x, b.y, b.width, b.height];
+            };
+            return [".labels rect", "#graph .edge text", "#graph g[data-id] rect.outline"]
+                .map((s) => Array.from(document.querySelectorAll(s)).map(box));
+        }""")
+        assert len(ports) == 2                          # MatMul's inputs, 0 and 1
+        for n, label in enumerate(labels):
+            assert not any(overlap(label, port) for port in ports), (k, label, ports)
+            assert not any(overlap(label, box) for box in boxes), (k, label)
+            assert not any(overlap(label, other) for other in labels[n + 1:]), k
+            checked += 1
+    assert checked >= 6

@@ -366,7 +366,8 @@
     holder.textContent = "";
     var width = drawing.width + 2 * SIDE, height = drawing.height + 24;
     var root = svg("svg", {viewBox: -SIDE + " -12 " + width + " " + height}, holder);
-    view = {svg: root, width: width, height: height, frames: [], edges: [], boxes: []};
+    view = {svg: root, width: width, height: height, frames: [], edges: [], boxes: [],
+            ports: []};
     setZoom();
     var defs = svg("defs", {}, root);
     [["arrow", "#566573"], ["arrow-grad", "#b03a2e"]].forEach(function (m) {
@@ -392,7 +393,9 @@
       var path = svg("path", {d: pathData(points), "marker-end": "url(#arrow)"}, g);
       var end = points[points.length - 1];
       if (e.of > 1 && ["Add", "Mul"].indexOf(ops[e.op].type) < 0) {
-        text(g, end[0] - 7, end[1] - 5, String(e.position));
+        var port = String(e.position), w = textWidth(port, false);
+        text(g, end[0] - 7, end[1] - 5, port);
+        view.ports.push([end[0] - 7 - w / 2 - 1, end[1] - 15, w + 2, 13]);  // kept clear
       }
       view.edges.push({g: g, path: path, e: e, n: n, d: path.getAttribute("d"), base: base});
     });
@@ -439,7 +442,8 @@
       setAttr(frame.g, "class", inside ? "frame current" : "frame");
     });
     view.labels.textContent = "";
-    view.placed = [];                               // the labels' rectangles, [x, y, w, h]
+    view.placed = view.ports.slice();   // the labels' rectangles, [x, y, w, h], and the
+                                        // port numbers', which no label may cover
     view.edges.forEach(function (v) {
       var e = v.e, current = false;                 // does a gradient flow along it now?
       if (step && e.op === currentOp && e.position !== undefined) {
@@ -473,11 +477,31 @@
     if (a === b) b = points[Math.floor(points.length / 2) + 1];
     var mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
     var w = textWidth(label, true) + 6, group = svg("g", {}, g);
-    var left = position === 0 && ops[step.op].inputs.length > 1 ? mid[0] - 4 - w : mid[0] + 4;
-    var top = mid[1] - 8;                           // (moved up past any label in the way)
-    while (view.placed.some(function (r) {
-      return left < r[0] + r[2] && r[0] < left + w && top < r[1] + r[3] && r[1] < top + 14;
-    })) top -= 16;
+    var side = position === 0 && ops[step.op].inputs.length > 1 ? mid[0] - 4 - w : mid[0] + 4;
+    var other = side === mid[0] + 4 ? mid[0] - 4 - w : mid[0] + 4;
+    function free(x, y, obstacles) {
+      return !obstacles.some(function (r) {
+        return x < r[0] + r[2] && r[0] < x + w && y < r[1] + r[3] && r[1] < y + 14;
+      });
+    }
+    // Beside the arrow's middle, nearer first: clear of the other labels, the port numbers
+    // and the boxes; failing that, moved up past the labels and ports alone.
+    var boxes = Object.keys(drawing.boxes).map(function (id) {
+      var b = drawing.boxes[id];
+      return [b.x, b.y, b.w, b.h];
+    });
+    var left = side, top = mid[1] - 8, found = false;
+    for (var n = 0; n < 9 && !found; n++) {
+      var dy = (n % 2 ? 1 : -1) * Math.ceil(n / 2) * 16;
+      [side, other].forEach(function (x) {
+        if (!found && free(x, mid[1] - 8 + dy, view.placed.concat(boxes))) {
+          left = x;
+          top = mid[1] - 8 + dy;
+          found = true;
+        }
+      });
+    }
+    while (!found && !free(left, top, view.placed)) top -= 16;
     view.placed.push([left, top, w, 14]);
     svg("rect", {x: left, y: top, width: w, height: 14, rx: 3}, group);
     text(group, left + w / 2, top + 11, label, "grad");
