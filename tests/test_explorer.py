@@ -400,3 +400,18 @@ def test_a_tiny_gradient_never_reads_as_zero_on_the_page():
             shown[entry["size"]] = (entry["lines"], entry["short"])
     assert shown[2] == (["1.000  1e-07"], "1.000 1e-07")
     assert shown[20][0] == ["mean 0.100  std 0.436", "min 3e-08  max 2.000"]
+
+
+def test_predict_mode_with_no_question_says_why_and_what_to_raise():
+    big = Tensor(np.random.default_rng(0).normal(size=(40, 50)), requires_grad=True)
+    loss = (big * big + big).sum()
+    with pytest.warns(UserWarning, match=r"over max_elements=1024: raise it with "
+                                         r"max_elements=2000$") as caught:
+        page = explore(loss, predict=True)
+    assert page.questions == [] and "\n" not in str(caught[0].message)
+    assert "0 questions (predict mode: the 1 question found (step 3) need" in repr(page)
+    assert len(explore(loss, predict=True, max_elements=2000).questions) == 1
+    x = Tensor(np.ones(3), requires_grad=True)
+    with pytest.warns(UserWarning, match="no op of this graph is one predict mode asks at"):
+        explore((x * 2.0).sum(), predict=True)
+    assert explore((x * 2.0).sum()).data["no_questions"] is None      # predict mode off

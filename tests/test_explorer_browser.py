@@ -690,3 +690,14 @@ def test_no_gradient_label_covers_a_port_number_a_box_or_another_label(tmp_path,
             assert not any(overlap(label, other) for other in labels[n + 1:]), k
             checked += 1
     assert checked >= 6
+
+
+def test_predict_mode_with_no_question_says_why_on_the_page(tmp_path, open_page):
+    big = Tensor(np.random.default_rng(0).normal(size=(40, 50)), requires_grad=True)
+    with pytest.warns(UserWarning):
+        explorer = explore((big * big + big).sum(), predict=True)
+    page = open_page(explorer.save(tmp_path / "none.html"))
+    banner = page.locator("#score")
+    assert banner.is_visible()
+    assert banner.inner_text().startswith("Predict mode asks no question on this page: ")
+    assert "raise it with max_elements=2000" in banner.inner_text()

@@ -840,6 +840,12 @@
   function render() {
     showStep();
     drawPanel();
+    if (DATA.no_questions) {                 // predict mode, with nothing to ask: why
+      var banner = document.getElementById("score");
+      banner.hidden = false;
+      banner.textContent = "Predict mode asks no question on this page: " + DATA.no_questions +
+        ".";
+    }
     if (questions.length) {
       var s = score(), line = document.getElementById("score");
       line.hidden = false;

@@ -12,6 +12,7 @@ so it opens from `file://` on a machine with no network and never calls out.
 
 import html
 import json
+import warnings
 from importlib import resources
 from pathlib import Path
 
@@ -44,7 +45,8 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
                   MatMul, Softmax, and ops whose input was broadcast or is used twice. Giving it
                   turns predict mode on. A question is asked only if the page embeds every
                   array it is answered from (they go in first, within max_elements and
-                  max_bytes).
+                  max_bytes). When it asks nothing, a warning, the repr and the page say
+                  why in one line (e.g. the arrays are over max_elements: raise it).
     title         a caption for the page
     max_elements  arrays larger than this are summarised (shape, first values, norm) instead
                   of embedded in full, to keep the page small
@@ -54,9 +56,17 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
     check_arguments(root, grad, names, predict, predict_at, title, max_elements, max_bytes)
     graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes)
     asked = predict or predict_at is not None
-    found = predict_mode.questions(graph, predict_at) if asked else []
+    skipped = []
+    found = predict_mode.questions(graph, predict_at, skipped) if asked else []
     data = graph.finish(first=[ref for q in found for ref in q["needs"]])
     data["questions"] = predict_mode.answerable(found, data["arrays"])   # from the page alone
+    # Predict mode with nothing to ask says why, here and on the page.
+    data["no_questions"] = None
+    if asked and not data["questions"]:
+        data["no_questions"] = predict_mode.why_none(found, skipped, data["arrays"], predict_at,
+                                                     max_elements, max_bytes)
+        warnings.warn(f"explore: predict mode asks no question: {data['no_questions']}",
+                      stacklevel=2)
     return Explorer(data)
 
 
@@ -80,8 +90,11 @@ class Explorer:
 
     def __repr__(self):
         title = f" {self.data['title']!r}" if self.data["title"] else ""
+        why = self.data.get("no_questions")
+        why = f" (predict mode: {why})" if why else ""
         return (f"<Explorer{title}: {self.steps} backward steps, {len(self.data['tensors'])} "
-                f"tensors, {len(self.questions)} questions; .save('step.html') writes the page>")
+                f"tensors, {len(self.questions)} questions{why}; .save('step.html') writes the "
+                "page>")
 
     def html(self):
         """The page: one HTML document with everything inline."""

@@ -49,7 +49,7 @@ MISTAKES = {
 }
 
 
-def questions(graph, at=None):
+def questions(graph, at=None, skipped=None):
     """The questions of predict mode for a `data.Graph`, as plain data, in the order the page
     asks them: one per chosen op, at its step; a softmax built from primitive ops asks at the
     first of its ops that backward visits, where the gradient arriving at its output is all
@@ -57,7 +57,10 @@ def questions(graph, at=None):
 
     Each question lists in `needs` the arrays it is answered from: the gradient arriving at the
     op of its step, the values of that op's inputs and output and, for a whole gradient, what
-    the tensor had received before. The page must embed them (see `answerable`)."""
+    the tensor had received before. The page must embed them (see `answerable`).
+
+    `skipped`, a list, receives "Type at step k" for each chosen op where no element made a
+    fair question (see `why_none`)."""
     chosen = _rule(at)
     terms = {}                                  # id(tensor) -> steps that sent it a gradient
     for k, (op, _, _, grads_in, _) in enumerate(graph.steps):
@@ -92,6 +95,9 @@ def questions(graph, at=None):
             if question is not None:
                 found.append(question)
                 break
+        else:
+            if skipped is not None:
+                skipped.append(f"{type(op).__name__} at step {k + 1}")
     found.sort(key=lambda q: (q["step"], q["span"] is not None))   # the op's own question first
     for q in found:
         q["needs"] = _needs(graph, q)
@@ -101,6 +107,33 @@ def questions(graph, at=None):
 def answerable(questions, arrays):
     """The questions whose `needs` the page embeds in full (`arrays`: the page's table)."""
     return [q for q in questions if all(arrays[ref]["data"] is not None for ref in q["needs"])]
+
+
+def why_none(found, skipped, arrays, at, max_elements, max_bytes):
+    """Why predict mode asks nothing, in one line: no op it asks at, or none whose gradient
+    stands apart from what the page shows (`skipped`), or questions (`found`) whose arrays are
+    too large to embed (`arrays`: the page's table), with the setting that would embed them."""
+    if found:
+        sizes = [arrays[ref]["size"] for q in found for ref in q["needs"]
+                 if arrays[ref]["data"] is None]
+        largest = max(sizes)
+        where = ", ".join(f"step {q['step']}" for q in found[:4]) + (", ..." if len(found) > 4
+                                                                       else "")
+        questions = "1 question" if len(found) == 1 else f"{len(found)} questions"
+        if largest > max_elements:
+            return (f"the {questions} found ({where}) need arrays of up to "
+                    f"{largest} numbers, over max_elements={max_elements}: raise it with "
+                    f"max_elements={largest}")
+        return (f"the {questions} found ({where}) need arrays past "
+                f"max_bytes={max_bytes} of numbers: raise max_bytes")
+    if skipped:
+        listed = ", ".join(skipped[:4]) + (", ..." if len(skipped) > 4 else "")
+        return (f"at the ops it would ask at ({listed}), no element's gradient stands apart "
+                "from the numbers the page shows already (or from zero)")
+    if at is not None:
+        return "no op of this graph is one predict_at chooses"
+    return ("no op of this graph is one predict mode asks at (MatMul, Softmax, a softmax, an "
+            "input broadcast or used several times): choose ops with predict_at=...")
 
 
 def _needs(graph, q):
