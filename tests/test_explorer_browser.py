@@ -701,3 +701,20 @@ def test_predict_mode_with_no_question_says_why_on_the_page(tmp_path, open_page)
     assert banner.is_visible()
     assert banner.inner_text().startswith("Predict mode asks no question on this page: ")
     assert "raise it with max_elements=2000" in banner.inner_text()
+
+
+def test_a_question_takes_the_keys_and_every_row_of_values_says_its_index(tmp_path, open_page):
+    context, _ = attention_context()
+    page = open_page(explore(context, predict=True).save(tmp_path / "keys.html"))
+    page.keyboard.press("ArrowRight")                   # step 1 asks: typing goes to the box
+    assert page.evaluate("document.activeElement.id") == "answer"
+    page.keyboard.type("40")
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.explorer.question()")["answered"] is True
+    assert state(page, "score")["right"] == 1
+    x = Tensor(np.arange(24.0).reshape(2, 3, 4), requires_grad=True)
+    page = open_page(explore((x * 2.0).sum()).save(tmp_path / "rows.html"))
+    page.evaluate("window.explorer.goto(2)")
+    rows = page.locator("#step pre.full").nth(1).text_content().split("\n")   # dL/dx: 2s
+    assert len(rows) == 6 and rows[0].split() == ["[0,", "0,", ":]", "2", "2", "2", "2"]
+    assert rows[5].split() == ["[1,", "2,", ":]", "2", "2", "2", "2"]

@@ -603,17 +603,31 @@
         "to keep the page small (explore's max_elements and max_bytes choose)"}));
       return box;
     }
+    // One row per index of all axes but the last, labelled with it: [0, 25, :] ...
     var last = a.shape.length ? a.shape[a.shape.length - 1] : 1, rows = [];
+    var width = a.shape.length > 1 ? rowLabel(a.shape, flat.length - 1).length : 0;
     for (var at = 0; at < flat.length; at += Math.max(last, 1)) {
-      rows.push(flat.slice(at, at + last).map(function (v) {
-        return exact(v, a.dtype);
-      }).join("  "));
+      var label = a.shape.length > 1 ? rowLabel(a.shape, at) : "";
+      rows.push(label + " ".repeat(width - label.length) + (width ? "  " : "") +
+                flat.slice(at, at + last).map(function (v) {
+                  return exact(v, a.dtype);
+                }).join("  "));
     }
     var details = el("details", {}, [el("summary", {text: "all " + a.size + " values " +
       shapeText(a.shape) + " " + a.dtype + ", exactly" + (a.norm === null ? "" :
       "; norm " + a.norm.toPrecision(6))}), el("pre", {"class": "full", text: rows.join("\n")})]);
     box.appendChild(details);
     return box;
+  }
+
+  // The index of the row holding flat element `at` of an array of `shape`: "[0, 25, :]".
+  function rowLabel(shape, at) {
+    var index = [], rest = Math.floor(at / shape[shape.length - 1]);
+    for (var axis = shape.length - 2; axis >= 0; axis--) {
+      index.unshift(rest % shape[axis]);
+      rest = Math.floor(rest / shape[axis]);
+    }
+    return "[" + index.concat([":"]).join(", ") + "]";
   }
 
   function drawPanel() {
@@ -840,6 +854,10 @@
   function render() {
     showStep();
     drawPanel();
+    // A question waiting: its answer box takes the keys, so that a number typed goes there
+    // (in it the arrows move the cursor; Esc leaves it, and the arrows step again).
+    var box = document.getElementById("answer");
+    if (box && document.activeElement !== box) box.focus();
     if (DATA.no_questions) {                 // predict mode, with nothing to ask: why
       var banner = document.getElementById("score");
       banner.hidden = false;
