@@ -142,3 +142,39 @@ def test_zero_state_has_the_layers_parts():
     assert zero_state(GRU(3, 4), 2, np.float32).shape == (2, 4)
     h, c = zero_state(nn.LSTM(3, 4), 2, np.float64)
     assert h.shape == c.shape == (2, 4) and h.dtype == np.float64
+
+
+class ReturnsNaN(GRU):
+    def cell(self, x, h):
+        return super().cell(x, h) * float("nan")
+
+
+class TwoPartsOneTensor(GRU):
+    state_parts = ("h", "c")
+
+
+def test_check_recurrent_says_nan_rather_than_that_the_mask_is_ignored():
+    with pytest.raises(RecurrentLayerError) as error:
+        check_recurrent(ReturnsNaN(3, 4), 3, 4)
+    assert "ReturnsNaN: cell returned h holding NaN or infinity" in str(error.value)
+    assert "mask" not in str(error.value)
+
+
+def test_check_recurrent_names_state_parts_that_the_cell_does_not_take():
+    with pytest.raises(RecurrentLayerError) as error:
+        check_recurrent(TwoPartsOneTensor(3, 4), 3, 4)
+    assert ("TwoPartsOneTensor: state_parts ('h', 'c') make the state a tuple of 2 tensors, "
+            "but cell(x, state) takes one tensor") in str(error.value)
+
+
+def test_check_recurrent_wants_a_layer_and_whole_sizes_and_shows_what_it_found():
+    with pytest.raises(RecurrentLayerError, match=r"pass a layer, e.g. GRU\(3, 4\), not the "
+                       "class GRU"):
+        check_recurrent(GRU, 3, 4)
+    with pytest.raises(RecurrentLayerError, match="input_size should be a whole number >= 1, "
+                       "got '3'"):
+        check_recurrent(GRU(3, 4), "3", 4)
+    gru = GRU(3, 4)
+    gru.input_size = "3"
+    with pytest.raises(RecurrentLayerError, match="input_size should be 3 .*, found '3'"):
+        check_recurrent(gru, 3, 4)

@@ -135,6 +135,14 @@ def check_recurrent(layer, input_size, hidden_size):
     """Raise RecurrentLayerError unless `layer` meets the contract: its attributes, and on a
     tiny batch (no gradients recorded) the shapes it returns, a mask that it honours (a row
     padded on the left ends where it ends alone) and a `cell` that agrees with `forward`."""
+    if isinstance(layer, type):
+        raise RecurrentLayerError(f"check_recurrent: pass a layer, e.g. {layer.__name__}"
+                                  f"({input_size!r}, {hidden_size!r}), not the class "
+                                  f"{layer.__name__}")
+    for argument, size in (("input_size", input_size), ("hidden_size", hidden_size)):
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+            raise RecurrentLayerError(f"check_recurrent: {argument} should be a whole number "
+                                      f">= 1, got {size!r}")
     name = type(layer).__name__
     _check_attributes(layer, name, input_size, hidden_size)
     params = list(layer.parameters()) if isinstance(layer, Module) else []
@@ -143,7 +151,7 @@ def check_recurrent(layer, input_size, hidden_size):
     mask = np.array([[False, True, True], [True, True, True]])      # row 0: one step of padding
     with no_grad():
         zeros = zero_state(layer, 2, dtype)
-        step = _run(name, "cell(x, state)", lambda: layer.cell(Tensor(x[:, 0]), zeros))
+        step = _first_step(name, layer, Tensor(x[:, 0]), zeros)
         _check_state(name, "cell", layer, step, 2, hidden_size)
         outputs, state = _run(name, "forward(x, mask=mask)", lambda: layer(Tensor(x), mask=mask))
         _check_state(name, "forward", layer, state, 2, hidden_size)
@@ -172,7 +180,7 @@ def _check_attributes(layer, name, input_size, hidden_size):
                                   f"{state_parts!r}")
     for attribute, size in (("input_size", input_size), ("hidden_size", hidden_size)):
         if getattr(layer, attribute, None) != size:
-            raise RecurrentLayerError(f"{name}: {attribute} should be {size} (the size it was "
+            raise RecurrentLayerError(f"{name}: {attribute} should be {size!r} (the size it was "
                                       f"made with), found {getattr(layer, attribute, None)!r}")
     if not callable(getattr(layer, "cell", None)):
         raise RecurrentLayerError(f"{name}: no cell(x, state) method (one step of the layer)")
@@ -200,6 +208,27 @@ def _run(name, what, call):
                                   f"{error}{where}") from error
 
 
+def _first_step(name, layer, x, zeros):
+    """layer.cell(x, zeros); when it fails on a state of several parts but works on one tensor,
+    the error names that mismatch: state_parts says a tuple, the cell takes one tensor."""
+    try:
+        return _run(name, "cell(x, state)", lambda: layer.cell(x, zeros))
+    except RecurrentLayerError as error:
+        if len(layer.state_parts) == 1:
+            raise
+        try:
+            alone = layer.cell(x, parts(zeros)[0])
+        except Exception:
+            raise error from None
+        if not isinstance(alone, Tensor):
+            raise
+        raise RecurrentLayerError(
+            f"{name}: state_parts {layer.state_parts} make the state a tuple of "
+            f"{len(layer.state_parts)} tensors, but cell(x, state) takes one tensor (and "
+            f"returns one): name one part, state_parts = ('h',), or make the cell take and "
+            f"return the tuple") from None
+
+
 def _check_state(name, where, layer, state, batch, hidden_size):
     n = len(layer.state_parts)
     if (n == 1) != isinstance(state, Tensor) or (n > 1 and len(parts(state)) != n):
@@ -212,6 +241,9 @@ def _check_state(name, where, layer, state, batch, hidden_size):
             raise RecurrentLayerError(f"{name}: {where} returned {part} of shape "
                                       f"{getattr(s, 'shape', type(s).__name__)}, expected "
                                       f"(batch, hidden_size) = ({batch}, {hidden_size})")
+        if not np.all(np.isfinite(np.asarray(getattr(s, "data", s)))):
+            raise RecurrentLayerError(f"{name}: {where} returned {part} holding NaN or infinity "
+                                      f"for a small finite input and a zero state")
 
 
 def _close(got, expected):
