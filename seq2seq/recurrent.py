@@ -10,6 +10,7 @@ message that says what is wrong.
 import numpy as np
 
 from minigrad import Tensor, nn
+from minigrad.nn.module import check_sizes
 from minigrad.nn.recurrent import RecurrentLayerError, check_recurrent, hidden, join_parts, parts
 from seq2seq import rnn_file
 
@@ -22,8 +23,14 @@ def make_rnn(rnn, input_size, hidden_size, fused=True):
     if rnn is None or rnn is nn.LSTM:
         return nn.LSTM(input_size, hidden_size, batch_first=True, fused=fused)
     name = getattr(rnn, "__name__", type(rnn).__name__)
+    if not isinstance(rnn, type) and callable(getattr(rnn, "cell", None)):
+        raise RecurrentLayerError(f"rnn should be a recurrent layer's class, not an instance: "
+                                  f"pass rnn={name}, and the model makes its layers with its "
+                                  f"own sizes")
     if not callable(rnn):
         raise RecurrentLayerError(f"rnn should be a recurrent layer's class, not a {name}")
+    check_sizes("seq2seq model", hidden_size=hidden_size)      # the model's, before the layer's
+    check_sizes("seq2seq model", embed_size=input_size)
     try:
         layer = rnn(input_size, hidden_size)
     except (Exception, SystemExit) as error:    # the user's code (a sys.exit() too)

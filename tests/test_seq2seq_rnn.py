@@ -227,3 +227,16 @@ def test_a_checkpoint_from_before_the_rnn_option_still_loads(tmp_path, capsys):
     capsys.readouterr()
     assert main(["translate", str(out), "123"]) == 0
     assert capsys.readouterr().out.strip()
+
+
+@pytest.mark.parametrize("hidden_size", [0, -1, "16"])
+def test_the_models_own_sizes_are_checked_before_the_layer_is_made(hidden_size):
+    with pytest.raises((ValueError, TypeError)) as error:
+        Seq2Seq(9, 9, embed_size=4, hidden_size=hidden_size, rnn=GRU)
+    assert str(error.value) == (f"seq2seq model: hidden_size must be an integer >= 1, got "
+                                f"{hidden_size!r}" + (" (str)" if hidden_size == "16" else ""))
+
+
+def test_a_layer_instance_in_place_of_its_class_is_refused_saying_so():
+    with pytest.raises(RecurrentLayerError, match="not an instance: pass rnn=GRU"):
+        Seq2Seq(9, 9, embed_size=4, hidden_size=6, rnn=GRU(4, 6))
