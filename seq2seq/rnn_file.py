@@ -12,6 +12,10 @@ that trained it. A missing or changed file is refused with one line that says wh
 do, rather than loading the weights into a layer that might compute something else. (Only that
 file is hashed: if it imports another file of yours, a change there goes unnoticed.)
 
+The file runs with its own folder first on `sys.path` (while it runs, at train and at load
+alike), so `from mycell import gru_cell` finds a mycell.py beside it from whatever folder the
+command runs in. A module imported only inside a function, later, is looked up on the usual path.
+
 Loading a run that records a file runs that file, as importing it would: load only runs you
 trust.
 """
@@ -28,6 +32,10 @@ FORM = "FILE.py:CLASS (e.g. my_gru.py:GRU)"
 
 class RnnFileError(ValueError):
     """The layer's file cannot be used: missing, changed, broken, or without the class."""
+
+
+class RnnFileChanged(RnnFileError):
+    """The layer's file hashes otherwise than the one the model was trained with."""
 
 
 def resolved(rnn):
@@ -69,7 +77,7 @@ def load(spec, sha256=None):
         raise RnnFileError(f"--rnn {spec}: cannot read {path}: {error.strerror}") from None
     digest = hashlib.sha256(source).hexdigest()
     if sha256 is not None and digest != sha256:
-        raise RnnFileError(f"{path} has changed since the model was trained (sha256 "
+        raise RnnFileChanged(f"{path} has changed since the model was trained (sha256 "
                            f"{sha256[:12]}..., now {digest[:12]}...)")
     module = _module(path, source, digest)
     found = getattr(module, name, None)
@@ -89,6 +97,8 @@ def _module(path, source, digest):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module                  # dataclasses and the like look it up
+    folder = str(Path(path).resolve().parent)
+    sys.path.insert(0, folder)                  # its imports find the files beside it
     try:
         exec(compile(source, path, "exec"), module.__dict__)    # what an import does
     except (Exception, SystemExit) as error:    # the user's code: anything can happen (a
@@ -99,7 +109,11 @@ def _module(path, source, digest):
         else:
             mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
             line = f", line {mine[-1].lineno}" if mine else ""
-        raise RnnFileError(f"--rnn: running {path}{line} {raised(error)}") from None
+        failed = RnnFileError(f"--rnn: running {path}{line} {raised(error)}")
+        failed.in_import = isinstance(error, ImportError)
+        raise failed from None
+    finally:
+        sys.path.remove(folder)                 # the first entry that is `folder`: ours
     return module
 
 
@@ -131,6 +145,11 @@ def class_of(saved, checkpoint):
                            f"train again")
     try:
         return load(spec, saved["sha256"])[0]
-    except RnnFileError as error:
-        raise RnnFileError(f"{checkpoint}: {error}: put back the file it was trained with, "
-                           f"or train again") from None
+    except RnnFileChanged as error:
+        raise RnnFileChanged(f"{checkpoint}: {error}: put back the file it was trained with, "
+                             f"or train again") from None
+    except RnnFileError as error:               # the file is there and unchanged, yet fails
+        note = (f" ({Path(saved['file']).name} is unchanged, but only it is recorded: what it "
+                f"imports must still be there, beside it or on the Python path)"
+                if getattr(error, "in_import", False) else "")
+        raise RnnFileError(f"{checkpoint}: {error}{note}") from None

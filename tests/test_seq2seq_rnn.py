@@ -4,6 +4,7 @@ record of the layer's file, which later commands check before they run it."""
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -240,3 +241,31 @@ def test_the_models_own_sizes_are_checked_before_the_layer_is_made(hidden_size):
 def test_a_layer_instance_in_place_of_its_class_is_refused_saying_so():
     with pytest.raises(RecurrentLayerError, match="not an instance: pass rnn=GRU"):
         Seq2Seq(9, 9, embed_size=4, hidden_size=6, rnn=GRU(4, 6))
+
+
+def forget_layer_modules(monkeypatch):
+    """Drop the modules a layer file made, as a new process would start without them."""
+    for name in [k for k in sys.modules if k == "mycell" or k.startswith("seq2seq_rnn_")]:
+        monkeypatch.delitem(sys.modules, name)
+
+
+def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_from_any_folder(
+        tmp_path, capsys, monkeypatch):
+    folder, elsewhere = tmp_path / "student", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "mycell.py").write_text(REFERENCE.read_text())
+    (folder / "layer.py").write_text("from mycell import GRU as MyGRU  # noqa: F401\n")
+    monkeypatch.chdir(elsewhere)
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--rnn", f"{folder / 'layer.py'}:MyGRU", "--out", str(out)]) == 0
+    assert str(folder) not in sys.path                  # only while the file ran
+    forget_layer_modules(monkeypatch)
+    assert main(["translate", str(out), "123"]) == 0
+    capsys.readouterr()
+    (folder / "mycell.py").unlink()
+    forget_layer_modules(monkeypatch)
+    assert main(["translate", str(out), "123"]) == 1
+    line = one_error_line(capsys)
+    assert "No module named 'mycell'" in line and "put back" not in line
+    assert "layer.py is unchanged, but only it is recorded" in line
