@@ -145,7 +145,7 @@ def cmd_evaluate(args):
     from seq2seq.runs import repair_report
     from seq2seq.translator import load_translator
     repair_report(args.run, log=lambda line: print(line, file=sys.stderr))
-    translator, state = load_translator(args.run)
+    translator, state = load_translator(args.run, args.rnn_file)
     record = heldout.read_record(state, args.run)
     dropped = 0
     if args.task is None:
@@ -204,7 +204,7 @@ def cmd_translate(args):
     MAX_TEXT_TOKENS (100) tokens a side, --plot draws any size (see seq2seq/heatmap.py)."""
     from seq2seq.heatmap import MAX_TEXT_TOKENS
     from seq2seq.translator import load_translator
-    translator, _ = load_translator(args.run)
+    translator, _ = load_translator(args.run, args.rnn_file)
     translation = translator.translate(args.text, beam_size=args.beam_size)
     if translation.unknown:
         print(translation.unknown_note(), file=sys.stderr)
@@ -221,6 +221,7 @@ def cmd_translate(args):
 
 
 def main(argv=None):
+    from seq2seq import rnn_file
     parser = Parser(prog="python -m seq2seq", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -237,6 +238,7 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=12345, help="for a generated --task")
     p.add_argument("--beam-size", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    rnn_file.add_option(p)
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("translate", help="translate one sentence and show the attention")
@@ -246,6 +248,7 @@ def main(argv=None):
     p.add_argument("--plot", metavar="PNG", help="also draw the heatmap to this file")
     p.add_argument("--overwrite", action="store_true", help="replace a file at --plot that no "
                    "earlier figure wrote")
+    rnn_file.add_option(p)
     p.set_defaults(func=cmd_translate)
 
     from seq2seq import draw, experiments, explore, papers

@@ -132,6 +132,8 @@ def add_command(subparsers):
 
 def add_step_options(p):
     """The options that choose the step and its folding, the same for `draw` and `explore`."""
+    from seq2seq import rnn_file
+
     p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("--sentence", help="the source sentence (default: one made by the model's "
                    "task)")
@@ -141,6 +143,7 @@ def add_step_options(p):
                    "or the decoder's layer as --rnn names it: 'decoder gru'); of encoder, "
                    "embedding, 'decoder lstm', attention, output, loss (an unknown name is an "
                    "error that lists the step's scopes)")
+    rnn_file.add_option(p)
 
 
 def load_step(args):
@@ -149,7 +152,7 @@ def load_step(args):
     from seq2seq import data
     from seq2seq.translator import load_translator
 
-    translator, state = load_translator(args.run)
+    translator, state = load_translator(args.run, args.rnn_file)
     sentence = args.sentence
     if sentence is None:
         task = state["config"]["task"]

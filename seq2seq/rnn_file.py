@@ -131,18 +131,31 @@ def record(spec):
     return cls, {"file": path, "class": name, "sha256": digest}
 
 
-def class_of(saved, checkpoint):
+def add_option(parser):
+    """--rnn-file: where a run's layer file is now, when it is no longer where the run was
+    trained; evaluate, translate, draw and explore take it (`class_of`'s `moved`)."""
+    parser.add_argument("--rnn-file", metavar="PATH", help="the run's --rnn file, moved or "
+                        "copied from where it was trained (its SHA-256 must be the one the run "
+                        "recorded)")
+
+
+def class_of(saved, checkpoint, moved=None):
     """The class a checkpoint's record names, if its file is there and unchanged; else a
-    RnnFileError that starts with the checkpoint's name and says what to do."""
+    RnnFileError that starts with the checkpoint's name and says what to do. `moved`: the
+    file's path now, when it is no longer where it was trained (`--rnn-file`, e.g. a run
+    graded on another machine): taken only if its bytes hash as the recorded ones."""
     if not (isinstance(saved, dict) and all(isinstance(saved.get(k), str)
                                             for k in ("file", "class", "sha256"))):
         raise RnnFileError(f"{checkpoint}: its 'rnn' entry should be a record of the layer's "
                            f"file (file, class, sha256), found {saved!r}")
+    if moved is not None:
+        return _moved_class(saved, checkpoint, moved)
     spec = f"{saved['file']}:{saved['class']}"
     if not Path(saved["file"]).is_file():
         raise RnnFileError(f"{checkpoint}: its recurrent layer {saved['class']} comes from "
-                           f"{saved['file']}, which is missing: put the file back there, or "
-                           f"train again")
+                           f"{saved['file']}, which is missing: put the file back there, "
+                           f"point to a copy of it with --rnn-file PATH (its SHA-256 must be "
+                           f"the recorded {saved['sha256'][:12]}...), or train again")
     try:
         return load(spec, saved["sha256"])[0]
     except RnnFileChanged as error:
@@ -153,3 +166,20 @@ def class_of(saved, checkpoint):
                 f"imports must still be there, beside it or on the Python path)"
                 if getattr(error, "in_import", False) else "")
         raise RnnFileError(f"{checkpoint}: {error}{note}") from None
+
+
+def _moved_class(saved, checkpoint, moved):
+    """class_of for a file given as `--rnn-file PATH`: a copy of the one trained with."""
+    path = Path(moved)
+    if path.is_dir() or not path.is_file():
+        problem = "is a directory, not a .py file" if path.is_dir() else "no such file"
+        raise RnnFileError(f"--rnn-file {moved}: {problem}")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != saved["sha256"]:
+        raise RnnFileChanged(f"--rnn-file {moved} is not the file {checkpoint} was trained with "
+                             f"(sha256 {digest[:12]}..., the run records "
+                             f"{saved['sha256'][:12]}... for {saved['file']})")
+    try:
+        return load(f"{path.resolve()}:{saved['class']}", saved["sha256"])[0]
+    except RnnFileError as error:
+        raise RnnFileError(f"{checkpoint}: {error}") from None

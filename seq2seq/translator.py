@@ -122,8 +122,10 @@ class Translator:
         }
 
 
-def load_translator(path):
-    """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict).
+def load_translator(path, layer_file=None):
+    """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict). `layer_file`:
+    where the run's recurrent-layer file is now, if it has moved (seq2seq.rnn_file.class_of:
+    taken only if its bytes hash as the recorded ones).
 
     Whatever is wrong with the file's content (a missing entry, weights whose shapes disagree
     with the model's settings, a vocabulary that is not one) is a ValueError that starts with
@@ -151,7 +153,11 @@ def load_translator(path):
 
     arrays = _renamed(entry("model", _arrays))
     record = state.get("rnn")                           # None: the LSTM
-    rnn = None if record is None else rnn_file.class_of(record, file)   # refused if changed
+    if record is None and layer_file is not None:
+        raise ValueError(f"--rnn-file {layer_file}: {file} records no layer file (its model's "
+                         f"recurrent layer is the LSTM)")
+    rnn = (None if record is None                                       # refused if changed
+           else rnn_file.class_of(record, file, moved=layer_file))
     model = entry("model_config", lambda config: Seq2Seq(
         **_checked_config(config, arrays, rnn), rnn=rnn))
     entry("model", lambda _: model.load_state_dict(arrays))

@@ -269,3 +269,33 @@ def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_from_any_fol
     line = one_error_line(capsys)
     assert "No module named 'mycell'" in line and "put back" not in line
     assert "layer.py is unchanged, but only it is recorded" in line
+
+
+@pytest.mark.parametrize("command", [["evaluate", "{run}"], ["translate", "{run}", "12"],
+                                     ["draw", "{run}", "--out", "{tmp}/x.svg"],
+                                     ["explore", "{run}", "--out", "{tmp}/x.html"]])
+def test_a_moved_layer_file_is_taken_with_rnn_file_only_if_it_hashes_the_same(
+        gru_run, gru_file, tmp_path, capsys, command):
+    argv = [a.format(run=gru_run, tmp=tmp_path) for a in command]
+    moved = tmp_path / "graded" / "their_gru.py"
+    moved.parent.mkdir()
+    gru_file.rename(moved)
+    assert main(argv) == 1
+    assert "point to a copy of it with --rnn-file PATH" in one_error_line(capsys)
+    assert main([*argv, "--rnn-file", str(moved)]) == 0
+    capsys.readouterr()
+    moved.write_text(moved.read_text() + "\n# changed\n")
+    assert main([*argv, "--rnn-file", str(moved)]) == 1
+    line = one_error_line(capsys)
+    assert f"--rnn-file {moved} is not the file {gru_run / 'checkpoint.npz'} was trained with" \
+        in line
+    assert main([*argv, "--rnn-file", str(moved.parent)]) == 1
+    assert f"--rnn-file {moved.parent}: is a directory, not a .py file" in one_error_line(capsys)
+
+
+def test_rnn_file_is_refused_for_a_run_whose_layer_is_the_lstm(tmp_path, gru_file, capsys):
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["translate", str(out), "12", "--rnn-file", str(gru_file)]) == 1
+    assert "records no layer file" in one_error_line(capsys)
