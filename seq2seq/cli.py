@@ -148,6 +148,9 @@ def cmd_evaluate(args):
     translator, state = load_translator(args.run, args.rnn_file)
     record = heldout.read_record(state, args.run)
     dropped = 0
+    if (args.min_len is not None or args.max_len is not None) and args.task not in data.TASKS:
+        raise ValueError("--min-len and --max-len choose the lengths of a generated --task: "
+                         "give a built-in one (" + ", ".join(data.TASKS) + ")")
     if args.task is None:
         if record is None:
             raise ValueError(f"{args.run} does not record its validation split (it was saved by "
@@ -155,7 +158,11 @@ def cmd_evaluate(args):
         _warn_if_changed(state["config"]["task"], record)
         pairs = [(s, t) for s, t in record["val_pairs"]]
     elif args.task in data.TASKS:
-        pairs = data.make_task(args.task, args.num_examples, seed=args.seed)
+        low, high, origin = heldout.task_lengths(args.task, state["config"], args.min_len,
+                                                 args.max_len)
+        print(f"{args.task}: sources of {low} to {high} tokens, {origin}", file=sys.stderr)
+        pairs = data.make_task(args.task, args.num_examples, seed=args.seed, min_len=low,
+                               max_len=high)
         if record is not None:
             pairs, dropped = heldout.drop_seen(pairs, record)
     else:
@@ -236,6 +243,9 @@ def main(argv=None):
     p.add_argument("--sep", default="\t")
     p.add_argument("--num-examples", type=int, default=1000)
     p.add_argument("--seed", type=int, default=12345, help="for a generated --task")
+    p.add_argument("--min-len", type=int, help="source lengths of a generated --task (default: "
+                   "the run's, if it trained on that task, else the task's own)")
+    p.add_argument("--max-len", type=int)
     p.add_argument("--beam-size", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     rnn_file.add_option(p)

@@ -97,3 +97,29 @@ def drop_seen(pairs, record):
     seen = seen_in_training([s for s, _ in pairs], record)
     kept = [pair for pair, was_seen in zip(pairs, seen) if not was_seen]
     return kept, len(pairs) - len(kept)
+
+
+def task_lengths(task, config, min_len=None, max_len=None):
+    """The source lengths of the pairs `evaluate --task TASK` generates, and where they come
+    from: --min-len/--max-len if given, else the run's own when it trained on that very task
+    (a model trained on sources of up to 8 digits is scored on such sources, not on the task's
+    default 3 to 12), else the task's defaults. Returns (low, high, a phrase for the note)."""
+    from seq2seq.data import DEFAULT_LENGTHS
+
+    same = isinstance(config, dict) and config.get("task") == task
+    run = [config.get(k) if same else None for k in ("min_len", "max_len")]
+    default = DEFAULT_LENGTHS[task]
+    chosen = []
+    for given, saved, usual in zip((min_len, max_len), run, default):
+        chosen.append(given if given is not None else saved if saved is not None else usual)
+    low, high = chosen
+    if low > high:
+        raise ValueError(f"--min-len {low} is above --max-len {high} (a length not given is "
+                         f"the run's, else the task's)")
+    if min_len is not None or max_len is not None:
+        origin = "as --min-len/--max-len say"
+    elif any(v is not None for v in run):
+        origin = "the run's --min-len/--max-len"
+    else:
+        origin = "the task's default lengths"
+    return low, high, origin

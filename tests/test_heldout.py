@@ -154,11 +154,30 @@ def test_evaluate_builtin_task_drops_and_counts_training_sources(tmp_path, capsy
     train(config, log=quiet)
     scores, _ = _evaluate(capsys, config.out, "--task", "reverse", "--num-examples", "300")
     # 3-digit strings: 1,000 sources, of which the run trained on about 300
-    generated = data.make_task("reverse", 300, seed=12345)
+    generated = data.make_task("reverse", 300, seed=12345, min_len=3, max_len=3)    # the run's
     train_sources = _sources(data.split_pairs(data.make_task("reverse", 400, 0, 3, 3), 0.1, 0)[0])
     expected_dropped = sum(s in train_sources for s, _ in generated)
     assert expected_dropped > 0 and scores["dropped_as_seen"] == expected_dropped
     assert scores["examples"] == 300 - expected_dropped and scores["seen_in_training"] == 0
+
+
+def test_evaluate_on_the_runs_own_task_generates_the_lengths_it_trained_on_and_says_so(
+        tmp_path, capsys):
+    config = TrainConfig(task="reverse", num_examples=200, min_len=4, max_len=6,
+                         out=str(tmp_path / "run"), **TINY)
+    train(config, log=quiet)
+    scores, err = _evaluate(capsys, config.out, "--task", "reverse", "--num-examples", "50")
+    assert set(map(int, scores["by_length"])) == {4, 5, 6}
+    assert "reverse: sources of 4 to 6 tokens, the run's --min-len/--max-len" in err
+    scores, err = _evaluate(capsys, config.out, "--task", "reverse", "--num-examples", "50",
+                            "--max-len", "9", "--min-len", "7")
+    assert set(map(int, scores["by_length"])) <= {7, 8, 9} and "as --min-len/--max-len say" in err
+    scores, err = _evaluate(capsys, config.out, "--task", "copy", "--num-examples", "50")
+    assert "copy: sources of 3 to 12 tokens, the task's default lengths" in err
+    assert main(["evaluate", config.out, "--task", "reverse", "--max-len", "3"]) == 1
+    assert "--min-len 4 is above --max-len 3" in capsys.readouterr().err
+    assert main(["evaluate", config.out, "--min-len", "3"]) == 1
+    assert "choose the lengths of a generated --task" in capsys.readouterr().err
 
 
 def test_old_checkpoint_without_a_record_is_a_clear_error_not_a_crash(tmp_path):
