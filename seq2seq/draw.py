@@ -21,6 +21,7 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad import no_grad, scope
+from minigrad.settings import SettingError
 from seq2seq.settings import check_settings
 
 
@@ -53,11 +54,20 @@ def decoder_step(translator, sentence, step=0):
     decoder = model.decoder
     src = translator.source_ids([sentence])                             # (1, S)
     enc_outputs, state, src_mask = model.encode(src)                    # (1, S, H), (1, H) each
+    limit = 2 * src.shape[1] + 10                       # where greedy decoding stops
+    if step >= limit:
+        raise SettingError("step", f"{step} is past the last step decoding of {sentence!r} "
+                           f"can reach: it stops after {limit} steps (2 S + 10 for S = "
+                           f"{src.shape[1]} source tokens), so the steps are 0 to {limit - 1}")
     token = np.array([tgt.bos_id])
     with no_grad():                                     # the steps before: run, not recorded
-        for _ in range(step):
+        for done in range(step):
             logits, state, _ = decoder.step(token, state, enc_outputs, src_mask)
             token = logits.data.argmax(-1)                              # (1,)
+            if token[0] == tgt.eos_id:                  # the translation ended at step `done`
+                raise SettingError("step", f"{step} is past the end of the translation of "
+                                   f"{sentence!r}: it is {done} tokens long and writes <eos> "
+                                   f"at step {done}, so the steps are 0 to {done}")
 
     named = {}                                          # the step's tensors, by name
     logits, _, weights = decoder.step(token, state, enc_outputs, src_mask, named=named)
@@ -139,10 +149,10 @@ def add_step_options(p):
                    "task)")
     p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
     p.add_argument("--collapse", nargs="*", default=None, metavar="SCOPE",
-                   help="scopes folded into one box at first (default: encoder, 'decoder lstm', "
-                   "or the decoder's layer as --rnn names it: 'decoder gru'); of encoder, "
-                   "embedding, 'decoder lstm', attention, output, loss (an unknown name is an "
-                   "error that lists the step's scopes)")
+                   help="scopes folded into one box at first (default: encoder and the "
+                   "decoder's layer); of encoder, embedding, the decoder's layer named after "
+                   "its class ('decoder lstm', or 'decoder gru' for a --rnn GRU), attention, "
+                   "output, loss (an unknown name is an error that lists the step's scopes)")
     rnn_file.add_option(p)
 
 

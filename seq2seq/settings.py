@@ -23,6 +23,10 @@ INTEGER_AT_LEAST_0 = dict(low=0, integer=True)
 MAX_TOKENS = 1000
 MAX_STEP = 2 * MAX_TOKENS + 9
 MAX_EXAMPLES = 10_000_000
+# Beam search weighs beam_size candidates from each of beam_size hypotheses, one by one in
+# Python, at every step: beam_size**2 a step. 100 is 10,000 a step; 100,000 would never finish.
+# Beams wider than a few tens seldom change a translation.
+MAX_BEAM = 100
 
 RULES = {
     "embed_size": INTEGER_AT_LEAST_1,
@@ -41,7 +45,7 @@ RULES = {
     "teacher_forcing_ratio": dict(low=0, high=1),
     "seed": INTEGER_AT_LEAST_0,                 # NumPy's generators take no negative seed
     "threads": INTEGER_AT_LEAST_1,
-    "beam_size": INTEGER_AT_LEAST_1,            # evaluate, translate
+    "beam_size": dict(low=1, high=MAX_BEAM, integer=True),     # evaluate, translate
     "step": dict(low=0, high=MAX_STEP, integer=True),  # draw: which output step
     "max_elements": INTEGER_AT_LEAST_0,         # explore: the largest array embedded in full
     "max_bytes": INTEGER_AT_LEAST_0,            # explore: the numbers a page embeds, at most

@@ -96,9 +96,11 @@ def test_demo_epochs_0_is_refused_as_train_refuses_it_not_read_as_the_default():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["evaluate", "{run}", "--beam-size", "-1"], "--beam-size must be an integer >= 1, got -1"),
+    (["evaluate", "{run}", "--beam-size", "-1"],
+     "--beam-size must be an integer in [1, 100], got -1"),
     (["evaluate", "{run}", "--task", "copy", "--num-examples", "-1"], "--num-examples must be"),
-    (["translate", "{run}", "12", "--beam-size", "0"], "--beam-size must be an integer >= 1"),
+    (["translate", "{run}", "12", "--beam-size", "0"],
+     "--beam-size must be an integer in [1, 100]"),
     (["translate", "{run}", ""], "the text to translate is empty"),
     (["translate", "{run}", "   "], "the text to translate is empty"),
     (["draw", "{run}", "--step", "-1"], "--step must be an integer in [0, 2009], got -1"),
@@ -120,6 +122,8 @@ def test_evaluate_translate_and_draw_check_their_options(run_folder, capsys, arg
     (["evaluate", "{run}", "--task", "dates", "--num-examples", "1000000000"],
      "--num-examples must be an integer in"),
     (["draw", "{run}", "--step", "100000000"], "--step must be an integer in [0, 2009]"),
+    (["evaluate", "{run}", "--beam-size", "100000"], "--beam-size must be an integer in [1, 100]"),
+    (["translate", "{run}", "12", "--beam-size", "101"], "--beam-size must be an integer in"),
 ])
 def test_settings_without_an_upper_bound_are_refused_at_once(run_folder, tmp_path, capsys, args,
                                                               message):
@@ -298,3 +302,29 @@ def test_a_closed_stdout_ends_the_command_quietly_with_status_0(tmp_path):
                            "exit ${PIPESTATUS[0]}"], capture_output=True, text=True,
                           cwd=str(ROOT))
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_draw_and_explore_refuse_a_step_past_the_last_one_decoding_reaches(run_folder,
+                                                                         tmp_path, capsys):
+    limit = 2 * 4 + 10                                  # 2 S + 10 for S = 4 source tokens
+    for command, out in (("draw", "x.svg"), ("explore", "x.html")):
+        argv = [command, str(run_folder), "--sentence", "1234", "--out", str(tmp_path / out)]
+        assert main([*argv, "--step", str(limit)]) == 1
+        assert (f"--step {limit} is past the last step decoding of '1234' can reach: it stops "
+                f"after {limit} steps") in one_error_line(capsys)
+        assert main([*argv, "--step", str(limit - 1)]) == 0
+        capsys.readouterr()
+
+
+def test_a_step_past_the_end_of_the_translation_is_refused_naming_its_length(run_folder):
+    from seq2seq.draw import decoder_step
+    from seq2seq.translator import load_translator
+    translator, _ = load_translator(run_folder)
+    bias = translator.model.decoder.out.bias
+    bias.data = bias.data.copy()
+    bias.data[translator.tgt_vocab.eos_id] = 1e3        # it writes <eos> at once: 0 tokens
+    assert decoder_step(translator, "1234", 0)["token"] == translator.tgt_vocab.eos_id
+    with pytest.raises(ValueError, match=r"^step 1 is past the end of the translation of "
+                       r"'1234': it is 0 tokens long and writes <eos> at step 0, so the steps "
+                       r"are 0 to 0$"):
+        decoder_step(translator, "1234", 1)

@@ -299,3 +299,14 @@ def test_rnn_file_is_refused_for_a_run_whose_layer_is_the_lstm(tmp_path, gru_fil
     capsys.readouterr()
     assert main(["translate", str(out), "12", "--rnn-file", str(gru_file)]) == 1
     assert "records no layer file" in one_error_line(capsys)
+
+
+def test_draw_on_a_gru_run_refuses_the_lstms_scope_and_lists_the_grus(gru_run, tmp_path, capsys):
+    for command, out in (("draw", "x.svg"), ("explore", "x.html")):
+        assert main([command, str(gru_run), "--out", str(tmp_path / out), "--collapse",
+                     "decoder lstm"]) == 1
+        line = one_error_line(capsys)
+        assert "decoder lstm" in line and "'decoder gru'" in line
+    with pytest.raises(SystemExit):                     # the help names both layers' scopes
+        main(["draw", "--help"])
+    assert "'decoder gru' for a --rnn GRU" in " ".join(capsys.readouterr().out.split())
