@@ -16,6 +16,8 @@ from test_runs import one_error_line, quiet, tiny
     (["compare-lengths", "--max-len", "10", "--test-max-len", "8"], "--test-max-len 8"),
     (["compare-lengths", "--test-max-len", "0"], "--test-max-len"),
     (["compare-lengths", "--task", "pairs.tsv"], "built-in task"),
+    (["compare-lengths", "--num-examples", "1"], "--num-examples must be at least 100 for "
+     "compare-lengths, got 1: on fewer pairs neither model learns the task"),
     (["uniform-and-seeds", "--seeds", "1"], "--seeds"),
     (["uniform-and-seeds", "--seeds", "11"], "--seeds"),
     (["compare-scoring", "--task", "pairs.tsv"], "built-in task"),

@@ -28,6 +28,9 @@ LENGTH_MODELS = {"plain": None, "attention": "dot"}      # subfolder: attention 
 RESULTS = ("compare-lengths.json", "compare-lengths.png")
 # Options of the command line, which an earlier run in the folder may have set otherwise
 OPTIONS = {"task", "hidden_size", "min_len", "max_len"}
+# The fewest pairs worth comparing on: a tenth is held out for validation, and a model trained on
+# a few dozen pairs has seen too few sources of each length for a score by length to mean much.
+MIN_EXAMPLES = 100
 
 
 def lengths_config(out, name, task="toy-ja-en", epochs=8, num_examples=12000, hidden_size=128,
@@ -49,7 +52,12 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
     if task not in data.TASKS:          # before any training: the held-out pairs are generated
         raise SettingError("task", f"must be a built-in task ({', '.join(data.TASKS)}): "
                            f"compare-lengths generates new sentences of it to score, got {task!r}")
-    check_settings(min_len=min_len, max_len=max_len, test_max_len=test_max_len)
+    check_settings(min_len=min_len, max_len=max_len, test_max_len=test_max_len,
+                   num_examples=num_examples)
+    if num_examples < MIN_EXAMPLES:
+        raise SettingError("num_examples", f"must be at least {MIN_EXAMPLES} for compare-lengths, "
+                           f"got {num_examples}: on fewer pairs neither model learns the task, "
+                           f"and two models that both fail say nothing about length")
     low, high = (data.DEFAULT_LENGTHS[task][0] if min_len is None else min_len,
                  data.DEFAULT_LENGTHS[task][1] if max_len is None else max_len)
     tested = high if test_max_len is None else test_max_len
