@@ -144,7 +144,7 @@ def run_command(args):
     earlier figure wrote only with --overwrite)."""
     out = Path(args.out)
     if out.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise ValueError(f"--out {out}: name a .png, .svg or .pdf file")
+        raise ValueError(f"--out {args.out!r}: name a .png, .svg or .pdf file")
     results = measure(ScalingConfig(seed=args.seed))
     print("\n".join(table(results)))
     plot_scaling(results, out, overwrite=args.overwrite)

@@ -39,6 +39,11 @@ def atomic_write(path, write, text=False):
             file.flush()
             os.fsync(file.fileno())         # the bytes are on disk before the rename
         os.replace(temporary, path)         # atomic: readers see the old file or the new one
+    except OSError as error:                # named by the path asked for, not the temporary
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise type(error)(f"cannot write {os.fspath(path)!r}: "
+                          f"{error.strerror or error}") from error
     except BaseException:
         if os.path.exists(temporary):
             os.remove(temporary)

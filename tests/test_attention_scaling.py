@@ -3,6 +3,7 @@ the softmax nearly one-hot and its gradient vanish as d_k grows; scaled ones do 
 
 import functools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -58,3 +59,15 @@ def test_the_command_writes_the_figure_and_never_over_a_file_unasked(tmp_path, c
     printed = capsys.readouterr().out
     assert "1024  unscaled" in printed and f"figure: {out}" in printed
     assert main(["scaling", "--out", str(out)]) == 0         # its own earlier figure: replaced
+
+
+def test_a_path_that_cannot_be_written_is_named_as_given(capsys, monkeypatch):
+    monkeypatch.setattr(scaling, "ScalingConfig",
+                        functools.partial(ScalingConfig, sizes=(1, 4), queries=4))
+    assert main(["scaling", "--out", ""]) == 1
+    assert capsys.readouterr().err == "error: --out '': name a .png, .svg or .pdf file\n"
+    if not Path("/proc/self").is_dir():
+        pytest.skip("needs /proc, where no file can be made")
+    assert main(["scaling", "--out", "/proc/x.png"]) == 1     # its temporary file fails first
+    assert capsys.readouterr().err == ("error: cannot write '/proc/x.png': No such file or "
+                                       "directory\n")

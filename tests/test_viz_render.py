@@ -272,3 +272,13 @@ def test_the_draw_commands_refuse_an_unrelated_dot_file_unless_overwrite(tmp_pat
         assert "mine.dot" in capsys.readouterr().err and mine.read_text() == "my notes"
         assert main([*command, "--out", str(mine), "--overwrite"]) == 0
         assert "digraph" in mine.read_text()
+
+
+def test_a_drawing_into_a_folder_that_does_not_exist_is_refused_and_no_folder_is_made(tmp_path):
+    from minigrad import Tensor
+    from minigrad.viz import draw_graph, render
+    x = Tensor([1.0, 2.0], requires_grad=True)
+    path = tmp_path / "no" / "such" / "step.svg"
+    with pytest.raises(FileNotFoundError, match=f"cannot write {path}: no folder {path.parent}"):
+        render(draw_graph((x * x).sum()), path)
+    assert not (tmp_path / "no").exists()

@@ -119,7 +119,9 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
         raise FileExistsError(f"{path} exists and no earlier drawing wrote it (its DOT text "
                               f"{source_path.name} is not beside it): not replaced (move it, "
                               "draw to another name, or overwrite it explicitly)")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():            # a picture's folder is the user's to make
+        raise FileNotFoundError(f"cannot write {path}: no folder {path.parent} (a drawing is "
+                                "written into a folder that exists)")
     if ours:
         atomic_write(source_path, lambda file: file.write(header + source), text=True)
     if format in SOURCE_FORMATS:
