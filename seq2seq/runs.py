@@ -202,6 +202,10 @@ def start(folder, config, level, log=say):
     if config.resume and config.overwrite:
         raise RunFolderError("--resume continues the run and --overwrite replaces it: "
                              "choose one")
+    experiment = experiment_in(folder)
+    if experiment is not None:                  # its results are not a run's to share a folder
+        raise RunFolderError(f"{folder} holds the results of a {experiment[1]} experiment "
+                             f"({experiment[0]}): choose another --out for the run")
     if not config.resume:
         there = present(folder, RUN_FILES)
         if there and not config.overwrite:
@@ -221,6 +225,21 @@ def start(folder, config, level, log=say):
     changed = check_resume(folder, state, config, level)
     reconcile_report(folder, state, log)
     return state, changed
+
+
+def experiment_in(folder):
+    """(file name, experiment) for a reproduction's results in `folder` (a JSON file that names
+    its experiment, as compare-lengths.json does), else None."""
+    for path in sorted(Path(folder).glob("*.json")):
+        if path.name == REPORT or not path.is_file() or path.stat().st_size > 10_000_000:
+            continue
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(result, dict) and isinstance(result.get("experiment"), str):
+            return path.name, result["experiment"]
+    return None
 
 
 def check_resume(folder, state, config, level):

@@ -437,3 +437,17 @@ def test_overwrite_with_bad_data_settings_keeps_the_run(copy, capsys):
     assert main(["train", *TINY, "--out", str(copy), "--overwrite", "--task", "no/such.tsv"]) == 1
     one_error_line(capsys)
     assert (copy / "checkpoint.npz").read_bytes() == before
+
+
+@pytest.mark.parametrize("flags", [[], ["--overwrite"], ["--resume"]])
+def test_train_refuses_a_folder_that_holds_an_experiments_results(tmp_path, capsys, flags):
+    out = tmp_path / "us"
+    out.mkdir()
+    results = '{"experiment": "uniform-and-seeds", "sentences": 40}'
+    (out / "uniform-and-seeds.json").write_text(results)
+    assert main(["train", *TINY, "--epochs", "1", "--out", str(out), *flags]) == 1
+    assert (f"{out} holds the results of a uniform-and-seeds experiment "
+            "(uniform-and-seeds.json): choose another --out") in one_error_line(capsys)
+    left = sorted(f.name for f in out.iterdir() if f.name != runs.LOCK)
+    assert left == ["uniform-and-seeds.json"]
+    assert (out / "uniform-and-seeds.json").read_text() == results
