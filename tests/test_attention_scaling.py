@@ -71,3 +71,10 @@ def test_a_path_that_cannot_be_written_is_named_as_given(capsys, monkeypatch):
     assert main(["scaling", "--out", "/proc/x.png"]) == 1     # its temporary file fails first
     assert capsys.readouterr().err == ("error: cannot write '/proc/x.png': No such file or "
                                        "directory\n")
+
+
+def test_the_tutorial_names_exactly_the_d_k_the_command_measures():
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "softmax-and-attention.md")
+    sizes = ScalingConfig().sizes
+    named = ", ".join(f"{d:,}" for d in sizes[:-1]) + f" and {sizes[-1]:,}"
+    assert f"measures it at d_k = {named}:" in " ".join(doc.read_text().split())
