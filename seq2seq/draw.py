@@ -162,7 +162,7 @@ def load_step(args):
     from seq2seq import data
     from seq2seq.translator import load_translator
 
-    translator, state = load_translator(args.run, args.rnn_file)
+    translator, state = load_translator(args.run, getattr(args, "rnn_file", None))
     sentence = args.sentence
     if sentence is None:
         task = state["config"]["task"]
