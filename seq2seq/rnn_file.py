@@ -55,7 +55,8 @@ def resolved(rnn):
         return f"{Path(file).resolve()}:{rnn.__name__}"
     path, name = split(rnn)
     if not Path(path).is_file():
-        raise RnnFileError(f"--rnn {rnn}: no such file: {path}")
+        problem = "is a directory, not a .py file" if Path(path).is_dir() else "no such file"
+        raise RnnFileError(f"--rnn {rnn}: {problem}: {path}")
     return f"{Path(path).resolve()}:{name}"
 
 

@@ -188,6 +188,7 @@ def test_resume_keeps_the_layer_and_refuses_another(gru_run, gru_file, tmp_path,
     ("my_gru.py", ["--rnn should be FILE.py:CLASS", "'my_gru.py'"]),
     ("my_gru.txt:GRU", ["--rnn should be FILE.py:CLASS"]),
     ("{tmp}/nowhere.py:GRU", ["--rnn", "no such file: {tmp}/nowhere.py"]),
+    ("{tmp}/folder.py:GRU", ["--rnn", "is a directory, not a .py file: {tmp}/folder.py"]),
     ("{file}:LSTM", ["defines no LSTM, where a recurrent layer's class belongs"]),
     ("{file}:gru_cell", ["defines a function named gru_cell"]),
     ("{broken}:GRU", ["running {broken}, line 2 raised ZeroDivisionError"]),
@@ -198,6 +199,7 @@ def test_resume_keeps_the_layer_and_refuses_another(gru_run, gru_file, tmp_path,
 def test_train_refuses_a_layer_it_cannot_use_in_one_line(gru_file, tmp_path, capsys, spec, words):
     broken = tmp_path / "broken.py"
     broken.write_text("import math\nx = 1 / 0\n")
+    (tmp_path / "folder.py").mkdir()
     exits = tmp_path / "exits.py"
     exits.write_text("import sys\nsys.exit(3)\n")
     gru_file.write_text(gru_file.read_text() + "\nclass NotALayer:\n    pass\n\n\n"
