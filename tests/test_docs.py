@@ -1,40 +1,118 @@
 """Every tutorial in docs/ runs: its ```python blocks are executed in order, in one namespace,
 from the repository's root. A tutorial whose code does not run is a bug.
 
-A block that imports torch (a line starting `import torch` or `from torch`) runs only where
-PyTorch is installed; elsewhere it is left out, the others run, and the test is reported as
-skipped. So no block without torch may use a name that such a block defines."""
+What a block prints is checked too. A ```text block that directly follows a ```python block
+(nothing but blank lines between them) shows what that block prints, and must be what it prints
+now: each block's stdout is captured while it runs and compared with the text, line by line,
+after trailing spaces and trailing blank lines are dropped. Otherwise the text drifts from the
+code while the code still runs. Two ways to allow for what truly varies from run to run:
 
+- `...` in a line of the text stands for any characters within that line (never for a line
+  break), e.g. `saved to .../model.npz in ... s`. Output that holds a literal `...` still matches.
+- `<!-- output not compared: REASON -->` on its own, between the ```python block and the
+  ```text block, leaves that text out of the comparison; REASON says why (say, the text shows
+  what the code prints when run as a file, which a test of its own checks).
+
+A text block that does not match fails the page's test with a diff naming the page, the block's
+number and the text's line.
+
+A block that imports torch (a line starting `import torch` or `from torch`) runs only where
+PyTorch is installed; elsewhere it is left out (its text, if any, is not compared), the others
+run, and the test is reported as skipped. So no block without torch may use a name that such a
+block defines."""
+
+import contextlib
+import difflib
 import importlib.util
+import io
 import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
-BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+NOT_COMPARED = re.compile(r"<!-- output not compared: \S.*? -->")
 NEEDS_TORCH = re.compile(r"^(import torch|from torch)\b", re.MULTILINE)
 
 
+def page_blocks(text):
+    """The page's ```python blocks, in order, each as (code, shown): shown is (line, text) of
+    the ```text block that directly follows the code and is to be compared with what it prints,
+    or None."""
+    fences = list(FENCE.finditer(text))
+    blocks = []
+    for fence, after in zip(fences, fences[1:] + [None]):
+        if fence.group(1) != "python":
+            continue
+        shown = None
+        if after is not None and after.group(1) == "text":
+            between = text[fence.end():after.start()]     # prose or a note: not compared
+            if not between.strip():
+                shown = (text.count("\n", 0, after.start()) + 1, after.group(2))
+        blocks.append((fence.group(2), shown))
+    return blocks
+
+
 def python_blocks(path):
-    return BLOCK.findall(path.read_text(encoding="utf-8"))
+    return [code for code, _ in page_blocks(path.read_text(encoding="utf-8"))]
+
+
+def _lines(text):
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def output_matches(shown, printed):
+    """Is the printed text the shown one, line for line, `...` standing for any characters
+    within a line?"""
+    shown, printed = _lines(shown), _lines(printed)
+    patterns = [".*".join(map(re.escape, line.split("..."))) for line in shown]
+    return len(shown) == len(printed) and all(
+        re.fullmatch(pattern, line) for pattern, line in zip(patterns, printed))
+
+
+@dataclass
+class PageRun:
+    left_out: list = field(default_factory=list)     # numbers of blocks needing absent torch
+    mismatches: list = field(default_factory=list)   # diffs, one per text that differs
+
+
+def run_page(path, name):
+    """Run the page's blocks in order, in one namespace, capturing what each prints, and
+    compare that with the text block shown after it."""
+    has_torch = importlib.util.find_spec("torch") is not None
+    namespace, run = {"__name__": name}, PageRun()
+    for number, (code, shown) in enumerate(page_blocks(path.read_text(encoding="utf-8")), 1):
+        if NEEDS_TORCH.search(code) and not has_torch:
+            run.left_out.append(number)
+            continue
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(code, f"{path.name} (block {number})", "exec"), namespace)
+        if shown is not None and not output_matches(shown[1], printed.getvalue()):
+            where = f"{path.name}, block {number}, text at line {shown[0]}"
+            diff = difflib.unified_diff(_lines(shown[1]), _lines(printed.getvalue()),
+                                        f"{where} (shown)", "printed", lineterm="")
+            run.mismatches.append("\n".join(diff))
+    return run
 
 
 def run_tutorial(path):
-    """Run the tutorial's blocks in order, in one namespace; return the numbers of the blocks
-    left out because they import torch and it is not installed."""
-    has_torch = importlib.util.find_spec("torch") is not None
-    namespace, left_out = {"__name__": f"docs.{path.stem}"}, []
-    for number, code in enumerate(python_blocks(path), 1):
-        if NEEDS_TORCH.search(code) and not has_torch:
-            left_out.append(number)
-            continue
-        exec(compile(code, f"{path.name} (block {number})", "exec"), namespace)
-    return left_out
+    """Run the tutorial's blocks in order, in one namespace; fail if a text block differs from
+    what its block printed; return the numbers of the blocks left out because they import torch
+    and it is not installed."""
+    run = run_page(path, f"docs.{path.stem}")
+    assert not run.mismatches, "what the code prints is not what the page shows:\n\n" + (
+        "\n\n".join(run.mismatches))
+    return run.left_out
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[p.name for p in DOCS])
@@ -60,10 +138,82 @@ def test_without_torch_the_blocks_that_import_it_are_left_out_and_the_rest_run(m
     assert run_tutorial(path) == needing
 
 
-def test_readme_example_runs(monkeypatch):
+def test_readme_example_runs_and_prints_what_it_shows(monkeypatch):
     monkeypatch.chdir(ROOT)
-    for number, code in enumerate(python_blocks(ROOT / "README.md"), 1):
-        exec(compile(code, f"README.md (block {number})", "exec"), {"__name__": "readme"})
+    run = run_page(ROOT / "README.md", "readme")
+    assert not run.mismatches, "\n\n".join(run.mismatches)
+
+
+PAGE = """Prose.
+
+```python
+print("a\\nb")
+```
+
+```text
+a
+b
+```
+
+```python
+print("saved in /tmp/x1 after 0.31 s")
+```
+
+<!-- output not compared: a sample -->
+```text
+anything
+```
+
+```python
+print("kept")
+```
+
+Prose between: this text is not the block's output.
+
+```text
+not compared
+```
+
+```python
+print("saved in /tmp/x1 after 0.31 s")
+```
+```text
+saved in .../x1 after ... s
+```
+"""
+FENCED_WILD = "saved in .../x1 after ... s\n"
+
+
+def test_only_a_text_right_after_a_python_block_is_compared_with_what_it_prints():
+    blocks = page_blocks(PAGE)
+    assert [shown for _, shown in blocks] == [(7, "a\nb\n"), None, None, (34, FENCED_WILD)]
+    for path in DOCS:                                  # the same blocks as a plain search finds
+        assert python_blocks(path) == re.findall(r"^```python\n(.*?)^```", path.read_text(
+            encoding="utf-8"), re.DOTALL | re.MULTILINE), path.name
+
+
+def test_a_shown_text_matches_line_for_line_with_dots_for_any_characters_within_a_line():
+    assert output_matches("a\nb  \n\n", "a\nb\n")                  # trailing spaces, blanks
+    assert not output_matches("a\nb\n", "a\nc\n")
+    assert not output_matches("a\n", "a\nb\n")                       # a line more
+    assert output_matches(FENCED_WILD, "saved in /tmp/abc/x1 after 12.5 s\n")
+    assert not output_matches(FENCED_WILD, "saved in /tmp/abc/x2 after 12.5 s\n")
+    assert not output_matches("a ... b\n", "a 1\n2 b\n")             # never across lines
+    assert output_matches("LSTM(...)\n", "LSTM(...)\n")               # a literal ... matches
+    assert not output_matches("(a+b)\n", "(aab)\n")                   # the rest is literal
+
+
+def test_a_page_whose_text_differs_from_what_its_code_prints_fails_naming_page_and_block(
+        tmp_path, monkeypatch):
+    page = tmp_path / "page.md"
+    page.write_text(PAGE.replace("a\nb\n```", "a\nB\n```", 1), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(AssertionError) as failure:
+        run_tutorial(page)
+    assert "page.md, block 1, text at line 7" in str(failure.value)
+    assert "-B" in str(failure.value) and "+b" in str(failure.value)
+    page.write_text(PAGE, encoding="utf-8")
+    assert run_tutorial(page) == []
 
 
 def test_the_swish_program_of_writing_an_op_prints_what_the_page_says(tmp_path):
