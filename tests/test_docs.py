@@ -110,8 +110,9 @@ def run_tutorial(path):
     what its block printed; return the numbers of the blocks left out because they import torch
     and it is not installed."""
     run = run_page(path, f"docs.{path.stem}")
-    assert not run.mismatches, "what the code prints is not what the page shows:\n\n" + (
-        "\n\n".join(run.mismatches))
+    if run.mismatches:
+        raise AssertionError("what the code prints is not what the page shows:\n\n"
+                             + "\n\n".join(run.mismatches))
     return run.left_out
 
 
@@ -141,7 +142,8 @@ def test_without_torch_the_blocks_that_import_it_are_left_out_and_the_rest_run(m
 def test_readme_example_runs_and_prints_what_it_shows(monkeypatch):
     monkeypatch.chdir(ROOT)
     run = run_page(ROOT / "README.md", "readme")
-    assert not run.mismatches, "\n\n".join(run.mismatches)
+    if run.mismatches:
+        raise AssertionError("\n\n".join(run.mismatches))
 
 
 PAGE = """Prose.
