@@ -11,7 +11,8 @@ code while the code still runs. Two ways to allow for what truly varies from run
   break), e.g. `saved to .../model.npz in ... s`. Output that holds a literal `...` still matches.
 - `<!-- output not compared: REASON -->` on its own, between the ```python block and the
   ```text block, leaves that text out of the comparison; REASON says why (say, the text shows
-  what the code prints when run as a file, which a test of its own checks).
+  what the code prints when run as a file, which a test of its own checks). A note without a
+  reason is an error. (A text after prose is not compared either: it need not be the output.)
 
 A text block that does not match fails the page's test with a diff naming the page, the block's
 number and the text's line.
@@ -52,9 +53,13 @@ def page_blocks(text):
             continue
         shown = None
         if after is not None and after.group(1) == "text":
-            between = text[fence.end():after.start()]     # prose or a note: not compared
-            if not between.strip():
-                shown = (text.count("\n", 0, after.start()) + 1, after.group(2))
+            between = text[fence.end():after.start()].strip()   # prose or a note: not compared
+            line = text.count("\n", 0, after.start()) + 1
+            if not between:
+                shown = (line, after.group(2))
+            elif between.startswith("<!-- output not"):
+                assert NOT_COMPARED.fullmatch(between), f"line {line - 1}: write the note as " \
+                    "<!-- output not compared: REASON -->, the reason said, just before the text"
         blocks.append((fence.group(2), shown))
     return blocks
 
@@ -189,6 +194,8 @@ FENCED_WILD = "saved in .../x1 after ... s\n"
 def test_only_a_text_right_after_a_python_block_is_compared_with_what_it_prints():
     blocks = page_blocks(PAGE)
     assert [shown for _, shown in blocks] == [(7, "a\nb\n"), None, None, (34, FENCED_WILD)]
+    with pytest.raises(AssertionError, match="REASON"):
+        page_blocks(PAGE.replace("compared: a sample -->", "compared -->"))
     for path in DOCS:                                  # the same blocks as a plain search finds
         assert python_blocks(path) == re.findall(r"^```python\n(.*?)^```", path.read_text(
             encoding="utf-8"), re.DOTALL | re.MULTILINE), path.name
