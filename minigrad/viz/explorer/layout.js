@@ -37,18 +37,23 @@ var LAYOUT = {ROW_GAP: 34, BOX_GAP: 18, LANE_GAP: 8, FRAME_PAD: 10, FRAME_LABEL:
 
 function layoutGraph(nodes, edges, frameWidth) {
   "use strict";
-  var root = {key: "", path: [], items: [], edges: []};
-  var blocks = {"": root};
+  var root = {path: [], items: [], edges: []};
+  // The frames by their paths, keyed by the path's JSON in a Map: any scope name is a key of
+  // its own (a name "" is not the root, "constructor" is no method of an object, and a name
+  // with "\u0000" in it is not a path of two names).
+  var blocks = new Map([[frameKey([]), root]]);
+  function frameKey(path) { return JSON.stringify(path); }
+  function frameOf(path) { return blocks.get(frameKey(path)); }
 
   // The frame (block) of a scope path, made with all its enclosing frames when first needed.
   function block(path) {
-    var key = path.join("\u0000");
-    if (!blocks[key]) {
+    var key = frameKey(path);
+    if (!blocks.has(key)) {
       var parent = block(path.slice(0, -1));
-      blocks[key] = {key: key, path: path, items: [], edges: [], parent: parent};
-      parent.items.push({block: blocks[key]});
+      blocks.set(key, {path: path, items: [], edges: [], parent: parent});
+      parent.items.push({block: blocks.get(key)});
     }
-    return blocks[key];
+    return blocks.get(key);
   }
 
   var itemOf = {};                        // box id -> its item in its own block
@@ -65,7 +70,7 @@ function layoutGraph(nodes, edges, frameWidth) {
   // exit and entry. So the layout of every frame keeps a lane for each arrow that crosses it.
   function holder(path, depth, id) {          // the item of frame path[:depth] holding box id
     if (path.length === depth) return itemOf[id].item;
-    var child = blocks[path.slice(0, depth + 1).join("\u0000")];
+    var child = frameOf(path.slice(0, depth + 1));
     return child.parent.items.find(function (item) { return item.block === child; });
   }
   function port(b, kind, id) {
@@ -89,14 +94,14 @@ function layoutGraph(nodes, edges, frameWidth) {
     while (depth < a.length && depth < b.length && a[depth] === b[depth]) depth++;
     var legs = [];                            // [frame, link, its exit or entry], in order
     for (d = a.length; d > depth; d--) {
-      inner = blocks[a.slice(0, d).join("\u0000")];
+      inner = frameOf(a.slice(0, d));
       var exit = port(inner, "exit", edge.from);
       legs.push([inner, join(inner, holder(a, d, edge.from), exit), exit]);
     }
-    var owner = blocks[a.slice(0, depth).join("\u0000")];
+    var owner = frameOf(a.slice(0, depth));
     legs.push([owner, join(owner, holder(a, depth, edge.from), holder(b, depth, edge.to)), null]);
     for (d = depth + 1; d <= b.length; d++) {
-      inner = blocks[b.slice(0, d).join("\u0000")];
+      inner = frameOf(b.slice(0, d));
       var entry = port(inner, "entry", edge.from);
       legs.push([inner, join(inner, entry, holder(b, d, edge.to)), entry]);
     }

@@ -1,0 +1,37 @@
+"""The explorer page in a real browser, with graphs that once broke it: scope names that are
+also names of JavaScript's objects or the separators of paths, and an op with a thousand inputs.
+(The browser, and the checks made on every page, are those of test_explorer_browser.py.)"""
+
+from minigrad import Tensor, scope
+from minigrad.viz import explore
+from tests import test_explorer_browser as shared
+from tests.test_explorer_browser import drawn_boxes, state
+
+browser, open_page = shared.browser, shared.open_page       # the fixtures, shared
+
+
+def nested(names, x):
+    """x through one op inside the scopes `names`, nested in that order."""
+    if not names:
+        return (x * 2.0).exp()
+    with scope(names[0]):
+        return nested(names[1:], x)
+
+
+def test_scope_names_of_javascripts_objects_and_separators_draw_and_fold(tmp_path, open_page):
+    x = Tensor([1.0, 2.0], requires_grad=True, name="x")
+    paths = [[""], ["", ""], ["constructor"], ["toString"], ["__proto__"], ["a\u0000b"],
+             ["a", "b"], ["hasOwnProperty", "valueOf"]]
+    loss = sum((nested(path, x).sum() for path in paths), Tensor(0.0))
+    page = open_page(explore(loss).save(tmp_path / "names.html"))
+    assert state(page, "boxes()") == drawn_boxes(loss)
+    frames = page.locator("#graph .frame > text").all_text_contents()
+    assert sorted(frames) == sorted(name + "  (click to fold)" for name in [
+        "", "", "constructor", "toString", "__proto__", "a\u0000b", "a", "b",
+        "hasOwnProperty", "valueOf"])
+    for path in paths:
+        page.evaluate(f"window.explorer.fold({path!r})")
+        assert state(page, "folded()") == [path]
+        page.evaluate(f"window.explorer.unfold({path!r})")
+    page.keyboard.press("End")
+    assert state(page) == state(page, "steps")
