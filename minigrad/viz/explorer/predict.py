@@ -2,11 +2,12 @@
 and when the answer is wrong, says which known mistake it matches.
 
 Which steps (the default, `at=None`): every `MatMul` and `Softmax`, a softmax built from primitive
-ops (the ops recorded in a `minigrad.scope("softmax")`, as `attention` builds it: asked at the
-first of its ops that backward visits, since at its last the gradient arriving is the answer),
-and every op that sends a gradient to an input that was broadcast, or that completes the
-gradient of a tensor used several times (by several ops, or twice by one: x * x). `at` may
-instead name op classes ("MatMul", ...) or be a function `op -> bool`.
+ops (as `attention` builds it, in any scope, or any ops in a `minigrad.scope("softmax")`: see
+softmaxes.py; asked once, at the first of its ops that backward visits, about all that its ops
+send back to its input, since at its last the gradient arriving is the answer), and every op
+that sends a gradient to an input that was broadcast, or that completes the gradient of a tensor
+used several times (by several ops, or twice by one: x * x). `at` may instead name op classes
+("MatMul", ...) or be a function `op -> bool`.
 
 While a question waits for its answer, the page shows nothing that gives it away: no number of
 the asked tensor at that step (its box, the arrows into the op, the other term of x * x, the
@@ -30,6 +31,8 @@ is the one where the most of these mistakes give numbers clearly apart from the 
 """
 
 import numpy as np
+
+from minigrad.viz.explorer.softmaxes import softmaxes
 
 DEFAULT_OPS = ("MatMul", "Softmax")
 MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
@@ -67,13 +70,22 @@ def questions(graph, at=None, skipped=None):
         for x, grad_x in zip(op.inputs, grads_in):
             if grad_x is not None:
                 terms.setdefault(id(x), []).append((k, grad_x))
+    # A softmax built from ops asks once, about all it sends back to its input: at the op
+    # of it that backward visits last among those that send its input a term.
+    built = {}
+    for softmax in softmaxes(graph):
+        senders = [k for k, _ in terms.get(id(softmax.x), [])
+                   if any(graph.steps[k][0] is o for o in softmax.ops)]
+        if senders:
+            built[id(graph.steps[max(senders)][0])] = softmax
     found = []
     for k, step in enumerate(graph.steps):
         op, out, grad_y, grads_in, totals = step
         wanted = [p for p, g in enumerate(grads_in) if g is not None]
         if not wanted:
             continue
-        softmax_input = _softmax_input(op, wanted)
+        softmax = built.get(id(op), "fused" if type(op).__name__ == "Softmax" else None)
+        softmax_input = _softmax_input(op, wanted, softmax)
         reasons = {p: _reasons(op, out, p, terms[id(op.inputs[p])], k) for p in wanted}
         if at is None:
             if not (type(op).__name__ in DEFAULT_OPS or softmax_input is not None
@@ -91,7 +103,7 @@ def questions(graph, at=None, skipped=None):
                 order += [p for p in wanted if not reasons[p]]
         for p in order:
             question = _question(graph, k, p, terms[id(op.inputs[p])],
-                                 softmax_input is not None)
+                                 softmax if softmax_input is not None else None)
             if question is not None:
                 found.append(question)
                 break
@@ -180,59 +192,43 @@ def _broadcast(op, out, x):
     return same and len(op.inputs) > 1 and x.size < out.size
 
 
-def _softmax_input(op, wanted):
-    """For a fused Softmax, its input; for the last op of a softmax built in a `scope("softmax")`,
-    the input that comes from outside that scope; else None."""
-    if type(op).__name__ == "Softmax":
+def _softmax_input(op, wanted, softmax):
+    """The input the softmax question is about at op: a fused Softmax's input, or the input of
+    a softmax built from ops (see softmaxes.py) asked at this op; else None."""
+    if softmax == "fused":
         return 0 if 0 in wanted else None
-    if not op.scope or op.scope[-1].lower() != "softmax":
+    if softmax is None:
         return None
-    outside = [p for p in wanted if op.inputs[p].creator is None
-               or tuple(op.inputs[p].creator.scope) != tuple(op.scope)]
-    return outside[0] if len(outside) == 1 else None
+    return next((p for p in wanted if op.inputs[p] is softmax.x), None)
 
 
-def _scope_ops(graph, op):
-    """The ops of one softmax built in a scope, from its op that takes the input from outside
-    (op): op and every op of the same scope that uses, at any depth, what it made."""
-    found, stack = [op], [op]
-    while stack:
-        out = graph.tensors[graph.outputs[id(stack.pop())]]
-        for user, _ in graph.users.get(id(out), []):
-            if tuple(user.scope) == tuple(op.scope) and all(user is not o for o in found):
-                found.append(user)
-                stack.append(user)
-    return found
-
-
-def _softmax_output(graph, op, x, scope_ops=None):
-    """(y, grad_y) of the softmax whose input is x: the op's own for a fused Softmax; for a
-    softmax scope (its ops: scope_ops), the one tensor made there and used outside it (or the
-    root), with its gradient; None if there is not exactly one."""
-    if scope_ops is None:
+def _softmax_output(graph, op, softmax):
+    """(y, grad_y) of a softmax: the op's own for a fused Softmax; for one built from ops, its
+    output and the gradient that arrives there."""
+    if softmax == "fused":
         step = next(s for s in graph.steps if s[0] is op)
         return step[1].data, step[2]
-    inside = [graph.tensors[graph.outputs[id(o)]] for o in scope_ops]
-    root = graph.tensors[graph.data["root"]]
-    leaving = [t for t in inside if t is root or any(
-        all(user is not o for o in scope_ops) for user, _ in graph.users.get(id(t), []))]
-    if len(leaving) != 1 or leaving[0].shape != x.shape:
-        return None
-    y = leaving[0]
-    step = next((s for s in graph.steps if s[1] is y), None)
-    return None if step is None else (y.data, step[2])
+    step = next((s for s in graph.steps if s[1] is softmax.y), None)
+    return None if step is None else (softmax.y.data, step[2])
 
 
-def _question(graph, k, position, received, is_softmax):
+def _question(graph, k, position, received, softmax=None):
+    """The question about input `position` of step k; softmax: "fused" for a Softmax op, a
+    BuiltSoftmax for one built from ops (asked at its first step, about all its ops send)."""
     op, out, grad_y, grads_in, totals = graph.steps[k]
     x = op.inputs[position]
     term = grads_in[position]
-    scope_ops = _scope_ops(graph, op) if is_softmax and type(op).__name__ != "Softmax" else None
-    # A softmax scope's question is asked before its other ops run: it asks this term alone.
-    complete = received[-1][0] == k and len(received) > 1 and scope_ops is None
+    built = softmax if softmax not in (None, "fused") else None
+    complete = received[-1][0] == k and len(received) > 1 and built is None
     asked = totals[position] if complete else term
-    others = asked - term                       # what the other ops sent (0 when asking a term)
     candidates = []                             # (kind, array of the mistaken numbers)
+    if built is not None:                       # the terms its ops send x, summed as backward
+        sent = [g for j, g in received if any(graph.steps[j][0] is o for o in built.ops)]
+        asked = sent[0]
+        for g in sent[1:]:
+            asked = asked + g
+        candidates += [("missed_sum", g) for g in sent] if len(sent) > 1 else []
+    others = asked - term if built is None else 0   # what the other ops sent
     if complete:
         candidates += [("missed_sum", g) for _, g in received]
     if _broadcast(op, out, x):
@@ -242,27 +238,28 @@ def _question(graph, k, position, received, is_softmax):
     if type(op).__name__ == "MatMul":
         candidates += [("transposed", others + wrong) for wrong in _transposed(op, position,
                                                                               grad_y)]
-    if is_softmax:
-        softmax = _softmax_output(graph, op, x, scope_ops)
-        if softmax is None:                     # no one output to work from: not asked
+    if softmax is not None:
+        output = _softmax_output(graph, op, softmax)
+        if output is None:                      # no output to work from: not asked
             return None
-        y, grad_softmax = softmax
+        y, grad_softmax = output
         candidates.append(("softmax_diagonal", others + y * (1 - y) * grad_softmax))
     candidates.append(("sign", -asked))
     # The answer must be none of the numbers the page shows at this step: the gradient
     # arriving, what the op sends to its other inputs and their totals (an Add of two biases
     # gives both the same) and, for a whole gradient, what came before this step (the box's
-    # "grad so far"); nor one term alone, the missed sum. (A softmax scope's question is asked
+    # "grad so far"); nor one term alone, the missed sum. (A softmax built from ops is asked
     # at an earlier step, which shows none of these.)
     apart = [a for a in [grad_y] + [g for p, x_p in enumerate(op.inputs) if x_p is not x
                                     for g in (grads_in[p], totals[p])]
-             if a is not None and np.shape(a) == x.shape and scope_ops is None]
+             if a is not None and np.shape(a) == x.shape and built is None]
     if complete:
         earlier = [g for step, g in received if step < k]
         apart += [g for _, g in received] + ([sum(earlier)] if earlier else [])
     question = _ask(graph, k, position, asked, complete, received, candidates, apart)
-    if question is not None and scope_ops is not None:      # asked at the scope's first step
-        numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in scope_ops]
+    if question is not None and built is not None:          # asked at the softmax's first step
+        numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in built.ops]
+        numbers = [n for n in numbers if n is not None]
         question.update(step=min(numbers), input=None, span=[min(numbers), max(numbers)])
     return question
 
