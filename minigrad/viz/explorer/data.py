@@ -62,6 +62,7 @@ class Graph:
                           for t in self.tensors]
         op_records = [self.op_record(op) for op in self.ops]
         self.steps = []                 # (op, output, grad_y, grads_in, totals) per step
+        self.grads = {}                 # id(tensor) -> its gradient as handed on (after hooks)
         step_records = self.replay(root, grad, tensor_records, op_records)
         scopes, folded = scope_paths(self.ops, collapse)
         self.data = {"title": title or "", "root": self.tensor_index[id(root)],
@@ -101,6 +102,7 @@ class Graph:
         for t, grad_t, grads_in in backward_walk(root, grad):
             i = self.tensor_index[id(t)]
             tensor_records[i]["grad"] = self.arrays.add(grad_t)
+            self.grads[id(t)] = grad_t
             if grads_in is None:                # a leaf: its gradient is complete
                 continue
             op = t.creator

@@ -48,6 +48,8 @@ MISTAKES = {
     "softmax_diagonal": "that is the diagonal of the softmax Jacobian only, y_i (1 - y_i) "
                         "dL/dy_i: every weight depends on every score, so dL/dx_i = "
                         "y_i (dL/dy_i - sum_j y_j dL/dy_j)",
+    "before_hooks": "that is the sum before its hooks: {name} has hooks (register_hook), and "
+                    "backward passes on what they return",
     "sign": "right size, wrong sign",
 }
 
@@ -222,13 +224,19 @@ def _question(graph, k, position, received, softmax=None):
     complete = received[-1][0] == k and len(received) > 1 and built is None
     asked = totals[position] if complete else term
     candidates = []                             # (kind, array of the mistaken numbers)
+    # A whole gradient is what backward hands on: after the tensor's hooks, as the page shows.
+    hooked = complete and bool(x.hooks) and graph.grads.get(id(x)) is not None
+    if hooked:
+        asked = graph.grads[id(x)]
+        candidates.append(("before_hooks", totals[position]))
     if built is not None:                       # the terms its ops send x, summed as backward
         sent = [g for j, g in received if any(graph.steps[j][0] is o for o in built.ops)]
         asked = sent[0]
         for g in sent[1:]:
             asked = asked + g
         candidates += [("missed_sum", g) for g in sent] if len(sent) > 1 else []
-    others = asked - term if built is None else 0   # what the other ops sent
+    summed = totals[position] if complete else term     # (before any hooks)
+    others = summed - term if built is None else 0      # what the other ops sent
     if complete:
         candidates += [("missed_sum", g) for _, g in received]
     if _broadcast(op, out, x):
@@ -257,6 +265,8 @@ def _question(graph, k, position, received, softmax=None):
         earlier = [g for step, g in received if step < k]
         apart += [g for _, g in received] + ([sum(earlier)] if earlier else [])
     question = _ask(graph, k, position, asked, complete, received, candidates, apart)
+    if question is not None:
+        question["hooked"] = hooked
     if question is not None and built is not None:          # asked at the softmax's first step
         numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in built.ops]
         numbers = [n for n in numbers if n is not None]
