@@ -1,7 +1,12 @@
 """The explorer page in a real browser, with graphs that once broke it: scope names that are
-also names of JavaScript's objects or the separators of paths, and an op with a thousand inputs.
+also names of JavaScript's objects or the separators of paths, a hooked tensor in predict mode,
+and an op with a thousand inputs.
 (The browser, and the checks made on every page, are those of test_explorer_browser.py.)"""
 
+import numpy as np
+import pytest
+
+import minigrad.functional as F
 from minigrad import Tensor, scope
 from minigrad.viz import explore
 from tests import test_explorer_browser as shared
@@ -56,3 +61,24 @@ def test_a_whole_gradient_question_on_a_hooked_tensor_expects_what_backward_give
     again.evaluate(f"window.explorer.goto({q['step']})")
     said = again.evaluate(f"window.explorer.answer({after!r})")
     assert said == {"right": True, "mistake": None, "answer": after}
+
+
+@pytest.mark.slow
+def test_a_stack_of_one_tensor_a_thousand_times_labels_a_few_arrows_inside_the_drawing(
+        tmp_path, open_page):
+    x = Tensor(np.arange(3.0), requires_grad=True, name="x")
+    explorer = explore(F.stack([x] * 1000).sum())
+    page = open_page(explorer.save(tmp_path / "stack.html"))
+    k = next(k for k, step in enumerate(explorer.data["steps"], start=1)
+             if explorer.data["ops"][step["op"]]["type"] == "Stack")
+    page.evaluate(f"window.explorer.goto({k})")        # (9 s, with a thousand labels placed
+                                                        # and a thousand sums of 1,000 terms)
+    labels = page.evaluate("""Array.from(document.querySelectorAll('.labels rect'))
+        .map(r => [+r.getAttribute('x'), +r.getAttribute('y'), +r.getAttribute('width')])""")
+    left, top, width, height = map(float, page.locator("#graph svg").get_attribute(
+        "viewBox").split())
+    assert len(labels) == 12
+    for x0, y0, w in labels:                            # (one was at y = -11143)
+        assert left <= x0 and x0 + w <= left + width and top <= y0 and y0 + 14 <= top + height
+    assert "+ 988 more, here" in page.locator("#step").inner_text()
+    assert "+ \u2026 992 more terms" in page.locator("#step").inner_text()

@@ -444,6 +444,7 @@
     view.labels.textContent = "";
     view.placed = view.ports.slice();   // the labels' rectangles, [x, y, w, h], and the
                                         // port numbers', which no label may cover
+    var labelled = 0;                   // (at most MAX_LABELS: see labelsLeft)
     view.edges.forEach(function (v) {
       var e = v.e, current = false;                 // does a gradient flow along it now?
       if (step && e.op === currentOp && e.position !== undefined) {
@@ -459,12 +460,21 @@
       // the way from its tensor.
       var points = current ? drawing.fullRoute(v.n) : null;
       setAttr(v.path, "d", current ? pathData(points) : v.d);
-      if (current && e.position !== undefined) {
+      if (current && e.position !== undefined && labelled++ < MAX_LABELS) {
         edgeGradient(view.labels, points, step, e.position, asked);
       }
     });
     view.boxes.forEach(function (b) { showBox(b, k, step, asked); });
     scrollToCurrent();
+  }
+
+  // An op with many inputs (a stack of a thousand) has only the arrows of its first
+  // MAX_LABELS inputs labelled: more would not fit beside them, and placing them took seconds.
+  // The panel says how many more there are, and shows every input's gradient.
+  var MAX_LABELS = 12;
+  function labelsLeft(step) {
+    var sent = step.grads.filter(function (g) { return g !== null; }).length;
+    return Math.max(0, sent - MAX_LABELS);
   }
 
   // The gradient an arrow carries back at the current step, written beside it.
@@ -502,6 +512,10 @@
       });
     }
     while (!found && !free(left, top, view.placed)) top -= 16;
+    if (top < -12) {                                // above the drawing: below the arrow instead
+      top = mid[1] - 8;
+      while (!free(left, top, view.placed) && top + 14 < view.height - 12) top += 16;
+    }
     view.placed.push([left, top, w, 14]);
     svg("rect", {x: left, y: top, width: w, height: 14, rx: 3}, group);
     text(group, left + w / 2, top + 11, label, "grad");
@@ -655,6 +669,10 @@
                                       " " + shapeText(tensors[step.output].shape)}));
     panel.appendChild(arrayView(step.grad_y));
     panel.appendChild(el("h3", {text: "Sent back to each input"}));
+    if (labelsLeft(step)) {
+      panel.appendChild(el("div", {"class": "note", text: "In the graph, the arrows of the " +
+        "first " + MAX_LABELS + " inputs are labelled; + " + labelsLeft(step) + " more, here."}));
+    }
     op.inputs.forEach(function (x, p) {
       var t = tensors[x], box = el("div", {"class": "input"});
       box.appendChild(el("div", {"class": "name", text: "input " + p + ": " + tensorName(x) +
@@ -683,7 +701,9 @@
   }
 
   // Where a tensor gets gradients from several ops: each term as it arrives, and the sum, up
-  // to the term that input p of step k sends (x * x: input 0's is the first of the step's two).
+  // to the term that input p of step k sends (x * x: input 0's is the first of the step's two);
+  // of many terms, the first and last MAX_TERMS / 2 written out.
+  var MAX_TERMS = 8;
   function termsView(x, k, p) {
     var terms = tensors[x].terms, step = steps[k - 1], n = terms.filter(function (term) {
       return term[0] < k;
@@ -696,8 +716,11 @@
     box.appendChild(el("div", {text: tensorName(x) + " is " + usesText(x) + "; this is term " +
       arrived.length + " of " + terms.length + ". " +
       (done ? "Its gradient is the sum of all " + terms.length + ":" : "The sum so far:")}));
-    var rows = arrived.map(function (term, n) {
-      return [(n ? "+ " : "  ") + "step " + term[0] + ": ", firstNumbers(term[1])];
+    var skipped = Math.max(0, arrived.length - MAX_TERMS), rows = [];
+    arrived.forEach(function (term, n) {          // (a stack of x a thousand times: 8 rows)
+      if (skipped && n === MAX_TERMS / 2) rows.push(["+ \u2026 " + skipped + " more terms", []]);
+      if (skipped && n >= MAX_TERMS / 2 && n < MAX_TERMS / 2 + skipped) return;
+      rows.push([(n ? "+ " : "  ") + "step " + term[0] + ": ", firstNumbers(term[1])]);
     });
     var sum = arrived[arrived.length - 1][2], grad = tensors[x].grad;
     rows.push([done ? "= " : "= so far ", firstNumbers(sum)]);
