@@ -47,7 +47,7 @@ def number_format(array):
     if array.dtype.kind == "b":
         return lambda v: "T" if v else "F"
     if finite.size == 0 or array.dtype.kind in "iu" or np.all(finite == np.round(finite)):
-        if finite.size == 0 or np.abs(finite).max() < 1e6:
+        if finite.size == 0 or float(np.abs(finite).max()) < 1e6:    # (1e6 in float16: inf)
             return lambda v: _special(v) or str(int(v))
     largest = float(np.abs(finite).max())
     if largest >= 1e5 or largest < 1e-3:

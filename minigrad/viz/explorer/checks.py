@@ -35,6 +35,7 @@ def check_arguments(root, grad, names, predict, predict_at, title, max_elements,
     if title is not None and not isinstance(title, str):
         raise TypeError(f"explore: title must be a string (or None), not "
                         f"{type(title).__name__}")
+    check_text("title", title)
     check_number("max_elements", max_elements, low=0, integer=True, where="explore")
     check_number("max_bytes", max_bytes, low=0, integer=True, where="explore")
 
@@ -69,6 +70,20 @@ def _check_names(names):
                             f"{type(name).__name__} ({name!r})")
         if not isinstance(t, Tensor):
             raise TypeError(f"explore: names[{name!r}] is a {type(t).__name__}, not a Tensor")
+        check_text("names' key", name)
+
+
+def check_text(what, text):
+    """Text the page writes must be writable in UTF-8: a lone surrogate ("\\ud800", half of a
+    pair) is not, and .save() would fail later, far from the cause."""
+    if text is None:
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ValueError(f"explore: {what} {text!r} has a lone surrogate "
+                         f"({text[error.start]!r}, half of a pair), which no UTF-8 page can "
+                         "hold") from None
 
 
 def _op_classes():

@@ -19,7 +19,7 @@ from pathlib import Path
 from minigrad.files import atomic_write
 from minigrad.viz.explorer import predict as predict_mode
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
-from minigrad.viz.explorer.checks import check_arguments
+from minigrad.viz.explorer.checks import check_arguments, check_text
 from minigrad.viz.explorer.data import Graph
 
 SUFFIXES = (".html", ".htm")
@@ -33,7 +33,9 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
             title=None, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
     """An `Explorer` of the backward pass from `root`: the graph with its values, then every
     step of the engine's own backward walk (`minigrad.autograd.backward_walk`), one op at a
-    time. No `.grad` is set anywhere.
+    time. No `.grad` is set anywhere. The tensors' hooks (`register_hook`) run, once, as in
+    `backward()`: the page shows the gradients they return (a hook that counts its calls, or
+    prints, does so here too).
 
     root          a tensor: a single number, or any shape with `grad`, the gradient arriving
                   at it
@@ -55,6 +57,10 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
     """
     check_arguments(root, grad, names, predict, predict_at, title, max_elements, max_bytes)
     graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes)
+    for t in graph.data["tensors"]:                 # (tensors' own names, and scopes, too)
+        check_text("a tensor's name", t["name"])
+    for path in graph.data["scopes"]:
+        check_text("a scope's name", path[-1])
     asked = predict or predict_at is not None
     skipped = []
     found = predict_mode.questions(graph, predict_at, skipped) if asked else []
