@@ -82,3 +82,25 @@ def test_a_stack_of_one_tensor_a_thousand_times_labels_a_few_arrows_inside_the_d
         assert left <= x0 and x0 + w <= left + width and top <= y0 and y0 + 14 <= top + height
     assert "+ 988 more, here" in page.locator("#step").inner_text()
     assert "+ \u2026 992 more terms" in page.locator("#step").inner_text()
+
+
+def test_an_answer_must_be_a_decimal_number_not_hex_nor_infinity(tmp_path, open_page):
+    x = Tensor([0.5, 3.0], requires_grad=True, name="x")
+    explorer = explore((x * x).sum(), predict=True)
+    (q,) = explorer.data["questions"]
+    page = open_page(explorer.save(tmp_path / "answers.html"))
+    page.evaluate(f"window.explorer.goto({q['step']})")
+    for typed in ["0xC", "0b11", "0o7", "Infinity", "1e", "--1", ""]:
+        assert page.evaluate(f"window.explorer.answer({typed!r})") is None, typed
+    assert "Type a number" in page.locator("#answer-note").inner_text()
+    said = page.evaluate(f"window.explorer.answer(' {q['answer']!r} ')")
+    assert said["right"] is True
+
+
+def test_nan_and_infinity_are_spelled_alike_in_boxes_and_sums(tmp_path, open_page):
+    x = Tensor([float("nan"), float("inf"), 1.0], requires_grad=True, name="x")
+    page = open_page(explore((x * x).sum()).save(tmp_path / "nan.html"))
+    page.evaluate("window.explorer.goto(2)")            # x * x: both terms, and their sum
+    text = page.locator("#step").text_content() + page.locator("#graph").text_content()
+    assert "nan" in text and "inf" in text
+    assert "NaN" not in text and "Infinity" not in text

@@ -66,12 +66,24 @@
   // One number as text: a float32 in its shortest form that reads back to the same float32,
   // anything else as JavaScript writes it (the shortest text that reads back exactly).
   function exact(value, dtype) {
-    if (dtype !== "float32" || !isFinite(value)) return String(value);
+    if (!isFinite(value)) return special(value);
+    if (dtype !== "float32") return String(value);
     for (var digits = 1; digits < 10; digits++) {
       var text = value.toPrecision(digits);
       if (Math.fround(Number(text)) === value) return String(Number(text));
     }
     return String(value);
+  }
+
+  // NaN and the infinities as the boxes write them (minigrad/viz/labels.py): nan, inf, -inf.
+  function special(value) {
+    return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+  }
+
+  // One number to 4 significant digits (a sum's terms, the first values of a summary).
+  function fourDigits(text) {
+    var value = Number(text);
+    return isFinite(value) ? String(Number(value.toPrecision(4))) : special(value);
   }
 
   function shapeText(shape) {
@@ -603,9 +615,7 @@
   function arrayView(ref, forward) {
     var a = arrays[ref], box = el("div", {"class": forward ? "array forward" : "array"});
     box.appendChild(el("pre", {"class": "values", text: a.lines.join("\n")}));
-    var head = a.head === "" ? [] : a.head.split(",").map(function (v) {
-      return String(Number(Number(v).toPrecision(4)));        // (every digit: below)
-    });
+    var head = a.head === "" ? [] : a.head.split(",").map(fourDigits);    // (every digit: below)
     if (a.size > head.length) {                   // a summary above: the first values too
       box.appendChild(el("div", {"class": "note", text: shapeText(a.shape) + " " + a.dtype +
         ", first values " + head.join(", ") + ", \u2026; norm " +
@@ -739,9 +749,7 @@
   var SUM_SHOWN = 4;
   function firstNumbers(ref) {
     var head = arrays[ref].head === "" ? [] : arrays[ref].head.split(",");
-    return head.slice(0, SUM_SHOWN).map(function (v) {
-      return String(Number(Number(v).toPrecision(4)));
-    });
+    return head.slice(0, SUM_SHOWN).map(fourDigits);
   }
 
   // A sum written out on the same elements of every term, in columns, so that it can be
@@ -846,9 +854,11 @@
   function answer(value) {
     var q = pending(state.step);
     if (!q) return null;
+    // A decimal number, maybe with an exponent (not 0xC, 0b1, Infinity: Number() reads them).
+    var typed = String(value).trim().replace("\u2212", "-");
     var number = typeof value === "number" ? value
-        : Number(String(value).trim().replace("\u2212", "-"));
-    if (String(value).trim() === "" || !isFinite(number)) {
+        : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(typed) ? Number(typed) : NaN;
+    if (!isFinite(number)) {
       var note = document.getElementById("answer-note");
       if (note) note.textContent = "Type a number, such as 0.25 or -1.5e-3.";
       return null;
