@@ -483,7 +483,7 @@
   // An op with many inputs (a stack of a thousand) has only the arrows of its first
   // MAX_LABELS inputs labelled: more would not fit beside them, and placing them took seconds.
   // The panel says how many more there are, and shows every input's gradient.
-  var MAX_LABELS = 12;
+  var MAX_LABELS = 6;
   function labelsLeft(step) {
     var sent = step.grads.filter(function (g) { return g !== null; }).length;
     return Math.max(0, sent - MAX_LABELS);
@@ -507,14 +507,18 @@
       });
     }
     // Beside the arrow's middle, nearer first: clear of the other labels, the port numbers
-    // and the boxes; failing that, moved up past the labels and ports alone.
+    // and the boxes; failing that, sideways along the middle's row, within the drawing (the
+    // labels of many arrows of one short trunk, side by side); failing that, moved up past
+    // the labels and ports alone (or below, rather than above the drawing).
     var boxes = Object.keys(drawing.boxes).map(function (id) {
       var b = drawing.boxes[id];
       return [b.x, b.y, b.w, b.h];
     });
-    var left = side, top = mid[1] - 8, found = false;
-    for (var n = 0; n < 9 && !found; n++) {
+    var left = side, top = mid[1] - 8, found = false, n;
+    var first = points[0][1], last = points[points.length - 1][1] - 14;     // (its own rows)
+    for (n = 0; n < 9 && !found; n++) {
       var dy = (n % 2 ? 1 : -1) * Math.ceil(n / 2) * 16;
+      if (n && (mid[1] - 8 + dy < first || mid[1] - 8 + dy > last)) continue;
       [side, other].forEach(function (x) {
         if (!found && free(x, mid[1] - 8 + dy, view.placed.concat(boxes))) {
           left = x;
@@ -522,6 +526,14 @@
           found = true;
         }
       });
+    }
+    for (n = 1; n <= 2 * MAX_LABELS * (w + 4) / 4 && !found; n++) {    // (in steps of 8)
+      var x = side + (n % 2 ? -1 : 1) * Math.ceil(n / 2) * 8;
+      if (x >= -SIDE && x + w <= view.width - SIDE &&
+          free(x, mid[1] - 8, view.placed.concat(boxes))) {
+        left = x;
+        found = true;
+      }
     }
     while (!found && !free(left, top, view.placed)) top -= 16;
     if (top < -12) {                                // above the drawing: below the arrow instead
