@@ -7,8 +7,10 @@
 page       explore() and the Explorer (the page, `.save`, Jupyter's inline view)
 data       the graph and the engine's backward walk, replayed, as plain data
 arrays     the arrays, written so that the page reads back exactly the engine's numbers
-predict    predict mode: the questions, and the known mistakes each wrong answer may match
-explorer.js, layout.js, explorer.css    the page's script, its graph layout and its style
+predict    predict mode: the questions a page asks
+mistakes   the known mistakes a wrong answer may match
+explorer.js, script/*.js, layout.js, explorer.css    the page's script (explorer.js lists its
+           parts), its graph layout and its style
 
     python -m attention explore --out step.html
     python -m minigrad.viz explore lstm-cell --out cell.html

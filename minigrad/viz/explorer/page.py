@@ -5,9 +5,10 @@ self-contained HTML page.
     page = explore(loss, names=model)          # shows itself inline in Jupyter
     page.save("step.html")                     # one file: open it in any browser, offline
 
-The page holds everything it needs inline: its script (explorer.js, layout.js), its style
-(explorer.css) and its data (JSON). A Content-Security-Policy forbids it every network access,
-so it opens from `file://` on a machine with no network and never calls out.
+The page holds everything it needs inline: its script (layout.js, then the parts in SCRIPT as
+one script), its style (explorer.css) and its data (JSON). A Content-Security-Policy forbids it
+every network access, so it opens from `file://` on a machine with no network and never calls
+out.
 """
 
 import html
@@ -27,6 +28,11 @@ SUFFIXES = (".html", ".htm")
 # style only.
 POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
           "img-src data:; base-uri 'none'; form-action 'none'")
+# The explorer's script, in the order it runs: each part one topic (explorer.js says which), all
+# inlined in one function, so that they share its variables and leave only window.explorer
+# behind.
+SCRIPT = ("script/state.js", "script/visible.js", "script/graph.js", "script/panel.js",
+          "script/predict.js", "explorer.js")
 
 
 def explore(root, *, grad=None, names=None, collapse=None, predict=False, predict_at=None,
@@ -107,7 +113,7 @@ class Explorer:
         title = html.escape(self.data["title"] or "Backprop explorer")
         return PAGE.format(policy=POLICY, title=title, style=_asset("explorer.css"),
                            data=_json(self.data), layout=_asset("layout.js"),
-                           script=_asset("explorer.js"))
+                           script=_script())
 
     def save(self, path, overwrite=False):
         """Write the page to `path` (.html), atomically. An existing file there is never
@@ -141,6 +147,12 @@ def save_page(explorer, out, overwrite=False):
 
 def _asset(name):
     return resources.files("minigrad.viz.explorer").joinpath(name).read_text(encoding="utf-8")
+
+
+def _script():
+    """The parts of SCRIPT as one script: one function, in strict mode, that runs them in order."""
+    parts = "".join(f"\n// ---- {name} ----\n\n{_asset(name)}" for name in SCRIPT)
+    return f'(function () {{\n"use strict";\n{parts}}})();\n'
 
 
 def _json(data):

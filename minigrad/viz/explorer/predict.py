@@ -14,16 +14,8 @@ the asked tensor at that step (its box, the arrows into the op, the other term o
 running total). A question is only asked when the page embeds, in full, every array it is
 answered from (its `needs`: `explore` embeds them first; see `answerable`).
 
-The answer is the engine's number. Each known mistake is computed here, from the arrays of the
-same backward walk, as the number that mistake would give for that element:
-
-    missed_sum        a tensor used several times: one use's term instead of the sum of all
-    broadcast_sum     an input broadcast in the forward: one element of the gradient before the
-                      sum over the broadcast axes (from the op's own backward run on the input
-                      broadcast to the output's shape)
-    transposed        a matmul with an operand transposed the wrong way (dL/dY @ B, B^T @ ...)
-    softmax_diagonal  the softmax Jacobian taken as its diagonal: y_i (1 - y_i) dL/dy_i
-    sign              the right size with the wrong sign
+The answer is the engine's number. The known mistakes (mistakes.py) are computed from the arrays
+of the same backward walk, as the number each mistake would give for that element.
 
 An answer is right within `tolerance` (1% of the answer, at least 0.1% of the array's largest
 entry: the page shows three or four digits, and a learner works from those). The element asked
@@ -32,26 +24,11 @@ is the one where the most of these mistakes give numbers clearly apart from the 
 
 import numpy as np
 
+from minigrad.viz.explorer.mistakes import MISTAKES, broadcast, matching, transposed, unsummed
 from minigrad.viz.explorer.softmaxes import softmaxes
 
 DEFAULT_OPS = ("MatMul", "Softmax")
 MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
-
-MISTAKES = {
-    "missed_sum": "that is one term alone: {name} is {used}, and its gradient is the sum of "
-                  "what each use sends back",
-    "broadcast_sum": "that is one element before the sum: {name} {shape} was broadcast to "
-                     "{out_shape} in the forward, so its gradient sums dL/dy over the broadcast "
-                     "axes",
-    "transposed": "that is a transposed matmul: for Y = A @ B, dL/dA = dL/dY @ B^T and "
-                  "dL/dB = A^T @ dL/dY",
-    "softmax_diagonal": "that is the diagonal of the softmax Jacobian only, y_i (1 - y_i) "
-                        "dL/dy_i: every weight depends on every score, so dL/dx_i = "
-                        "y_i (dL/dy_i - sum_j y_j dL/dy_j)",
-    "before_hooks": "that is the sum before its hooks: {name} has hooks (register_hook), and "
-                    "backward passes on what they return",
-    "sign": "right size, wrong sign",
-}
 
 
 def questions(graph, at=None, skipped=None):
@@ -176,22 +153,11 @@ def _reasons(op, out, position, received, k):
     """Why input `position` of step k is worth a question: broadcast, or its total completes."""
     x = op.inputs[position]
     reasons = []
-    if _broadcast(op, out, x):
+    if broadcast(op, out, x):
         reasons.append("broadcast")
     if len(received) > 1 and received[-1][0] == k:
         reasons.append("used twice")
     return reasons
-
-
-def _broadcast(op, out, x):
-    """Whether x was broadcast in an elementwise op so that its elements were used several
-    times (a (4H,) bias added to (B, 4H) gates, B > 1), so its gradient is a sum."""
-    shapes = [y.shape for y in op.inputs]
-    try:
-        same = np.broadcast_shapes(*shapes) == out.shape
-    except ValueError:
-        return False
-    return same and len(op.inputs) > 1 and x.size < out.size
 
 
 def _softmax_input(op, wanted, softmax):
@@ -239,13 +205,13 @@ def _question(graph, k, position, received, softmax=None):
     others = summed - term if built is None else 0      # what the other ops sent
     if complete:
         candidates += [("missed_sum", g) for _, g in received]
-    if _broadcast(op, out, x):
-        full = _unsummed(op, position, grad_y)
+    if broadcast(op, out, x):
+        full = unsummed(op, position, grad_y)
         if full is not None:
             candidates.append(("broadcast_sum", (others, full, x.shape)))
     if type(op).__name__ == "MatMul":
-        candidates += [("transposed", others + wrong) for wrong in _transposed(op, position,
-                                                                              grad_y)]
+        candidates += [("transposed", others + wrong)
+                       for wrong in transposed(op, position, grad_y)]
     if softmax is not None:
         output = _softmax_output(graph, op, softmax)
         if output is None:                      # no output to work from: not asked
@@ -303,7 +269,7 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=()):
         if abs(answer) <= 2 * tolerance or any(abs(a[i] - answer) <= 2 * tolerance
                                                for a in apart):
             continue
-        mistakes = _mistakes(candidates, index, answer, tolerance)
+        mistakes = matching(candidates, index, answer, tolerance)
         score = (len({m["kind"] for m in mistakes}), abs(answer) > tolerance, abs(answer))
         if best is None or score > best[0]:
             best = (score, index, answer, tolerance, mistakes)
@@ -319,68 +285,3 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=()):
     return {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
             "index": [int(i) for i in index], "total": bool(complete), "answer": float(answer),
             "tolerance": float(tolerance), "mistakes": mistakes, "span": None}
-
-
-def _mistakes(candidates, index, answer, tolerance):
-    """The mistaken numbers at `index` that are clearly apart from the answer (one per value)."""
-    found = []
-    for kind, array in candidates:
-        if kind == "broadcast_sum":
-            others, full, shape = array
-            values = [others[index] + v for v in _sources(full, shape, index)]
-        else:
-            values = [np.asarray(array)[index]]
-        for value in values:
-            value = float(value)
-            if (np.isfinite(value) and abs(value - answer) > 2 * tolerance
-                    and all(abs(value - m["value"]) > tolerance for m in found)):
-                found.append({"kind": kind, "value": value})
-    return found
-
-
-def _sources(full, shape, index):
-    """The entries of the un-summed gradient (the output's shape) that sum into x[index]."""
-    owner = np.broadcast_to(np.arange(int(np.prod(shape))).reshape(shape), full.shape)
-    return full[owner == np.ravel_multi_index(index, shape) if shape else owner == 0]
-
-
-def _unsummed(op, position, grad_y):
-    """What the op's backward sends to input `position` when that input comes in already
-    broadcast to the output's shape: its gradient before the sum over the broadcast axes. A new
-    op of the same class and settings runs forward and backward; the graph is not touched."""
-    try:
-        fresh = type(op)(**{name: getattr(op, name) for name in op.settings})
-        arrays = [np.broadcast_to(x.data, grad_y.shape) if k == position else x.data
-                  for k, x in enumerate(op.inputs)]
-        fresh.needs_input_grad = op.needs_input_grad
-        fresh.forward(*arrays)
-        grad = fresh.backward(grad_y)[position]
-    except Exception:                       # an op that cannot run this way: no such mistake
-        return None
-    return np.asarray(grad) if grad is not None and np.shape(grad) == grad_y.shape else None
-
-
-def _transposed(op, position, grad_y):
-    """The gradients a matmul gives with an operand transposed the wrong way, those that have
-    the input's shape at all (for a vector or a non-square matrix, few or none do)."""
-    a = op.a[None, :] if op.a.ndim == 1 else op.a                  # as MatMul.backward does
-    b = op.b[:, None] if op.b.ndim == 1 else op.b
-    target = (a if position == 0 else b).shape
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    g = grad_y.reshape(batch + (a.shape[-2], b.shape[-1]))       # (..., n, m)
-    other = b if position == 0 else a
-    right = g @ np.swapaxes(b, -1, -2) if position == 0 else np.swapaxes(a, -1, -2) @ g
-    wrong = []
-    for left_g in (True, False):
-        for tg in (False, True):
-            for to in (False, True):
-                gg = np.swapaxes(g, -1, -2) if tg else g
-                oo = np.swapaxes(other, -1, -2) if to else other
-                try:
-                    product = gg @ oo if left_g else oo @ gg
-                except ValueError:
-                    continue
-                for candidate in (product, np.swapaxes(product, -1, -2)):
-                    if candidate.shape == target and not np.allclose(candidate, right):
-                        wrong.append(candidate.reshape(op.inputs[position].shape))
-    return wrong

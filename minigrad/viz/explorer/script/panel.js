@@ -1,0 +1,177 @@
+// panel.js: the panel (part 4 of the explorer's script; explorer.js lists the parts). The
+// current op, its rule, the gradient arriving and the gradients sent back, every array's
+// numbers exactly on demand, and the running sums of a tensor used more than once.
+
+function el(tag, attrs, children) {
+  var e = document.createElement(tag);
+  Object.keys(attrs || {}).forEach(function (name) {
+    if (name === "text") e.textContent = attrs[name];
+    else e.setAttribute(name, attrs[name]);
+  });
+  (children || []).forEach(function (child) { if (child) e.appendChild(child); });
+  return e;
+}
+
+// An array: the lines a drawing shows (all of a small array, a summary of a large one), and
+// every number, exactly, on demand.
+function arrayView(ref, forward) {
+  var a = arrays[ref], box = el("div", {"class": forward ? "array forward" : "array"});
+  box.appendChild(el("pre", {"class": "values", text: a.lines.join("\n")}));
+  var head = a.head === "" ? [] : a.head.split(",").map(fourDigits);    // (every digit: below)
+  if (a.size > head.length) {                   // a summary above: the first values too
+    box.appendChild(el("div", {"class": "note", text: shapeText(a.shape) + " " + a.dtype +
+      ", first values " + head.join(", ") + ", \u2026; norm " +
+      (a.norm === null ? "-" : a.norm.toPrecision(4))}));
+  }
+  var flat = numbers(ref);
+  if (flat === null) {
+    box.appendChild(el("div", {"class": "note", text: a.size + " values: not embedded, " +
+      "to keep the page small (explore's max_elements and max_bytes choose)"}));
+    return box;
+  }
+  // One row per index of all axes but the last, labelled with it: [0, 25, :] ...
+  var last = a.shape.length ? a.shape[a.shape.length - 1] : 1, rows = [];
+  var width = a.shape.length > 1 ? rowLabel(a.shape, flat.length - 1).length : 0;
+  for (var at = 0; at < flat.length; at += Math.max(last, 1)) {
+    var label = a.shape.length > 1 ? rowLabel(a.shape, at) : "";
+    rows.push(label + " ".repeat(width - label.length) + (width ? "  " : "") +
+              flat.slice(at, at + last).map(function (v) {
+                return exact(v, a.dtype);
+              }).join("  "));
+  }
+  var details = el("details", {}, [el("summary", {text: "all " + a.size + " values " +
+    shapeText(a.shape) + " " + a.dtype + ", exactly" + (a.norm === null ? "" :
+    "; norm " + a.norm.toPrecision(6))}), el("pre", {"class": "full", text: rows.join("\n")})]);
+  box.appendChild(details);
+  return box;
+}
+
+// The index of the row holding flat element `at` of an array of `shape`: "[0, 25, :]".
+function rowLabel(shape, at) {
+  var index = [], rest = Math.floor(at / shape[shape.length - 1]);
+  for (var axis = shape.length - 2; axis >= 0; axis--) {
+    index.unshift(rest % shape[axis]);
+    rest = Math.floor(rest / shape[axis]);
+  }
+  return "[" + index.concat([":"]).join(", ") + "]";
+}
+
+function drawPanel() {
+  var k = state.step, panel = document.getElementById("step");
+  panel.textContent = "";
+  document.getElementById("counter").textContent = "step " + k + " of " + steps.length;
+  if (k === 0) {
+    var root = tensors[DATA.root];
+    panel.appendChild(el("h2", {text: "The forward pass"}));
+    panel.appendChild(el("p", {text: "Every box shows its tensor's values. The backward pass " +
+      "has " + steps.length + " steps, one per op, in the order the engine runs them: press " +
+      "\u2192 (next). Step 1 is the op that made the root, " + tensorName(DATA.root) + "."}));
+    panel.appendChild(el("h3", {text: "The root, " + tensorName(DATA.root) + " " +
+                                      shapeText(root.shape)}));
+    panel.appendChild(arrayView(root.values, true));
+    return;
+  }
+  var step = steps[k - 1], op = ops[step.op], asked = pending(k), here = questionsAt[k] || [];
+  panel.appendChild(el("h2", {text: "Step " + k + ": " + op.title}));
+  if (op.scope.length) panel.appendChild(el("div", {"class": "note",
+                                                    text: "in " + op.scope.join(" \u203a ")}));
+  panel.appendChild(el("h3", {text: "The op's rule (its docstring)"}));
+  panel.appendChild(el("pre", {"class": "rule", text: op.rule.join("\n")}));
+  panel.appendChild(el("h3", {text: "Arriving at its output, " + tensorName(step.output) +
+                                    " " + shapeText(tensors[step.output].shape)}));
+  panel.appendChild(arrayView(step.grad_y));
+  panel.appendChild(el("h3", {text: "Sent back to each input"}));
+  if (labelsLeft(step)) {
+    panel.appendChild(el("div", {"class": "note", text: "In the graph, the arrows of the " +
+      "first " + MAX_LABELS + " inputs are labelled; + " + labelsLeft(step) + " more, here."}));
+  }
+  op.inputs.forEach(function (x, p) {
+    var t = tensors[x], box = el("div", {"class": "input"});
+    box.appendChild(el("div", {"class": "name", text: "input " + p + ": " + tensorName(x) +
+                                                      " " + shapeText(t.shape)}));
+    if (step.grads[p] === null) {
+      box.appendChild(el("div", {"class": "note", text: t.needs_grad ?
+        "no gradient sent" : "needs no gradient (a constant): nothing is sent back"}));
+    } else if (asked && asked.tensor === x) {       // (x * x: both of its inputs)
+      box.appendChild(asked.input === p ? questionView(asked) : el("div", {"class": "note",
+        text: "hidden until you answer the question about " + tensorName(x)}));
+    } else {
+      box.appendChild(arrayView(step.grads[p]));
+      if (tensors[x].terms.length > 1) box.appendChild(termsView(x, k, p));
+      here.forEach(function (q) {
+        if (q.input === p && state.answers[q.id]) box.appendChild(questionView(q));
+      });
+    }
+    panel.appendChild(box);
+  });
+  // A softmax's question, asked at its first op (it is about the softmax's input).
+  here.forEach(function (q) {
+    if (q.input === null && (q === asked || state.answers[q.id])) {
+      panel.appendChild(questionView(q));
+    }
+  });
+}
+
+// Where a tensor gets gradients from several ops: each term as it arrives, and the sum, up
+// to the term that input p of step k sends (x * x: input 0's is the first of the step's two);
+// of many terms, the first and last MAX_TERMS / 2 written out.
+var MAX_TERMS = 8;
+function termsView(x, k, p) {
+  var terms = tensors[x].terms, step = steps[k - 1], n = terms.filter(function (term) {
+    return term[0] < k;
+  }).length;
+  for (var q = 0; q < p; q++) {
+    if (ops[step.op].inputs[q] === x && step.grads[q] !== null) n++;
+  }
+  var box = el("div", {"class": "terms"}), arrived = terms.slice(0, n + 1);
+  var done = arrived.length === terms.length;
+  box.appendChild(el("div", {text: tensorName(x) + " is " + usesText(x) + "; this is term " +
+    arrived.length + " of " + terms.length + ". " +
+    (done ? "Its gradient is the sum of all " + terms.length + ":" : "The sum so far:")}));
+  var skipped = Math.max(0, arrived.length - MAX_TERMS), rows = [];
+  arrived.forEach(function (term, n) {          // (a stack of x a thousand times: 8 rows)
+    if (skipped && n === MAX_TERMS / 2) rows.push(["+ \u2026 " + skipped + " more terms", []]);
+    if (skipped && n >= MAX_TERMS / 2 && n < MAX_TERMS / 2 + skipped) return;
+    rows.push([(n ? "+ " : "  ") + "step " + term[0] + ": ", firstNumbers(term[1])]);
+  });
+  var sum = arrived[arrived.length - 1][2], grad = tensors[x].grad;
+  rows.push([done ? "= " : "= so far ", firstNumbers(sum)]);
+  box.appendChild(sumLines(rows, arrays[sum]));
+  if (arrived.length > 1) box.appendChild(arrayView(sum));
+  if (done && grad !== null && grad !== sum) {          // a hook (register_hook) changed it
+    box.appendChild(el("div", {text: "That is the sum before its hooks. Its gradient, after " +
+                                     "them (what backward passes on):"}));
+    box.appendChild(arrayView(grad));
+  }
+  return box;
+}
+
+// The first numbers of array `ref` (at most SUM_SHOWN of its first values, always in the
+// page), each to 4 significant digits.
+var SUM_SHOWN = 4;
+function firstNumbers(ref) {
+  var head = arrays[ref].head === "" ? [] : arrays[ref].head.split(",");
+  return head.slice(0, SUM_SHOWN).map(fourDigits);
+}
+
+// A sum written out on the same elements of every term, in columns, so that it can be
+// checked by hand: all the numbers of a small array, the first few of a large one (its norm
+// would not do: the norms of the terms do not add up to the norm of the sum).
+function sumLines(rows, a) {
+  var label = 0, widths = [];
+  rows.forEach(function (row) {
+    label = Math.max(label, row[0].length);
+    row[1].forEach(function (v, c) { widths[c] = Math.max(widths[c] || 0, v.length); });
+  });
+  var more = a.size > SUM_SHOWN ? "  \u2026" : "";
+  var lines = rows.map(function (row) {
+    return row[0] + " ".repeat(label - row[0].length) + row[1].map(function (v, c) {
+      return " ".repeat(widths[c] - v.length) + v;
+    }).join("  ") + more;
+  });
+  if (more) {
+    lines.unshift("each " + shapeText(a.shape) + ", its first " + SUM_SHOWN + " of " +
+                  a.size + " values:");
+  }
+  return el("pre", {"class": "sum", text: lines.join("\n")});
+}

@@ -1,0 +1,123 @@
+// state.js: the page's data, and the state of what it shows (part 1 of the explorer's script;
+// explorer.js lists the parts). The data: the JSON Python wrote into the page, its arrays read
+// back exactly, and how they are written as text. The state: the step shown, the scopes folded,
+// the answers given; what each tensor shows at a step.
+
+var DATA = JSON.parse(document.getElementById("explorer-data").textContent);
+var tensors = DATA.tensors, ops = DATA.ops, steps = DATA.steps, arrays = DATA.arrays;
+var questions = DATA.questions || [];
+
+// The exact numbers of array `ref`, flat (a float32 read back with Math.fround: exactly the
+// engine's float32, held in a double), or null when it was too large to embed.
+function numbers(ref) {
+  var a = arrays[ref];
+  if (a.data === null) return null;
+  if (!a.numbers) {
+    var round = a.dtype === "float32" ? Math.fround : function (v) { return v; };
+    a.numbers = a.data === "" ? [] : a.data.split(",").map(function (text) {
+      return round(Number(text));
+    });
+  }
+  return a.numbers;
+}
+
+// The numbers of array `ref` as nested arrays of its shape (NumPy's tolist()).
+function nested(ref) {
+  if (ref === null || ref === undefined) return null;
+  var flat = numbers(ref), shape = arrays[ref].shape;
+  if (flat === null) return null;
+  var at = 0;
+  function build(axis) {
+    if (axis === shape.length) return flat[at++];
+    var list = [];
+    for (var k = 0; k < shape[axis]; k++) list.push(build(axis + 1));
+    return list;
+  }
+  return build(0);
+}
+
+// One number as text: a float32 in its shortest form that reads back to the same float32,
+// anything else as JavaScript writes it (the shortest text that reads back exactly).
+function exact(value, dtype) {
+  if (!isFinite(value)) return special(value);
+  if (dtype !== "float32") return String(value);
+  for (var digits = 1; digits < 10; digits++) {
+    var text = value.toPrecision(digits);
+    if (Math.fround(Number(text)) === value) return String(Number(text));
+  }
+  return String(value);
+}
+
+// NaN and the infinities as the boxes write them (minigrad/viz/labels.py): nan, inf, -inf.
+function special(value) {
+  return isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+}
+
+// One number to 4 significant digits (a sum's terms, the first values of a summary).
+function fourDigits(text) {
+  var value = Number(text);
+  return isFinite(value) ? String(Number(value.toPrecision(4))) : special(value);
+}
+
+function shapeText(shape) {
+  return "(" + shape.join(", ") + (shape.length === 1 ? ",)" : ")");
+}
+
+function tensorName(i) {
+  var t = tensors[i];
+  if (t.name) return t.name;
+  if (t.creator !== null) return ops[t.creator].type + "'s output";
+  return t.needs_grad ? "a leaf" : "a constant";
+}
+
+// A scope path as a key: JSON, so that a scope named "a / b" is never the path "a" > "b".
+function pathKey(path) { return JSON.stringify(path); }
+
+function startsWith(path, prefix) {
+  return prefix.length <= path.length && prefix.every(function (name, n) {
+    return path[n] === name;
+  });
+}
+var scopeIndex = {};
+DATA.scopes.forEach(function (path, k) { scopeIndex[pathKey(path)] = k; });
+
+// ---- The state --------------------------------------------------------------------------
+
+var state = {step: 0, folded: new Set(DATA.folded), answers: {}, zoom: 1};
+var questionsAt = {};                 // step -> its questions, in the order they are asked
+questions.forEach(function (q, n) {
+  q.id = n;                           // answers are kept by it
+  (questionsAt[q.step] = questionsAt[q.step] || []).push(q);
+});
+
+// The question step k asks now (its first unanswered one), or null. While it waits, nothing
+// on the page shows a number of its tensor at this step (boxes, arrows, panel, totals).
+function pending(k) {
+  return (questionsAt[k] || []).find(function (q) { return !state.answers[q.id]; }) || null;
+}
+
+// What tensor i shows at step k: the sum of the terms that have arrived, as {ref, count, of,
+// hooked}; null before the first. Once all have, it is the tensor's gradient as the engine
+// hands it on: after its hooks (hooked: a hook changed the sum). The root has its gradient
+// at step 1.
+function gradientAt(i, k) {
+  var t = tensors[i];
+  if (i === DATA.root) return k >= 1 ? {ref: t.grad, count: 1, of: 1, hooked: false} : null;
+  var hidden = pending(k), arrived = t.terms.filter(function (term) {
+    return term[0] < k || (term[0] === k && !(hidden && hidden.tensor === i));
+  });
+  if (!arrived.length) return null;
+  var sum = arrived[arrived.length - 1][2], done = arrived.length === t.terms.length;
+  var ref = done && t.grad !== null ? t.grad : sum;
+  return {ref: ref, count: arrived.length, of: t.terms.length, hooked: ref !== sum};
+}
+
+// How tensor i is used, in words, from the terms it receives: "used by 2 ops", "used twice
+// by one op" (x * x), "used 3 times, by 2 ops".
+function usesText(i) {
+  var terms = tensors[i].terms, ops = new Set(terms.map(function (term) { return term[0]; }));
+  var times = {1: "once", 2: "twice"}[terms.length] || terms.length + " times";
+  if (ops.size === terms.length) return "used by " + ops.size + " ops";
+  return ops.size === 1 ? "used " + times + " by one op"
+                        : "used " + times + ", by " + ops.size + " ops";
+}
