@@ -35,7 +35,7 @@ SHIPPED = ("*.py", "*.js", "*.css")
 # work from the sdist, the README's example runs there, LICENSE and pyproject.toml say what
 # tests/test_packaging.py expects. (That every file is in the sdist is checked by name.)
 FAST_TESTS = ("tests/test_engine.py", "tests/test_ops.py", "tests/test_packaging.py",
-              "tests/test_docs.py::test_readme_example_runs")
+              "tests/test_docs.py::test_readme_example_runs_and_prints_what_it_shows")
 
 # Run by the clean environment's Python, away from the checkout: every module of the wheel
 # imports (with warnings as errors), from the environment; the version agrees with the

@@ -75,3 +75,16 @@ def test_importing_the_packages_and_their_commands_raises_no_warning():
         run = subprocess.run([sys.executable, "-W", "error", "-m", command, "--help"], cwd=ROOT,
                              capture_output=True, text=True, check=False)
         assert run.returncode == 0 and run.stderr == "", (command, run.stderr)
+
+
+def test_the_tests_the_package_check_runs_from_the_sdist_exist():
+    """.ci/check_package.py names a few tests to run from the sdist; a test renamed here would
+    make that run collect nothing and fail CI only at its very end."""
+    source = (ROOT / ".ci" / "check_package.py").read_text(encoding="utf-8")
+    listed = re.search(r"FAST_TESTS = \((.*?)\)\n", source, re.DOTALL).group(1)
+    for test in re.findall(r'"([^"]+)"', listed):
+        path, _, name = test.partition("::")
+        assert (ROOT / path).is_file(), test
+        if name:
+            assert re.search(rf"^def {re.escape(name)}\(", (ROOT / path).read_text(
+                encoding="utf-8"), re.MULTILINE), test
