@@ -42,25 +42,20 @@ def test_scope_names_of_javascripts_objects_and_separators_draw_and_fold(tmp_pat
     assert state(page) == state(page, "steps")
 
 
-def test_a_whole_gradient_question_on_a_hooked_tensor_expects_what_backward_gives(
-        tmp_path, open_page):
+def test_a_tensor_with_hooks_is_not_asked_for_its_whole_gradient(tmp_path, open_page):
+    """The page cannot show what a hook does (any function), so a question whose answer is the
+    gradient after the hook could not be answered from it."""
     x = Tensor([0.5, -1.0, 2.0], requires_grad=True, name="x")
-    x.register_hook(lambda g: g * 10)
     loss = (x * x + x.exp()).sum()
+    assert [q for q in explore(loss, predict=True).data["questions"] if q["total"]]
+    x.register_hook(lambda g: g * 10)
     explorer = explore(loss, predict=True)
-    (q,) = [q for q in explorer.data["questions"] if q["total"]]
+    assert not [q for q in explorer.data["questions"] if q["total"]]
     page = open_page(explorer.save(tmp_path / "hooked.html"))
-    page.evaluate(f"window.explorer.goto({q['step']})")
-    assert "then its hooks (register_hook) change the sum" in page.locator("#step").inner_text()
-    loss.backward()
-    after = float(x.grad[tuple(q["index"])])
-    said = page.evaluate(f"window.explorer.answer({after / 10!r})")   # the sum the hook was given
-    assert said["right"] is False and said["mistake"] == "before_hooks"
-    assert "before its hooks" in page.locator("#step").inner_text()
-    again = open_page(explorer.save(tmp_path / "hooked-again.html"))
-    again.evaluate(f"window.explorer.goto({q['step']})")
-    said = again.evaluate(f"window.explorer.answer({after!r})")
-    assert said == {"right": True, "mistake": None, "answer": after}
+    for step in range(1, state(page, "steps") + 1):
+        page.evaluate(f"window.explorer.goto({step})")
+        question = state(page, "question()")
+        assert question is None or not question["total"]
 
 
 @pytest.mark.slow

@@ -8,7 +8,6 @@ can be named.
                       broadcast to the output's shape)
     transposed        a matmul with an operand transposed the wrong way (dL/dY @ B, B^T @ ...)
     softmax_diagonal  the softmax Jacobian taken as its diagonal: y_i (1 - y_i) dL/dy_i
-    before_hooks      a tensor with hooks (register_hook): the sum before them
     sign              the right size with the wrong sign
 
 predict.py gathers each question's candidates, as (kind, array); `matching` keeps those whose
@@ -28,8 +27,6 @@ MISTAKES = {
     "softmax_diagonal": "that is the diagonal of the softmax Jacobian only, y_i (1 - y_i) "
                         "dL/dy_i: every weight depends on every score, so dL/dx_i = "
                         "y_i (dL/dy_i - sum_j y_j dL/dy_j)",
-    "before_hooks": "that is the sum before its hooks: {name} has hooks (register_hook), and "
-                    "backward passes on what they return",
     "sign": "right size, wrong sign",
 }
 
@@ -57,6 +54,7 @@ def matching(candidates, index, answer, tolerance):
         for value in values:
             value = float(value)
             if (np.isfinite(value) and abs(value - answer) > 2 * tolerance
+                    and abs(value) > tolerance          # a guess of 0 is no known mistake
                     and all(abs(value - m["value"]) > tolerance for m in found)):
                 found.append({"kind": kind, "value": value})
     return found

@@ -88,7 +88,9 @@ def questions(graph, at=None, skipped=None):
                 break
         else:
             if skipped is not None:
-                skipped.append(f"{type(op).__name__} at step {k + 1}")
+                finite = all(np.all(np.isfinite(g)) for g in grads_in if g is not None)
+                skipped.append(f"{type(op).__name__} at step {k + 1}"
+                               + ("" if finite else ": its gradients hold nan or inf"))
     found.sort(key=lambda q: (q["step"], q["span"] is not None))   # the op's own question first
     for q in found:
         q["needs"] = _needs(graph, q)
@@ -119,8 +121,11 @@ def why_none(found, skipped, arrays, at, max_elements, max_bytes):
                 f"max_bytes={max_bytes} of numbers: raise max_bytes")
     if skipped:
         listed = ", ".join(skipped[:4]) + (", ..." if len(skipped) > 4 else "")
+        if all(": its gradients hold nan or inf" in where for where in skipped):
+            return f"the gradients at the ops it would ask at are not finite ({listed})"
         return (f"at the ops it would ask at ({listed}), no element's gradient stands apart "
-                "from the numbers the page shows already (or from zero)")
+                "from the numbers the page shows already (or from zero), or it is a tensor "
+                "with hooks")
     if at is not None:
         return "no op of this graph is one predict_at chooses"
     return ("no op of this graph is one predict mode asks at (MatMul, Softmax, a softmax, an "
@@ -182,7 +187,13 @@ def _softmax_output(graph, op, softmax):
 
 def _question(graph, k, position, received, softmax=None):
     """The question about input `position` of step k; softmax: "fused" for a Softmax op, a
-    BuiltSoftmax for one built from ops (asked at its first step, about all its ops send)."""
+    BuiltSoftmax for one built from ops (asked at its first step, about all its ops send).
+    NaN and inf in the arrays make no question, and no warning on the way."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        return _question_of(graph, k, position, received, softmax)
+
+
+def _question_of(graph, k, position, received, softmax):
     op, out, grad_y, grads_in, totals = graph.steps[k]
     x = op.inputs[position]
     term = grads_in[position]
@@ -190,18 +201,17 @@ def _question(graph, k, position, received, softmax=None):
     complete = received[-1][0] == k and len(received) > 1 and built is None
     asked = totals[position] if complete else term
     candidates = []                             # (kind, array of the mistaken numbers)
-    # A whole gradient is what backward hands on: after the tensor's hooks, as the page shows.
-    hooked = complete and bool(x.hooks) and graph.grads.get(id(x)) is not None
-    if hooked:
-        asked = graph.grads[id(x)]
-        candidates.append(("before_hooks", totals[position]))
+    # A whole gradient is what backward hands on, after the tensor's hooks; the page cannot
+    # show what a hook does (any function), so a tensor with hooks is not asked about.
+    if complete and x.hooks:
+        return None
     if built is not None:                       # the terms its ops send x, summed as backward
         sent = [g for j, g in received if any(graph.steps[j][0] is o for o in built.ops)]
         asked = sent[0]
         for g in sent[1:]:
             asked = asked + g
         candidates += [("missed_sum", g) for g in sent] if len(sent) > 1 else []
-    summed = totals[position] if complete else term     # (before any hooks)
+    summed = totals[position] if complete else term
     others = summed - term if built is None else 0      # what the other ops sent
     if complete:
         candidates += [("missed_sum", g) for _, g in received]
@@ -231,8 +241,6 @@ def _question(graph, k, position, received, softmax=None):
         earlier = [g for step, g in received if step < k]
         apart += [g for _, g in received] + ([sum(earlier)] if earlier else [])
     question = _ask(graph, k, position, asked, complete, received, candidates, apart)
-    if question is not None:
-        question["hooked"] = hooked
     if question is not None and built is not None:          # asked at the softmax's first step
         numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in built.ops]
         numbers = [n for n in numbers if n is not None]

@@ -9,9 +9,6 @@ function questionText(q) {
   var what = q.span ? "(what the softmax sends back to it, through its ops of steps " +
       q.span[0] + " to " + q.span[1] + ": work it out from the gradient arriving here, at " +
       "the softmax's output, and the softmax's values)"
-    : q.total && q.hooked ? "(its whole gradient, as backward hands it on: it is " +
-                usesText(q.tensor) + ", every use has now sent its term, and then its hooks " +
-                "(register_hook) change the sum)"
     : q.total ? "(its whole gradient: it is " + usesText(q.tensor) + ", and every use has " +
                 "now sent its term)"
     : "(what this op sends back to it)";
