@@ -80,7 +80,10 @@ def test_importing_the_packages_and_their_commands_raises_no_warning():
 def test_the_tests_the_package_check_runs_from_the_sdist_exist():
     """.ci/check_package.py names a few tests to run from the sdist; a test renamed here would
     make that run collect nothing and fail CI only at its very end."""
-    source = (ROOT / ".ci" / "check_package.py").read_text(encoding="utf-8")
+    check = ROOT / ".ci" / "check_package.py"
+    if not check.is_file():
+        pytest.skip("the repository's .ci/ is not in the sdist, whose tests this check runs")
+    source = check.read_text(encoding="utf-8")
     listed = re.search(r"FAST_TESTS = \((.*?)\)\n", source, re.DOTALL).group(1)
     for test in re.findall(r'"([^"]+)"', listed):
         path, _, name = test.partition("::")
