@@ -49,7 +49,11 @@ def test_a_tensor_with_hooks_is_not_asked_for_its_whole_gradient(tmp_path, open_
     loss = (x * x + x.exp()).sum()
     assert [q for q in explore(loss, predict=True).data["questions"] if q["total"]]
     x.register_hook(lambda g: g * 10)
-    explorer = explore(loss, predict=True)
+    with pytest.warns(UserWarning, match=r"predict mode asks no question: the tensors it would "
+                                         r"ask about have hooks \(register_hook\), which the "
+                                         r"page cannot show \(Mul at step 4: its input has "
+                                         r"hooks\)$"):
+        explorer = explore(loss, predict=True)
     assert not [q for q in explorer.data["questions"] if q["total"]]
     page = open_page(explorer.save(tmp_path / "hooked.html"))
     for step in range(1, state(page, "steps") + 1):

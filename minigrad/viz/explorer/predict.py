@@ -89,8 +89,10 @@ def questions(graph, at=None, skipped=None):
         else:
             if skipped is not None:
                 finite = all(np.all(np.isfinite(g)) for g in grads_in if g is not None)
+                hooked = all(op.inputs[p].hooks for p in order)
                 skipped.append(f"{type(op).__name__} at step {k + 1}"
-                               + ("" if finite else ": its gradients hold nan or inf"))
+                               + (": its gradients hold nan or inf" if not finite else
+                                  ": its input has hooks" if hooked else ""))
     found.sort(key=lambda q: (q["step"], q["span"] is not None))   # the op's own question first
     for q in found:
         q["needs"] = _needs(graph, q)
@@ -123,9 +125,11 @@ def why_none(found, skipped, arrays, at, max_elements, max_bytes):
         listed = ", ".join(skipped[:4]) + (", ..." if len(skipped) > 4 else "")
         if all(": its gradients hold nan or inf" in where for where in skipped):
             return f"the gradients at the ops it would ask at are not finite ({listed})"
+        if all(": its input has hooks" in where for where in skipped):
+            return (f"the tensors it would ask about have hooks (register_hook), which the page "
+                    f"cannot show ({listed})")
         return (f"at the ops it would ask at ({listed}), no element's gradient stands apart "
-                "from the numbers the page shows already (or from zero), or it is a tensor "
-                "with hooks")
+                "from the numbers the page shows already (or from zero)")
     if at is not None:
         return "no op of this graph is one predict_at chooses"
     return ("no op of this graph is one predict mode asks at (MatMul, Softmax, a softmax, an "
