@@ -63,6 +63,13 @@ def run(command, debug=False, memory_hint=None):
             raise
         print("interrupted", file=sys.stderr)
         return 130
+    except SystemExit as error:     # no command of ours calls sys.exit: code it ran did (a
+        if debug:                   # --rnn layer file), and exit status 0 would read as a pass
+            raise
+        print(f"error: {exit_site(error)} called sys.exit("
+              f"{'' if error.code is None else repr(error.code)}): the command did not finish",
+              file=sys.stderr)
+        return 1
     except Exception as error:                  # MemoryError and RecursionError included
         if debug:
             raise
@@ -73,6 +80,16 @@ def run(command, debug=False, memory_hint=None):
         print(f"error: {message}", file=sys.stderr)
         return 1
     return 0 if status is None else status
+
+
+def exit_site(error):
+    """'FILE, line N' of the call that raised `error` (the innermost frame of its traceback)."""
+    tb = error.__traceback__
+    if tb is None:
+        return "code the command ran"
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f"{tb.tb_frame.f_code.co_filename}, line {tb.tb_lineno}"
 
 
 def drop_stdout(stream=None):

@@ -204,6 +204,22 @@ def test_ctrl_c_exits_with_130(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().err.strip() == "interrupted"
 
 
+@pytest.mark.parametrize("code", [0, 5, None])
+def test_a_sys_exit_in_code_a_command_runs_is_an_error_line_with_status_1(
+        tmp_path, capsys, monkeypatch, code):
+    """As a --rnn layer whose cell calls sys.exit(0) while training: status 0 would read as a
+    pass, and the command would end without a word."""
+    def exits(config, log=print):
+        sys.exit(code)                                  # the line the message names
+    monkeypatch.setattr("seq2seq.train.train", exits)
+    monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
+    assert main(["train", *TINY, "--out", str(tmp_path)]) == 1
+    line = one_error_line(capsys)
+    shown = "" if code is None else repr(code)
+    assert line.startswith(f"error: {__file__}, line ") and line.endswith(
+        f"called sys.exit({shown}): the command did not finish")
+
+
 @pytest.mark.parametrize("args, environment", [(["--debug", "train"], "0"),
                                                (["train", "--debug"], ""),
                                                (["train"], "1")])
