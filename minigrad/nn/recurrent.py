@@ -180,8 +180,9 @@ def _check_attributes(layer, name, input_size, hidden_size):
                                   f"{state_parts!r}")
     for attribute, size in (("input_size", input_size), ("hidden_size", hidden_size)):
         if getattr(layer, attribute, None) != size:
-            raise RecurrentLayerError(f"{name}: {attribute} should be {size!r} (the size it was "
-                                      f"made with), found {getattr(layer, attribute, None)!r}")
+            raise RecurrentLayerError(f"{name}: layer.{attribute} is "
+                                      f"{getattr(layer, attribute, None)!r}, expected {size!r} "
+                                      f"(a layer keeps the sizes it is made with as attributes)")
     if not callable(getattr(layer, "cell", None)):
         raise RecurrentLayerError(f"{name}: no cell(x, state) method (one step of the layer)")
     forward = getattr(layer, "forward", layer)
