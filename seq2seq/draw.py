@@ -55,19 +55,19 @@ def decoder_step(translator, sentence, step=0):
     src = translator.source_ids([sentence])                             # (1, S)
     enc_outputs, state, src_mask = model.encode(src)                    # (1, S, H), (1, H) each
     limit = 2 * src.shape[1] + 10                       # where greedy decoding stops
-    if step >= limit:
-        raise SettingError("step", f"{step} is past the last step decoding of {sentence!r} "
-                           f"can reach: it stops after {limit} steps (2 S + 10 for S = "
-                           f"{src.shape[1]} source tokens), so the steps are 0 to {limit - 1}")
     token = np.array([tgt.bos_id])
     with no_grad():                                     # the steps before: run, not recorded
-        for done in range(step):
+        for done in range(min(step, limit)):
             logits, state, _ = decoder.step(token, state, enc_outputs, src_mask)
             token = logits.data.argmax(-1)                              # (1,)
             if token[0] == tgt.eos_id:                  # the translation ended at step `done`
                 raise SettingError("step", f"{step} is past the end of the translation of "
                                    f"{sentence!r}: it is {done} tokens long and writes <eos> "
                                    f"at step {done}, so the steps are 0 to {done}")
+    if step >= limit:                                   # (decoding never wrote <eos>)
+        raise SettingError("step", f"{step} is past the last step decoding of {sentence!r} "
+                           f"can reach: it stops after {limit} steps (2 S + 10 for S = "
+                           f"{src.shape[1]} source tokens), so the steps are 0 to {limit - 1}")
 
     named = {}                                          # the step's tensors, by name
     logits, _, weights = decoder.step(token, state, enc_outputs, src_mask, named=named)

@@ -344,3 +344,6 @@ def test_a_step_past_the_end_of_the_translation_is_refused_naming_its_length(run
                        r"'1234': it is 0 tokens long and writes <eos> at step 0, so the steps "
                        r"are 0 to 0$"):
         decoder_step(translator, "1234", 1)
+    with pytest.raises(ValueError, match=r"^step 100 is past the end of the translation .* so "
+                       r"the steps are 0 to 0$"):      # its end, not the limit of 2 S + 10
+        decoder_step(translator, "1234", 100)
