@@ -185,7 +185,11 @@ def make_folder(folder):
     if folder.exists() and not folder.is_dir():
         raise RunFolderError(f"--out {folder} is a file, not a folder")
     created = not folder.exists()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise RunFolderError(f"--out {folder}: cannot make the folder there "
+                             f"({error.strerror or error})") from error
     return created
 
 

@@ -451,3 +451,12 @@ def test_train_refuses_a_folder_that_holds_an_experiments_results(tmp_path, caps
     left = sorted(f.name for f in out.iterdir() if f.name != runs.LOCK)
     assert left == ["uniform-and-seeds.json"]
     assert (out / "uniform-and-seeds.json").read_text() == results
+
+
+def test_an_out_folder_that_cannot_be_made_is_one_line_naming_out(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(runs.RunFolderError, match=r"^--out .*a-file/run: cannot make the folder "
+                                                  r"there \("):
+        runs.make_folder(blocker / "run")
+    assert blocker.read_text() == "not a folder"                # nothing lost
