@@ -45,7 +45,8 @@ RULES = {
     "teacher_forcing_ratio": dict(low=0, high=1),
     "seed": INTEGER_AT_LEAST_0,                 # NumPy's generators take no negative seed
     "threads": INTEGER_AT_LEAST_1,
-    "beam_size": dict(low=1, high=MAX_BEAM, integer=True),     # evaluate, translate
+    "beam_size": dict(low=1, high=MAX_BEAM, integer=True,     # evaluate, translate
+                      why="beam search weighs beam_size**2 candidates a step, one by one"),
     "step": dict(low=0, high=MAX_STEP, integer=True),  # draw: which output step
     "max_elements": INTEGER_AT_LEAST_0,         # explore: the largest array embedded in full
     "max_bytes": INTEGER_AT_LEAST_0,            # explore: the numbers a page embeds, at most

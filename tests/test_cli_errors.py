@@ -122,7 +122,8 @@ def test_evaluate_translate_and_draw_check_their_options(run_folder, capsys, arg
     (["evaluate", "{run}", "--task", "dates", "--num-examples", "1000000000"],
      "--num-examples must be an integer in"),
     (["draw", "{run}", "--step", "100000000"], "--step must be an integer in [0, 2009]"),
-    (["evaluate", "{run}", "--beam-size", "100000"], "--beam-size must be an integer in [1, 100]"),
+    (["evaluate", "{run}", "--beam-size", "100000"], "--beam-size must be an integer in [1, 100], "
+     "got 100000 (beam search weighs beam_size**2 candidates a step, one by one)"),
     (["translate", "{run}", "12", "--beam-size", "101"], "--beam-size must be an integer in"),
 ])
 def test_settings_without_an_upper_bound_are_refused_at_once(run_folder, tmp_path, capsys, args,
