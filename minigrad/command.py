@@ -14,6 +14,7 @@ MINIGRAD_DEBUG=1 lets the exception through, traceback and all, for a bug report
 import argparse
 import os
 import sys
+import traceback
 
 from minigrad.settings import SettingError
 
@@ -66,8 +67,7 @@ def run(command, debug=False, memory_hint=None):
     except SystemExit as error:     # no command of ours calls sys.exit: code it ran did (a
         if debug:                   # --rnn layer file), and exit status 0 would read as a pass
             raise
-        print(f"error: {exit_site(error)} called sys.exit("
-              f"{'' if error.code is None else repr(error.code)}): the command did not finish",
+        print(f"error: {exit_site(error)} called {exit_call(error)}: the command did not finish",
               file=sys.stderr)
         return 1
     except Exception as error:                  # MemoryError and RecursionError included
@@ -82,14 +82,17 @@ def run(command, debug=False, memory_hint=None):
     return 0 if status is None else status
 
 
+def exit_call(error):
+    """'sys.exit(3)', 'sys.exit()': the call a SystemExit came from, as the code wrote it."""
+    return f"sys.exit({'' if error.code is None else repr(error.code)})"
+
+
 def exit_site(error):
     """'FILE, line N' of the call that raised `error` (the innermost frame of its traceback)."""
-    tb = error.__traceback__
-    if tb is None:
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
         return "code the command ran"
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    return f"{tb.tb_frame.f_code.co_filename}, line {tb.tb_lineno}"
+    return f"{frames[-1].filename}, line {frames[-1].lineno}"
 
 
 def drop_stdout(stream=None):

@@ -27,6 +27,8 @@ import sys
 import traceback
 from pathlib import Path
 
+from minigrad.command import exit_call
+
 FORM = "FILE.py:CLASS (e.g. my_gru.py:GRU)"
 
 
@@ -121,7 +123,7 @@ def _module(path, source, digest):
 def raised(error):
     """'raised ValueError: message', or 'called sys.exit(3)' for a SystemExit."""
     if isinstance(error, SystemExit):
-        return f"called sys.exit({'' if error.code is None else repr(error.code)})"
+        return f"called {exit_call(error)}"
     return f"raised {type(error).__name__}: {error}"
 
 

@@ -13,6 +13,7 @@ import traceback
 from contextlib import contextmanager
 from pathlib import Path
 
+from minigrad.command import exit_call
 from minigrad.grade.answers import refusal, watching
 
 
@@ -69,8 +70,7 @@ def error_text(error, path=None):
     as an error: let through, it would end the grader with status 0, as if the solution had
     passed. (Ctrl-C, a KeyboardInterrupt, still stops the grading.)"""
     if isinstance(error, SystemExit):
-        code = "" if error.code is None else repr(error.code)
-        text = f"SystemExit: your code called sys.exit({code}), which would stop the grading"
+        text = f"SystemExit: your code called {exit_call(error)}, which would stop the grading"
     else:
         text = f"{type(error).__name__}: {error}"
     frames = traceback.extract_tb(error.__traceback__)
