@@ -29,6 +29,8 @@ from minigrad.viz.explorer.softmaxes import softmaxes
 
 DEFAULT_OPS = ("MatMul", "Softmax")
 MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
+NOT_FINITE = "its gradients hold nan or inf"        # why an op chosen asks nothing, when known
+HOOKED = "its input has hooks"
 
 
 def questions(graph, at=None, skipped=None):
@@ -41,8 +43,9 @@ def questions(graph, at=None, skipped=None):
     op of its step, the values of that op's inputs and output and, for a whole gradient, what
     the tensor had received before. The page must embed them (see `answerable`).
 
-    `skipped`, a list, receives "Type at step k" for each chosen op where no element made a
-    fair question (see `why_none`)."""
+    `skipped`, a list, receives ("Type at step k", reason) for each chosen op where no element
+    made a fair question, with the reason when it is known (NOT_FINITE, HOOKED, or None); see
+    `why_none`."""
     chosen = _rule(at)
     terms = {}                                  # id(tensor) -> steps that sent it a gradient
     for k, (op, _, _, grads_in, _) in enumerate(graph.steps):
@@ -90,9 +93,8 @@ def questions(graph, at=None, skipped=None):
             if skipped is not None:
                 finite = all(np.all(np.isfinite(g)) for g in grads_in if g is not None)
                 hooked = all(op.inputs[p].hooks for p in order)
-                skipped.append(f"{type(op).__name__} at step {k + 1}"
-                               + (": its gradients hold nan or inf" if not finite else
-                                  ": its input has hooks" if hooked else ""))
+                skipped.append((f"{type(op).__name__} at step {k + 1}",
+                                NOT_FINITE if not finite else HOOKED if hooked else None))
     found.sort(key=lambda q: (q["step"], q["span"] is not None))   # the op's own question first
     for q in found:
         q["needs"] = _needs(graph, q)
@@ -122,10 +124,13 @@ def why_none(found, skipped, arrays, at, max_elements, max_bytes):
         return (f"the {questions} found ({where}) need arrays past "
                 f"max_bytes={max_bytes} of numbers: raise max_bytes")
     if skipped:
-        listed = ", ".join(skipped[:4]) + (", ..." if len(skipped) > 4 else "")
-        if all(": its gradients hold nan or inf" in where for where in skipped):
+        listed = ", ".join(where + (f": {reason}" if reason else "")
+                           for where, reason in skipped[:4]) + (", ..." if len(skipped) > 4
+                                                                 else "")
+        reasons = {reason for _, reason in skipped}
+        if reasons == {NOT_FINITE}:
             return f"the gradients at the ops it would ask at are not finite ({listed})"
-        if all(": its input has hooks" in where for where in skipped):
+        if reasons == {HOOKED}:
             return (f"the tensors it would ask about have hooks (register_hook), which the page "
                     f"cannot show ({listed})")
         return (f"at the ops it would ask at ({listed}), no element's gradient stands apart "
