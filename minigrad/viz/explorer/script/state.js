@@ -96,20 +96,19 @@ function pending(k) {
   return (questionsAt[k] || []).find(function (q) { return !state.answers[q.id]; }) || null;
 }
 
-// What tensor i shows at step k: the sum of the terms that have arrived, as {ref, count, of,
-// hooked}; null before the first. Once all have, it is the tensor's gradient as the engine
-// hands it on: after its hooks (hooked: a hook changed the sum). The root has its gradient
-// at step 1.
+// What tensor i shows at step k: the sum of the terms that have arrived, as {ref, count, of};
+// null before the first. Once all have, it is the tensor's gradient as the engine hands it on:
+// after its hooks. The root has its gradient at step 1.
 function gradientAt(i, k) {
   var t = tensors[i];
-  if (i === DATA.root) return k >= 1 ? {ref: t.grad, count: 1, of: 1, hooked: false} : null;
+  if (i === DATA.root) return k >= 1 ? {ref: t.grad, count: 1, of: 1} : null;
   var hidden = pending(k), arrived = t.terms.filter(function (term) {
     return term[0] < k || (term[0] === k && !(hidden && hidden.tensor === i));
   });
   if (!arrived.length) return null;
   var sum = arrived[arrived.length - 1][2], done = arrived.length === t.terms.length;
-  var ref = done && t.grad !== null ? t.grad : sum;
-  return {ref: ref, count: arrived.length, of: t.terms.length, hooked: ref !== sum};
+  return {ref: done && t.grad !== null ? t.grad : sum, count: arrived.length,
+          of: t.terms.length};
 }
 
 // How tensor i is used, in words, from the terms it receives: "used by 2 ops", "used twice
