@@ -566,13 +566,20 @@ def test_the_arrows_into_an_op_never_cross_nor_their_labels_overlap(tmp_path, op
     assert checked >= 10
 
 
-@pytest.mark.slow
-def test_a_tensor_feeding_a_thousand_ops_opens_in_seconds(tmp_path, open_page):
+def thousand_uses_of_one_tensor():
+    """x feeds 1,000 Muls, in a chain of Adds (5,001 boxes): the layout's worst case for long
+    arrows."""
     x = Tensor(np.arange(3.0), requires_grad=True)
     total = x * 1.0
-    for k in range(2, 1001):                           # x feeds 1,000 Muls, in a chain of Adds
+    for k in range(2, 1001):
         total = total + x * float(k)
-    page = open_page(explore(total.sum()).save(tmp_path / "wide.html"))
+    return total.sum()
+
+
+@pytest.mark.slow
+def test_a_tensor_feeding_a_thousand_ops_opens_in_seconds(tmp_path, open_page):
+    loss = thousand_uses_of_one_tensor()
+    page = open_page(explore(loss).save(tmp_path / "wide.html"))
     assert state(page, "ready")          # within open_page's wait (it took 140 s before)
     # The arrows of x share one trunk, drawn once: a few points per arrow, not one per row
     # crossed (2 million before).
@@ -580,7 +587,7 @@ def test_a_tensor_feeding_a_thousand_ops_opens_in_seconds(tmp_path, open_page):
         .reduce((n, p) => n + p.getAttribute("d").split("C").length - 1, 0)""")
     assert segments < 10 * page.locator(".edge path").count()
     # At a step, the arrow from x to the op of the step is drawn whole, from x's box down.
-    data = explore(total.sum()).data
+    data = explore(loss).data
     leaf = next(i for i, t in enumerate(data["tensors"]) if t["needs_grad"] and
                 t["creator"] is None)
     k, step = next((k, step) for k, step in enumerate(data["steps"], start=1)

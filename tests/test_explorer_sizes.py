@@ -4,12 +4,11 @@ within 10%: a change that grows or shrinks the pages must change the tutorial to
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from minigrad import Tensor
 from minigrad.viz import explore
 from attention.__main__ import main as attention_main
+from tests.test_explorer_browser import thousand_uses_of_one_tensor
 
 DOC = (Path(__file__).parent.parent / "docs" / "exploring-backprop.md").read_text(
     encoding="utf-8")
@@ -41,11 +40,7 @@ def test_the_attention_pages_are_the_size_the_tutorial_says(tmp_path):
 @pytest.mark.slow
 def test_the_thousand_op_page_is_the_size_the_tutorial_says(tmp_path):
     (expected,) = stated(r"5,001 boxes, a ([\d.]+ MB) page")
-    x = Tensor(np.arange(3.0), requires_grad=True)
-    total = x * 1.0
-    for k in range(2, 1001):
-        total = total + x * float(k)
-    size = explore(total.sum()).save(tmp_path / "wide.html").stat().st_size
+    size = explore(thousand_uses_of_one_tensor()).save(tmp_path / "wide.html").stat().st_size
     assert near(size, expected), (size, expected)
 
 
