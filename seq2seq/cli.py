@@ -51,7 +51,8 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--rnn", metavar="FILE.py:CLASS", default=defaults.rnn,
                         help="a recurrent layer of your own in place of the LSTM, e.g. "
                         "my_gru.py:GRU (the contract: minigrad/nn/recurrent.py); the run "
-                        "records the file's path and hash, and later commands refuse it changed")
+                        "folder keeps a copy of the file, and later commands run only that "
+                        "copy, or a file you name (--rnn-file), if it hashes as recorded")
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--threads", type=int, default=defaults.threads,
                         help="BLAS threads (one is often fastest on a small shared machine)")
@@ -82,7 +83,7 @@ def check_config(config):
 
 
 def cmd_train(args):
-    from seq2seq.rnn_file import resolved
+    from seq2seq.rnn_file import resolved, split
     from seq2seq.runs import check_resume, say
     from seq2seq.train import token_level, train
     config = config_from(args)
@@ -98,7 +99,11 @@ def cmd_train(args):
             say(f"nothing left to train: {config.out} has already trained {done} epochs "
                 f"(--epochs {config.epochs}); pass a larger --epochs to train on")
             return
-    train(config, log=say)
+    # On resume, the saved layer runs from the run folder's copy, or from the file --rnn names
+    # on this command line; never from a path the checkpoint alone names (seq2seq.rnn_file).
+    named = (split(config.rnn)[0] if config.resume and config.rnn is not None
+             and "rnn" in args.given else None)
+    train(config, log=say, layer_file=named)
     say(f"checkpoint: {config.out}/checkpoint.npz")
 
 

@@ -5,29 +5,44 @@ a file is saved with a record of that file instead (`record`):
 
     {"file": "/home/me/my_gru.py", "class": "GRU", "sha256": "9f2c..."}
 
-the file's absolute path and the SHA-256 hash of its bytes. Whatever loads the run again
-(evaluate, translate, draw, train --resume) runs the file again only if it is still there and
-its bytes hash the same (`class_of`): the class that rebuilds the model is then the very code
-that trained it. A missing or changed file is refused with one line that says which and what to
-do, rather than loading the weights into a layer that might compute something else. (Only that
-file is hashed: if it imports another file of yours, a change there goes unnoticed.)
+the file's absolute path and the SHA-256 hash of its bytes; and `train` keeps a copy of the
+file in the run folder, named after it and its hash (`my_gru-9f2c1a3b.py`, `keep_copy`).
+
+Loading a run never runs code the user did not name. A checkpoint is data: anyone can write
+one that records any file of the machine, with its right hash (the hash proves the file
+unchanged, not that the user chose it). So whatever loads the run again (evaluate, translate,
+draw, explore, train --resume) runs the recorded layer only from bytes that sit in the run
+folder the user named (the copy, or the recorded file itself when it lies in that folder) or
+in a file named on the command line (`--rnn-file PATH`, or `--rnn` again on `train --resume`),
+and only if they hash as recorded (`class_of`): the class that rebuilds the model is then the
+very code that trained it. Anything else is refused with one line that says how to name the
+file. (Only that file is hashed: if it imports another file of yours, a change there goes
+unnoticed.)
 
 The file runs with its own folder first on `sys.path` (while it runs, at train and at load
 alike), so `from mycell import gru_cell` finds a mycell.py beside it from whatever folder the
-command runs in. A module imported only inside a function, later, is looked up on the usual path.
+command runs in: when the recorded file is still where it was trained, unchanged, and the run
+folder holds its copy, it is that file that runs.
 
-Loading a run that records a file runs that file, as importing it would: load only runs you
-trust.
+A run folder that holds a layer file is code, as that file is: load only runs you trust.
+
+`check_in_child` imports the file and checks its layer on a tiny batch in a child process
+first, so that a layer which ends the process (`os._exit(0)`) is an error line, not a silent
+exit with status 0.
 """
 
 import hashlib
 import importlib.util
 import inspect
+import os
+import secrets
+import subprocess
 import sys
 import traceback
 from pathlib import Path
 
 from minigrad.command import exit_call
+from minigrad.files import atomic_write
 
 FORM = "FILE.py:CLASS (e.g. my_gru.py:GRU)"
 
@@ -135,38 +150,78 @@ def record(spec):
 
 
 def add_option(parser):
-    """--rnn-file: where a run's layer file is now, when it is no longer where the run was
-    trained; evaluate, translate, draw and explore take it (`class_of`'s `moved`)."""
-    parser.add_argument("--rnn-file", metavar="PATH", help="the run's --rnn file, moved or "
-                        "copied from where it was trained (its SHA-256 must be the one the run "
-                        "recorded)")
+    """--rnn-file: the run's layer file named on the command line, for a run folder that holds
+    no copy of it (trained before runs kept one, or the copy removed); evaluate, translate,
+    draw and explore take it (`class_of`'s `moved`)."""
+    parser.add_argument("--rnn-file", metavar="PATH", help="the run's --rnn file, when the run "
+                        "folder holds no copy of it (its SHA-256 must be the one the run "
+                        "recorded); only a layer file in the run folder or named here is run")
+
+
+def copy_name(saved):
+    """The name of the run folder's copy of the layer file: 'my_gru-9f2c1a3b.py'. The hash in
+    the name lets a new run (--overwrite) keep its copy beside the old run's, so the old run
+    stays whole until the new one's checkpoint replaces it."""
+    return f"{Path(saved['file']).stem}-{saved['sha256'][:8]}.py"
+
+
+def keep_copy(folder, saved, cls=None):
+    """Copy the layer file that `saved` records into the run folder (atomically), unless it is
+    there already; the bytes copied must hash as recorded. `cls`: the class loaded from it,
+    whose module knows the file it ran from (the recorded one, or one named by --rnn-file).
+    Returns the copy's path."""
+    path = Path(saved["file"])
+    if path.parent.resolve() == Path(folder).resolve():
+        return path                             # the file lives in the run folder itself
+    copy = Path(folder) / copy_name(saved)
+    if copy.is_file() and _sha256(copy) == saved["sha256"]:
+        return copy
+    ran = getattr(sys.modules.get(getattr(cls, "__module__", None)), "__file__", None)
+    source = Path(ran or path).read_bytes()
+    if hashlib.sha256(source).hexdigest() != saved["sha256"]:
+        raise RnnFileChanged(f"--rnn {path} changed while the run trained: train again")
+    return atomic_write(copy, lambda file: file.write(source))
+
+
+def _sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def class_of(saved, checkpoint, moved=None):
-    """The class a checkpoint's record names, if its file is there and unchanged; else a
-    RnnFileError that starts with the checkpoint's name and says what to do. `moved`: the
-    file's path now, when it is no longer where it was trained (`--rnn-file`, e.g. a run
-    graded on another machine): taken only if its bytes hash as the recorded ones."""
+    """The class a checkpoint's record names, from bytes the user named: the copy in the
+    checkpoint's folder (or the recorded file, when it lies in that folder), or `moved`, a file
+    named on the command line (`--rnn-file`); each taken only if it hashes as recorded. Else a
+    RnnFileError that starts with the checkpoint's name and says how to name the file."""
     if not (isinstance(saved, dict) and all(isinstance(saved.get(k), str)
-                                            for k in ("file", "class", "sha256"))):
+                                            for k in ("file", "class", "sha256"))
+            and saved["class"].isidentifier() and len(saved["sha256"]) == 64
+            and all(c in "0123456789abcdef" for c in saved["sha256"])):
         raise RnnFileError(f"{checkpoint}: its 'rnn' entry should be a record of the layer's "
                            f"file (file, class, sha256), found {saved!r}")
     if moved is not None:
         return _moved_class(saved, checkpoint, moved)
-    spec = f"{saved['file']}:{saved['class']}"
-    if not Path(saved["file"]).is_file():
+    folder = Path(checkpoint).parent
+    recorded = Path(saved["file"])
+    inside = recorded.parent.resolve() == folder.resolve()
+    copy = recorded if inside else folder / copy_name(saved)
+    if not copy.is_file():
         raise RnnFileError(f"{checkpoint}: its recurrent layer {saved['class']} comes from "
-                           f"{saved['file']}, which is missing: put the file back there, "
-                           f"point to a copy of it with --rnn-file PATH (its SHA-256 must be "
-                           f"the recorded {saved['sha256'][:12]}...), or train again")
+                           f"{saved['file']}, and {folder} holds no copy of it "
+                           f"({copy.name}): a run's layer file runs only from its run folder "
+                           f"or when named: if you trust that file, name it with --rnn-file "
+                           f"PATH (its SHA-256 must be the recorded {saved['sha256'][:12]}...)")
+    if _sha256(copy) != saved["sha256"]:
+        raise RnnFileChanged(f"{checkpoint}: {copy} has changed since the model was trained "
+                             f"(sha256 {saved['sha256'][:12]}..., now {_sha256(copy)[:12]}...): "
+                             f"put back the file it was trained with, or train again")
+    # The copy's bytes are the ones to run. From the recorded place, if the same bytes are
+    # still there, so that the modules beside it are found as they were at train.
+    source = recorded if recorded.is_file() and _sha256(recorded) == saved["sha256"] else copy
     try:
-        return load(spec, saved["sha256"])[0]
-    except RnnFileChanged as error:
-        raise RnnFileChanged(f"{checkpoint}: {error}: put back the file it was trained with, "
-                             f"or train again") from None
+        return load(f"{source.resolve()}:{saved['class']}", saved["sha256"])[0]
     except RnnFileError as error:               # the file is there and unchanged, yet fails
-        note = (f" ({Path(saved['file']).name} is unchanged, but only it is recorded: what it "
-                f"imports must still be there, beside it or on the Python path)"
+        note = (f" ({source.name} is unchanged, but only it is recorded: what it imports must "
+                f"still be there, beside it or on the Python path)"
                 if getattr(error, "in_import", False) else "")
         raise RnnFileError(f"{checkpoint}: {error}{note}") from None
 
@@ -177,7 +232,7 @@ def _moved_class(saved, checkpoint, moved):
     if path.is_dir() or not path.is_file():
         problem = "is a directory, not a .py file" if path.is_dir() else "no such file"
         raise RnnFileError(f"--rnn-file {moved}: {problem}")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = _sha256(path)
     if digest != saved["sha256"]:
         raise RnnFileChanged(f"--rnn-file {moved} is not the file {checkpoint} was trained with "
                              f"(sha256 {digest[:12]}..., the run records "
@@ -186,3 +241,39 @@ def _moved_class(saved, checkpoint, moved):
         return load(f"{path.resolve()}:{saved['class']}", saved["sha256"])[0]
     except RnnFileError as error:
         raise RnnFileError(f"{checkpoint}: {error}") from None
+
+
+# What the child process runs: import the file, make its layer and check it on a tiny batch
+# (seq2seq.recurrent.make_rnn), whatever fails; then print the token it was given. No token
+# means the layer's code ended the process itself.
+_CHILD = """
+import sys
+token, spec = sys.argv[1], sys.argv[2]
+try:
+    from seq2seq.recurrent import make_rnn
+    from seq2seq.rnn_file import load
+    make_rnn(load(spec)[0], 3, 4)
+except BaseException:
+    pass
+sys.stdout.flush()
+print(token, flush=True)
+"""
+
+
+def check_in_child(spec):
+    """Run the layer file `spec` ('PATH.py:CLASS'), and its layer's contract check, in a child
+    process: a file that ends the process (os._exit, at import or in its layer's methods) is a
+    RnnFileError here, before the run touches its folder. Other failures are left to the
+    import in this process, whose messages say more."""
+    token = secrets.token_hex(8)
+    package = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [package, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    child = subprocess.run([sys.executable, "-c", _CHILD, token, spec], env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           errors="replace")
+    if token not in child.stdout:
+        raise RnnFileError(f"--rnn {spec}: the file ended the process (exit status "
+                           f"{child.returncode}) while it was run or its layer checked on a "
+                           f"tiny batch: a layer file must return or raise, never exit the "
+                           f"process (os._exit)")

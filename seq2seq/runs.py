@@ -6,7 +6,12 @@
   lock, the temporary files that a killed writer left (`.NAME.XXXXXXXX.tmp`) are removed.
 - Nothing is replaced unasked: `start(folder, config)` refuses a folder that holds a run (or any
   file the run would write) unless the config says `resume` (continue it) or `overwrite`
-  (start afresh; the earlier run's files are removed first).
+  (start afresh). Nothing of the earlier run is removed: the new run's first checkpoint
+  replaces the old one in one atomic rename (minigrad.files.atomic_write), so a run that
+  fails or is killed before its first epoch is saved (bad settings, no memory, a broken
+  --rnn file) leaves the earlier run whole, and a kill at any point leaves one checkpoint,
+  the old one or the new one. (A new run's --rnn file is kept beside the old one's, under
+  a name that holds its hash: seq2seq.rnn_file.keep_copy.)
 - An experiment (the demo, compare-lengths) replaces its own earlier run and nothing else
   (`claim`).
 - `resume` refuses, naming each option, any change the saved model cannot honour (its shape,
@@ -217,10 +222,9 @@ def start(folder, config, level, log=say):
                    if CHECKPOINT in there else     # nothing to resume without the checkpoint
                    f"it holds no {CHECKPOINT} to resume: pass --overwrite to replace it")
             raise RunFolderError(f"{folder} already holds a run ({', '.join(there)}): {way}")
-        for name in there:
-            os.remove(folder / name)
-        if there:
-            log(f"--overwrite: the earlier run in {folder} is replaced")
+        if there:                       # nothing removed: the new files replace the old ones
+            log(f"--overwrite: the earlier run in {folder} stays until this run's first "
+                f"epoch is saved over it")
         return None, {}
     if not present(folder, [CHECKPOINT]):
         raise RunFolderError(f"nothing to resume in {folder}: it holds no {CHECKPOINT} "

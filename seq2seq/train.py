@@ -89,10 +89,16 @@ def build(config, pairs):
     return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record)
 
 
-def train(config, log=runs.say):
+def train(config, log=runs.say, layer_file=None):
     """Train as the config says; returns (translator, history). Writes the run folder, whose
     lock it holds throughout (runs.hold); refuses a folder holding a run unless the config says
-    resume or overwrite, and a resume that changes what the saved model cannot honour."""
+    resume or overwrite, and a resume that changes what the saved model cannot honour.
+    `layer_file`: on resume, the run's --rnn file named on the command line, taken in place of
+    the run folder's copy (seq2seq.rnn_file.class_of); without it, the copy.
+
+    A new run's layer file is first run in a child process (rnn_file.check_in_child), and
+    --overwrite leaves the earlier run as it is until this run's first checkpoint replaces it
+    (runs.start), so a run that fails, or is killed, before then leaves the earlier one whole."""
     from threadpoolctl import threadpool_limits
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
     config = dataclasses.replace(config, rnn=rnn_file.resolved(config.rnn))    # an absolute path
@@ -105,13 +111,16 @@ def train(config, log=runs.say):
         check_split(len(pairs), len(train_pairs), config.val_fraction)
         corpus = heldout.corpus_sha256(config.task, pairs)
         split = heldout.make_record(train_pairs, val_pairs, corpus)
+        if config.rnn is not None and not config.resume:
+            rnn_file.check_in_child(config.rnn)         # an os._exit there is an error here
         state, changed = runs.start(out, config, token_level(config), log)    # the data is good
-        translator = build(config, train_pairs)
-        model = translator.model
-        optimizer = Adam(model.parameters(), lr=config.lr)
-        history, start = [], 0
-        if state is not None:
-            translator, optimizer, history = load_run(out, config)
+        if state is None:
+            translator = build(config, train_pairs)
+            model = translator.model
+            optimizer = Adam(model.parameters(), lr=config.lr)
+            history, start = [], 0
+        else:                   # the saved layer, from the run folder's copy or `layer_file`
+            translator, optimizer, history = load_run(out, config, layer_file)
             check_same_data(out, config, split)
             model, start = translator.model, len(history)
             log(f"resuming after epoch {start}" + "".join(
@@ -186,7 +195,10 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log):
 
 def save_run(out, config, translator, optimizer, history, split=None):
     """The checkpoint and report.json. `split`: the record of the train/validation split
-    (seq2seq.heldout), which `evaluate` scores against."""
+    (seq2seq.heldout), which `evaluate` scores against. A layer from a file is copied into the
+    run folder first (rnn_file.keep_copy): later commands run it only from there."""
+    if translator.rnn_record is not None:
+        rnn_file.keep_copy(out, translator.rnn_record, translator.model.rnn)
     minigrad.save({
         "config": dataclasses.asdict(config),
         "model": translator.model.state_dict(),
@@ -220,8 +232,8 @@ def check_same_data(out, config, split):
                          f"--val-fraction or --seed); train into a new --out")
 
 
-def load_run(out, config):
-    translator, state = load_translator(out)
+def load_run(out, config, layer_file=None):
+    translator, state = load_translator(out, layer_file)
     model = translator.model
     if model.config["fused"] != config.fused:               # same weights, other LSTM code
         translator.model = Seq2Seq(**{**model.config, "fused": config.fused}, rnn=model.rnn)
