@@ -165,18 +165,18 @@ def copy_name(saved):
     return f"{Path(saved['file']).stem}-{saved['sha256'][:8]}.py"
 
 
-def keep_copy(folder, saved, cls=None):
+def keep_copy(folder, saved):
     """Copy the layer file that `saved` records into the run folder (atomically), unless it is
-    there already; the bytes copied must hash as recorded. `cls`: the class loaded from it,
-    whose module knows the file it ran from (the recorded one, or one named by --rnn-file).
-    Returns the copy's path."""
+    there already; the bytes copied must hash as recorded. They are read from the file the
+    class was loaded from in this process (the recorded one, or one named by --rnn-file), else
+    from the recorded one. Returns the copy's path."""
     path = Path(saved["file"])
     if path.parent.resolve() == Path(folder).resolve():
         return path                             # the file lives in the run folder itself
     copy = Path(folder) / copy_name(saved)
     if copy.is_file() and _sha256(copy) == saved["sha256"]:
         return copy
-    ran = getattr(sys.modules.get(getattr(cls, "__module__", None)), "__file__", None)
+    ran = getattr(sys.modules.get(f"seq2seq_rnn_{saved['sha256'][:16]}"), "__file__", None)
     source = Path(ran or path).read_bytes()
     if hashlib.sha256(source).hexdigest() != saved["sha256"]:
         raise RnnFileChanged(f"--rnn {path} changed while the run trained: train again")

@@ -198,7 +198,7 @@ def save_run(out, config, translator, optimizer, history, split=None):
     (seq2seq.heldout), which `evaluate` scores against. A layer from a file is copied into the
     run folder first (rnn_file.keep_copy): later commands run it only from there."""
     if translator.rnn_record is not None:
-        rnn_file.keep_copy(out, translator.rnn_record, translator.model.rnn)
+        rnn_file.keep_copy(out, translator.rnn_record)
     minigrad.save({
         "config": dataclasses.asdict(config),
         "model": translator.model.state_dict(),

@@ -154,19 +154,66 @@ def test_a_run_records_the_layers_file_and_hash_and_every_command_loads_it(gru_r
     assert folded[2:] and all("time step" in name for name in folded[2:])
 
 
+def layer_copy(run):
+    """The run folder's copy of its layer file (my_gru-XXXXXXXX.py)."""
+    (copy,) = run.glob("my_gru-*.py")
+    return copy
+
+
 @pytest.mark.parametrize("command", [["evaluate", "{run}"], ["translate", "{run}", "12"],
                                      ["draw", "{run}", "--out", "{tmp}/x.svg"]])
-def test_a_changed_or_missing_layer_file_is_refused_in_one_line(gru_run, gru_file, tmp_path,
-                                                                capsys, command):
+def test_a_run_loads_its_layer_from_its_copy_and_refuses_a_changed_or_missing_copy(
+        gru_run, gru_file, tmp_path, capsys, command):
     argv = [a.format(run=gru_run, tmp=tmp_path) for a in command]
+    copy = layer_copy(gru_run)
+    assert copy.read_bytes() == gru_file.read_bytes()
     gru_file.write_text(gru_file.read_text() + "\n# changed\n")
+    assert main(argv) == 0                      # the copy holds the bytes it trained with
+    capsys.readouterr()
+    copy.write_text(copy.read_text() + "\n# changed\n")
     assert main(argv) == 1
     line = one_error_line(capsys)
-    assert f"{gru_run / 'checkpoint.npz'}: {gru_file.resolve()} has changed since the model " \
+    assert f"{gru_run / 'checkpoint.npz'}: {copy} has changed since the model " \
            "was trained (sha256 " in line and "put back the file it was trained with" in line
-    gru_file.unlink()
+    copy.unlink()
     assert main(argv) == 1
-    assert f"comes from {gru_file.resolve()}, which is missing" in one_error_line(capsys)
+    line = one_error_line(capsys)
+    assert f"comes from {gru_file.resolve()}, and {gru_run} holds no copy of it" in line
+    assert "name it with --rnn-file PATH" in line
+
+
+def zen_checkpoint(run, tmp_path):
+    """A run folder whose checkpoint records, with its right hash, a file of the machine that
+    the user never named: the standard library's this.py, which prints the Zen of Python."""
+    import hashlib
+    import sysconfig
+    this = Path(sysconfig.get_paths()["stdlib"]) / "this.py"
+    state = minigrad.load(run / "checkpoint.npz")
+    state["rnn"] = {"file": str(this), "class": "Zen",
+                    "sha256": hashlib.sha256(this.read_bytes()).hexdigest()}
+    state["config"]["rnn"] = f"{this}:Zen"
+    hostile = tmp_path / "hostile"
+    hostile.mkdir()
+    shutil.copy(run / "report.json", hostile / "report.json")
+    minigrad.save(state, hostile / "checkpoint.npz")
+    return hostile
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "{run}"], ["evaluate", "{run}/checkpoint.npz"], ["translate", "{run}", "12"],
+    ["draw", "{run}", "--out", "{tmp}/x.svg"], ["explore", "{run}", "--out", "{tmp}/x.html"],
+    ["train", "--out", "{run}", "--resume", "--epochs", "5", "--no-progress"]])
+def test_a_checkpoint_naming_a_file_the_user_did_not_never_runs_it(gru_run, tmp_path, capsys,
+                                                                    command):
+    hostile = zen_checkpoint(gru_run, tmp_path)
+    capsys.readouterr()
+    assert main([a.format(run=hostile, tmp=tmp_path) for a in command]) == 1
+    out, err = capsys.readouterr()
+    assert "Zen of Python" not in out + err and "Beautiful is better" not in out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "holds no copy of it (this-" in lines[0] and "--rnn-file PATH" in lines[0]
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.html").exists()
 
 
 def test_resume_keeps_the_layer_and_refuses_another(gru_run, gru_file, tmp_path, capsys):
@@ -179,9 +226,17 @@ def test_resume_keeps_the_layer_and_refuses_another(gru_run, gru_file, tmp_path,
     assert main(["train", "--epochs", "2", "--out", str(gru_run), "--resume",
                  "--no-progress"]) == 0                                 # --rnn: the saved one
     assert len(minigrad.load(gru_run / "checkpoint.npz")["history"]) == 2
-    gru_file.write_text(gru_file.read_text() + "\n# changed\n")
-    assert main(["train", "--epochs", "3", "--out", str(gru_run), "--resume"]) == 1
-    assert "has changed since the model was trained" in one_error_line(capsys)
+    gru_file.write_text(gru_file.read_text() + "\n# changed\n")      # the copy trains on
+    assert main(["train", "--epochs", "3", "--out", str(gru_run), "--resume",
+                 "--no-progress"]) == 0
+    assert len(minigrad.load(gru_run / "checkpoint.npz")["history"]) == 3
+    capsys.readouterr()
+    assert main(["train", "--epochs", "4", "--out", str(gru_run), "--resume", "--rnn",
+                 f"{gru_file}:GRU"]) == 1                       # named, and not the same file
+    assert f"--rnn-file {gru_file.resolve()} is not the file" in one_error_line(capsys)
+    layer_copy(gru_run).unlink()
+    assert main(["train", "--epochs", "4", "--out", str(gru_run), "--resume"]) == 1
+    assert "holds no copy of it" in one_error_line(capsys)
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -276,14 +331,15 @@ def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_from_any_fol
 @pytest.mark.parametrize("command", [["evaluate", "{run}"], ["translate", "{run}", "12"],
                                      ["draw", "{run}", "--out", "{tmp}/x.svg"],
                                      ["explore", "{run}", "--out", "{tmp}/x.html"]])
-def test_a_moved_layer_file_is_taken_with_rnn_file_only_if_it_hashes_the_same(
+def test_a_layer_file_named_with_rnn_file_is_taken_only_if_it_hashes_the_same(
         gru_run, gru_file, tmp_path, capsys, command):
     argv = [a.format(run=gru_run, tmp=tmp_path) for a in command]
     moved = tmp_path / "graded" / "their_gru.py"
     moved.parent.mkdir()
     gru_file.rename(moved)
+    layer_copy(gru_run).unlink()                # as a run from before runs kept a copy
     assert main(argv) == 1
-    assert "point to a copy of it with --rnn-file PATH" in one_error_line(capsys)
+    assert "name it with --rnn-file PATH" in one_error_line(capsys)
     assert main([*argv, "--rnn-file", str(moved)]) == 0
     capsys.readouterr()
     moved.write_text(moved.read_text() + "\n# changed\n")
