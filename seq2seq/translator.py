@@ -123,9 +123,10 @@ class Translator:
 
 
 def load_translator(path, layer_file=None):
-    """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict). `layer_file`:
-    where the run's recurrent-layer file is now, if it has moved (seq2seq.rnn_file.class_of:
-    taken only if its bytes hash as the recorded ones).
+    """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict). A recurrent
+    layer from a file runs only from the copy in the checkpoint's folder, or from `layer_file`,
+    a file the user named (--rnn-file), taken in its place; either only if its bytes hash as
+    the recorded ones (seq2seq.rnn_file.class_of). Never from a path the checkpoint alone names.
 
     Whatever is wrong with the file's content (a missing entry, weights whose shapes disagree
     with the model's settings, a vocabulary that is not one) is a ValueError that starts with
