@@ -234,8 +234,13 @@ def test_resume_keeps_the_layer_and_refuses_another(gru_run, gru_file, tmp_path,
     assert main(["train", "--epochs", "4", "--out", str(gru_run), "--resume", "--rnn",
                  f"{gru_file}:GRU"]) == 1                       # named, and not the same file
     assert f"--rnn-file {gru_file.resolve()} is not the file" in one_error_line(capsys)
+    gru_file.unlink()                                   # the copy trains on without it
+    assert main(["train", "--epochs", "4", "--out", str(gru_run), "--resume",
+                 "--no-progress"]) == 0
+    assert len(minigrad.load(gru_run / "checkpoint.npz")["history"]) == 4
+    capsys.readouterr()
     layer_copy(gru_run).unlink()
-    assert main(["train", "--epochs", "4", "--out", str(gru_run), "--resume"]) == 1
+    assert main(["train", "--epochs", "5", "--out", str(gru_run), "--resume"]) == 1
     assert "holds no copy of it" in one_error_line(capsys)
 
 
@@ -368,3 +373,18 @@ def test_draw_on_a_gru_run_refuses_the_lstms_scope_and_lists_the_grus(gru_run, t
     with pytest.raises(SystemExit):                     # the help names both layers' scopes
         main(["draw", "--help"])
     assert "'decoder gru' for a --rnn GRU" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_layer_file_kept_in_the_run_folder_itself_is_run_from_there_without_a_copy(
+        tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    shutil.copy(REFERENCE, out / "my_gru.py")
+    assert main(["train", *TINY, "--rnn", f"{out / 'my_gru.py'}:GRU", "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.glob("*.py")) == ["my_gru.py"]      # no second copy
+    assert main(["translate", str(out), "123"]) == 0
+    (out / "my_gru.py").write_text(REFERENCE.read_text() + "\n# changed\n")
+    capsys.readouterr()
+    assert main(["translate", str(out), "123"]) == 1
+    assert f"{out / 'my_gru.py'} has changed since the model was trained" in \
+        one_error_line(capsys)
