@@ -101,7 +101,9 @@ def train(config, log=runs.say, layer_file=None):
     (runs.start), so a run that fails, or is killed, before then leaves the earlier one whole."""
     from threadpoolctl import threadpool_limits
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
-    config = dataclasses.replace(config, rnn=rnn_file.resolved(config.rnn))    # an absolute path
+    if not (config.resume and isinstance(config.rnn, str)
+            and not Path(rnn_file.split(config.rnn)[0]).exists()):   # resumed: the copy is run
+        config = dataclasses.replace(config, rnn=rnn_file.resolved(config.rnn))  # absolute path
     keep_freed_memory()                 # fewer page faults from step to step (minigrad.memory)
     out = Path(runs.check_out(config.out))
     created = runs.make_folder(out)
