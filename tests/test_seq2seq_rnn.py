@@ -242,6 +242,10 @@ def test_resume_keeps_the_layer_and_refuses_another(gru_run, gru_file, tmp_path,
     layer_copy(gru_run).unlink()
     assert main(["train", "--epochs", "5", "--out", str(gru_run), "--resume"]) == 1
     assert "holds no copy of it" in one_error_line(capsys)
+    shutil.copy(REFERENCE, gru_file)                    # the file trained with, named again
+    assert main(["train", "--epochs", "5", "--out", str(gru_run), "--resume", "--rnn",
+                 f"{gru_file}:GRU", "--no-progress"]) == 0
+    assert layer_copy(gru_run).read_bytes() == REFERENCE.read_bytes()     # kept again
 
 
 @pytest.mark.parametrize("spec, words", [
