@@ -183,6 +183,17 @@ def keep_copy(folder, saved):
     return atomic_write(copy, lambda file: file.write(source))
 
 
+def remove_earlier_copies(folder, saved=None):
+    """After the first checkpoint of a run that replaced another (--overwrite): remove the
+    copies of layer files the earlier run kept (STEM-XXXXXXXX.py, whose bytes' SHA-256 starts
+    with XXXXXXXX: a file of the user's is not one by chance), all but `saved`'s."""
+    keep = None if saved is None else copy_name(saved)
+    for path in sorted(Path(folder).glob("*-????????.py")):
+        if path.name != keep and path.is_file() and not path.is_symlink() \
+                and path.stem.endswith("-" + _sha256(path)[:8]):
+            path.unlink()
+
+
 def _sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 

@@ -144,6 +144,8 @@ def train(config, log=runs.say, layer_file=None):
                 f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
                 if k in scores))
             save_run(out, config, translator, optimizer, history, split)
+            if config.overwrite and epoch == start:     # the earlier run is replaced now
+                rnn_file.remove_earlier_copies(out, translator.rnn_record)
     return translator, history
 
 

@@ -204,3 +204,17 @@ def test_a_first_run_killed_after_its_checkpoints_rename_gets_its_report_on_resu
     history = minigrad.load(out / "checkpoint.npz")["history"]
     assert json.loads((out / "report.json").read_text()) == history and len(history) == 1
     assert any("rewritten from the checkpoint" in line for line in lines)
+
+
+def test_overwrite_removes_the_earlier_runs_layer_copy_once_its_checkpoint_is_replaced(tmp_path):
+    first, second = tmp_path / "first.py", tmp_path / "second.py"
+    first.write_text(REFERENCE.read_text())
+    second.write_text(REFERENCE.read_text() + "\n# another file\n")
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--out", str(out), "--rnn", f"{first}:GRU"]) == 0
+    (out / "notes-12345678.py").write_text("# the user's, not a copy\n")
+    assert main(["train", *TINY, "--out", str(out), "--rnn", f"{second}:GRU",
+                 "--overwrite"]) == 0
+    digest = minigrad.load(out / "checkpoint.npz")["rnn"]["sha256"]
+    assert sorted(p.name for p in out.glob("*.py")) == ["notes-12345678.py",
+                                                        f"second-{digest[:8]}.py"]
