@@ -11,7 +11,8 @@
   fails or is killed before its first epoch is saved (bad settings, no memory, a broken
   --rnn file) leaves the earlier run whole, and a kill at any point leaves one checkpoint,
   the old one or the new one. (A new run's --rnn file is kept beside the old one's, under
-  a name that holds its hash: seq2seq.rnn_file.keep_copy.)
+  a name that holds its hash, seq2seq.rnn_file.keep_copy; the old one's copy is removed once
+  the new checkpoint has replaced the old.)
 - An experiment (the demo, compare-lengths) replaces its own earlier run and nothing else
   (`claim`).
 - `resume` refuses, naming each option, any change the saved model cannot honour (its shape,
