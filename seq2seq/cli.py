@@ -20,6 +20,7 @@ def add_train_options(parser, defaults=TrainConfig()):
                         help="toy-ja-en, dates, reverse, copy, or a file of source/target pairs")
     parser.add_argument("--out", default=defaults.out, help="the run folder")
     parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file (tab)")
+    add_columns_option(parser, defaults.columns)
     parser.add_argument("--attention", default=defaults.attention,
                         choices=["dot", "general", "additive", "uniform", "none"],
                         help="the score function; uniform: every source position weighs 1/S "
@@ -64,6 +65,13 @@ def add_train_options(parser, defaults=TrainConfig()):
                         help="replace the run in --out (without it or --resume, a folder "
                         "holding a run is refused)")
     parser.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def add_columns_option(parser, default=None):
+    parser.add_argument("--columns", metavar="S,T", default=default,
+                        help="the source's and the target's columns of a pairs file whose lines "
+                        "have more than two, counted from 1 (a Tatoeba/Anki export: 1,2); "
+                        "without it a line must have exactly two")
 
 
 def config_from(args):
@@ -171,7 +179,8 @@ def cmd_evaluate(args):
         if record is not None:
             pairs, dropped = heldout.drop_seen(pairs, record)
     else:
-        pairs = data.load_pairs(args.task, sep=args.sep)
+        columns = None if args.columns is None else data.parse_columns(args.columns)
+        pairs = data.load_pairs(args.task, sep=args.sep, columns=columns, level=translator.level)
     if record is None:
         print(f"warning: {args.run} does not record its training split, so which sources it "
               "trained on is unknown (seen_in_training: null)", file=sys.stderr)
@@ -246,6 +255,7 @@ def main(argv=None):
     p.add_argument("--task", help="a built-in task or a pairs file (default: the validation "
                                   "pairs the run recorded)")
     p.add_argument("--sep", default="\t")
+    add_columns_option(p)
     p.add_argument("--num-examples", type=int, default=1000)
     p.add_argument("--seed", type=int, default=12345, help="for a generated --task")
     p.add_argument("--min-len", type=int, help="source lengths of a generated --task (default: "

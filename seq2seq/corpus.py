@@ -1,13 +1,18 @@
 """Corpus files: pairs read from a text file, one "source<sep>target" a line, and the split of
 any pairs (a corpus's or a built-in task's, `seq2seq.data`) into training and validation.
 
-    load_pairs("dates.txt", sep="_")   one "source<sep>target" pair a line
-    split_pairs(pairs, 0.1, seed=0)    (train, val): no validation source is a training source
+    load_pairs("dates.txt", sep="_")           one "source<sep>target" pair a line
+    load_pairs("fra.txt", columns=(1, 2))      two columns of a longer line (an Anki export)
+    split_pairs(pairs, 0.1, seed=0)            (train, val): no validation source is a
+                                               training source
 """
 
 import random
+import re
 
 from minigrad.files import open_regular
+from minigrad.settings import SettingError
+from seq2seq.vocab import SPECIALS
 
 
 class CorpusError(ValueError):
@@ -15,16 +20,29 @@ class CorpusError(ValueError):
 
 
 MAX_LINE_BYTES = 4096          # the longest line a pairs file may have (UTF-8 bytes, no newline)
+LINE_END = re.compile(rb"\r\n|\r|\n")     # Unix, Windows, and the lone "\r" of old Mac files
+CHUNK_BYTES = 65536
 
 
-def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES):
-    """The pairs of a text file: one "source<sep>target" a line, split at the first `sep`.
+def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, level=None):
+    """The pairs of a text file: one "source<sep>target" a line.
 
-    Both sides are stripped of surrounding whitespace (so "27 sep 1994     _1994-09-27" is fine)
-    and blank lines are skipped. Raises CorpusError, naming the file (and the line), for a path
-    that is not a regular file (a FIFO, a directory: refused before it is read), for text that
-    is not UTF-8, a line without `sep`, an empty source or target, a line longer than
-    `max_line_bytes` bytes, or a file without pairs.
+    A line has exactly two columns, unless `columns` picks two of more: (1, 2) takes the first
+    two of "Go.<TAB>Va !<TAB>CC-BY 2.0 (France) Attribution: tatoeba.org ..." (a Tatoeba/Anki
+    export), (2, 1) trains the other way round. Without `columns` a line with a second `sep`
+    is refused rather than split at the first: the attribution column would quietly become
+    part of every target.
+
+    Lines may end in "\n", "\r\n" or a lone "\r": a file saved with old Mac line ends is
+    still one pair a line, not one long pair. Both sides are stripped of surrounding whitespace
+    (so "27 sep 1994     _1994-09-27" is fine) and blank lines are skipped. At the word level
+    (`level="word"`) a word that is one of the reserved tokens (<pad> <bos> <eos> <unk>) is
+    refused: it would be read as that token, and <pad> would be masked out as padding.
+
+    Raises CorpusError, naming the file (and the line), for a path that is not a regular file
+    (a FIFO, a directory: refused before it is read), for text that is not UTF-8, a line with
+    too few or too many columns, an empty source or target, a reserved word, a line longer
+    than `max_line_bytes` bytes, or a file without pairs.
 
     The length limit is checked while reading, a bounded piece at a time, so that one huge line
     (a file that is not a corpus, a missing newline) fails at once, before it can take the memory
@@ -32,11 +50,7 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES):
     """
     pairs, lineno = [], 0
     with open_regular(path, "a pairs file", CorpusError) as f:     # a FIFO would block forever
-        while raw := f.readline(max_line_bytes + 2):    # room for the limit and "\r\n"
-            lineno += 1
-            if len(raw.rstrip(b"\r\n")) > max_line_bytes:
-                raise CorpusError(f"{path}:{lineno}: line longer than {max_line_bytes} bytes, the "
-                                  f"limit for a line of a pairs file")
+        for lineno, raw in _lines(f, path, max_line_bytes):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
@@ -46,19 +60,85 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES):
                 line = line.removeprefix("\ufeff")          # a byte-order mark some editors write
             if not line.strip():
                 continue
-            if sep not in line:
-                raise CorpusError(f"{path}:{lineno}: expected 'source{sep}target', found no "
-                                  f"{sep!r} in {line.rstrip(chr(13) + chr(10))!r}")
-            source, target = (side.strip() for side in line.split(sep, 1))
-            if not source or not target:
-                raise CorpusError(f"{path}:{lineno}: empty {'source' if not source else 'target'}"
-                                  f" in {line.rstrip(chr(13) + chr(10))!r}")
+            source, target = _pair(line, sep, columns, f"{path}:{lineno}")
+            if level == "word":
+                _check_words(source + " " + target, f"{path}:{lineno}")
             pairs.append((source, target))
     if not pairs:
         what = "the file is empty" if lineno == 0 else f"all {lineno} lines are blank"
         raise CorpusError(f"{path}:{max(lineno, 1)}: no pairs, {what}; expected "
                           f"'source{sep}target' lines")
     return pairs
+
+
+def _lines(f, path, max_line_bytes):
+    """(line number, the line's bytes without its end) for each line of the binary file `f`,
+    read CHUNK_BYTES at a time. A line longer than `max_line_bytes` is a CorpusError as soon as
+    that many bytes have come without a line end."""
+    pending, lineno = b"", 0
+    while chunk := f.read(CHUNK_BYTES):
+        pending += chunk
+        start = 0
+        for end in LINE_END.finditer(pending):
+            if end.group() == b"\r" and end.end() == len(pending):
+                break                           # a "\r" whose "\n" may come in the next chunk
+            lineno += 1
+            yield lineno, _checked(pending[start:end.start()], path, lineno, max_line_bytes)
+            start = end.end()
+        pending = pending[start:]
+        _checked(pending.removesuffix(b"\r"), path, lineno + 1, max_line_bytes)
+    if pending:
+        lineno += 1
+        yield lineno, _checked(pending.removesuffix(b"\r"), path, lineno, max_line_bytes)
+
+
+def _checked(raw, path, lineno, max_line_bytes):
+    if len(raw) > max_line_bytes:
+        raise CorpusError(f"{path}:{lineno}: line longer than {max_line_bytes} bytes, the "
+                          f"limit for a line of a pairs file")
+    return raw
+
+
+def _pair(line, sep, columns, where):
+    """(source, target) of one line, stripped; `where` is "file:line" for the errors."""
+    fields = line.split(sep)
+    shown = line.rstrip("\r\n")
+    if columns is None and len(fields) > 2:
+        raise CorpusError(f"{where}: found {len(fields)} columns separated by {sep!r} in "
+                          f"{shown!r}, expected 2 (source, target); to train on two of them, "
+                          f"choose them with --columns (a Tatoeba/Anki export: --columns 1,2)")
+    wanted = (1, 2) if columns is None else columns
+    if len(fields) < max(wanted):
+        raise CorpusError(f"{where}: expected 'source{sep}target', found no {sep!r} in {shown!r}"
+                          if len(fields) == 1 else
+                          f"{where}: --columns {wanted[0]},{wanted[1]} needs {max(wanted)} "
+                          f"columns, found {len(fields)} in {shown!r}")
+    source, target = (fields[i - 1].strip() for i in wanted)
+    if not source or not target:
+        raise CorpusError(f"{where}: empty {'source' if not source else 'target'} in {shown!r}")
+    return source, target
+
+
+def _check_words(text, where):
+    """Refuse a word-level sentence holding a reserved token written out."""
+    reserved = [word for word in text.split() if word in SPECIALS]
+    if reserved:
+        raise CorpusError(f"{where}: {reserved[0]!r} is a reserved token at the word level "
+                          f"({' '.join(SPECIALS)} mark padding, start, end and unknown words); "
+                          f"rewrite it, or train at the character level")
+
+
+def parse_columns(text):
+    """"1,2" -> (1, 2): the columns of a pairs file that hold the source and the target,
+    counted from 1. Anything else is a SettingError (a ValueError) saying what was expected."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and int(p) >= 1 for p in parts):
+        raise SettingError("columns", f"takes two column numbers from 1, the source's first, "
+                           f"such as 1,2; got {text!r}")
+    source, target = (int(p) for p in parts)
+    if source == target:
+        raise SettingError("columns", f"{text}: the source and the target are the same column")
+    return source, target
 
 
 def split_pairs(pairs, val_fraction=0.1, seed=0):

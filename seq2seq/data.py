@@ -20,6 +20,7 @@ from seq2seq.corpus import (  # noqa: F401  (the corpus files' names, where they
     MAX_LINE_BYTES,
     CorpusError,
     load_pairs,
+    parse_columns,
     source_key,
     split_pairs,
 )

@@ -32,6 +32,7 @@ class TrainConfig:
     task: str = "toy-ja-en"         # a built-in task, or a file of source/target pairs
     out: str = "runs/model"
     sep: str = "\t"                 # the separator of a pairs file
+    columns: str | None = None      # "1,2": the source's and the target's columns of a pairs file
     attention: str | None = "dot"   # "dot", "general", "additive", "uniform" or None (plain)
     wiring: str = "luong"           # "luong" or "bahdanau"
     embed_size: int = 16
@@ -66,7 +67,9 @@ def task_pairs(config):
     if not Path(config.task).exists():
         raise FileNotFoundError(f"no such task or file: {config.task!r} "
                                 f"(tasks: {', '.join(data.TASKS)})")
-    return data.load_pairs(config.task, sep=config.sep)
+    columns = None if config.columns is None else data.parse_columns(config.columns)
+    return data.load_pairs(config.task, sep=config.sep, columns=columns,
+                           level=token_level(config))
 
 
 def token_level(config):
@@ -116,6 +119,11 @@ def train(config, log=runs.say, layer_file=None):
         if config.rnn is not None and not config.resume:
             rnn_file.check_in_child(config.rnn)         # an os._exit there is an error here
         state, changed = runs.start(out, config, token_level(config), log)    # the data is good
+        if not val_pairs and config.val_fraction > 0:       # a tiny file: no epoch is scored
+            sources = len({data.source_key(s) for s, _ in pairs})
+            log(f"warning: no validation pairs: --val-fraction {config.val_fraction:g} of "
+                f"{sources} distinct source{'s' if sources != 1 else ''} holds out none, so no "
+                f"epoch is scored")
         if state is None:
             translator = build(config, train_pairs)
             model = translator.model

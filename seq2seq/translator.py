@@ -15,7 +15,7 @@ from seq2seq.batching import encode_source, pad_sources
 from seq2seq.decoding import beam_search, greedy
 from seq2seq.model import SCORINGS, Seq2Seq
 from seq2seq.translation import Translation
-from seq2seq.vocab import EOS, Vocab, detokenize, tokenize
+from seq2seq.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
 
 CHECKPOINT = "checkpoint.npz"
 
@@ -49,7 +49,8 @@ class Translator:
     def translate(self, texts, max_len=None, beam_size=1):
         """A list of texts -> a list of Translations (seq2seq.translation): each with its text,
         the tokens written, the source tokens and the attention weights, one row per token
-        written. One text (a str) -> one Translation. A text longer than MAX_SOURCE_TOKENS is a
+        written. One text (a str) -> one Translation. A text longer than MAX_SOURCE_TOKENS, or
+        one that writes out a reserved token (<pad> <bos> <eos> <unk>) at the word level, is a
         ValueError saying so."""
         if isinstance(texts, str):
             return self.translate([texts], max_len, beam_size)[0]
@@ -65,6 +66,10 @@ class Translator:
             if n > MAX_SOURCE_TOKENS:
                 raise ValueError(f"{which} has {n} tokens ({self.level} level); translate "
                                  f"takes at most {MAX_SOURCE_TOKENS}")
+            reserved = [w for w in texts[i].split() if w in SPECIALS]
+            if reserved and self.level == "word":   # it would be read as that token, not a word
+                raise ValueError(f"{which} holds {reserved[0]!r}, a token reserved at the word "
+                                 f"level ({' '.join(SPECIALS)}): rewrite it")
         # Each sentence's own limit (2 n + 10 for n source tokens), not the batch's longest: a
         # sentence that never writes <eos> then stops at the same point alone and in a batch.
         limits = [max_len or 2 * n + 10 for n in lengths]

@@ -218,14 +218,75 @@ def _write(tmp_path, content, name="pairs.txt"):
 
 
 def test_load_pairs_tab_separated_strips_and_skips_blank_lines(tmp_path):
-    path = _write(tmp_path, "\ufeffねこ が ねる\tthe cat sleeps\r\n\n  a b \t x\ty  \n")
-    assert data.load_pairs(path) == [("ねこ が ねる", "the cat sleeps"), ("a b", "x\ty")]
+    path = _write(tmp_path, "\ufeffねこ が ねる\tthe cat sleeps\r\n\n  a b \t x y  \n")
+    assert data.load_pairs(path) == [("ねこ が ねる", "the cat sleeps"), ("a b", "x y")]
 
 
-def test_load_pairs_custom_separator_splits_at_the_first_one(tmp_path):
-    path = _write(tmp_path, "september 27, 1994           _1994-09-27\n9/27/94 _a_b\n")
+def test_load_pairs_custom_separator_strips_both_sides(tmp_path):
+    path = _write(tmp_path, "september 27, 1994           _1994-09-27\n9/27/94 _a b\n")
     assert data.load_pairs(path, sep="_") == [("september 27, 1994", "1994-09-27"),
-                                              ("9/27/94", "a_b")]
+                                              ("9/27/94", "a b")]
+
+
+ANKI = ("Go.\tVa !\tCC-BY 2.0 (France) Attribution: tatoeba.org #2877272 (CM)\n"
+        "Hi.\tSalut !\tCC-BY 2.0 (France) Attribution: tatoeba.org #538123 (CM)\n")
+
+
+def test_a_line_with_a_third_column_is_refused_not_trained_as_part_of_the_target(tmp_path):
+    path = _write(tmp_path, ANKI)
+    with pytest.raises(data.CorpusError) as info:
+        data.load_pairs(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:1: found 3 columns separated by '\\t' in 'Go.\\tVa !")
+    assert "--columns 1,2" in message and "\n" not in message
+    with pytest.raises(data.CorpusError, match=r":2: found 3 columns separated by '_'"):
+        data.load_pairs(_write(tmp_path, "a_b\n9/27/94 _a_b\n", "under.txt"), sep="_")
+
+
+def test_columns_choose_the_source_and_target_of_a_tatoeba_export(tmp_path):
+    path = _write(tmp_path, ANKI)
+    assert data.load_pairs(path, columns=(1, 2)) == [("Go.", "Va !"), ("Hi.", "Salut !")]
+    assert data.load_pairs(path, columns=(2, 1)) == [("Va !", "Go."), ("Salut !", "Hi.")]
+    with pytest.raises(data.CorpusError, match=rf"^{re.escape(str(path))}:1: --columns 1,4 "
+                                               "needs 4 columns, found 3 in "):
+        data.load_pairs(path, columns=(1, 4))
+
+
+@pytest.mark.parametrize("text", ["1", "1,2,3", "0,1", "a,b", "2,2", "1,²"])
+def test_parse_columns_takes_two_different_column_numbers(text):
+    with pytest.raises(ValueError, match="^columns "):
+        data.parse_columns(text)
+    assert data.parse_columns(" 3, 1") == (3, 1)
+
+
+@pytest.mark.parametrize("ending", ["\r", "\r\n", "\n"])
+def test_every_line_ending_gives_one_pair_a_line(tmp_path, ending):
+    lines = [f"{i}{i + 1}\t{i + 1}{i}" for i in range(5)]
+    path = _write(tmp_path, ending.join(lines) + ending)
+    assert data.load_pairs(path) == [(f"{i}{i + 1}", f"{i + 1}{i}") for i in range(5)]
+    path = _write(tmp_path, ending.join(lines + ["", "x y"]))      # a blank line, no last end
+    with pytest.raises(data.CorpusError, match=r":7: expected 'source\ttarget', found no"):
+        data.load_pairs(path)
+
+
+def test_a_crlf_split_across_two_reads_is_one_line_end(tmp_path, monkeypatch):
+    from seq2seq import corpus
+    monkeypatch.setattr(corpus, "CHUNK_BYTES", 4)       # "ab\tb" then "a\r" | "\ncd..."
+    path = _write(tmp_path, "ab\tba\r\ncd\tdc\r\n\r\nef\tfe")
+    assert data.load_pairs(path) == [("ab", "ba"), ("cd", "dc"), ("ef", "fe")]
+    path = _write(tmp_path, "ab\tba\r" + "x" * 10 + "\r")
+    with pytest.raises(data.CorpusError, match=":2: line longer than 8 bytes"):
+        data.load_pairs(path, max_line_bytes=8)
+
+
+@pytest.mark.parametrize("reserved", ["<pad>", "<bos>", "<eos>", "<unk>"])
+def test_a_reserved_token_written_in_a_word_level_sentence_is_refused(tmp_path, reserved):
+    path = _write(tmp_path, f"the cat\tle chat\nthe {reserved} dog\tle chien\n")
+    with pytest.raises(data.CorpusError) as info:
+        data.load_pairs(path, level="word")
+    assert str(info.value).startswith(f"{path}:2: {reserved!r} is a reserved token at the word "
+                                      "level")
+    assert len(data.load_pairs(path, level="char")) == 2        # five characters there
 
 
 @pytest.mark.parametrize("content, line, message", [

@@ -1,0 +1,99 @@
+"""`python -m seq2seq` is never silently wrong about its input: a pairs file with a third
+column, old Mac line ends or a reserved word, a tokenisation level that reads nothing, a figure
+label with dollar signs, an unknown space, a source longer than any trained on, a learning rate
+that blows the weights up: each is refused or said, in one line."""
+
+import minigrad
+from seq2seq.cli import main
+
+TINY = ["--embed-size", "4", "--hidden-size", "8", "--batch-size", "32", "--no-progress"]
+
+
+def _lines(text):
+    return text.strip().splitlines()
+
+
+# ---- pairs files ---------------------------------------------------------------------------
+
+ANKI = "".join(f"{s}\t{t}\tCC-BY 2.0 (France) Attribution: tatoeba.org #{i} (CM)\n"
+               for i, (s, t) in enumerate([("Go.", "Va !"), ("Hi.", "Salut !"),
+                                           ("Run!", "Cours !"), ("Wow!", "Ça alors !")] * 5))
+
+
+def test_train_refuses_a_third_column_naming_the_file_the_line_and_columns(tmp_path, capsys):
+    corpus = tmp_path / "fra.txt"
+    corpus.write_text(ANKI, encoding="utf-8")
+    status = main(["train", "--task", str(corpus), "--epochs", "1", *TINY,
+                   "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert status == 1 and len(_lines(err)) == 1, err
+    assert err.startswith(f"error: {corpus}:1: found 3 columns separated by '\\t' in 'Go.")
+    assert "--columns 1,2" in err
+    assert not (tmp_path / "run" / "checkpoint.npz").exists()
+
+
+def test_train_with_columns_trains_on_them_and_resume_keeps_them(tmp_path, capsys):
+    corpus, out = tmp_path / "fra.txt", tmp_path / "run"
+    corpus.write_text(ANKI, encoding="utf-8")
+    assert main(["train", "--task", str(corpus), "--columns", "1,2", "--epochs", "1", *TINY,
+                 "--out", str(out)]) == 0
+    state = minigrad.load(out / "checkpoint.npz")
+    assert state["config"]["columns"] == "1,2"
+    assert "Attribution:" not in "".join(state["tgt_vocab"]["tokens"])
+    assert set("Salut !") <= set(state["tgt_vocab"]["tokens"])
+    capsys.readouterr()
+    status = main(["train", "--task", str(corpus), "--columns", "2,1", "--epochs", "2", *TINY,
+                   "--out", str(out), "--resume"])
+    err = capsys.readouterr().err
+    assert status == 1 and "--columns 2,1 (saved: 1,2)" in err, err
+    assert main(["train", "--task", str(corpus), "--columns", "1,1", "--out",
+                 str(tmp_path / "other")]) == 1
+    assert capsys.readouterr().err.startswith("error: --columns 1,1: the source and the target")
+
+
+def test_evaluate_reads_a_file_with_columns(tmp_path, capsys):
+    corpus, out = tmp_path / "fra.txt", tmp_path / "run"
+    corpus.write_text(ANKI, encoding="utf-8")
+    assert main(["train", "--task", str(corpus), "--columns", "1,2", "--epochs", "1", *TINY,
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["evaluate", str(out), "--task", str(corpus)]) == 1
+    assert "found 3 columns" in capsys.readouterr().err
+    assert main(["evaluate", str(out), "--task", str(corpus), "--columns", "1,2"]) == 0
+    assert capsys.readouterr().out.startswith("examples         20")
+
+
+def test_a_file_with_old_mac_line_ends_trains_on_every_pair(tmp_path, capsys):
+    corpus, out = tmp_path / "pairs.txt", tmp_path / "run"
+    pairs = [(f"{i:03d}", f"{i:03d}"[::-1]) for i in range(40)]
+    corpus.write_bytes("".join(f"{s}\t{t}\r" for s, t in pairs).encode())
+    assert main(["train", "--task", str(corpus), "--epochs", "1", *TINY, "--out",
+                 str(out)]) == 0
+    split = minigrad.load(out / "checkpoint.npz")["split"]
+    assert len(split["val_pairs"]) == 4 and len(split["train_sources"]) == 36
+
+
+def test_a_split_without_validation_pairs_says_so(tmp_path, capsys):
+    corpus = tmp_path / "pairs.txt"
+    corpus.write_text("ab\tba\ncd\tdc\nab\tbb\n", encoding="utf-8")
+    assert main(["train", "--task", str(corpus), "--epochs", "1", *TINY, "--out",
+                 str(tmp_path / "run")]) == 0
+    out = capsys.readouterr().out
+    assert ("warning: no validation pairs: --val-fraction 0.1 of 2 distinct sources holds out "
+            "none, so no epoch is scored") in out
+
+
+def test_word_level_training_refuses_a_reserved_word_and_translate_too(tmp_path, capsys):
+    corpus, out = tmp_path / "pairs.txt", tmp_path / "run"
+    corpus.write_text("the cat\tle chat\n" * 10 + "the <pad> dog\tle chien\n", encoding="utf-8")
+    status = main(["train", "--task", str(corpus), "--level", "word", "--epochs", "1", *TINY,
+                   "--out", str(out)])
+    err = capsys.readouterr().err
+    assert status == 1 and len(_lines(err)) == 1
+    assert err.startswith(f"error: {corpus}:11: '<pad>' is a reserved token at the word level")
+    corpus.write_text("the cat\tle chat\n" * 10 + "the dog\tle chien\n", encoding="utf-8")
+    assert main(["train", "--task", str(corpus), "--level", "word", "--epochs", "1", *TINY,
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["translate", str(out), "the <eos> cat"]) == 1
+    assert capsys.readouterr().err.startswith("error: the text holds '<eos>', a token reserved")
