@@ -192,6 +192,9 @@ def cmd_evaluate(args):
     seen = (None if record is None
             else sum(heldout.seen_in_training([s for s, _ in pairs], record)))
     scores.update(seen_in_training=seen, dropped_as_seen=dropped)
+    if scores["blank_outputs"] == scores["examples"]:
+        print(f"warning: every one of the {scores['examples']} outputs is blank (empty or only "
+              "spaces)", file=sys.stderr)
     if args.json:
         print(json.dumps(scores))
         return
@@ -229,6 +232,9 @@ def cmd_translate(args):
     translation = translator.translate(args.text, beam_size=args.beam_size)
     if translation.unknown:
         print(translation.unknown_note(), file=sys.stderr)
+    if not translation.text.strip():                # a blank line alone would say nothing
+        print(f"note: the translation is {'only spaces' if translation.text else 'empty'}",
+              file=sys.stderr)
     print(translation.text)
     if translation.weights is not None:
         if max(translation.weights.shape) <= MAX_TEXT_TOKENS:

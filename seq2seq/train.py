@@ -119,6 +119,8 @@ def train(config, log=runs.say, layer_file=None):
         if config.rnn is not None and not config.resume:
             rnn_file.check_in_child(config.rnn)         # an os._exit there is an error here
         state, changed = runs.start(out, config, token_level(config), log)    # the data is good
+        if config.task not in data.TASKS:
+            log(level_note(config))
         if not val_pairs and config.val_fraction > 0:       # a tiny file: no epoch is scored
             sources = len({data.source_key(s) for s, _ in pairs})
             log(f"warning: no validation pairs: --val-fraction {config.val_fraction:g} of "
@@ -148,13 +150,34 @@ def train(config, log=runs.say, layer_file=None):
                                                                   if k != "by_length"}})
             if changed and epoch == start:          # the options changed when it was resumed
                 history[-1]["changed"] = {k: list(v) for k, v in changed.items()}
+            blank = bool(scores) and scores["blank_outputs"] == scores["examples"]
             log(f"epoch {epoch + 1}: loss {loss:.4f}" + "".join(
                 f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
-                if k in scores))
+                if k in scores) + ("  (every output blank)" if blank else ""))
             save_run(out, config, translator, optimizer, history, split)
             if config.overwrite and epoch == start:     # the earlier run is replaced now
                 rnn_file.remove_earlier_copies(out, translator.rnn_record)
+        if history and history[-1].get("blank_outputs", -1) == history[-1].get("examples"):
+            log(blank_warning(history[-1]["examples"], translator.level))
     return translator, history
+
+
+def level_note(config):
+    """One line on how a pairs file is cut into tokens, and how to change it: nothing in the file
+    says which level it wants, and a file of words trained at the character level (the default)
+    may learn nothing but where the spaces go."""
+    if token_level(config) == "word":
+        return "tokens: words, split at whitespace (--level word)"
+    how = "--level char" if config.level else "the default for a pairs file"
+    return f"tokens: characters, spaces included ({how}); --level word makes each word a token"
+
+
+def blank_warning(n, level):
+    """The line that says a run's every validation output is blank, and what may help."""
+    hint = ("every space is a token it must learn to place, so a file of words may want "
+            "--level word" if level == "char" else "more epochs or another --lr may help")
+    return (f"warning: every one of the {n} validation outputs is blank (empty or only spaces); "
+            f"{hint}")
 
 
 class TrainingDiverged(ValueError):

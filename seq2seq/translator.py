@@ -106,7 +106,9 @@ class Translator:
         return weights[:, ::-1] if self.reverse_input else weights
 
     def evaluate(self, pairs, beam_size=1):
-        """Exact match, token accuracy, BLEU and accuracy by source length on (src, ref) pairs.
+        """Exact match, token accuracy, BLEU and accuracy by source length on (src, ref) pairs,
+        and how many outputs are blank (empty, or spaces only: what a character-level model that
+        learnt only the spaces writes).
 
         BLEU counts the run's own tokens: characters for a character-level run (13a words would
         make a right "12345" one word, with no 4-gram, and BLEU 0), 13a words for a word-level
@@ -124,6 +126,7 @@ class Translator:
             "by_length": metrics.accuracy_by_length(
                 [tokenize(s, self.level) for s in sources], hypotheses, references),
             "examples": len(pairs),
+            "blank_outputs": sum(not h.strip() for h in hypotheses),    # nothing but spaces
         }
 
 

@@ -97,3 +97,39 @@ def test_word_level_training_refuses_a_reserved_word_and_translate_too(tmp_path,
     capsys.readouterr()
     assert main(["translate", str(out), "the <eos> cat"]) == 1
     assert capsys.readouterr().err.startswith("error: the text holds '<eos>', a token reserved")
+
+
+# ---- the tokenisation level ----------------------------------------------------------------
+
+def _letters(path, n=200):
+    """Sentences of single letters, reversed: words a character-level run reads letter by letter
+    and space by space."""
+    import random
+    rng = random.Random(1)
+    lines = []
+    for _ in range(n):
+        words = [rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 6))]
+        lines.append(" ".join(words) + "\t" + " ".join(reversed(words)) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def test_training_on_a_file_says_its_level_and_that_every_output_is_blank(tmp_path, capsys):
+    corpus, out = _letters(tmp_path / "letters.tsv"), tmp_path / "run"
+    assert main(["train", "--task", str(corpus), "--epochs", "2", "--lr", "1e-2", *TINY,
+                 "--out", str(out)]) == 0
+    printed = _lines(capsys.readouterr().out)
+    assert printed[0] == ("tokens: characters, spaces included (the default for a pairs file); "
+                          "--level word makes each word a token")
+    assert printed[-3].endswith("(every output blank)")
+    assert printed[-2] == ("warning: every one of the 20 validation outputs is blank (empty or "
+                           "only spaces); every space is a token it must learn to place, so a "
+                           "file of words may want --level word")
+    assert main(["evaluate", str(out)]) == 0
+    assert capsys.readouterr().err == ("warning: every one of the 20 outputs is blank (empty or "
+                                       "only spaces)\n")
+    assert main(["translate", str(out), "a b c"]) == 0
+    assert capsys.readouterr().err.startswith("note: the translation is ")
+    assert main(["train", "--task", str(corpus), "--level", "word", "--epochs", "1", *TINY,
+                 "--out", str(tmp_path / "words")]) == 0
+    assert _lines(capsys.readouterr().out)[0] == "tokens: words, split at whitespace (--level word)"
