@@ -34,6 +34,12 @@ from minigrad.files import atomic_write
 MAX_FIGURE_INCHES = 40.0     # a side of a figure: 4,000 pixels at 100 dpi, 64 MB to draw
 MAX_PANELS = 64              # heatmaps in one grid
 
+# The Text properties of every label and title made from data (tokens, a translation, a title
+# given by the caller): drawn as written. matplotlib would otherwise read a token "$x^2$" as
+# mathtext and draw x², stop at "$\frac{a}{$" with a parse error, and, where a user's settings
+# say text.usetex, hand the token to LaTeX, which reads "_" and "%" as commands.
+PLAIN = {"parse_math": False, "usetex": False}
+
 
 class Figure(matplotlib.figure.Figure):
     """A matplotlib Figure drawn with the Agg canvas, that Jupyter shows inline as a PNG.
@@ -113,8 +119,8 @@ def figure_axis(n, per_token, margin, least, most=MAX_FIGURE_INCHES):
 
 def draw_weights(axes, weights, x_labels=None, y_labels=None, x_stride=1, y_stride=1):
     """A heatmap of `weights` (rows, columns) on `axes`, coloured from 0 to 1; every x_stride-th
-    column and y_stride-th row labelled when labels are given. Returns the image (for a colour
-    bar)."""
+    column and y_stride-th row labelled when labels are given, as plain text (PLAIN). Returns the
+    image (for a colour bar)."""
     image = axes.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0, aspect="auto")
     rows, columns = weights.shape
     if x_labels is None:
@@ -122,11 +128,11 @@ def draw_weights(axes, weights, x_labels=None, y_labels=None, x_stride=1, y_stri
     else:
         upright = all(len(label) == 1 for label in x_labels)               # characters
         axes.set_xticks(range(0, columns, x_stride), x_labels[::x_stride],
-                        rotation=0 if upright else 90)
+                        rotation=0 if upright else 90, **PLAIN)
     if y_labels is None:
         axes.set_yticks([])
     else:
-        axes.set_yticks(range(0, rows, y_stride), y_labels[::y_stride])
+        axes.set_yticks(range(0, rows, y_stride), y_labels[::y_stride], **PLAIN)
     return image
 
 
@@ -185,12 +191,12 @@ def plot_heads(weights, query_tokens=None, key_tokens=None, path=None, title=Non
         grid = figure.subplots(rows, columns, squeeze=False)
         for axes, matrix, name in zip(grid.flat, matrices, titles):
             image = draw_weights(axes, matrix, x_labels, y_labels, x_stride, y_stride)
-            axes.set_title(name)
+            axes.set_title(name, **PLAIN)
         for axes in grid.flat[len(matrices):]:
             axes.set_axis_off()                                 # the grid's empty places
         figure.colorbar(image, ax=grid, label="attention weight", shrink=0.8)
         if title:
-            figure.suptitle(title)
+            figure.suptitle(title, **PLAIN)
     if path is not None:
         save(figure, path, overwrite=overwrite)
     return figure

@@ -134,7 +134,7 @@ def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None, o
         ax.set_xlabel("source token" + (f" (1 in {x_stride} labelled)" if x_stride > 1 else ""))
         ax.set_ylabel("output token" + (f" (1 in {y_stride} labelled)" if y_stride > 1 else ""))
         if title:
-            ax.set_title(title)
+            ax.set_title(title, **figures.PLAIN)          # "$x^2$" as written, not as math
         figure.colorbar(image, ax=ax, label="attention weight")
         figure.tight_layout()
     if path is not None:

@@ -133,3 +133,45 @@ def test_training_on_a_file_says_its_level_and_that_every_output_is_blank(tmp_pa
     assert main(["train", "--task", str(corpus), "--level", "word", "--epochs", "1", *TINY,
                  "--out", str(tmp_path / "words")]) == 0
     assert _lines(capsys.readouterr().out)[0] == "tokens: words, split at whitespace (--level word)"
+
+
+# ---- figure labels -------------------------------------------------------------------------
+
+MATH = ["$x^2$", "$\\frac{a}{$", "a_b"]          # mathtext, broken mathtext, a LaTeX subscript
+
+
+def _texts_with_dollars(figure):
+    import matplotlib.text
+    return [t for t in figure.findobj(matplotlib.text.Text) if "$" in t.get_text()]
+
+
+def test_heatmap_labels_and_title_are_drawn_as_written_not_as_mathtext(tmp_path):
+    import numpy as np
+
+    from attention.figures import plot_heads
+    from seq2seq.heatmap import plot_heatmap
+    from seq2seq.papers.plots import plot_translations
+    from seq2seq.translation import Translation
+    weights = np.full((3, 3), 1 / 3)
+    figures = [plot_heatmap(weights, MATH, MATH, tmp_path / "a.png", title=" ".join(MATH)),
+               plot_heads(weights[None], MATH, MATH, tmp_path / "b.png", title="$x^2$",
+                          titles=["$\\frac{a}{$"]),
+               plot_translations([Translation(" ".join(MATH), MATH, MATH, weights)],
+                                 tmp_path / "c.png", title="$\\frac{a}{$")]
+    for figure in figures:
+        texts = _texts_with_dollars(figure)
+        assert {t.get_text() for t in texts} >= {"$x^2$", "$\\frac{a}{$"}
+        assert all(not t.get_parse_math() and not t.get_usetex() for t in texts)
+    assert all((tmp_path / name).stat().st_size > 0 for name in ("a.png", "b.png", "c.png"))
+
+
+def test_translate_plot_draws_a_model_that_writes_dollar_tokens(tmp_path, capsys):
+    corpus, out = tmp_path / "pairs.txt", tmp_path / "run"
+    corpus.write_text("$x^2$ $\\frac{a}{$ b\tb $\\frac{a}{$ $x^2$\n" * 20, encoding="utf-8")
+    assert main(["train", "--task", str(corpus), "--level", "word", "--epochs", "1", *TINY,
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["translate", str(out), "$x^2$ $\\frac{a}{$ b", "--plot",
+                 str(tmp_path / "h.png")]) == 0
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "h.png").stat().st_size > 0

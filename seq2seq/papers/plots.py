@@ -2,7 +2,8 @@
 inline, nothing global changes), each also written to a file when given a path: over a file
 there only if an earlier figure wrote it, or with `overwrite` (attention.figures.save; the
 experiments pass it, as they have claimed their folder first). matplotlib is imported by the
-functions here, when a figure is drawn."""
+functions here, when a figure is drawn. Text from data (a translation, a task's file name) is
+drawn as written (attention.figures.PLAIN), never as mathtext."""
 
 MODEL_STYLES = {"plain": "o-", "attention": "s-"}
 
@@ -11,7 +12,7 @@ def plot_lengths(result, path=None, overwrite=False):
     """compare-lengths (Bahdanau et al., 2015, Fig. 2): exact match and BLEU against source
     length, one line per model, the lengths longer than any training source shaded.
     `result`: what seq2seq.papers.lengths.compare_lengths returns."""
-    from attention.figures import Figure, save
+    from attention.figures import PLAIN, Figure, save
 
     longest = result["trained_lengths"][1]
     figure = Figure(figsize=(10, 3.8), layout="constrained")
@@ -31,7 +32,7 @@ def plot_lengths(result, path=None, overwrite=False):
         ax.set_ylim(0, 1.02)
     axes[0].legend(loc="lower left", fontsize="small")
     figure.suptitle(f"{result['task']}: the plain encoder-decoder against attention, "
-                    "by source length (held-out sentences)")
+                    "by source length (held-out sentences)", **PLAIN)
     if path is not None:
         save(figure, path, dpi=90, overwrite=overwrite)
     return figure
@@ -46,7 +47,15 @@ def plot_translations(translations, path=None, title=None, titles=None, columns=
 
     import matplotlib
 
-    from attention.figures import Figure, draw_weights, font_family, quiet_glyphs, save, visible
+    from attention.figures import (
+        PLAIN,
+        Figure,
+        draw_weights,
+        font_family,
+        quiet_glyphs,
+        save,
+        visible,
+    )
 
     if not translations:
         raise ValueError("no translation to draw")
@@ -65,12 +74,12 @@ def plot_translations(translations, path=None, title=None, titles=None, columns=
         for i, (ax, translation, (source, output)) in enumerate(zip(grid.flat, translations,
                                                                      labels)):
             image = draw_weights(ax, translation.weights, source, output)
-            ax.set_title(titles[i] if titles else translation.text, fontsize="small")
+            ax.set_title(titles[i] if titles else translation.text, fontsize="small", **PLAIN)
         for ax in grid.flat[len(translations):]:
             ax.set_axis_off()
         figure.colorbar(image, ax=grid, label="attention weight", shrink=0.8)
         if title:
-            figure.suptitle(title)
+            figure.suptitle(title, **PLAIN)
     if path is not None:
         save(figure, path, dpi=80, overwrite=overwrite)
     return figure
@@ -89,7 +98,15 @@ def plot_uniform_and_seeds(result, example, names, path=None, overwrite=False):
     beside it, one held-out sentence that two seeds translate alike, with each one's weights."""
     import matplotlib
 
-    from attention.figures import Figure, draw_weights, font_family, quiet_glyphs, save, visible
+    from attention.figures import (
+        PLAIN,
+        Figure,
+        draw_weights,
+        font_family,
+        quiet_glyphs,
+        save,
+        visible,
+    )
 
     labels = ([], []) if example is None else ([visible(t) for t in example[0].source_tokens],
                                                [visible(t) for t in example[0].tokens])
@@ -114,7 +131,7 @@ def plot_uniform_and_seeds(result, example, names, path=None, overwrite=False):
             ax.set_title(f"{name}: where it looked", fontsize="small")
         if example is not None:
             figure.colorbar(image, ax=list(axes[1:]), label="attention weight", shrink=0.8)
-            figure.suptitle(f"Two seeds, the same translation: \"{example[0].text}\"")
+            figure.suptitle(f"Two seeds, the same translation: \"{example[0].text}\"", **PLAIN)
     if path is not None:
         save(figure, path, dpi=80, overwrite=overwrite)
     return figure
@@ -123,7 +140,7 @@ def plot_uniform_and_seeds(result, example, names, path=None, overwrite=False):
 def plot_scoring(result, path=None, overwrite=False):
     """compare-scoring (Luong et al., 2015): exact match and CPU time per epoch of each score,
     a bar for the mean over seeds and a dot for each seed."""
-    from attention.figures import Figure, save
+    from attention.figures import PLAIN, Figure, save
 
     scores = list(result["scores"])
     figure = Figure(figsize=(9, 3.4), layout="constrained")
@@ -138,7 +155,7 @@ def plot_scoring(result, path=None, overwrite=False):
         if key == "exact_match":
             ax.set_ylim(0.0, 1.0)
     figure.suptitle(f"{result['task']}: Luong's score functions, the same model and budget "
-                    f"(hidden size {result['hidden_size']}, {result['epochs']} epochs)")
+                    f"(hidden size {result['hidden_size']}, {result['epochs']} epochs)", **PLAIN)
     if path is not None:
         save(figure, path, dpi=80, overwrite=overwrite)
     return figure
