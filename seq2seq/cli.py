@@ -228,10 +228,14 @@ def cmd_translate(args):
     MAX_TEXT_TOKENS (100) tokens a side, --plot draws any size (see seq2seq/heatmap.py)."""
     from seq2seq.heatmap import MAX_TEXT_TOKENS
     from seq2seq.translator import load_translator
-    translator, _ = load_translator(args.run, args.rnn_file)
+    translator, state = load_translator(args.run, args.rnn_file)
     translation = translator.translate(args.text, beam_size=args.beam_size)
     if translation.unknown:
         print(translation.unknown_note(), file=sys.stderr)
+    longest, length = state.get("longest_source"), len(translation.source_tokens)
+    if isinstance(longest, int) and length > longest:       # None: saved before it was recorded
+        print(f"warning: the source has {length} tokens, more than the longest the run trained "
+              f"on ({longest}): beyond that length the model was never taught", file=sys.stderr)
     if not translation.text.strip():                # a blank line alone would say nothing
         print(f"note: the translation is {'only spaces' if translation.text else 'empty'}",
               file=sys.stderr)

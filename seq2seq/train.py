@@ -137,6 +137,7 @@ def train(config, log=runs.say, layer_file=None):
             model, start = translator.model, len(history)
             log(f"resuming after epoch {start}" + "".join(
                 f"; {name} {old} -> {new}" for name, (old, new) in changed.items()))
+        longest = max(len(tokenize(s, translator.level)) for s, _ in train_pairs)   # translate
         examples = [(encode_source(s, translator.src_vocab, translator.level, config.reverse_input),
                      encode_target(t, translator.tgt_vocab, translator.level))
                     for s, t in train_pairs]
@@ -154,7 +155,7 @@ def train(config, log=runs.say, layer_file=None):
             log(f"epoch {epoch + 1}: loss {loss:.4f}" + "".join(
                 f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
                 if k in scores) + ("  (every output blank)" if blank else ""))
-            save_run(out, config, translator, optimizer, history, split)
+            save_run(out, config, translator, optimizer, history, split, longest)
             if config.overwrite and epoch == start:     # the earlier run is replaced now
                 rnn_file.remove_earlier_copies(out, translator.rnn_record)
         if history and history[-1].get("blank_outputs", -1) == history[-1].get("examples"):
@@ -228,10 +229,12 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log):
     return total / max(n_batches, 1)
 
 
-def save_run(out, config, translator, optimizer, history, split=None):
+def save_run(out, config, translator, optimizer, history, split=None, longest_source=None):
     """The checkpoint and report.json. `split`: the record of the train/validation split
-    (seq2seq.heldout), which `evaluate` scores against. A layer from a file is copied into the
-    run folder first (rnn_file.keep_copy): later commands run it only from there."""
+    (seq2seq.heldout), which `evaluate` scores against; `longest_source`: the longest training
+    source in tokens, beyond which `translate` warns that the model was never taught. A layer
+    from a file is copied into the run folder first (rnn_file.keep_copy): later commands run it
+    only from there."""
     if translator.rnn_record is not None:
         rnn_file.keep_copy(out, translator.rnn_record)
     minigrad.save({
@@ -246,6 +249,7 @@ def save_run(out, config, translator, optimizer, history, split=None):
         "rnn": translator.rnn_record,       # the layer's file and hash, or None for the LSTM
         "history": history,
         "split": split,
+        "longest_source": longest_source,
     }, Path(out) / CHECKPOINT)
     runs.write_report(out, history)         # after the checkpoint: runs.reconcile_report
 

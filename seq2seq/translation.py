@@ -66,11 +66,13 @@ class Translation:
                 f"{len(self.source_tokens)}{unknown}, {weights}{limit})")
 
     def unknown_note(self):
-        """One line on the source tokens the model does not know, or "" when it knows them all."""
+        """One line on the source tokens the model does not know, or "" when it knows them all.
+        Each is shown quoted (repr), so that a space or a tab, the unknown token of a digits model
+        given "3 1 4", can be seen."""
         if not self.unknown:
             return ""
         n, total = len(self.unknown), len(self.source_tokens)
-        shown = " ".join(self.unknown[:10]) + (" ..." if n > 10 else "")
+        shown = ", ".join(map(repr, self.unknown[:10])) + (", ..." if n > 10 else "")  # ' ' shows
         if n == total:
             return (f"note: the model knows none of the {total} source tokens ({shown}): it read "
                     f"only <unk>, so the translation says nothing about this text")

@@ -71,7 +71,7 @@ def test_unknown_characters_become_unk(tmp_path):
     assert first.unknown == ["x"] and second.unknown == ["ね", "こ"]
     assert "1 unknown" in repr(first)
     assert first.unknown_note() == ("note: 1 of 4 source tokens are not in the model's vocabulary "
-                                    "and were read as <unk>: x")
+                                    "and were read as <unk>: 'x'")
     assert "says nothing about this text" in second.unknown_note()
     known = translator.translate("1234")
     assert known.unknown == [] and known.unknown_note() == ""
@@ -83,7 +83,7 @@ def test_translate_says_on_stderr_when_it_read_only_unk(tmp_path, capsys):
                       hidden_size=8, epochs=1, progress=False, out=str(out)), log=lambda *a: None)
     assert main(["translate", str(out), "ねこ"]) == 0
     captured = capsys.readouterr()
-    assert captured.err.startswith("note: the model knows none of the 2 source tokens (ね こ)")
+    assert captured.err.startswith("note: the model knows none of the 2 source tokens ('ね', 'こ')")
     assert captured.out.strip()                         # the translation itself is still printed
     assert main(["translate", str(out), "123"]) == 0
     assert capsys.readouterr().err == ""

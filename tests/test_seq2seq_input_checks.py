@@ -175,3 +175,23 @@ def test_translate_plot_draws_a_model_that_writes_dollar_tokens(tmp_path, capsys
                  str(tmp_path / "h.png")]) == 0
     assert capsys.readouterr().err == ""
     assert (tmp_path / "h.png").stat().st_size > 0
+
+
+# ---- translate's notes -------------------------------------------------------------------
+
+def test_translate_shows_unknown_spaces_and_warns_past_the_longest_trained_source(tmp_path,
+                                                                                  capsys):
+    out = tmp_path / "run"
+    assert main(["train", "--task", "reverse", "--num-examples", "200", "--min-len", "3",
+                 "--max-len", "8", "--epochs", "1", *TINY, "--out", str(out)]) == 0
+    assert minigrad.load(out / "checkpoint.npz")["longest_source"] == 8
+    capsys.readouterr()
+    assert main(["translate", str(out), "3 1 4 1"]) == 0
+    assert capsys.readouterr().err == ("note: 3 of 7 source tokens are not in the model's "
+                                       "vocabulary and were read as <unk>: ' ', ' ', ' '\n")
+    assert main(["translate", str(out), "12345678"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["translate", str(out), "123456789012"]) == 0
+    assert capsys.readouterr().err == ("warning: the source has 12 tokens, more than the longest "
+                                       "the run trained on (8): beyond that length the model was "
+                                       "never taught\n")
