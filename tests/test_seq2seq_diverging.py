@@ -1,5 +1,6 @@
-"""A training run whose loss stops being a number stops at once, with one line saying when and
-what to change, and keeps the checkpoint of its last good epoch."""
+"""A training run whose loss or gradients stop being numbers, or whose weights blow up, stops at
+once, with one line saying when and what to change, and keeps the checkpoint of its last good
+epoch."""
 
 import warnings
 
@@ -13,7 +14,7 @@ TINY = dict(task="reverse", num_examples=200, min_len=3, max_len=6, embed_size=4
             batch_size=32, progress=False, seed=0)
 
 
-def test_a_loss_that_is_not_finite_stops_the_run_and_keeps_the_last_good_epoch(tmp_path):
+def test_weights_made_nan_stop_the_run_and_keep_the_last_good_epoch(tmp_path):
     out = str(tmp_path / "run")
     train(TrainConfig(out=out, epochs=1, **TINY), log=lambda *a: None)
     before = minigrad.load(tmp_path / "run" / "checkpoint.npz")
@@ -24,7 +25,8 @@ def test_a_loss_that_is_not_finite_stops_the_run_and_keeps_the_last_good_epoch(t
                   log=lambda *a: None)
     assert [w for w in caught if issubclass(w.category, RuntimeWarning)] == []
     message = str(error.value)
-    assert message.startswith("the loss became nan at epoch 2, batch ")
+    assert message.startswith("the largest weight became nan (the bound is 1e+06) at epoch 2, "
+                              "batch 1: ")
     assert "--lr (now 1e+308)" in message and "--clip" in message and "\n" not in message
     after = minigrad.load(tmp_path / "run" / "checkpoint.npz")
     assert len(after["history"]) == 1                   # epoch 2 was not saved
@@ -38,6 +40,36 @@ def test_the_command_line_says_it_in_one_line_and_fails(tmp_path, capsys):
                    "--out", str(tmp_path / "run")])
     err = capsys.readouterr().err
     assert status == 1
-    assert err.startswith("error: the loss became nan at epoch 1, batch "), err
+    assert err.startswith("error: the largest weight became nan (the bound is 1e+06) at "
+                          "epoch 1, batch 1: "), err
     assert len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "run" / "checkpoint.npz").exists()
+
+
+def test_weights_blown_up_with_a_finite_loss_stop_the_run_without_numpy_warnings(tmp_path,
+                                                                                 capsys):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        status = main(["train", "--task", "reverse", "--num-examples", "200", "--embed-size",
+                       "4", "--hidden-size", "6", "--epochs", "2", "--lr", "1e30",
+                       "--no-progress", "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err == ("error: the largest weight became 1e+30 (the bound is 1e+06) at epoch 1, "
+                   "batch 1: lower --lr (now 1e+30) or --clip (now 5); this epoch was not saved\n")
+    assert [w for w in caught if issubclass(w.category, RuntimeWarning)] == []
+    assert not (tmp_path / "run" / "checkpoint.npz").exists()
+
+
+def test_a_loss_or_gradient_norm_that_is_not_finite_stops_the_run(tmp_path, monkeypatch):
+    import seq2seq.train
+    from seq2seq.model import Seq2Seq
+    loss = Seq2Seq.loss
+    monkeypatch.setattr(Seq2Seq, "loss", lambda *args: loss(*args) * float("inf"))
+    with pytest.raises(TrainingDiverged, match="^the loss became inf at epoch 1, batch 1: "):
+        train(TrainConfig(out=str(tmp_path / "a"), epochs=1, **TINY), log=lambda *a: None)
+    monkeypatch.setattr(Seq2Seq, "loss", loss)
+    monkeypatch.setattr(seq2seq.train, "clip_grad_norm_", lambda *args: float("nan"))
+    with pytest.raises(TrainingDiverged, match="^the gradients' norm became nan at epoch 1, "
+                                               "batch 1: "):
+        train(TrainConfig(out=str(tmp_path / "b"), epochs=1, **TINY), log=lambda *a: None)
