@@ -66,8 +66,9 @@ class Translator:
             if n > MAX_SOURCE_TOKENS:
                 raise ValueError(f"{which} has {n} tokens ({self.level} level); translate "
                                  f"takes at most {MAX_SOURCE_TOKENS}")
-            reserved = [w for w in texts[i].split() if w in SPECIALS]
-            if reserved and self.level == "word":   # it would be read as that token, not a word
+            words = texts[i].split() if self.level == "word" else []
+            reserved = [w for w in words if w in SPECIALS]  # each would be read as that token
+            if reserved:
                 raise ValueError(f"{which} holds {reserved[0]!r}, a token reserved at the word "
                                  f"level ({' '.join(SPECIALS)}): rewrite it")
         # Each sentence's own limit (2 n + 10 for n source tokens), not the batch's longest: a
