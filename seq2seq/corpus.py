@@ -78,15 +78,13 @@ def _lines(f, path, max_line_bytes):
     pending, lineno = b"", 0
     while chunk := f.read(CHUNK_BYTES):
         pending += chunk
-        start = 0
-        for end in LINE_END.finditer(pending):
-            if end.group() == b"\r" and end.end() == len(pending):
-                break                           # a "\r" whose "\n" may come in the next chunk
+        cr = pending.endswith(b"\r")          # its "\n" may come with the next chunk: wait
+        *lines, pending = LINE_END.split(pending[:-1] if cr else pending)
+        for raw in lines:
             lineno += 1
-            yield lineno, _checked(pending[start:end.start()], path, lineno, max_line_bytes)
-            start = end.end()
-        pending = pending[start:]
-        _checked(pending.removesuffix(b"\r"), path, lineno + 1, max_line_bytes)
+            yield lineno, _checked(raw, path, lineno, max_line_bytes)
+        _checked(pending, path, lineno + 1, max_line_bytes)      # the line not ended yet
+        pending += b"\r" if cr else b""
     if pending:
         lineno += 1
         yield lineno, _checked(pending.removesuffix(b"\r"), path, lineno, max_line_bytes)
