@@ -33,8 +33,8 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
     is refused rather than split at the first: the attribution column would quietly become
     part of every target.
 
-    Lines may end in "\n", "\r\n" or a lone "\r": a file saved with old Mac line ends is
-    still one pair a line, not one long pair. Both sides are stripped of surrounding whitespace
+    Lines may end in LF, CR LF or a lone CR: a file saved with old Mac line ends is still one
+    pair a line, not one long pair. Both sides are stripped of surrounding whitespace
     (so "27 sep 1994     _1994-09-27" is fine) and blank lines are skipped. At the word level
     (`level="word"`) a word that is one of the reserved tokens (<pad> <bos> <eos> <unk>) is
     refused: it would be read as that token, and <pad> would be masked out as padding.
@@ -100,20 +100,19 @@ def _checked(raw, path, lineno, max_line_bytes):
 def _pair(line, sep, columns, where):
     """(source, target) of one line, stripped; `where` is "file:line" for the errors."""
     fields = line.split(sep)
-    shown = line.rstrip("\r\n")
     if columns is None and len(fields) > 2:
         raise CorpusError(f"{where}: found {len(fields)} columns separated by {sep!r} in "
-                          f"{shown!r}, expected 2 (source, target); to train on two of them, "
+                          f"{line!r}, expected 2 (source, target); to train on two of them, "
                           f"choose them with --columns (a Tatoeba/Anki export: --columns 1,2)")
     wanted = (1, 2) if columns is None else columns
     if len(fields) < max(wanted):
-        raise CorpusError(f"{where}: expected 'source{sep}target', found no {sep!r} in {shown!r}"
+        raise CorpusError(f"{where}: expected 'source{sep}target', found no {sep!r} in {line!r}"
                           if len(fields) == 1 else
                           f"{where}: --columns {wanted[0]},{wanted[1]} needs {max(wanted)} "
-                          f"columns, found {len(fields)} in {shown!r}")
+                          f"columns, found {len(fields)} in {line!r}")
     source, target = (fields[i - 1].strip() for i in wanted)
     if not source or not target:
-        raise CorpusError(f"{where}: empty {'source' if not source else 'target'} in {shown!r}")
+        raise CorpusError(f"{where}: empty {'source' if not source else 'target'} in {line!r}")
     return source, target
 
 
