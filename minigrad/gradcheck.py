@@ -42,6 +42,15 @@ def gradcheck(fn, *inputs, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0):
 
 
 def _gradcheck(fn, inputs, eps, atol, rtol, seed):
+    for i, name, grad, numeric in analytic_and_numeric(fn, inputs, eps, seed):
+        disagreement(i, name, grad, numeric, atol, rtol)
+    return True
+
+
+def analytic_and_numeric(fn, inputs, eps=1e-6, seed=0):
+    """[(input number, its name, the gradient backward gives, the central differences'), ...]
+    for every input that requires grad: gradcheck's two halves are this and `disagreement`,
+    apart so that a grader can compare, in its own process, what another process computed."""
     checked = [(i, x) for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not checked:
         raise ValueError("gradcheck: no input requires grad, so there is nothing to check")
@@ -77,21 +86,28 @@ def _gradcheck(fn, inputs, eps, atol, rtol, seed):
     for (_, x), saved in zip(checked, saved_grads):
         x.grad = saved
 
+    found = []
     for (i, x), grad in zip(checked, analytic):
         numeric = np.zeros_like(x.data)
         for k in np.ndindex(x.shape):      # each element in turn, nudged in place and restored
             numeric[k] = central_difference(lambda step: nudged(x, k, step, weighted_sum), eps)
-        error = np.abs(grad - numeric)
-        bad = error > atol + rtol * np.abs(numeric)
-        if np.any(bad):
-            k = np.unravel_index(np.argmax(np.where(bad, error, -1)), x.shape)
-            name = f" ({x.name!r})" if x.name else ""
-            raise GradcheckError(
-                f"gradcheck: input {i}{name} of shape {x.shape}, element {tuple(map(int, k))}: "
-                f"analytic {grad[k]:.8g}, numeric {numeric[k]:.8g}; "
-                f"largest error {error.max():.3g} "
-                f"({int(bad.sum())} of {x.size} elements off; atol={atol}, rtol={rtol})")
-    return True
+        found.append((i, x.name, grad, numeric))
+    return found
+
+
+def disagreement(i, name, grad, numeric, atol=1e-5, rtol=1e-4):
+    """Raise GradcheckError when the gradient of input number `i` (named `name`, or None)
+    disagrees with its central differences: the element off the most, both values."""
+    error = np.abs(grad - numeric)
+    bad = error > atol + rtol * np.abs(numeric)
+    if np.any(bad):
+        k = np.unravel_index(np.argmax(np.where(bad, error, -1)), numeric.shape)
+        name = f" ({name!r})" if name else ""
+        raise GradcheckError(
+            f"gradcheck: input {i}{name} of shape {numeric.shape}, element "
+            f"{tuple(map(int, k))}: analytic {grad[k]:.8g}, numeric {numeric[k]:.8g}; "
+            f"largest error {error.max():.3g} "
+            f"({int(bad.sum())} of {numeric.size} elements off; atol={atol}, rtol={rtol})")
 
 
 ENGINE_ATTRIBUTES = ("inputs", "needs_input_grad", "scope", "recorded_at", "created_at")

@@ -10,25 +10,37 @@ or from Python:
 exercises   what each exercise asks for, and the inputs it is checked on
 reference   the reference solutions (a valid solution file for every exercise)
 grader      the machinery, shared with `attention.grade` and `seq2seq.grade`
+process     the graded code's own process: started, given the cases, its results read back
+child       what runs in that process: the student's file loaded, called, its results written
 solution    the student's file: loading it, calling it
 compare     the student's results against the reference's: the element off, the case
 answers     a solution that runs the reference (or the project's own version) is refused
 diagnose    where a wrong solution goes wrong (student_code: the lines of yours that made what)
 """
 
+import importlib
+
 from minigrad.grade import grader
-from minigrad.grade.exercises import EXERCISES
 from minigrad.grade.grader import SolutionFailed
 
 __all__ = ["grade", "case_inputs", "SolutionFailed", "EXERCISES"]
 
 
+def __getattr__(name):
+    """EXERCISES (and with it the reference) is imported when first asked for, not with the
+    package: the graded code's process imports this package's machinery, and must not find
+    the reference already loaded there."""
+    if name == "EXERCISES":
+        return importlib.import_module("minigrad.grade.exercises").EXERCISES
+    raise AttributeError(f"module 'minigrad.grade' has no attribute {name!r}")
+
+
 def grade(exercise, path):
     """Grade the file at `path` for `exercise`: the 'passed: ...' line, or SolutionFailed."""
-    return grader.grade(EXERCISES, exercise, path)
+    return grader.grade(__getattr__("EXERCISES"), exercise, path)
 
 
 def case_inputs(exercise, number):
     """(arrays by argument name, settings) of case `number` (from 1): the inputs a failure
     message names, to reproduce it in a debugger."""
-    return grader.case_inputs(EXERCISES, exercise, number)
+    return grader.case_inputs(__getattr__("EXERCISES"), exercise, number)

@@ -2,7 +2,7 @@
 
 import sys
 
-from minigrad.grade import EXERCISES
+from minigrad.grade.exercises import EXERCISES
 from minigrad.grade.grader import main
 
 if __name__ == "__main__":

@@ -23,54 +23,53 @@ import numpy as np
 
 from minigrad.grade.student_code import Copy, StudentLines, keeping_locals
 from minigrad.graph import walk
-from minigrad.tensor import Tensor
 
 __all__ = ["StudentLines", "keeping_locals", "after_wrong_output", "cut_report", "suspects",
            "wrong_gradient_hint"]
 
 # ---- an output is wrong: which intermediate first? ------------------------------------------
 
-def after_wrong_output(output, intermediates, mine, reference, lines, compare):
+def after_wrong_output(output_line, intermediates, mine, reference, compare):
     """Lines to add to "the output ... is wrong": the first named intermediate that differs
     (with its line), or, when all agree, the line after them; or how to get this report.
 
-    output          the student's wrong output tensor
+    output_line     'your file, line 9: ...', the line that made the wrong output, or None
     intermediates   ((name, description), ...) in the formulas' order: (("r", "the reset gate
                     r"), ...)
-    mine, reference the locals kept from the student's function and the reference's
+    mine            {name: (array, the line that made it or None)}: the student's function's
+                    locals of those names that were tensors, as the graded code's process
+                    gave them back
+    reference       {name: array}: the reference's
     compare         (got, expected) -> None, or (element, yours, expected, wrong, total)
     """
     if not intermediates:
         return []
     names = [name for name, _ in intermediates]
     listed = _listing(names)
-    found = [(name, what) for name, what in intermediates
-             if isinstance(mine.get(name), Tensor) and name in reference]
+    found = [(name, what) for name, what in intermediates if name in mine and name in reference]
     if not found:
         return [f"(name your intermediate results {_listing(names, 'and')} as in the formulas, "
                 f"and the grader says which one differs first)"]
     for name, what in found:
-        got, want = mine[name], reference[name]
+        (got, line), want = mine[name], reference[name]
         if got.shape != want.shape:
             text = [f"{what} is the first of {listed} that differs: yours has shape {got.shape}, "
                     f"the reference's {want.shape}"]
         else:
-            difference = compare(got.data, want.data)
+            difference = compare(got, want)
             if difference is None:
                 continue
             element, yours, expected, wrong, total = difference
             text = [f"{what} is the first of {listed} that differs: element {element}, yours "
                     f"{yours:.6g}, expected {expected:.6g} (off by {abs(yours - expected):.3g}); "
                     f"{wrong} of {total} elements are off"]
-        line = lines.line_of(got.creator)
         return text + [f"check its line, {line}" if line else f"check the line that makes {name}"]
     agree = _listing([name for name, _ in found], "and")
     missing = [name for name in names if name not in dict(found)]
     text = [f"{agree} agree with the reference: the mistake is in what comes after "
             f"{'it' if len(found) == 1 else 'them'}"]
-    line = lines.line_of(output.creator)
-    if line:
-        text[0] += f", {line}"
+    if output_line:
+        text[0] += f", {output_line}"
     if missing:
         text.append(f"({_listing(missing, 'and')} not found among your local variables, so not "
                     f"compared)")
@@ -84,29 +83,29 @@ def _listing(names, word="or"):
 
 # ---- a gradient is wrong although the outputs are right -------------------------------------
 
-def cut_report(inputs, wanted, outputs, lines, parts, atol):
+def cut_report(names, got, wanted, suspected, parts, atol):
     """A graph cut, or None: the first input whose gradient is missing or exactly 0 where the
     reference's is not (by more than `atol`), as lines of text: what gets no gradient, why that
     means a cut, and the lines of the student's file that take in a tensor no op made.
 
-    inputs    the student's input tensors (after backward)
+    names     the inputs' names
+    got       the student's gradient for each, an array or None (missing)
     wanted    the reference's gradient for each, as arrays
+    suspected the text `suspects` wrote, in the graded code's process, on the student's graph
     parts     {input name: (name of block 1, ...)}: a stacked weight, split in equal blocks
               along its first axis (a GRU's weight_hh: W_hr, W_hz, W_hn)
     """
-    for x, want in zip(inputs, wanted):
-        got = np.zeros_like(want) if x.grad is None else x.grad
-        starved = (got == 0) & (np.abs(want) > atol)
+    for name, grad, want in zip(names, got, wanted):
+        starved = ((np.zeros_like(want) if grad is None else grad) == 0) & (np.abs(want) > atol)
         if not starved.any():
             continue
-        text = [f"no gradient reaches {_starved_part(x.name, starved, parts.get(x.name, ()))}",
+        text = [f"no gradient reaches {_starved_part(name, starved, parts.get(name, ()))}",
                 f"the reference's gradient there is not 0, yours is "
-                f"{'missing (None)' if x.grad is None else '0'}. The outputs are right, so the "
-                f"graph is cut between {x.name} and the outputs: a value was taken out of the "
+                f"{'missing (None)' if grad is None else '0'}. The outputs are right, so the "
+                f"graph is cut between {name} and the outputs: a value was taken out of the "
                 f"graph (Tensor(t.data), t.detach(), NumPy on .data) and the computation went "
                 f"on from the copy, through which no gradient flows back."]
-        text += suspects(outputs, inputs, lines)
-        return text
+        return text + list(suspected)
     return None
 
 

@@ -4,7 +4,6 @@ solution may read but not run (its answers)."""
 
 import numpy as np
 
-from minigrad.autograd import Function
 from minigrad.grade import reference
 from minigrad.grade.grader import Case, SolutionFailed, function_exercise
 
@@ -56,12 +55,12 @@ def logsumexp_cases():
     return cases
 
 
-def logsumexp_is_one_op(solution, fn, case, where, outputs):
+def logsumexp_is_one_op(facts, where):
     """The exercise is to write an op: the output must come from a Function subclass defined in
-    the student's file."""
-    y = outputs[0]
-    if not (isinstance(y.creator, Function) and type(y.creator).__module__ == solution.__name__):
-        made_by = "no op" if y.creator is None else type(y.creator).__name__
+    the student's file. (Which op made it is what the graded code's process saw: a fact about
+    the code, which the numbers cannot check.)"""
+    if not facts.get("own_op"):
+        made_by = facts.get("made_by") or "no op"
         raise SolutionFailed(f"logsumexp: the output should be made by your own op (a subclass of "
                              f"minigrad.Function with forward and backward, defined in your file), "
                              f"but it was made by {made_by}, for {where}")

@@ -1,15 +1,17 @@
-"""The grader's machinery: load a student's file by its path, run their code and the reference
-on the same random inputs, and say exactly what differs.
+"""The grader's machinery: run a student's file in a process of its own, run the reference
+here on the same inputs, and say exactly what differs.
 
 An exercise that asks for a function of tensors (`function_exercise`) is checked case by case.
-For each case:
+The student's function runs in the graded code's process (process.py, child.py, run_cases.py),
+on fresh float64 tensors, with the upstream gradients this process sends; it gives back its
+outputs, its gradients and its gradient check's halves, as arrays. Here, for each case:
 
-1. the student's function and the reference run on fresh float64 tensors holding the same
-   numbers;
+1. the reference runs on tensors holding the same numbers;
 2. every output is compared, element by element;
-3. the same random upstream gradient is sent back through both, and the gradient of every
-   input is compared;
-4. `minigrad.gradcheck` compares the student's gradients with finite differences.
+3. with the same random upstream gradient sent back through both, the gradient of every input
+   is compared;
+4. the student's gradients are compared with their finite differences (`minigrad.gradcheck`'s
+   check, its halves computed there, compared here).
 
 The first difference stops the grading with a `SolutionFailed` whose message names the exercise,
 the case and its input shapes, the output or the gradient that is wrong, the element, both
@@ -17,9 +19,10 @@ values, and how many elements are off; and, from `diagnose`, where in the studen
 (the first named intermediate that differs, a cut graph). `case_inputs` hands the same inputs
 back, for a debugger.
 
-A solution that runs the exercise's answer (the reference, or the project's own version of
-the piece) fails, whatever it computes: see `answers`. Loading and calling the student's code
-is in `solution`; comparing arrays and writing what differs, in `compare`.
+The verdict is written here, from the arrays alone: what the graded code prints, its exit status
+or anything it changes in its own process is no verdict. It cannot open the reference there, nor
+run the project's own version of the piece unnoticed (answers.py, child.py). Loading and calling
+the student's code is in `solution`; comparing arrays and writing what differs, in `compare`.
 
 Other packages (attention, seq2seq) build their graders from these same pieces.
 """
@@ -27,22 +30,21 @@ Other packages (attention, seq2seq) build their graders from these same pieces.
 import argparse
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
-from minigrad.gradcheck import GradcheckError, gradcheck, send_back
+from minigrad.gradcheck import GradcheckError, disagreement, send_back
 from minigrad.grade import diagnose
-from minigrad.grade.compare import as_outputs, compare_arrays, describe, difference
-from minigrad.grade.solution import (
-    SolutionFailed,
-    call,
-    error_text,
-    load_solution,
-    refusing_answers,
-    require,
-)
+from minigrad.grade.compare import compare_arrays, describe, difference
+from minigrad.grade.process import run_child
+from minigrad.grade.run_cases import tensors
+from minigrad.grade.solution import SolutionFailed, call, load_solution, require
 from minigrad.tensor import Tensor
+
+__all__ = ["Case", "Exercise", "SolutionFailed", "call", "case_inputs", "compare_arrays",
+           "function_exercise", "grade", "load_solution", "main", "require"]
 
 
 @dataclass
@@ -58,9 +60,10 @@ class Case:
 @dataclass
 class Exercise:
     """What a student's file must define and how it is checked.
-    run(solution, exercise) checks the loaded module and returns a one-line summary, or raises
-    SolutionFailed. `answers`: modules, functions, classes whose code the solution may not run
-    (the reference, the project's own version; see minigrad.grade.answers)."""
+    run(path, exercise) grades the file at `path`, run in a process of its own
+    (process.run_child), and returns a one-line summary, or raises SolutionFailed. `answers`:
+    the reference modules, which that process cannot open, and the project's own versions
+    (functions, classes) it may not run (process.answer_specs, child.py, answers.py)."""
     name: str
     title: str
     defines: str                    # the function (or class) the file must define
@@ -72,30 +75,29 @@ class Exercise:
 
 # ---- A function of tensors, checked against a reference -------------------------------------
 
-def tensors(case):
-    """Fresh float64 leaves named after their arguments."""
-    return [Tensor(np.array(a, dtype=np.float64), requires_grad=True, name=name)
-            for name, a in case.arrays.items()]
-
-
 def function_exercise(name, title, defines, signature, reference, cases, outputs,
                       atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=(),
                       intermediates=(), parts=None):
     """An Exercise for a function of tensors: `reference(*tensors, **settings)` gives the right
-    outputs (named by `outputs`) and gradients; `cases()` lists the inputs. `extra(solution,
-    fn, case, where, outputs)` may add checks of its own (raising SolutionFailed); `answers`
-    what the solution may not run (Exercise). For the diagnosis (diagnose.py):
-    `intermediates`, ((local name, what it is), ...) in the formulas' order, are compared when
-    an output is wrong; `parts`, {input name: (block names)}, names the blocks of a stacked
-    weight that a cut graph may starve."""
+    outputs (named by `outputs`) and gradients; `cases()` lists the inputs. `extra(facts,
+    where)` may add checks of its own on what the graded code's process noted (`facts`, a
+    dict; raising SolutionFailed); `answers` what the solution may not run (Exercise). For the
+    diagnosis (diagnose.py): `intermediates`, ((local name, what it is), ...) in the formulas'
+    order, are compared when an output is wrong; `parts`, {input name: (block names)}, names
+    the blocks of a stacked weight that a cut graph may starve."""
 
-    def run(solution, exercise):
-        fn = require(solution, exercise)
-        path = getattr(solution, "__file__", None)
+    def run(path, exercise):
         all_cases = cases()
-        for number, case in enumerate(all_cases, 1):
+        names = [local for local, _ in intermediates]
+        expected = [reference_side(reference, case, number, names)
+                    for number, case in enumerate(all_cases, 1)]
+        results = run_child(exercise, path, "minigrad.grade.run_cases:function_results",
+                            request(all_cases, expected, outputs, names),
+                            request_arrays(all_cases, expected))
+        finish_first(results)
+        for number, (case, wanted) in enumerate(zip(all_cases, expected), 1):
             try:
-                grade_case(exercise, solution, fn, path, case, number, len(all_cases))
+                grade_case(exercise, results, case, wanted, number, len(all_cases))
             except SolutionFailed as failure:
                 raise SolutionFailed(f"{failure}\n  to get these inputs: from {package} import "
                                      f"case_inputs; case_inputs({name!r}, {number})") from None
@@ -103,39 +105,103 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
                 f"gradients with respect to {', '.join(case_names(all_cases))} agree with the "
                 f"reference, and your gradients with finite differences")
 
-    def grade_case(exercise, solution, fn, path, case, number, total):
+    def grade_case(exercise, results, case, wanted, number, total):
         where = describe(case, number, total)
-        inputs, reference_inputs = tensors(case), tensors(case)
-        names = [local for local, _ in intermediates]
-        kept = {}
-
-        def keeping(*args, **settings):                 # fn, its locals `names` kept
-            result, found = diagnose.keeping_locals(lambda: fn(*args, **settings), fn, names)
-            kept.update(found)
-            return result
-
-        with diagnose.StudentLines(path) as lines:
-            result = call(exercise, keeping, inputs, case.settings, where, path)
-        mine = as_outputs(result, exercise, outputs, where)
-        expected, reference_kept = diagnose.keeping_locals(
-            lambda: reference(*reference_inputs, **case.settings), reference, names)
-        expected = expected if isinstance(expected, tuple) else (expected,)
-        for out_name, got, want in zip(outputs, mine, expected):
+        facts = results.case(number, where)
+        if facts.get("stage") == "call" and "failed" in facts:
+            raise SolutionFailed(facts["failed"])
+        prefix = f"{number}/"
+        mine = [results.array(f"{prefix}out/{j}", f"the output {out_name}", where)
+                for j, out_name in enumerate(outputs)]
+        kept = {local: (results.array(f"{prefix}kept/{local}", local, where),
+                        facts.get("kept_lines", {}).get(local))
+                for local, _ in intermediates if results.has(f"{prefix}kept/{local}")}
+        for j, (out_name, got, want) in enumerate(zip(outputs, mine, wanted.outputs)):
             try:
-                compare_arrays(f"{name}: the output {out_name}", got.data, want.data, where,
-                               atol, rtol)
+                compare_arrays(f"{name}: the output {out_name}", got, want, where, atol, rtol)
             except SolutionFailed as failure:
-                more = diagnose.after_wrong_output(got, intermediates, kept, reference_kept,
-                                                   lines, lambda a, b: difference(a, b, atol, rtol))
+                line = (facts.get("output_lines") or [None] * len(outputs))[j]
+                more = diagnose.after_wrong_output(line, intermediates, kept, wanted.kept,
+                                                   lambda a, b: difference(a, b, atol, rtol))
                 raise SolutionFailed("\n  ".join([str(failure)] + more)) from None
         if extra is not None:
-            extra(solution, fn, case, where, mine)
-        compare_gradients(exercise, where, (inputs, mine), (reference_inputs, expected),
-                          outputs, path, number, atol, rtol,
-                          diagnosis=(solution, lines, parts or {}))
-        run_gradcheck(exercise, fn, case, where, path)
+            extra(facts, where)
+        if facts.get("stage") == "backward" and "failed" in facts:
+            raise SolutionFailed(facts["failed"])
+        got = [results.array(f"{prefix}grad/{x}", f"the gradient with respect to {x}", where)
+               if results.has(f"{prefix}grad/{x}") else None for x in case.arrays]
+        compare_gradients(exercise, where, list(case.arrays), got, wanted.grads, atol, rtol,
+                          facts, parts or {})
+        if facts.get("stage") == "gradcheck" and "failed" in facts:
+            raise SolutionFailed(facts["failed"])
+        if "checked" not in facts:
+            raise SolutionFailed(f"{name}: your code gave back no gradient check for {where}")
+        try:
+            for i, input_name in facts["checked"]:
+                disagreement(i, input_name,
+                             results.array(f"{prefix}analytic/{i}", "gradient check", where),
+                             results.array(f"{prefix}numeric/{i}", "gradient check", where))
+        except GradcheckError as error:
+            raise SolutionFailed(f"{name}: your backward disagrees with finite differences for "
+                                 f"{where}: {error}") from None
+        except (TypeError, ValueError):
+            raise SolutionFailed(f"{name}: your code gave back a gradient check the grader "
+                                 f"cannot read, for {where}") from None
 
     return Exercise(name, title, defines, signature, run, cases, answers)
+
+
+@dataclass
+class Expected:
+    """The reference's side of one case, computed in the grader's own process."""
+    outputs: list                   # arrays
+    grads: list                     # one array per input, zeros where no gradient reached it
+    kept: dict                      # the reference's named intermediates, as arrays
+    upstream: list                  # the random upstream gradient, one array per output
+
+
+def reference_side(reference, case, number, names):
+    inputs = tensors(case)
+    outputs, kept = diagnose.keeping_locals(lambda: reference(*inputs, **case.settings),
+                                            reference, names)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    upstream = [np.random.default_rng(number).standard_normal(out.shape) for out in outputs]
+    send_back(outputs, upstream)
+    return Expected([out.data for out in outputs],
+                    [np.zeros_like(x.data) if x.grad is None else x.grad for x in inputs],
+                    {k: v.data for k, v in kept.items() if isinstance(v, Tensor)}, upstream)
+
+
+def request(cases, expected, outputs, names):
+    """The request's text part: what the graded code's process needs to call the function."""
+    specs = []
+    for case in cases:
+        arrays = {k for k, v in case.settings.items() if isinstance(v, np.ndarray)}
+        specs.append({"label": case.label, "arrays": list(case.arrays),
+                      "settings": {k: v for k, v in case.settings.items() if k not in arrays},
+                      "array_settings": sorted(arrays), "outputs": len(outputs)})
+    return {"cases": specs, "outputs": list(outputs), "intermediates": names}
+
+
+def request_arrays(cases, expected):
+    """The request's arrays: each case's inputs, array settings and upstream gradients (never
+    the expected outputs or gradients)."""
+    arrays = {}
+    for number, (case, wanted) in enumerate(zip(cases, expected), 1):
+        arrays.update({f"{number}/in/{k}": np.asarray(v) for k, v in case.arrays.items()})
+        arrays.update({f"{number}/setting/{k}": v for k, v in case.settings.items()
+                       if isinstance(v, np.ndarray)})
+        arrays.update({f"{number}/upstream/{j}": r for j, r in enumerate(wanted.upstream)})
+    return arrays
+
+
+def finish_first(results):
+    """Raise what stopped the graded code before its cases: a refusal, a file that does not
+    load or defines no function."""
+    if "refused" in results.facts:
+        raise SolutionFailed(results.facts["refused"])
+    if "failed" in results.facts:
+        raise SolutionFailed(results.facts["failed"])
 
 
 def case_names(cases):
@@ -145,71 +211,38 @@ def case_names(cases):
     return names
 
 
-def compare_gradients(exercise, where, student, reference, outputs, path, number, atol, rtol,
-                      diagnosis=None):
-    """Send one random upstream gradient back through the student's outputs and the
-    reference's (each given as (inputs, outputs)); compare the gradient of every input.
-    `diagnosis`, (the student's module, their StudentLines, parts), lets a failure say more: a
-    cut graph, or whose backward to look at."""
-    inputs, mine = student
-    reference_inputs, expected = reference
-    solution, lines, parts = diagnosis or (None, diagnose.StudentLines(None), {})
-    upstream = [np.random.default_rng(number).standard_normal(out.shape) for out in mine]
-    for out_name, out in zip(outputs, mine):
-        if not out.requires_grad:
-            raise SolutionFailed(f"{exercise.name}: the output {out_name} is not connected to the "
-                                 f"inputs (it does not require grad) for {where}: compute it with "
-                                 f"tensor operations, not on .data or with NumPy")
-    try:
-        with refusing_answers(exercise):
-            send_back(mine, upstream)
-    except SolutionFailed:
-        raise
-    except (Exception, SystemExit) as error:  # the student's code: anything can happen
-        raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
-                             f"{error_text(error, path)}, for {where}") from None
-    send_back(expected, upstream)
-    wanted = [np.zeros_like(want.data) if want.grad is None else want.grad
-              for want in reference_inputs]
-    for x, want_grad in zip(inputs, wanted):
-        got = np.zeros_like(want_grad) if x.grad is None else x.grad
+def compare_gradients(exercise, where, names, got, wanted, atol, rtol, facts, parts):
+    """Compare the gradient of every input that the graded code's process gave back (`got`,
+    an array or None each) with the reference's (`wanted`). A failure says more when it can
+    (`facts`, from that process): a cut graph, or whose backward to look at."""
+    for x, grad, want_grad in zip(names, got, wanted):
         try:
-            compare_arrays(f"{exercise.name}: the gradient with respect to {x.name}", got,
+            compare_arrays(f"{exercise.name}: the gradient with respect to {x}",
+                           np.zeros_like(want_grad) if grad is None else grad,
                            want_grad, where, atol, rtol)
         except SolutionFailed as failure:
-            cut = diagnose.cut_report(inputs, wanted, mine, lines, parts, atol)
+            cut = diagnose.cut_report(names, got, wanted, facts.get("suspects", []), parts, atol)
             if cut is not None:
                 raise SolutionFailed(f"{exercise.name}: {cut[0]}, for {where}:\n  "
                                      + "\n  ".join(cut[1:])) from None
-            hint = diagnose.wrong_gradient_hint(mine, inputs, solution, lines)
-            raise SolutionFailed("\n  ".join([str(failure)] + hint)) from None
-
-
-def run_gradcheck(exercise, fn, case, where, path):
-    inputs = tensors(case)
-    try:
-        with refusing_answers(exercise):
-            gradcheck(lambda *xs: fn(*xs, **case.settings), *inputs)
-    except SolutionFailed:
-        raise
-    except GradcheckError as error:
-        raise SolutionFailed(f"{exercise.name}: your backward disagrees with finite differences "
-                             f"for {where}: {error}") from None
-    except (Exception, SystemExit) as error:  # the student's code: anything can happen
-        raise SolutionFailed(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
-                             f"{error_text(error, path)}, for {where}") from None
+            raise SolutionFailed("\n  ".join([str(failure)] + facts.get("hint", []))) from None
 
 
 # ---- Grading, from Python or from the command line ----------------------------------
 
 def grade(exercises, name, path):
     """Grade the file at `path` against exercise `name`; return the 'passed: ...' report or
-    raise SolutionFailed."""
+    raise SolutionFailed. The file runs in a process of its own (process.py); this one
+    compares what it gives back and writes the verdict."""
     if name not in exercises:
         raise SolutionFailed(f"no exercise {name!r}; the exercises are: {', '.join(exercises)}")
+    path = Path(path)
+    if path.is_dir():
+        raise SolutionFailed(f"{path} is a directory, not a .py file")
+    if not path.is_file():
+        raise SolutionFailed(f"no such file: {path}")
     exercise = exercises[name]
-    solution = load_solution(path)
-    return f"passed: {exercise.run(solution, exercise)}"
+    return f"passed: {exercise.run(path, exercise)}"
 
 
 def case_inputs(exercises, name, number):

@@ -1,0 +1,137 @@
+"""The graded code's own process: `python -m minigrad.grade.child REQUEST RESULT`.
+
+The grader (process.py) starts this process with a request: the student's file, the function
+it must define, the cases' inputs and the upstream gradients. Here the file is loaded, the
+function called on every case, and what came out is written to RESULT: outputs, gradients,
+finite differences, the named intermediates, and the diagnosis's text (which line made what).
+Nothing here decides a verdict. The grader compares the results with the reference in its own
+process, which never imports the student's code: whatever the graded code does here (print a
+'passed' line, end the process, replace the grader's functions) changes this process alone.
+
+Before the student's file is loaded, an audit hook (`sys.addaudithook`; Python has no call to
+remove one) guards the process for as long as it runs (`guard`):
+
+- the files of the exercise's reference modules cannot be opened: importing the reference, a
+  second import from its path or a link to it, `exec` of its source, copying it elsewhere to
+  load the copy, all fail;
+- no other process can be started (a copy made by `cp`, a grader of one's own);
+- `sys.setprofile` called from outside minigrad's own files is noted: it would switch off the
+  watch for the project's own versions of the piece (answers.py).
+
+Each of these is reported as a refusal, and the solution fails.
+"""
+
+import importlib
+import json
+import os
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+
+from minigrad.debug.watch import MINIGRAD
+
+PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
+                  "os.fork", "os.forkpty", "pty.spawn")
+
+
+def guard(blocked):
+    """Install the audit hook; return the list it notes refusals in (their messages' middles).
+    `blocked`: [(file, module name)] of the reference modules no one may open here."""
+    files = {os.path.realpath(file): module for file, module in blocked}
+    caches = {(os.path.join(os.path.dirname(file), "__pycache__"),
+               os.path.splitext(os.path.basename(file))[0] + "."): module
+              for file, module in files.items()}            # reference.cpython-311.pyc
+    noted, busy = [], [False]
+
+    def blocked_module(path):
+        if isinstance(path, int) or path is None:               # an open file descriptor
+            return None
+        full = os.path.realpath(os.fsdecode(os.fspath(path)))
+        if full in files:
+            return files[full]
+        folder, name = os.path.split(full)
+        return next((module for (where, stem), module in caches.items()
+                     if folder == where and name.startswith(stem)), None)
+
+    def hook(event, args):
+        if busy[0]:
+            return                              # the hook's own calls raise events too
+        busy[0] = True
+        try:
+            why = refused(event, args)
+        finally:
+            busy[0] = False
+        if why is not None:
+            noted.append(why)
+            raise PermissionError(f"the grader refuses this: {why}")
+
+    def refused(event, args):
+        if event in ("open", "os.link", "os.symlink", "shutil.copyfile"):
+            module = blocked_module(args[0])
+            return None if module is None else f"opens the file of {module}"
+        if event in PROCESS_EVENTS:
+            return f"starts another process ({event})"
+        if event == "sys.setprofile":
+            caller = sys._getframe(2).f_code.co_filename      # 0: refused, 1: hook
+            if not os.path.abspath(caller).startswith(MINIGRAD + os.sep):
+                return "calls sys.setprofile (your file, or a module it imports)"
+        return None
+
+    sys.addaudithook(hook)
+    return noted
+
+
+def refusal_text(exercise, why):
+    """The failure message for a refusal the hook noted."""
+    if why.startswith("opens"):
+        return (f"{exercise['name']}: your code {why}, an answer to this exercise (the "
+                f"reference), while it is graded: importing it, or running its source, would "
+                f"pass whatever you wrote. Write it yourself: reading the answer is allowed, "
+                f"running it is not.")
+    return (f"{exercise['name']}: your code {why} while it is graded, which would hide from the "
+            f"grader whether it runs an answer to this exercise. Write it yourself: reading the "
+            f"answer is allowed, running it is not.")
+
+
+def read(path):
+    """(meta, {name: array}) from an .npz written by `write`; data only, never a pickle."""
+    with np.load(path, allow_pickle=False) as found:
+        arrays = {name: found[name] for name in found.files}
+    return json.loads(str(arrays.pop("meta"))), arrays
+
+
+def write(path, meta, arrays):
+    np.savez(path, meta=np.array(json.dumps(meta)), **arrays)
+
+
+def resolve(spec):
+    """'attention.modules:MultiHeadAttention' -> the class (or function) it names."""
+    module, _, name = spec.partition(":")
+    found = importlib.import_module(module)
+    for part in name.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def main(request_path, result_path):
+    meta, arrays = read(request_path)
+    from minigrad.grade.solution import SolutionFailed, load_solution, require
+    runner = resolve(meta["runner"])
+    exercise = SimpleNamespace(**meta["exercise"],
+                               answers=tuple(resolve(spec) for spec in meta["watched"]))
+    noted = guard(meta["blocked"])
+    result, facts = {}, {"cases": []}
+    try:
+        solution = load_solution(meta["path"])
+        fn = require(solution, exercise)
+        runner(exercise, solution, fn, meta, arrays, result, facts["cases"])
+    except SolutionFailed as failure:
+        facts["failed"] = str(failure)
+    if noted:
+        facts["refused"] = refusal_text(meta["exercise"], noted[0])
+    write(result_path, facts, result)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])

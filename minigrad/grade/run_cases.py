@@ -1,0 +1,131 @@
+"""The student's function run on every case, in the graded code's process (child.py): what
+comes out is written down for the grader, which compares it with the reference in its own
+process (grader.py). Nothing here compares anything.
+
+For case k (from 1) it keeps, as arrays: `k/out/j` the output j; `k/kept/NAME` the named
+intermediates (r, z, n) of the student's function; `k/grad/NAME` each input's gradient for the
+upstream gradients `k/upstream/j` that the grader sent; `k/analytic/i`, `k/numeric/i` the
+gradient check's halves (minigrad.gradcheck.analytic_and_numeric). And as text, the
+diagnosis's (diagnose.py): the line of the student's file that made each output and
+intermediate, the tensors from outside the graph, which op made the output. The first error
+stops it, noted with the stage it stopped at ("call", "backward", "gradcheck"): the grader
+checks what came before it first.
+"""
+
+import numpy as np
+
+from minigrad import autograd
+from minigrad.autograd import Function
+from minigrad.gradcheck import GradcheckError, analytic_and_numeric, send_back
+from minigrad.grade import diagnose
+from minigrad.grade.compare import as_outputs, describe
+from minigrad.grade.solution import SolutionFailed, call, error_text, refusing_answers
+from minigrad.tensor import Tensor
+
+
+class Case:
+    """A case as the request holds it: the inputs' arrays, the settings (arrays among them)."""
+
+    def __init__(self, number, spec, arrays):
+        self.label = spec["label"]
+        self.arrays = {name: arrays[f"{number}/in/{name}"] for name in spec["arrays"]}
+        self.settings = dict(spec["settings"])
+        self.settings.update({name: arrays[f"{number}/setting/{name}"]
+                              for name in spec["array_settings"]})
+        self.upstream = [arrays[f"{number}/upstream/{j}"] for j in range(spec["outputs"])]
+
+
+def tensors(case):
+    """Fresh float64 leaves named after their arguments."""
+    return [Tensor(np.array(a, dtype=np.float64), requires_grad=True, name=name)
+            for name, a in case.arrays.items()]
+
+
+def function_results(exercise, solution, fn, meta, arrays, result, facts):
+    """Run `fn` on every case of the request; fill `result` (arrays) and `facts` (one dict of
+    text per case, in order)."""
+    path = getattr(solution, "__file__", None)
+    specs = meta["cases"]
+    for number, spec in enumerate(specs, 1):
+        case = Case(number, spec, arrays)
+        found = {"stage": "call"}
+        facts.append(found)
+        try:
+            run_case(exercise, solution, fn, path, case, describe(case, number, len(specs)),
+                     meta, result, found, prefix=f"{number}/")
+        except SolutionFailed as failure:
+            found["failed"] = str(failure)
+            return                                      # the grader stops at this case
+
+
+def run_case(exercise, solution, fn, path, case, where, meta, result, found, prefix):
+    names = meta["intermediates"]
+    inputs, kept = tensors(case), {}
+
+    def keeping(*args, **settings):                 # fn, its locals `names` kept
+        value, locals_found = diagnose.keeping_locals(lambda: fn(*args, **settings), fn, names)
+        kept.update(locals_found)
+        return value
+
+    with diagnose.StudentLines(path) as lines:
+        value = call(exercise, keeping, inputs, case.settings, where, path)
+    mine = as_outputs(value, exercise, meta["outputs"], where)
+    for j, out in enumerate(mine):
+        result[f"{prefix}out/{j}"] = np.asarray(out.data)
+    found["output_lines"] = [lines.line_of(out.creator) for out in mine]
+    found["kept_lines"] = {}
+    for name, tensor in kept.items():
+        if isinstance(tensor, Tensor):
+            result[f"{prefix}kept/{name}"] = np.asarray(tensor.data)
+            found["kept_lines"][name] = lines.line_of(tensor.creator)
+    creator = mine[0].creator
+    found["made_by"] = None if creator is None else type(creator).__name__
+    found["own_op"] = (isinstance(creator, Function)
+                       and type(creator).__module__ == solution.__name__)
+
+    found["stage"] = "backward"
+    for out_name, out in zip(meta["outputs"], mine):
+        if not out.requires_grad:
+            raise SolutionFailed(f"{exercise.name}: the output {out_name} is not connected to the "
+                                 f"inputs (it does not require grad) for {where}: compute it with "
+                                 f"tensor operations, not on .data or with NumPy")
+    try:
+        with refusing_answers(exercise):
+            send_back(mine, case.upstream)
+    except SolutionFailed:
+        raise
+    except (Exception, SystemExit) as error:  # the student's code: anything can happen
+        raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
+                             f"{error_text(error, path)}, for {where}") from None
+    for x in inputs:
+        if x.grad is not None:
+            result[f"{prefix}grad/{x.name}"] = np.asarray(x.grad)
+    found["suspects"] = diagnose.suspects(mine, inputs, lines)
+    found["hint"] = diagnose.wrong_gradient_hint(mine, inputs, solution, lines)
+
+    found["stage"] = "gradcheck"
+    found["checked"] = gradcheck_halves(exercise, fn, case, where, path, result, prefix)
+
+
+def gradcheck_halves(exercise, fn, case, where, path, result, prefix):
+    """minigrad.gradcheck's first half on the student's function, on fresh inputs, with the
+    engine strict (read-only arrays) as gradcheck has it: [(input number, name)], the gradients
+    and the central differences kept in `result`."""
+    previous, autograd.strict = autograd.strict, True
+    try:
+        with refusing_answers(exercise):
+            halves = analytic_and_numeric(lambda *xs: fn(*xs, **case.settings), tensors(case))
+    except SolutionFailed:
+        raise
+    except GradcheckError as error:
+        raise SolutionFailed(f"{exercise.name}: your backward disagrees with finite differences "
+                             f"for {where}: {error}") from None
+    except (Exception, SystemExit) as error:  # the student's code: anything can happen
+        raise SolutionFailed(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
+                             f"{error_text(error, path)}, for {where}") from None
+    finally:
+        autograd.strict = previous
+    for i, _, analytic, numeric in halves:
+        result[f"{prefix}analytic/{i}"] = np.asarray(analytic)
+        result[f"{prefix}numeric/{i}"] = np.asarray(numeric)
+    return [[i, name] for i, name, _, _ in halves]
