@@ -21,15 +21,8 @@ import numpy as np
 
 import minigrad
 import minigrad.functional as F
-from minigrad.grade.grader import (
-    Exercise,
-    SolutionFailed,
-    call,
-    compare_arrays,
-    grade,
-    main,
-    require,
-)
+from minigrad.grade.grader import Exercise, SolutionFailed, call, compare_arrays, grade, main
+from minigrad.grade.process import run_child
 from minigrad.optim import Adam
 from seq2seq.batching import pad_sources, pad_targets
 from seq2seq.decoding import beam_search, greedy
@@ -58,7 +51,7 @@ def grading_model(steps=12, seed=0):
     src = pad_sources(sources, PAD)
     tgt = pad_targets([[BOS] + s[::-1] + [EOS] for s in sources], PAD)
     minigrad.manual_seed(seed)
-    model = Seq2Seq(VOCAB, VOCAB, embed_size=8, hidden_size=12, attention="dot").double()
+    model = untrained_model()
     optimizer = Adam(model.parameters(), lr=0.03)
     for _ in range(steps):
         loss = model.loss(src, tgt)
@@ -66,6 +59,11 @@ def grading_model(steps=12, seed=0):
         loss.backward()
         optimizer.step()
     return model.eval()
+
+
+def untrained_model():
+    """The grading model's shape, float64; its weights come from training, or from the grader."""
+    return Seq2Seq(VOCAB, VOCAB, embed_size=8, hidden_size=12, attention="dot").double()
 
 
 def score(model, src, ids, finished):
@@ -99,14 +97,60 @@ def unpack(result, where, max_len):
     return ids, weights
 
 
-def grade_case(exercise, fn, path, model, case, number):
+def describe(case, number):
     label, source, beam_size, max_len = case
-    where = (f'case {number} of {len(CASES)}, "{label}" (source {source}, beam_size '
-             f'{beam_size}, max_len {max_len})')
+    return (f'case {number} of {len(CASES)}, "{label}" (source {source}, beam_size '
+            f'{beam_size}, max_len {max_len})')
+
+
+def beam_search_results(exercise, solution, fn, meta, arrays, result, facts):
+    """In the graded code's process (minigrad.grade.child): the student's beam_search on every
+    case, with the grader's model (its weights sent in the request). Keeps `k/ids` and
+    `k/weights` (when not None) for case k; the first error stops it."""
+    model = untrained_model()
+    model.load_state_dict({name[len("model/"):]: value for name, value in arrays.items()
+                           if name.startswith("model/")})
+    model.eval()
+    path = getattr(solution, "__file__", None)
+    for number, case in enumerate(CASES, 1):
+        found = {}
+        facts.append(found)
+        _, source, beam_size, max_len = case
+        where = describe(case, number)
+        try:
+            value = call(exercise, fn, [model, np.array([source]), BOS, EOS],
+                         {"beam_size": beam_size, "max_len": max_len}, where, path)
+            ids, weights = unpack(value, where, max_len)
+            result[f"{number}/ids"] = np.array(ids, dtype=np.int64)
+            if weights is not None:
+                result[f"{number}/weights"] = as_numbers(weights, where)
+        except SolutionFailed as failure:
+            found["failed"] = str(failure)
+            return
+
+
+def as_numbers(weights, where):
+    try:
+        return np.asarray(getattr(weights, "data", weights), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise SolutionFailed(f"beam_search: the attention weights should be an array of numbers, "
+                             f"(n, S); yours are a {type(weights).__name__}, for {where}") from None
+
+
+def grade_case(exercise, results, model, case, number):
+    """The verdict on one case, from what the graded code's process gave back."""
+    _, source, beam_size, max_len = case
+    where = describe(case, number)
+    facts = results.case(number, where)
+    if "failed" in facts:
+        raise SolutionFailed(facts["failed"])
     src = np.array([source])
-    result = call(exercise, fn, [model, src, BOS, EOS],
-                  {"beam_size": beam_size, "max_len": max_len}, where, path)
-    ids, weights = unpack(result, where, max_len)
+    found = results.array(f"{number}/ids", "ids", where)
+    if found.ndim != 1 or not np.issubdtype(found.dtype, np.integer):
+        raise SolutionFailed(f"beam_search: ids must be a list of token ids, for {where}")
+    weights = (results.array(f"{number}/weights", "attention weights", where)
+               if results.has(f"{number}/weights") else None)
+    ids, weights = unpack((found.tolist(), weights), where, max_len)
     finished = len(ids) < max_len           # fewer than max_len tokens: it ended with <eos>
     mine, expected_weights = score(model, src, ids, finished)
     best_ids, _ = beam_search(model, src, BOS, EOS, beam_size, max_len)
@@ -124,18 +168,22 @@ def grade_case(exercise, fn, path, model, case, number):
     if weights is None:
         raise SolutionFailed(f"beam_search: the model has attention, so return its weights, one "
                              f"row per output token ({len(expected_weights)} here), for {where}")
-    compare_arrays("beam_search: the array of attention weights",
-                   np.asarray(weights, dtype=np.float64),
-                   expected_weights, where, atol=1e-7, rtol=1e-6)
+    compare_arrays("beam_search: the array of attention weights", weights, expected_weights,
+                   where, atol=1e-7, rtol=1e-6)
 
 
-def run(solution, exercise):
-    fn = require(solution, exercise)
-    path = getattr(solution, "__file__", None)
+def run(path, exercise):
+    """Grade the file at `path`: its beam_search runs in a process of its own
+    (minigrad.grade.process) with this model's weights; the verdict is written here."""
     model = grading_model()
+    weights = {f"model/{name}": np.asarray(value) for name, value in model.state_dict().items()}
+    results = run_child(exercise, path, "seq2seq.grade:beam_search_results", {}, weights)
+    for key in ("refused", "failed"):
+        if key in results.facts:
+            raise SolutionFailed(results.facts[key])
     for number, case in enumerate(CASES, 1):
         try:
-            grade_case(exercise, fn, path, model, case, number)
+            grade_case(exercise, results, model, case, number)
         except SolutionFailed as failure:
             raise SolutionFailed(f"{failure}\n  to reproduce: from seq2seq.grade import "
                                  f"grading_model, CASES; model = grading_model(); label, "
