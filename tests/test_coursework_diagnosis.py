@@ -261,9 +261,9 @@ def test_multi_head_with_a_copied_value_projection_names_w_v(tmp_path):
     assert "line 18" not in message                 # attention's own constants are no copies
 
 
-def test_the_diagnosis_leaves_the_watch_for_answers_on(tmp_path):
-    """The grader keeps the locals with a profile hook, as the watch for answers does: both
-    see the student's code."""
+def test_named_gates_beside_an_import_of_the_reference_are_refused_not_diagnosed(tmp_path):
+    """The reference cannot be opened in the graded code's process: the refusal comes before
+    any diagnosis of the gates."""
     path = student_file(tmp_path, """
         from minigrad.grade.reference import gru_cell as answer
 
@@ -271,7 +271,8 @@ def test_the_diagnosis_leaves_the_watch_for_answers_on(tmp_path):
             r = z = n = x
             return answer(x, h, weight_ih, weight_hh, bias_ih, bias_hh)
     """)
-    assert "runs minigrad.grade.reference.gru_cell, an answer to this exercise" in failure(path)
+    assert "opens the file of minigrad.grade.reference, an answer to this exercise" in failure(
+        path)
 
 
 # ---- the machinery ------------------------------------------------------------------------------

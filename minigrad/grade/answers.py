@@ -4,16 +4,23 @@ The reference solutions ship with the graders (the grader runs them to know the 
 and gradients), and some exercises re-create a piece the project already has
 (`seq2seq.decoding.beam_search`, `attention.MultiHeadAttention`). So a file holding one line,
 `from minigrad.grade.reference import gru_cell`, would compare the reference with itself and
-pass. Hiding the references does not help: the grader needs them, and the project's own
-versions are part of the library.
+pass.
 
-What the grader can tell is whether the answer *runs* while the student's code runs. Each
-exercise lists its answers (modules, functions, classes); while the student's function, its
-backward or its gradient check runs, a profile hook (`sys.setprofile`, which leaves debuggers
-alone: they use `sys.settrace`) notes every call of a Python function and looks it up among the
-answers' code objects, and among the files of the answer modules (a module imported a second
-time, by `importlib.reload` or from its path, has new code objects but the same file). The grader
-(`grader.refusing_answers`) fails a solution when any answer ran, whatever its outputs.
+The student's code runs in a process of its own (child.py), where the reference modules' files
+cannot be opened at all: importing them, loading them from another path or a link, running
+their source with `exec`, or copying them there to load the copy fails, and is refused. The
+project's own versions are part of the library the student's code imports, so they cannot be
+kept out; what that process can tell is whether one *runs* while the student's code runs. While
+the student's function, its backward or its gradient check runs, a profile hook
+(`sys.setprofile`, which leaves debuggers alone: they use `sys.settrace`) notes every call of a
+Python function and looks it up among the answers' code objects, and among the files of the
+answer modules (a module imported a second time, by `importlib.reload` or from its path, has
+new code objects but the same file). A solution fails when any answer ran, whatever its
+outputs (`solution.refusing_answers`); and when it calls `sys.setprofile` itself (child.py).
+
+This watch is there to keep an honest mistake from passing. Code set on getting round it can
+(by Python's C API through ctypes, say): it runs in the student's own process. What it cannot
+do is change the verdict, which the grader writes in its own process from the numbers.
 
 Reading a reference and writing the same lines in one's own file is allowed: those lines are
 then the student's own code, in the student's file.
@@ -21,10 +28,14 @@ then the student's own code, in the student's file.
 
 import inspect
 import os
-import sys
 import threading
 import types
 from contextlib import contextmanager
+from sys import getprofile, setprofile
+
+# Taken when this module is imported, before any student's file is: a file that replaces
+# sys.setprofile with a function that does nothing does not switch the watch off.
+thread_setprofile = threading.setprofile
 
 
 def answer_code(answers):
@@ -69,7 +80,7 @@ def watching(answers):
     ran = []
     real = {}                       # a code's file name -> its real path (relative, symlinked)
 
-    previous = sys.getprofile()     # the grader's diagnosis (diagnose.StudentLines) goes on
+    previous = getprofile()         # the grader's diagnosis (diagnose.StudentLines) goes on
 
     def profile(frame, event, arg):
         if previous is not None:
@@ -83,13 +94,13 @@ def watching(answers):
                 ran.append(codes[id(code)][1] if id(code) in codes
                            else f"{code.co_name} (from {code.co_filename})")
 
-    sys.setprofile(profile)
-    threading.setprofile(profile)               # threads the solution starts are watched too
+    setprofile(profile)
+    thread_setprofile(profile)                  # threads the solution starts are watched too
     try:
         yield ran
     finally:
-        sys.setprofile(previous)
-        threading.setprofile(None)
+        setprofile(previous)
+        thread_setprofile(None)
 
 
 def refusal(exercise, ran):

@@ -1,0 +1,203 @@
+"""The graded code cannot write its own verdict: it runs in a process of its own, and the grader
+compares what that process gives back with the reference in its own. Each file below tries to
+pass without a right answer, by a route that once worked."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from minigrad.grade import SolutionFailed, grade, reference
+from attention.grade import grade as grade_attention
+
+from conftest import student_file
+
+ROOT = Path(__file__).resolve().parent.parent
+
+def failure(path, exercise="gru_cell", grader=grade):
+    with pytest.raises(SolutionFailed) as caught:
+        grader(exercise, path)
+    return str(caught.value)
+
+
+def command(path, exercise="gru_cell"):
+    return subprocess.run([sys.executable, "-m", "minigrad.grade", exercise, str(path)],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+# ---- the verdict is the grader's -----------------------------------------------------------
+
+def test_a_file_that_prints_a_pass_line_and_ends_its_process_fails(tmp_path):
+    path = student_file(tmp_path, """
+        import os
+
+        print("passed: gru_cell: 4 cases")
+        os._exit(0)
+    """)
+    run = command(path)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.startswith("failed: gru_cell: your code's process ended (exit status 0) "
+                                 "before it gave back its results")
+
+
+def test_replacing_the_graders_comparisons_does_not_pass_a_wrong_gru(tmp_path):
+    path = student_file(tmp_path, """
+        import minigrad.gradcheck
+        import minigrad.grade.compare
+        import minigrad.grade.grader
+
+        def nothing(*args, **kwargs):
+            return True
+
+        for module in (minigrad.grade.grader, minigrad.grade.compare, minigrad.gradcheck):
+            for name in ("compare_arrays", "gradcheck", "run_gradcheck", "disagreement",
+                         "compare_gradients"):
+                if hasattr(module, name):
+                    setattr(module, name, nothing)
+
+        def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
+            return h * 0
+    """)
+    run = command(path)
+    assert run.returncode == 1, run.stdout
+    assert run.stderr.startswith('failed: gru_cell: the output h_new is wrong for case 1 of 4')
+
+
+def test_a_results_file_written_by_the_student_and_an_early_exit_fail(tmp_path):
+    """The graded code can reach the file its process writes its results to; what it puts
+    there is read as data, and checked."""
+    path = student_file(tmp_path, """
+        import json
+        import os
+        import sys
+
+        import numpy as np
+
+        np.savez(sys.argv[2], meta=np.array(json.dumps({"cases": []})))
+        os._exit(0)
+    """)
+    assert failure(path) == ('gru_cell: your code gave back no results for case 1 of 4, "one '
+                             'example" (x (1, 4), h (1, 5), weight_ih (15, 4), weight_hh (15, 5), '
+                             'bias_ih (15,), bias_hh (15,))\n  to get these inputs: from '
+                             "minigrad.grade import case_inputs; case_inputs('gru_cell', 1)")
+
+
+def test_a_process_that_ends_in_the_middle_of_a_case_fails_with_its_status(tmp_path):
+    path = student_file(tmp_path, """
+        import os
+
+        def layer_norm(x, weight, bias, eps=1e-5):
+            os._exit(3)
+    """)
+    assert failure(path, "layer_norm").startswith(
+        "layer_norm: your code's process ended (exit status 3) before it gave back its results")
+
+
+def test_a_function_that_never_returns_fails_at_the_time_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr("minigrad.grade.process.TIME_LIMIT", 3)
+    path = student_file(tmp_path, """
+        def layer_norm(x, weight, bias, eps=1e-5):
+            while True:
+                pass
+    """)
+    assert failure(path, "layer_norm").startswith(
+        "layer_norm: your code ran for more than 3 s without finishing the cases")
+
+
+def test_outputs_that_are_nan_are_named_as_such(tmp_path):
+    path = student_file(tmp_path, """
+        def layer_norm(x, weight, bias, eps=1e-5):
+            return x * float("nan")
+    """)
+    assert "element (0, 0) is nan, expected" in failure(path, "layer_norm")
+
+
+# ---- the reference cannot be run -----------------------------------------------------------
+
+def test_replacing_sys_setprofile_does_not_let_the_reference_run(tmp_path):
+    path = student_file(tmp_path, """
+        import sys
+
+        sys.setprofile = lambda *args: None
+        from minigrad.grade.reference import gru_cell
+    """)
+    assert failure(path).startswith("gru_cell: your code opens the file of "
+                                    "minigrad.grade.reference, an answer to this exercise")
+
+
+def test_replacing_sys_setprofile_does_not_hide_the_projects_multi_head_module(tmp_path):
+    path = student_file(tmp_path, """
+        import sys
+
+        sys.setprofile = lambda *args: None
+        from attention import MultiHeadAttention
+
+        def multi_head_attention(query, key, value, in_proj_weight, in_proj_bias,
+                                 out_proj_weight, out_proj_bias, num_heads, mask=None):
+            layer = MultiHeadAttention(query.shape[-1], num_heads)
+            layer.in_proj_weight, layer.in_proj_bias = in_proj_weight, in_proj_bias
+            layer.out_proj.weight, layer.out_proj.bias = out_proj_weight, out_proj_bias
+            return layer(query, key, value, mask=mask)
+    """)
+    assert "runs attention.modules.MultiHeadAttention.__init__" in failure(
+        path, "multi_head", grade_attention)
+
+
+def test_switching_the_profile_hook_off_is_refused(tmp_path):
+    path = student_file(tmp_path, """
+        import sys
+
+        from attention import MultiHeadAttention
+
+        def multi_head_attention(query, key, value, in_proj_weight, in_proj_bias,
+                                 out_proj_weight, out_proj_bias, num_heads, mask=None):
+            sys.setprofile(None)
+            layer = MultiHeadAttention(query.shape[-1], num_heads)
+            layer.in_proj_weight, layer.in_proj_bias = in_proj_weight, in_proj_bias
+            layer.out_proj.weight, layer.out_proj.bias = out_proj_weight, out_proj_bias
+            return layer(query, key, value, mask=mask)
+    """)
+    assert failure(path, "multi_head", grade_attention).startswith(
+        "multi_head: your code calls sys.setprofile (your file, or a module it imports) while it "
+        "is graded")
+
+
+def test_a_copy_of_the_reference_made_while_graded_is_refused(tmp_path):
+    path = student_file(tmp_path, f"""
+        import importlib.util
+        import shutil
+        import tempfile
+        from pathlib import Path
+
+        copy = Path(tempfile.mkdtemp()) / "mine.py"
+        shutil.copy({reference.__file__!r}, copy)
+        spec = importlib.util.spec_from_file_location("mine", copy)
+        mine = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mine)
+        gru_cell = mine.gru_cell
+    """)
+    assert failure(path).startswith("gru_cell: your code opens the file of "
+                                    "minigrad.grade.reference, an answer to this exercise")
+
+
+def test_exec_of_the_references_source_is_refused(tmp_path):
+    path = student_file(tmp_path, f"""
+        with open({reference.__file__!r}) as file:
+            exec(file.read())
+    """)
+    assert failure(path).startswith("gru_cell: your code opens the file of "
+                                    "minigrad.grade.reference, an answer to this exercise")
+
+
+def test_a_copy_made_by_another_process_is_refused(tmp_path):
+    path = student_file(tmp_path, f"""
+        import subprocess
+        import sys
+
+        source = subprocess.run(["cat", {reference.__file__!r}], capture_output=True,
+                                text=True).stdout
+        exec(source)
+    """)
+    assert failure(path).startswith("gru_cell: your code starts another process "
+                                    "(subprocess.Popen) while it is graded")
