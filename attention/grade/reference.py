@@ -1,7 +1,6 @@
-"""Reference solutions of the attention exercises (docs/coursework.md). This file is itself a
-valid solution file for both:
-
-    python -m attention.grade general_attention attention/grade/reference.py
+"""Reference solutions of the attention exercises (docs/coursework.md): the grader compares a
+student's file with these. Given to the grader as a solution, this file is refused (the graded
+code's process cannot open it: docs/coursework.md, "Your own work"); a copy of its lines is not.
 
 Try the exercises before reading on.
 """

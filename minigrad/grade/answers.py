@@ -79,6 +79,8 @@ def watching(answers):
     codes, files = answer_code(answers)
     ran = []
     real = {}                       # a code's file name -> its real path (relative, symlinked)
+    homes = {code.co_filename for code, _ in codes.values()}     # id() only for calls there:
+                                    # in the graded code's process, each id() is an audit event
 
     previous = getprofile()         # the grader's diagnosis (diagnose.StudentLines) goes on
 
@@ -90,8 +92,9 @@ def watching(answers):
             name = code.co_filename
             if name not in real:
                 real[name] = os.path.realpath(name)
-            if id(code) in codes or name in files or real[name] in files:
-                ran.append(codes[id(code)][1] if id(code) in codes
+            known = name in homes and id(code) in codes
+            if known or name in files or real[name] in files:
+                ran.append(codes[id(code)][1] if known
                            else f"{code.co_name} (from {code.co_filename})")
 
     setprofile(profile)

@@ -33,6 +33,8 @@ from minigrad.debug.watch import MINIGRAD
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
+FILE_EVENTS = ("open", "os.link", "os.symlink", "shutil.copyfile")
+EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + ("sys.setprofile",))
 
 
 def guard(blocked):
@@ -55,8 +57,8 @@ def guard(blocked):
                      if folder == where and name.startswith(stem)), None)
 
     def hook(event, args):
-        if busy[0]:
-            return                              # the hook's own calls raise events too
+        if event not in EVENTS or busy[0]:      # the watch for answers raises two events a call
+            return                              # (builtins.id, ...); the hook's own calls too
         busy[0] = True
         try:
             why = refused(event, args)
@@ -67,14 +69,15 @@ def guard(blocked):
             raise PermissionError(f"the grader refuses this: {why}")
 
     def refused(event, args):
-        if event in ("open", "os.link", "os.symlink", "shutil.copyfile"):
+        if event in FILE_EVENTS:
             module = blocked_module(args[0])
             return None if module is None else f"opens the file of {module}"
         if event in PROCESS_EVENTS:
             return f"starts another process ({event})"
         if event == "sys.setprofile":
-            caller = sys._getframe(2).f_code.co_filename      # 0: refused, 1: hook
-            if not os.path.abspath(caller).startswith(MINIGRAD + os.sep):
+            caller = sys._getframe(1).f_back           # 0: refused, 1: hook, then the caller
+            if caller is None or not os.path.abspath(caller.f_code.co_filename).startswith(
+                    MINIGRAD + os.sep):
                 return "calls sys.setprofile (your file, or a module it imports)"
         return None
 
@@ -131,6 +134,7 @@ def main(request_path, result_path):
     if noted:
         facts["refused"] = refusal_text(meta["exercise"], noted[0])
     write(result_path, facts, result)
+    os._exit(0)         # now: not after threads the student's code left running, nor its atexit
 
 
 if __name__ == "__main__":
