@@ -13,6 +13,10 @@ grader does not insist on the reference's exact tokens; for each case it asks:
 
 The model is small, trained for a few steps on reversing digit strings so that its guesses are
 uncertain and a wider beam finds better translations than greedy decoding.
+
+The student's beam_search runs in a process of its own (minigrad.grade.process), on a copy of
+the model made from its weights; its ids and weights come back as arrays, and the questions
+above are asked here, of this process's model.
 """
 
 import sys

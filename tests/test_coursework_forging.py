@@ -83,6 +83,39 @@ def test_a_results_file_written_by_the_student_and_an_early_exit_fail(tmp_path):
                              "minigrad.grade import case_inputs; case_inputs('gru_cell', 1)")
 
 
+def test_results_that_are_not_numbers_are_named_as_such(tmp_path):
+    path = student_file(tmp_path, """
+        import json
+        import os
+        import sys
+
+        import numpy as np
+
+        facts = {"cases": [{"stage": "done"}]}
+        np.savez(sys.argv[2], meta=np.array(json.dumps(facts)), **{"1/out/0": np.array(["0.5"])})
+        os._exit(0)
+    """)
+    assert failure(path).startswith("gru_cell: the output h_new came back as <U3 values, not "
+                                    'numbers, for case 1 of 4, "one example"')
+
+
+def test_the_request_holds_the_inputs_and_never_the_expected_values(tmp_path):
+    """What the graded code's process is sent: inputs, settings, upstream gradients."""
+    seen = tmp_path / "seen.txt"
+    path = student_file(tmp_path, f"""
+        import sys
+
+        import numpy as np
+
+        with np.load(sys.argv[1]) as request:
+            open({str(seen)!r}, "w").write("\\n".join(request.files))
+    """)
+    failure(path)
+    names = seen.read_text().splitlines()
+    assert "meta" in names and "1/in/x" in names and "1/upstream/0" in names
+    assert {name.split("/")[1] for name in names if name != "meta"} == {"in", "upstream"}
+
+
 def test_a_process_that_ends_in_the_middle_of_a_case_fails_with_its_status(tmp_path):
     path = student_file(tmp_path, """
         import os

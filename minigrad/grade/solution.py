@@ -1,6 +1,6 @@
 """The student's side of grading: their file loaded by its path, their code called, and what
 goes wrong with it turned into a `SolutionFailed` that says what and where (the line of their
-file, for an error raised in it).
+file, for an error raised in it). All of it runs in the graded code's own process (child.py).
 
 While their code runs, the exercise's answers may not (minigrad.grade.answers): a solution that
 calls the reference fails, whatever it computes.
@@ -67,8 +67,9 @@ def require(solution, exercise):
 def error_text(error, path=None):
     """'ValueError: message (your file, line 12)': the error and the deepest line of the
     student's file in its traceback. A SystemExit (sys.exit() in the student's code) is caught
-    as an error: let through, it would end the grader with status 0, as if the solution had
-    passed. (Ctrl-C, a KeyboardInterrupt, still stops the grading.)"""
+    as an error: let through, it would end the graded code's process before it gave back its
+    results, and the report would not say where. (Ctrl-C, a KeyboardInterrupt, still stops the
+    grading.)"""
     if isinstance(error, SystemExit):
         text = f"SystemExit: your code called {exit_call(error)}, which would stop the grading"
     else:
