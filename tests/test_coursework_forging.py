@@ -60,8 +60,8 @@ def test_replacing_the_graders_comparisons_does_not_pass_a_wrong_gru(tmp_path):
             return h * 0
     """)
     run = command(path)
-    assert run.returncode == 1, run.stdout
-    assert run.stderr.startswith('failed: gru_cell: the output h_new is wrong for case 1 of 4')
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.startswith("failed: gru_cell: your code changes minigrad.grade.")
 
 
 def test_a_results_file_written_by_the_student_and_an_early_exit_fail(tmp_path):
@@ -194,6 +194,36 @@ def test_switching_the_profile_hook_off_is_refused(tmp_path):
     assert failure(path, "multi_head", grade_attention).startswith(
         "multi_head: your code calls sys.setprofile (your file, or a module it imports) while it "
         "is graded")
+
+
+@pytest.mark.parametrize("swap", [
+    "minigrad.grade.solution.refusing_answers = lambda exercise: contextlib.nullcontext()",
+    "minigrad.grade.answers.watching.__code__ = (lambda answers: None).__code__",
+])
+def test_swapping_the_watch_for_answers_for_one_that_watches_nothing_is_refused(tmp_path, swap):
+    path = student_file(tmp_path, f"""
+        import contextlib
+
+        import minigrad.grade.answers
+        import minigrad.grade.solution
+        from attention import MultiHeadAttention
+
+        try:
+            {swap}
+        except Exception:
+            pass
+
+        def multi_head_attention(query, key, value, in_proj_weight, in_proj_bias,
+                                 out_proj_weight, out_proj_bias, num_heads, mask=None):
+            layer = MultiHeadAttention(query.shape[-1], num_heads)
+            layer.in_proj_weight, layer.in_proj_bias = in_proj_weight, in_proj_bias
+            layer.out_proj.weight, layer.out_proj.bias = out_proj_weight, out_proj_bias
+            return layer(query, key, value, mask=mask)
+    """)
+    message = failure(path, "multi_head", grade_attention)
+    assert message.startswith("multi_head: your code ")
+    assert ("changes minigrad.grade.solution.refusing_answers" in message
+            or "replaces the code of watching" in message)
 
 
 def test_a_copy_of_the_reference_made_while_graded_is_refused(tmp_path):

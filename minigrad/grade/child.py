@@ -16,9 +16,17 @@ remove one) guards the process for as long as it runs (`guard`):
   load the copy, all fail;
 - no other process can be started (a copy made by `cp`, a grader of one's own);
 - `sys.setprofile` called from outside minigrad's own files is noted: it would switch off the
-  watch for the project's own versions of the piece (answers.py).
+  watch for the project's own versions of the piece (answers.py); so is replacing a function's
+  `__code__`.
 
-Each of these is reported as a refusal, and the solution fails.
+And the grader's modules here (minigrad.grade.*, minigrad.gradcheck) are compared, name by
+name, before the student's file is loaded and after their code has run (`unchanged`): a name
+replaced, added or removed (the watch swapped for one that watches nothing) is noted too.
+
+Each of these is reported as a refusal, and the solution fails. None of it is a wall: code in
+this process set on getting round it can (through the interpreter's C API, say). It guards the
+watch for answers against the plain ways round it; the verdict needs no guard, as it is written
+in the grader's own process from the numbers.
 """
 
 import importlib
@@ -34,7 +42,7 @@ from minigrad.debug.watch import MINIGRAD
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
 FILE_EVENTS = ("open", "os.link", "os.symlink", "shutil.copyfile")
-EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + ("sys.setprofile",))
+EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + ("sys.setprofile", "object.__setattr__"))
 
 
 def guard(blocked):
@@ -74,15 +82,41 @@ def guard(blocked):
             return None if module is None else f"opens the file of {module}"
         if event in PROCESS_EVENTS:
             return f"starts another process ({event})"
-        if event == "sys.setprofile":
-            caller = sys._getframe(1).f_back           # 0: refused, 1: hook, then the caller
-            if caller is None or not os.path.abspath(caller.f_code.co_filename).startswith(
-                    MINIGRAD + os.sep):
-                return "calls sys.setprofile (your file, or a module it imports)"
+        if event == "sys.setprofile" and not minigrads_own(sys._getframe(1).f_back):
+            return "calls sys.setprofile (your file, or a module it imports)"
+        if (event == "object.__setattr__" and args[1] == "__code__"
+                and not minigrads_own(sys._getframe(1).f_back)):
+            return f"replaces the code of {getattr(args[0], '__qualname__', 'a function')}"
         return None
 
     sys.addaudithook(hook)
     return noted
+
+
+def minigrads_own(caller):
+    """Whether the frame `caller` (the one that raised an event; 0 in the hook is the hook's
+    own, 1 `refused`) runs a file of the minigrad package."""
+    return caller is not None and os.path.abspath(caller.f_code.co_filename).startswith(
+        MINIGRAD + os.sep)
+
+
+def grader_modules():
+    """{module: a copy of its names} for the grader's modules loaded here."""
+    return {module: dict(vars(module)) for name, module in list(sys.modules.items())
+            if name.startswith("minigrad.grade") or name == "minigrad.gradcheck"}
+
+
+def unchanged(before):
+    """None, or the first name of a grader's module that the student's code replaced, added
+    or removed since `before` (grader_modules())."""
+    for module, names in before.items():
+        now = vars(module)
+        for name in sorted(set(names) | set(now)):
+            if name.startswith("__") and name.endswith("__"):
+                continue                    # __warningregistry__ and the like
+            if names.get(name, unchanged) is not now.get(name, unchanged):
+                return f"changes {module.__name__}.{name}, the grader's own code in its process"
+    return None
 
 
 def refusal_text(exercise, why):
@@ -124,6 +158,7 @@ def main(request_path, result_path):
     exercise = SimpleNamespace(**meta["exercise"],
                                answers=tuple(resolve(spec) for spec in meta["watched"]))
     noted = guard(meta["blocked"])
+    before, compare = grader_modules(), unchanged       # bound before the student's file runs
     result, facts = {}, {"cases": []}
     try:
         solution = load_solution(meta["path"])
@@ -131,8 +166,9 @@ def main(request_path, result_path):
         runner(exercise, solution, fn, meta, arrays, result, facts["cases"])
     except SolutionFailed as failure:
         facts["failed"] = str(failure)
-    if noted:
-        facts["refused"] = refusal_text(meta["exercise"], noted[0])
+    changed = compare(before)
+    if noted or changed:
+        facts["refused"] = refusal_text(meta["exercise"], noted[0] if noted else changed)
     write(result_path, facts, result)
     os._exit(0)         # now: not after threads the student's code left running, nor its atexit
 
