@@ -114,13 +114,13 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
         mine = [results.array(f"{prefix}out/{j}", f"the output {out_name}", where)
                 for j, out_name in enumerate(outputs)]
         kept = {local: (results.array(f"{prefix}kept/{local}", local, where),
-                        facts.get("kept_lines", {}).get(local))
+                        facts["kept_lines"].get(local))
                 for local, _ in intermediates if results.has(f"{prefix}kept/{local}")}
         for j, (out_name, got, want) in enumerate(zip(outputs, mine, wanted.outputs)):
             try:
                 compare_arrays(f"{name}: the output {out_name}", got, want, where, atol, rtol)
             except SolutionFailed as failure:
-                line = (facts.get("output_lines") or [None] * len(outputs))[j]
+                line = (facts["output_lines"] + [None] * len(outputs))[j]
                 more = diagnose.after_wrong_output(line, intermediates, kept, wanted.kept,
                                                    lambda a, b: difference(a, b, atol, rtol))
                 raise SolutionFailed("\n  ".join([str(failure)] + more)) from None
@@ -134,10 +134,12 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
                           facts, parts or {})
         if facts.get("stage") == "gradcheck" and "failed" in facts:
             raise SolutionFailed(facts["failed"])
-        if "checked" not in facts:
-            raise SolutionFailed(f"{name}: your code gave back no gradient check for {where}")
         try:
-            for i, input_name in facts["checked"]:
+            checked = facts.get("checked", [])
+            if sorted(i for i, _ in checked) != list(range(len(case.arrays))):
+                raise SolutionFailed(f"{name}: your code gave back no gradient check of every "
+                                     f"input for {where}")
+            for i, input_name in checked:
                 disagreement(i, input_name,
                              results.array(f"{prefix}analytic/{i}", "gradient check", where),
                              results.array(f"{prefix}numeric/{i}", "gradient check", where))

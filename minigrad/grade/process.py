@@ -99,11 +99,22 @@ class Results:
         self.ended = ended
 
     def case(self, number, where):
-        """The facts of case `number` (a dict), or SolutionFailed when there are none."""
+        """The facts of case `number` (a dict), or SolutionFailed when there are none. Text
+        for the diagnosis that is not text is dropped: it only ever adds to a failure."""
         if number > len(self.cases) or not isinstance(self.cases[number - 1], dict):
             raise SolutionFailed(f"{self.exercise.name}: your code gave back no results for "
                                  f"{where}")
-        return self.cases[number - 1]
+        facts = dict(self.cases[number - 1])
+        for key in ("suspects", "hint", "output_lines"):
+            found = facts.get(key)
+            facts[key] = ([line if isinstance(line, str) else None for line in found]
+                          if isinstance(found, list) else [])
+        facts["suspects"] = [line for line in facts["suspects"] if line is not None]
+        facts["hint"] = [line for line in facts["hint"] if line is not None]
+        lines = facts.get("kept_lines")
+        facts["kept_lines"] = ({k: v for k, v in lines.items() if isinstance(v, str)}
+                               if isinstance(lines, dict) else {})
+        return facts
 
     def has(self, key):
         return key in self.arrays
