@@ -253,6 +253,19 @@ def test_exec_of_the_references_source_is_refused(tmp_path):
                                     "minigrad.grade.reference, an answer to this exercise")
 
 
+def test_opening_the_graders_own_code_for_writing_is_refused(tmp_path):
+    """Rewritten on disk, the grader would pass this file at its next grading. (Opened to
+    append nothing: should the refusal fail, the file stays as it is.)"""
+    compare = ROOT / "minigrad" / "grade" / "compare.py"
+    before = compare.read_bytes()
+    path = student_file(tmp_path, f"""
+        open({str(compare)!r}, "a").close()
+    """)
+    assert failure(path).startswith(f"gru_cell: your code writes to {compare} while it is "
+                                    f"graded: it may write files in the temporary folder only")
+    assert compare.read_bytes() == before
+
+
 def test_a_copy_made_by_another_process_is_refused(tmp_path):
     path = student_file(tmp_path, f"""
         import subprocess

@@ -15,6 +15,8 @@ remove one) guards the process for as long as it runs (`guard`):
   second import from its path or a link to it, `exec` of its source, copying it elsewhere to
   load the copy, all fail;
 - no other process can be started (a copy made by `cp`, a grader of one's own);
+- no file can be written, moved or removed outside the temporary folder: a graded file that
+  rewrote the grader's code (or numpy's) on disk would pass its next grading, and others';
 - `sys.setprofile` called from outside minigrad's own files is noted: it would switch off the
   watch for the project's own versions of the piece (answers.py); so is replacing a function's
   `__code__`.
@@ -33,6 +35,7 @@ import importlib
 import json
 import os
 import sys
+import tempfile
 import types
 from types import SimpleNamespace
 
@@ -43,7 +46,13 @@ from minigrad.debug.watch import MINIGRAD
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
 FILE_EVENTS = ("open", "os.link", "os.symlink", "shutil.copyfile")
-EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + ("sys.setprofile", "object.__setattr__"))
+CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,),
+                 "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
+                 "os.link": (1,), "os.symlink": (1,), "shutil.copyfile": (1,),
+                 "shutil.rmtree": (0,)}            # the arguments that name what changes
+WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + tuple(CHANGE_EVENTS)
+                   + ("sys.setprofile", "object.__setattr__"))
 
 
 def guard(blocked):
@@ -54,6 +63,17 @@ def guard(blocked):
                os.path.splitext(os.path.basename(file))[0] + "."): module
               for file, module in files.items()}            # reference.cpython-311.pyc
     noted, busy = [], [False]
+    scratch = os.path.realpath(tempfile.gettempdir()) + os.sep
+
+    def changed(event, args):
+        """The paths outside the temporary folder that the event writes to or changes."""
+        if event == "open":
+            paths = [args[0]] if isinstance(args[2], int) and args[2] & WRITING else []
+        else:
+            paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
+        paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
+                 if path is not None and not isinstance(path, int)]
+        return [path for path in paths if path != os.devnull and not path.startswith(scratch)]
 
     def blocked_module(path):
         if isinstance(path, int) or path is None:               # an open file descriptor
@@ -78,9 +98,12 @@ def guard(blocked):
             raise PermissionError(f"the grader refuses this: {why}")
 
     def refused(event, args):
-        if event in FILE_EVENTS:
-            module = blocked_module(args[0])
-            return None if module is None else f"opens the file of {module}"
+        module = blocked_module(args[0]) if event in FILE_EVENTS else None
+        if module is not None:
+            return f"opens the file of {module}"
+        outside = changed(event, args)
+        if outside:
+            return f"writes to {outside[0]}"
         if event in PROCESS_EVENTS:
             return f"starts another process ({event})"
         if event == "sys.setprofile" and not minigrads_own(sys._getframe(1).f_back):
@@ -124,6 +147,10 @@ def unchanged(before):
 
 def refusal_text(exercise, why):
     """The failure message for a refusal the hook noted."""
+    if why.startswith("writes"):
+        return (f"{exercise['name']}: your code {why} while it is graded: it may write files in "
+                f"the temporary folder only ({tempfile.gettempdir()}), so that it cannot change "
+                f"the grader, or any other code, for the next grading.")
     if why.startswith("opens"):
         return (f"{exercise['name']}: your code {why}, an answer to this exercise (the "
                 f"reference), while it is graded: importing it, or running its source, would "
@@ -155,6 +182,9 @@ def resolve(spec):
 
 
 def main(request_path, result_path):
+    # No .pyc files for what the student's file imports: they go beside the code, outside the
+    # temporary folder, and a .pyc put there is what the next grading would run.
+    sys.dont_write_bytecode = True
     meta, arrays = read(request_path)
     from minigrad.grade.solution import SolutionFailed, load_solution, require
     runner = resolve(meta["runner"])
