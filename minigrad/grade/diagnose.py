@@ -17,6 +17,11 @@ an output that is off says little about which. Three things narrow it down:
   went on from the copy. `cut_report` says which input (or which block of a stacked weight)
   gets no gradient, and which line of yours made the copy (and how: `Tensor(...)`, `.detach()`,
   an array given to an op), or, when that is not known, which line takes it in.
+
+Your function runs in a process of its own (child.py): the lines and the tensors from outside
+the graph are found there, and come back as text with the arrays (run_cases.py). The
+comparisons here, `after_wrong_output` and `cut_report`, run in the grader's process, on what
+came back and on the reference's arrays.
 """
 
 import numpy as np

@@ -68,8 +68,12 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
 
 
 def _kill(child):
+    """End the child and what it started (its process group, where there are groups)."""
     try:
-        os.killpg(child.pid, signal.SIGKILL)
+        if hasattr(os, "killpg"):
+            os.killpg(child.pid, signal.SIGKILL)
+        elif child.poll() is None:
+            child.kill()
     except (ProcessLookupError, PermissionError):
         pass
     child.wait()
