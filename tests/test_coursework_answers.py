@@ -198,3 +198,30 @@ def test_an_answer_run_in_another_thread_is_refused(tmp_path):
                     "        return pool.submit(reference.gru_cell, *args).result()\n")
     with pytest.raises(SolutionFailed, match="an answer to this exercise"):
         grade("gru_cell", path)
+
+
+def test_threads_are_watched_in_the_graded_process_and_ones_own_thread_passes(tmp_path):
+    """A new thread sets the watch as its profile hook, from threading's own code: allowed, so
+    that the thread is watched (and starts at all)."""
+    threaded = """
+        from concurrent.futures import ThreadPoolExecutor
+
+        from attention import GeneralAttention, dot_product_attention
+
+        def mine(query, keys, values, weight, mask):
+            return dot_product_attention(query, keys @ weight.T, values, mask=mask)
+
+        def theirs(query, keys, values, weight, mask):
+            layer = GeneralAttention(query.shape[-1], keys.shape[-1])
+            layer.W.weight = weight
+            return layer(query, keys, values, mask=mask)
+
+        def general_attention(query, keys, values, weight, mask=None):
+            with ThreadPoolExecutor(1) as pool:
+                return pool.submit(WHOSE, query, keys, values, weight, mask).result()
+    """
+    own = student_file(tmp_path, threaded.replace("WHOSE", "mine"), "own.py")
+    assert attention.grade.grade("general_attention", own).startswith("passed: general_attention")
+    borrowed = student_file(tmp_path, threaded.replace("WHOSE", "theirs"), "borrowed.py")
+    assert "runs attention.modules.GeneralAttention.__init__, an answer" in refusal(
+        "attention", "general_attention", borrowed)

@@ -36,6 +36,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import types
 from types import SimpleNamespace
 
@@ -51,6 +52,7 @@ CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.m
                  "os.link": (1,), "os.symlink": (1,), "shutil.copyfile": (1,),
                  "shutil.rmtree": (0,)}            # the arguments that name what changes
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+THREADING = os.path.abspath(threading.__file__)
 EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + tuple(CHANGE_EVENTS)
                    + ("sys.setprofile", "object.__setattr__"))
 
@@ -119,9 +121,12 @@ def guard(blocked):
 
 def minigrads_own(caller):
     """Whether the frame `caller` (the one that raised an event; 0 in the hook is the hook's
-    own, 1 `refused`) runs a file of the minigrad package."""
-    return caller is not None and os.path.abspath(caller.f_code.co_filename).startswith(
-        MINIGRAD + os.sep)
+    own, 1 `refused`) runs a file of the minigrad package, or threading's: a new thread sets
+    the profile hook that `threading.setprofile` gave it (the watch, in answers.py)."""
+    if caller is None:
+        return False
+    file = os.path.abspath(caller.f_code.co_filename)
+    return file.startswith(MINIGRAD + os.sep) or file == THREADING
 
 
 def grader_modules():
