@@ -8,10 +8,11 @@ or from Python:
     print(grade("gru_cell", "my_gru.py"))               # raises SolutionFailed with what is wrong
 
 exercises   what each exercise asks for, and the inputs it is checked on
-reference   the reference solutions (a valid solution file for every exercise)
-grader      the machinery, shared with `attention.grade` and `seq2seq.grade`
+reference   the reference solutions (what the grader compares with; never run as a solution)
+grader      the machinery, shared with `attention.grade` and `seq2seq.grade`: the verdict
 process     the graded code's own process: started, given the cases, its results read back
-child       what runs in that process: the student's file loaded, called, its results written
+child       what runs in that process: the student's file loaded and guarded, results written
+run_cases   there, the student's function on every case: outputs, gradients, finite differences
 solution    the student's file: loading it, calling it
 compare     the student's results against the reference's: the element off, the case
 answers     a solution that runs the reference (or the project's own version) is refused

@@ -92,7 +92,7 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
         expected = [reference_side(reference, case, number, names)
                     for number, case in enumerate(all_cases, 1)]
         results = run_child(exercise, path, "minigrad.grade.run_cases:function_results",
-                            request(all_cases, expected, outputs, names),
+                            request(all_cases, outputs, names),
                             request_arrays(all_cases, expected))
         finish_first(results)
         for number, (case, wanted) in enumerate(zip(all_cases, expected), 1):
@@ -174,7 +174,7 @@ def reference_side(reference, case, number, names):
                     {k: v.data for k, v in kept.items() if isinstance(v, Tensor)}, upstream)
 
 
-def request(cases, expected, outputs, names):
+def request(cases, outputs, names):
     """The request's text part: what the graded code's process needs to call the function."""
     specs = []
     for case in cases:
