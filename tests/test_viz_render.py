@@ -282,3 +282,49 @@ def test_a_drawing_into_a_folder_that_does_not_exist_is_refused_and_no_folder_is
     with pytest.raises(FileNotFoundError, match=f"cannot write {path}: no folder {path.parent}"):
         render(draw_graph((x * x).sum()), path)
     assert not (tmp_path / "no").exists()
+
+
+# ---- limits: a graph too big for Graphviz is refused, a slow layout is stopped -------------
+
+def chain(n):
+    """x * 0.5 * 0.5 ... (n times), summed: 3 boxes an op (constant, op, output) and 3 more."""
+    from minigrad import Tensor
+    y = Tensor(np.ones(3), requires_grad=True, name="x")
+    for _ in range(n):
+        y = y * 0.5
+    return y.sum()
+
+
+def test_boxes_are_counted_as_draw_graph_writes_them():
+    from minigrad.viz.render import count_boxes
+    assert count_boxes(draw_graph(chain(40), legend=False).source) == 3 * 40 + 3
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_graph_above_max_boxes_is_refused_in_one_line_before_graphviz_runs(
+        engine, tmp_path, monkeypatch):
+    render_module = sys.modules["minigrad.viz.render"]    # the package's name is the function
+    monkeypatch.setattr(render_module, "MAX_BOXES", 100)
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: pytest.fail("Graphviz was started"))
+    with pytest.raises(RenderError) as refused:
+        render(draw_graph(chain(40)), tmp_path / "chain.svg", engine=engine)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert message.startswith("the graph has 123 boxes, more than the 100 Graphviz lays out")
+    assert "collapse=" in message and "max_nodes=" in message
+    assert message.endswith(f"The DOT text is in {tmp_path / 'chain.dot'}")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_layout_slower_than_the_timeout_is_stopped_with_a_one_line_error(
+        engine, tmp_path, monkeypatch):
+    import time
+    render_module = sys.modules["minigrad.viz.render"]    # the package's name is the function
+    monkeypatch.setattr(render_module, "TIMEOUT", 0.05)
+    graph = draw_graph(chain(300))              # 903 boxes: over a second to lay out
+    start = time.monotonic()
+    with pytest.raises(RenderError, match=rf"^Graphviz \({engine}\) was stopped after 0.05 s "
+                                          r"laying out 903 boxes .*collapse="):
+        render(graph, tmp_path / "chain.svg", engine=engine)
+    assert time.monotonic() - start < 5
+    assert not (tmp_path / "chain.svg").exists()

@@ -23,9 +23,8 @@ nowhere else.
 Graphviz: the system `dot` and the Graphviz bundled in pygraphviz find fonts through fontconfig.
 `fontconfig_file()` writes a small fonts.conf: the configuration fontconfig loads anyway (the
 `fonts.conf` it finds by itself, or the file FONTCONFIG_FILE named), plus the font's folder.
-FONTCONFIG_FILE points to it for each `dot` the project runs, and, for pygraphviz, in this
-process from its first render on: fontconfig reads the variable once, when it starts, and again
-whenever it reloads. The DOT text keeps its font names: fontconfig falls back, glyph by glyph, to
+FONTCONFIG_FILE points to it for each `dot` the project runs, and for each child Python that
+renders with pygraphviz (minigrad.viz.render): fontconfig reads the variable when it starts. The DOT text keeps its font names: fontconfig falls back, glyph by glyph, to
 a font that has the glyph. (Naming IPAexGothic in the DOT `fontname` made pango draw the Latin
 text in it too.) Not done on Windows, whose Graphviz has a fontconfig set-up of its own and whose
 fonts include Japanese ones.
@@ -186,15 +185,6 @@ def environment():
             os.environ.pop("FONTCONFIG_FILE", None)
         else:
             os.environ["FONTCONFIG_FILE"] = before
-
-
-def use_in_this_process():
-    """Set FONTCONFIG_FILE to our fonts.conf in this process, for good: the fontconfig inside
-    pygraphviz reads it when it starts (at the first render) and whenever it reloads. Call it
-    before the first render; a fontconfig already started keeps the configuration it has."""
-    config = fontconfig_file()
-    if config:
-        os.environ["FONTCONFIG_FILE"] = config
 
 
 @contextlib.contextmanager

@@ -2,7 +2,7 @@
 
 Two engines do the same layout (Graphviz's `dot`):
     "dot"         the system's `dot` program, if it is on the PATH
-    "pygraphviz"  the Graphviz libraries bundled in the pygraphviz wheel, run inside Python: no
+    "pygraphviz"  the Graphviz libraries bundled in the pygraphviz wheel, run in a child Python: no
                   program to install and no admin rights (wheels for Linux x86-64 and aarch64,
                   macOS, and Windows x86-64)
 "auto" takes the system `dot` where there is one, and pygraphviz otherwise. Both find the
@@ -12,8 +12,11 @@ Japanese font the project ships (minigrad.viz.fonts), so Japanese labels are not
                                               # a loss.dot that render did not write)
 """
 
+import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from minigrad.files import atomic_write
@@ -27,8 +30,18 @@ HOW_TO_GET_ONE = ("install one: `pip install pygraphviz` (its wheels bundle Grap
                   "(apt install graphviz, brew install graphviz, winget install graphviz)")
 
 
+# Graphviz's layout time grows faster than the graph: a chain of 1,500 ops (3,000 boxes) took
+# 10 s, one of 3,000 ops 13 s, one of 10,000 ops had not finished after 120 s. A graph above
+# MAX_BOXES is refused before Graphviz starts, and a layout still running after TIMEOUT seconds
+# is stopped. Both are read at each call: raise them to draw something bigger on purpose.
+MAX_BOXES = 3000
+TIMEOUT = 60
+SMALLER = ("draw a smaller graph: fold scopes into one box each (draw_graph(..., collapse=[...])) "
+           "or keep the boxes nearest the root (draw_graph(..., max_nodes=...))")
+
+
 class RenderError(OSError):
-    """No Graphviz to render with, or Graphviz refused the DOT text."""
+    """No Graphviz to render with, Graphviz refused the DOT text, or it was too big or too slow."""
 
 
 def available_engines():
@@ -63,31 +76,71 @@ def choose_engine(engine="auto"):
 
 
 def render_bytes(source, format, engine="auto"):
-    """The picture of the DOT text `source` in `format` ("svg", "png", "pdf", ...), as bytes."""
+    """The picture of the DOT text `source` in `format` ("svg", "png", "pdf", ...), as bytes.
+    Refused above MAX_BOXES boxes; stopped after TIMEOUT seconds (see above)."""
     engine = choose_engine(engine)
+    boxes = count_boxes(source)
+    if boxes > MAX_BOXES:
+        raise RenderError(f"the graph has {boxes} boxes, more than the {MAX_BOXES} Graphviz lays "
+                          f"out in reasonable time (minigrad.viz.render.MAX_BOXES); {SMALLER}")
     fonts.warn_if_missing(source, format)
+    environment = fonts.subprocess_environment()
     if engine == "dot":                 # with the Japanese font added to fontconfig (fonts.py)
-        done = subprocess.run([shutil.which("dot"), f"-T{format}"], input=source.encode("utf-8"),
-                              capture_output=True, env=fonts.subprocess_environment(),
-                              check=False)
-        if done.returncode != 0:
-            message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise RenderError(f"dot -T{format} failed: {' '.join(message[:3]) or 'no message'}")
-        return done.stdout
+        command, failed = [shutil.which("dot"), f"-T{format}"], f"dot -T{format} failed"
+    else:                               # in a child Python, which can be stopped when it is slow
+        command = [sys.executable, "-c", _PYGRAPHVIZ_CHILD, format]
+        failed = f"pygraphviz could not render {format}"
+        where = str(Path(__file__).resolve().parents[2])        # the folder holding minigrad/
+        environment["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [where, environment.get("PYTHONPATH")]))
+    try:
+        done = subprocess.run(command, input=source.encode("utf-8"), capture_output=True,
+                              env=environment, check=False, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise RenderError(f"Graphviz ({engine}) was stopped after {TIMEOUT} s laying out {boxes} "
+                          f"boxes (minigrad.viz.render.TIMEOUT); {SMALLER}") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        message = message[:3] if engine == "dot" else message[-1:]    # the child's: its last line
+        raise RenderError(f"{failed}: {' '.join(message) or 'no message'}")
+    return done.stdout
+
+
+def count_boxes(source):
+    """The number of node statements in DOT text: one a line, as draw_graph writes them
+    (`t0 [label=...]`, `op3 [...]`); the graph, node and edge defaults are not boxes."""
+    return sum(1 for name in _NODE_LINE.findall(source) if name not in ("graph", "node", "edge"))
+
+
+_NODE_LINE = re.compile(r'^\s*("[^"\n]*"|[\w.]+)\s*\[', re.MULTILINE)
+
+
+def draw_with_pygraphviz(source, format):
+    """The picture drawn in this process with the Graphviz that pygraphviz bundles. render_bytes
+    calls it in a child process (_PYGRAPHVIZ_CHILD), which a timeout can stop, and whose
+    FONTCONFIG_FILE it sets as for `dot` (the font this process finds, or none)."""
     import pygraphviz
-    fonts.use_in_this_process()         # before its fontconfig starts, at the first render
     try:
         with fonts.without_sample_file_warnings():
             return pygraphviz.AGraph(string=source).draw(format=format, prog="dot")
     except (ValueError, TypeError) as error:
-        raise RenderError(f"pygraphviz could not render {format}: {error}") from error
+        raise RenderError(str(error)) from error
+
+
+_PYGRAPHVIZ_CHILD = """import sys
+from minigrad.viz.render import RenderError, draw_with_pygraphviz
+try:
+    sys.stdout.buffer.write(draw_with_pygraphviz(sys.stdin.buffer.read().decode(), sys.argv[1]))
+except RenderError as error:
+    sys.exit(str(error))
+"""
 
 
 def render(graph, path, format=None, engine="auto", overwrite=False):
     """Write the picture of `graph` (a graphviz.Digraph, or DOT text) to `path`.
 
     format     "svg", "png", "pdf", ... ; by default the suffix of `path`. "dot" writes the text.
-    engine     "auto", "dot" (the system program) or "pygraphviz" (bundled, in-process)
+    engine     "auto", "dot" (the system program) or "pygraphviz" (bundled, run by Python)
     overwrite  replace a file at the DOT path, or a picture, that render did not write
 
     The DOT text is written beside the picture first (`path` with the suffix .dot), so it is
