@@ -1,4 +1,5 @@
-"""Keeping freed memory for reuse, for long training runs on Linux.
+"""Keeping freed memory for reuse, for long training runs on Linux; and how much memory there
+is to use, for size checks made before a large allocation (`available_bytes()`).
 
 minigrad keeps every intermediate array of the graph until backward has run (so a student can
 look at any of them), and frees them all when the graph goes. By default glibc's malloc gives
@@ -23,3 +24,17 @@ def keep_freed_memory(limit=2 ** 30):
                     and libc.mallopt(M_MMAP_THRESHOLD, min(limit, 32 * 2 ** 20)))
     except (OSError, AttributeError):
         return False
+
+
+def available_bytes():
+    """The memory the system could give this process now without swapping (Linux's
+    MemAvailable, which counts the caches it can drop), in bytes; None where it cannot be read.
+    A size check before a large allocation compares with it (seq2seq.sizes)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as file:
+            for line in file:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024          # the file says kB: KiB
+    except (OSError, ValueError, IndexError):
+        pass
+    return None

@@ -18,7 +18,7 @@ import minigrad
 from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
-from seq2seq import data, heldout, rnn_file, runs
+from seq2seq import data, heldout, rnn_file, runs, sizes
 from seq2seq.batching import batches, encode_source, encode_target
 from seq2seq.model import Seq2Seq
 from seq2seq.progress import epoch_progress
@@ -83,6 +83,10 @@ def build(config, pairs):
     level = token_level(config)
     src_vocab = Vocab.build(tokenize(s, level) for s, _ in pairs)
     tgt_vocab = Vocab.build(tokenize(t, level) for _, t in pairs)
+    longest = [max((len(tokenize(text, level)) for text in side), default=1)
+               for side in zip(*pairs)] or [1, 1]
+    sizes.check_training(dataclasses.asdict(config), len(src_vocab), len(tgt_vocab), len(pairs),
+                         longest[0], longest[1] + 2)        # the target with <bos> and <eos>
     rnn, record = (None, None) if config.rnn is None else rnn_file.record(
         rnn_file.resolved(config.rnn))
     minigrad.manual_seed(config.seed)

@@ -1,0 +1,102 @@
+"""How much memory a model of given sizes takes, estimated from the settings alone, so that a
+size nobody meant (`--embed-size 10000000`, a zero too many) is refused in one line before
+anything is allocated, instead of running for a minute, taking gigabytes and then failing.
+
+    parameter_count(...)   the weights of the LSTM model, exactly (another recurrent layer's may
+                           differ a little; the estimate is for the LSTM)
+    check_training(...)    training keeps each weight four times (the weight, its gradient and
+                           Adam's two moments) and, for one batch, the graph's activations
+    check_inference(...)   loading a checkpoint keeps each weight twice (the arrays read and the
+                           model's copy)
+
+Each is checked against the memory this machine has available now (minigrad.memory), or
+FALLBACK_LIMIT where that cannot be read. The estimate is rough, and on the low side: for
+training runs of the built-in tasks (hidden sizes 128 to 1,024, batches of 128 to 512) it came
+to 0.5 to 1.0 times the process's measured peak memory. So a run refused here would not fit;
+one let through may still be too big.
+"""
+
+from minigrad.memory import available_bytes
+from minigrad.npz_reader import size
+from minigrad.settings import SettingError
+
+FLOAT = 8                       # bytes: the model trains in float64
+FALLBACK_LIMIT = 16 * 1024 ** 3
+SIZE_SETTINGS = ("embed_size", "hidden_size", "batch_size")
+
+
+def lstm_parameters(input_size, hidden_size):
+    """nn.LSTM's weights, PyTorch's layout: W_ih (4H, I), W_hh (4H, H), two biases (4H)."""
+    return 4 * hidden_size * (input_size + hidden_size) + 8 * hidden_size
+
+
+def parameter_count(src_vocab_size, tgt_vocab_size, embed_size, hidden_size, attention="dot",
+                    wiring="luong", bidirectional=False, **_):
+    """The number of weights of Seq2Seq with these settings (with LSTM layers)."""
+    V_src, V_tgt, E, H = src_vocab_size, tgt_vocab_size, embed_size, hidden_size
+    count = (V_src + V_tgt) * E                                     # the two embeddings
+    count += lstm_parameters(E, H) * (2 if bidirectional else 1)    # the encoder
+    if attention is None:
+        return count + lstm_parameters(E, H) + V_tgt * H + V_tgt    # decoder and out (H -> V)
+    count += lstm_parameters(E + H if wiring == "bahdanau" else E, H)
+    count += {"general": H * H, "additive": 2 * H * H + H}.get(attention, 0)
+    return count + V_tgt * 2 * H + V_tgt                            # out: [context; state] -> V
+
+
+def activation_floats(config, examples, src_len, tgt_len, tgt_vocab_size):
+    """A rough lower bound of the numbers one training batch keeps for backward: per source
+    position the embedding and the LSTM's gates and states, per target position the same plus
+    the attention weights, the logits and their softmax. A batch holds at most `examples`."""
+    B, E, H = min(config["batch_size"], examples), config["embed_size"], config["hidden_size"]
+    directions = 2 if config.get("bidirectional") else 1
+    per_source = directions * (E + 4 * H)
+    per_target = E + 6 * H + src_len + 2 * tgt_vocab_size
+    return B * (src_len * per_source + tgt_len * per_target)
+
+
+def memory_limit():
+    """The bytes a run may take: what the machine has available now, FALLBACK_LIMIT where that
+    cannot be read."""
+    return available_bytes() or FALLBACK_LIMIT
+
+
+def check_training(config, src_vocab_size, tgt_vocab_size, examples, src_len, tgt_len):
+    """Refuse, naming the setting most likely at fault, a training run whose weights, gradients,
+    Adam's moments and one batch's activations would not fit in memory. `config` is a dict of
+    the model's and the batch's settings; `examples` the training pairs, src_len and tgt_len
+    the longest sequences, in tokens."""
+    weights = parameter_count(src_vocab_size, tgt_vocab_size, **config)
+    activations = activation_floats(config, examples, src_len, tgt_len, tgt_vocab_size)
+    need = FLOAT * (4 * weights + activations)
+    _check(need, f"training needs about {size(need)} ({weights:,} weights, kept four times, "
+           f"and one batch's activations)", config, src_vocab_size, tgt_vocab_size)
+
+
+def check_inference(config):
+    """Refuse a model (a checkpoint's model_config) whose weights would not fit in memory."""
+    weights = parameter_count(**config)
+    need = FLOAT * 2 * weights
+    _check(need, f"its {weights:,} weights need about {size(need)}", config,
+           config["src_vocab_size"], config["tgt_vocab_size"])
+
+
+def _check(need, what, config, src_vocab_size, tgt_vocab_size):
+    limit = memory_limit()
+    if need <= limit:
+        return
+    what = f"{what}, more than the {size(limit)} of memory available"
+    sizes = dict(config, src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size)
+    name = _largest(sizes)
+    if name in SIZE_SETTINGS:
+        raise SettingError(name, f"{sizes[name]} is too large: {what}")
+    side = "source" if name == "src_vocab_size" else "target"     # from the data, not a setting
+    raise ValueError(f"the {side} vocabulary of {sizes[name]:,} tokens is too large: {what}")
+
+
+def _largest(sizes):
+    """The size furthest above its usual value: the one the message blames."""
+    from seq2seq.settings import SIZE_DEFAULTS
+    usual = dict(SIZE_DEFAULTS, src_vocab_size=1000, tgt_vocab_size=1000)
+    names = [name for name in (*SIZE_SETTINGS, "src_vocab_size", "tgt_vocab_size")
+             if isinstance(sizes.get(name), int)]
+    return max(names, key=lambda name: sizes[name] / usual[name])
