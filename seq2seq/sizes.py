@@ -16,6 +16,8 @@ to 0.5 to 1.0 times the process's measured peak memory. So a run refused here wo
 one let through may still be too big.
 """
 
+import math
+
 from minigrad.memory import available_bytes
 from minigrad.npz_reader import size
 from minigrad.settings import SettingError
@@ -25,22 +27,41 @@ FALLBACK_LIMIT = 16 * 1024 ** 3
 SIZE_SETTINGS = ("embed_size", "hidden_size", "batch_size")
 
 
-def lstm_parameters(input_size, hidden_size):
-    """nn.LSTM's weights, PyTorch's layout: W_ih (4H, I), W_hh (4H, H), two biases (4H)."""
-    return 4 * hidden_size * (input_size + hidden_size) + 8 * hidden_size
+def lstm_shapes(prefix, input_size, hidden_size):
+    """nn.LSTM's weights, PyTorch's layout: W_ih (4H, I), W_hh (4H, H), two biases (4H,)."""
+    H4 = 4 * hidden_size
+    return {f"{prefix}.weight_ih_l0": (H4, input_size), f"{prefix}.weight_hh_l0": (H4, hidden_size),
+            f"{prefix}.bias_ih_l0": (H4,), f"{prefix}.bias_hh_l0": (H4,)}
+
+
+def expected_shapes(src_vocab_size, tgt_vocab_size, embed_size, hidden_size, attention="dot",
+                    wiring="luong", bidirectional=False, **_):
+    """Seq2Seq's state dict with these settings (with LSTM layers), as {name: shape}, in order:
+    what a checkpoint's weights are checked against before they are read."""
+    E, H = embed_size, hidden_size
+    shapes = {"encoder.embedding.weight": (src_vocab_size, E),
+              **lstm_shapes("encoder.rnn", E, H)}
+    if bidirectional:
+        shapes.update(lstm_shapes("encoder.rnn_reverse", E, H))
+    shapes["decoder.embedding.weight"] = (tgt_vocab_size, E)
+    bahdanau = attention is not None and wiring == "bahdanau"     # the context joins the input
+    shapes.update(lstm_shapes("decoder.rnn", E + H if bahdanau else E, H))
+    if attention == "general":
+        shapes["decoder.attention.W.weight"] = (H, H)
+    if attention == "additive":
+        shapes.update({"decoder.attention.W.weight": (H, H), "decoder.attention.U.weight": (H, H),
+                       "decoder.attention.v.weight": (1, H)})
+    shapes["decoder.out.weight"] = (tgt_vocab_size, H if attention is None else 2 * H)
+    shapes["decoder.out.bias"] = (tgt_vocab_size,)
+    return shapes
 
 
 def parameter_count(src_vocab_size, tgt_vocab_size, embed_size, hidden_size, attention="dot",
                     wiring="luong", bidirectional=False, **_):
     """The number of weights of Seq2Seq with these settings (with LSTM layers)."""
-    V_src, V_tgt, E, H = src_vocab_size, tgt_vocab_size, embed_size, hidden_size
-    count = (V_src + V_tgt) * E                                     # the two embeddings
-    count += lstm_parameters(E, H) * (2 if bidirectional else 1)    # the encoder
-    if attention is None:
-        return count + lstm_parameters(E, H) + V_tgt * H + V_tgt    # decoder and out (H -> V)
-    count += lstm_parameters(E + H if wiring == "bahdanau" else E, H)
-    count += {"general": H * H, "additive": 2 * H * H + H}.get(attention, 0)
-    return count + V_tgt * 2 * H + V_tgt                            # out: [context; state] -> V
+    return sum(math.prod(shape) for shape in expected_shapes(
+        src_vocab_size, tgt_vocab_size, embed_size, hidden_size, attention, wiring,
+        bidirectional).values())
 
 
 def activation_floats(config, examples, src_len, tgt_len, tgt_vocab_size):
