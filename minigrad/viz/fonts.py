@@ -24,8 +24,9 @@ Graphviz: the system `dot` and the Graphviz bundled in pygraphviz find fonts thr
 `fontconfig_file()` writes a small fonts.conf: the configuration fontconfig loads anyway (the
 `fonts.conf` it finds by itself, or the file FONTCONFIG_FILE named), plus the font's folder.
 FONTCONFIG_FILE points to it for each `dot` the project runs, and for each child Python that
-renders with pygraphviz (minigrad.viz.render): fontconfig reads the variable when it starts. The DOT text keeps its font names: fontconfig falls back, glyph by glyph, to
-a font that has the glyph. (Naming IPAexGothic in the DOT `fontname` made pango draw the Latin
+renders with pygraphviz (minigrad.viz.render): fontconfig reads the variable when it starts.
+The DOT text keeps its font names: fontconfig falls back, glyph by glyph, to a font that has the
+glyph. (Naming IPAexGothic in the DOT `fontname` made pango draw the Latin
 text in it too.) Not done on Windows, whose Graphviz has a fontconfig set-up of its own and whose
 fonts include Japanese ones.
 
