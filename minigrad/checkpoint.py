@@ -36,7 +36,10 @@ careful reading is in minigrad/npz_reader.py):
       teaching framework is far smaller; a larger one is an error, not a swap storm. Raise them
       (they are read at each call) to save and load something bigger on purpose;
     - MAX_DEPTH (100) bounds how deep containers may nest, in `save` and in `load` alike, so a
-      deep structure is a CheckpointError, not a RecursionError (a state dict needs 2 or 3).
+      deep structure is a CheckpointError, not a RecursionError (a state dict needs 2 or 3);
+    - `load(path, check=...)` shows the caller the object with each array as its header
+      declares it (a `Declared`: shape and dtype) before any array's data is read, so that an
+      array bigger than the caller expects is refused without taking its memory.
 
 `save` refuses what `load` would refuse. Saving is atomic (`minigrad.files.atomic_write`): the
 archive is written to a temporary file beside the target, flushed to disk, then renamed over it,
@@ -52,7 +55,7 @@ import zipfile
 import numpy as np
 
 from minigrad.files import atomic_write
-from minigrad.npz_reader import NpzRefused, open_regular, read_member, size
+from minigrad.npz_reader import Declared, NpzRefused, open_regular, read_header, read_member, size
 from minigrad.tensor import Tensor
 
 FORMAT = "minigrad-checkpoint"
@@ -149,10 +152,23 @@ def _check_loadable(arrays, path):
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
-def load(path):
+class _Refused(Exception):
+    """The error a `check` raised, carried past load's own handlers to its caller unchanged."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+def load(path, check=None):
     """Read back what `save` wrote to `path`. Raises `CheckpointError` (naming the file) for a
     file that is not a minigrad checkpoint, or is truncated, corrupt, too large or too deeply
-    nested (see the limits above); never runs its code, never reads a member nothing refers to."""
+    nested (see the limits above); never runs its code, never reads a member nothing refers to.
+
+    check  a function called, before any array's data is read, with the object as it will be
+           loaded but each array (and Tensor, and NumPy scalar) replaced by what its .npy header
+           declares, a `Declared` (its .shape, .dtype and .nbytes). It may raise to refuse the
+           file: an array the object should not have is then refused without taking memory."""
     path = os.fspath(path)
     try:
         file = open_regular(path)               # a missing file: FileNotFoundError, as usual
@@ -166,9 +182,11 @@ def load(path):
         file.seek(0)
         try:
             with zipfile.ZipFile(file) as archive:
-                return _read_checkpoint(archive, path)
+                return _read_checkpoint(archive, path, check)
         except CheckpointError:
             raise
+        except _Refused as refused:                 # by the caller's check: its own error
+            raise refused.error from None
         except NpzRefused as error:                 # a member's header or size
             raise CheckpointError(str(error)) from None
         except RecursionError as error:             # json's parser, on absurdly nested metadata
@@ -179,8 +197,9 @@ def load(path):
             raise CheckpointError(f"{path!r} is truncated or corrupt: {error}") from error
 
 
-def _read_checkpoint(archive, path):
-    """The metadata first; then, while the object is rebuilt, only the arrays it refers to."""
+def _read_checkpoint(archive, path, check=None):
+    """The metadata first; then, while the object is rebuilt, only the arrays it refers to
+    (their headers alone first, for `check`)."""
     names = set(archive.namelist())
     if "metadata.npy" not in names:
         raise CheckpointError(f"{path!r} is not a minigrad checkpoint (an .npz archive "
@@ -200,9 +219,22 @@ def _read_checkpoint(archive, path):
 
     arrays, budget = {}, [MAX_BYTES]            # name -> array, read once; bytes still allowed
 
-    def array(name):
+    def member(name):
         if not isinstance(name, str) or f"{name}.npy" not in names or name == "metadata":
             raise CheckpointError(f"{path!r} is corrupt: the array {name!r} is missing")
+        return f"{name}.npy"
+
+    if check is not None:
+        declared = {}
+        skeleton = _decode(metadata["object"], lambda name: declared.setdefault(
+            name, read_header(archive, member(name), path, "biufc")), path, depth=0)
+        try:
+            check(skeleton)
+        except Exception as error:
+            raise _Refused(error) from error
+
+    def array(name):
+        member(name)
         if name not in arrays:
             arrays[name] = read_member(archive, f"{name}.npy", path, "biufc", budget[0],
                                        f"minigrad.checkpoint.MAX_BYTES ({size(MAX_BYTES)} "
@@ -232,9 +264,12 @@ def _decode(node, array, path, depth):
         if kind == "array":
             return array(value)
         if kind == "scalar":
-            return array(value)[()]                     # a 0-d array -> its NumPy scalar
+            found = array(value)
+            return found if isinstance(found, Declared) else found[()]     # 0-d -> a scalar
         if kind == "tensor":
             data = array(value["array"])
+            if isinstance(data, Declared):
+                return data
             return Tensor(data, requires_grad=value["requires_grad"], name=value["name"])
     raise CheckpointError(f"{path!r} is corrupt: unexpected entry {reprlib.repr(node)} in its "
                           "metadata")

@@ -10,6 +10,8 @@ values), and `np.savez` archives are zips, in which a 1 MB member can inflate to
     read_member(archive, member)  one member's array, its header checked against the zip
                                   directory, its dtype bool or numeric, its size under a limit,
                                   read a MiB at a time so memory follows the bytes really there
+    read_header(archive, member)  what the member declares (shape, dtype), checked the same
+                                  way, without reading its data
 
 Each refusal is an NpzRefused (a ValueError) whose one-line message names the file and member.
 """
@@ -36,39 +38,38 @@ def open_regular(path):
     return files.open_regular(path, "a minigrad checkpoint", NpzRefused)
 
 
+class Declared(tuple):
+    """What a member's .npy header declares, read without its data: `shape` and `dtype` (and
+    `nbytes`), so that a caller can refuse an array before it takes any memory."""
+
+    shape = property(lambda self: self[0])
+    dtype = property(lambda self: self[1])
+    nbytes = property(lambda self: math.prod(self[0]) * self[1].itemsize)
+
+    def __new__(cls, shape, dtype):
+        return super().__new__(cls, (tuple(shape), np.dtype(dtype)))
+
+    def __repr__(self):
+        return f"Declared(shape={self.shape}, dtype={self.dtype})"
+
+
+def read_header(archive, member, path, kinds):
+    """What `member` of the open zipfile `archive` (of the file `path`) declares, as a Declared:
+    its .npy header, checked as read_member checks it, without reading any of its data."""
+    with archive.open(archive.getinfo(member)) as file:
+        shape, _, dtype, _ = _checked_header(archive, member, path, kinds, file)
+    return Declared(shape, dtype)
+
+
 def read_member(archive, member, path, kinds, left, limit):
     """The array stored in `member` of the open zipfile `archive` (of the file `path`), read
     without trusting its .npy header: the declared dtype must be of one of the `kinds` ("biufc":
     bool and numeric; never object, which would be a pickle), the declared size must be what the
     zip directory says the member holds and at most `left` bytes (the message calls the limit
     `limit`), and no more than the declared bytes are read."""
-    info = archive.getinfo(member)
-    corrupt = f"{path!r} is corrupt: its member {member!r}"
-    stored = info.compress_type == zipfile.ZIP_STORED
-    deflated = info.compress_type == zipfile.ZIP_DEFLATED
-    if ((stored and info.file_size != info.compress_size)
-            or (deflated and info.file_size > DEFLATE_RATIO * info.compress_size + 1024)):
-        raise NpzRefused(f"{corrupt} claims {info.file_size} bytes from {info.compress_size} "
-                         "stored, more than they can hold")
-    with archive.open(info) as file:
-        version = np.lib.format.read_magic(file)
-        if version not in ((1, 0), (2, 0)):
-            raise NpzRefused(f"{corrupt} is a .npy file of version {version}, which a "
-                             "checkpoint never holds")
-        read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                       else np.lib.format.read_array_header_2_0)
-        shape, fortran_order, dtype = read_header(file)
-        if dtype.hasobject:
-            raise NpzRefused(f"{path!r} holds pickled data in {member!r}, which is never "
-                             "loaded (refused; nothing in it was run)")
-        if dtype.kind not in kinds:
-            raise NpzRefused(f"{corrupt} holds an array of dtype {dtype}, which a checkpoint "
-                             "never holds there")
-        count = math.prod(shape)                        # Python ints: no overflow
-        nbytes = count * dtype.itemsize
-        if file.tell() + nbytes != info.file_size:
-            raise NpzRefused(f"{corrupt} declares {count} values of {dtype} ({size(nbytes)}) "
-                             f"but holds {size(info.file_size - file.tell())}")
+    with archive.open(archive.getinfo(member)) as file:
+        shape, fortran_order, dtype, nbytes = _checked_header(archive, member, path, kinds, file)
+        count = math.prod(shape)
         if nbytes > left:
             raise NpzRefused(f"{path!r} is too large to load: its member {member!r} holds "
                              f"{size(nbytes)}, which passes {limit}")
@@ -80,9 +81,42 @@ def read_member(archive, member, path, kinds, left, limit):
                                  f"ends after {len(data)} of its {nbytes} bytes")
             data += chunk
         if file.read(1):                                # also makes zipfile check the CRC
-            raise NpzRefused(f"{corrupt} holds more than its {nbytes} bytes")
+            raise NpzRefused(f"{path!r} is corrupt: its member {member!r} holds more than its "
+                             f"{nbytes} bytes")
     flat = np.frombuffer(data, dtype=dtype, count=count)            # writable: data is ours
     return flat.reshape(shape[::-1]).T if fortran_order else flat.reshape(shape)
+
+
+def _checked_header(archive, member, path, kinds, file):
+    """(shape, fortran_order, dtype, nbytes) from the .npy header at the start of `file`, the
+    open member: its version, its dtype and its size checked against the zip directory."""
+    info = archive.getinfo(member)
+    corrupt = f"{path!r} is corrupt: its member {member!r}"
+    stored = info.compress_type == zipfile.ZIP_STORED
+    deflated = info.compress_type == zipfile.ZIP_DEFLATED
+    if ((stored and info.file_size != info.compress_size)
+            or (deflated and info.file_size > DEFLATE_RATIO * info.compress_size + 1024)):
+        raise NpzRefused(f"{corrupt} claims {info.file_size} bytes from {info.compress_size} "
+                         "stored, more than they can hold")
+    version = np.lib.format.read_magic(file)
+    if version not in ((1, 0), (2, 0)):
+        raise NpzRefused(f"{corrupt} is a .npy file of version {version}, which a "
+                         "checkpoint never holds")
+    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+            else np.lib.format.read_array_header_2_0)
+    shape, fortran_order, dtype = read(file)
+    if dtype.hasobject:
+        raise NpzRefused(f"{path!r} holds pickled data in {member!r}, which is never "
+                         "loaded (refused; nothing in it was run)")
+    if dtype.kind not in kinds:
+        raise NpzRefused(f"{corrupt} holds an array of dtype {dtype}, which a checkpoint "
+                         "never holds there")
+    count = math.prod(shape)                        # Python ints: no overflow
+    nbytes = count * dtype.itemsize
+    if file.tell() + nbytes != info.file_size:
+        raise NpzRefused(f"{corrupt} declares {count} values of {dtype} ({size(nbytes)}) "
+                         f"but holds {size(info.file_size - file.tell())}")
+    return shape, fortran_order, dtype, nbytes
 
 
 def size(nbytes):

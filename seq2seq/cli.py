@@ -168,7 +168,7 @@ def cmd_evaluate(args):
         if record is None:
             raise ValueError(f"{args.run} does not record its validation split (it was saved by "
                              "an older version); evaluate it with --task, or train it again")
-        _warn_if_changed(state["config"]["task"], record)
+        _warn_if_changed(state["config"]["task"], record, args.run)
         pairs = [(s, t) for s, t in record["val_pairs"]]
     elif args.task in data.TASKS:
         low, high, origin = heldout.task_lengths(args.task, state["config"], args.min_len,
@@ -210,15 +210,24 @@ def cmd_evaluate(args):
         f"{n}: {acc:.2f}" for n, acc in sorted(scores["by_length"].items())))
 
 
-def _warn_if_changed(task, record):
+def _warn_if_changed(task, record, run):
     """One line on stderr when the run's pairs file is no longer what it trained on: the score
-    is still on the recorded split, but training again would not give this run."""
+    is still on the recorded split, but training again would not give this run. A task that
+    names a file that cannot be read is an error naming the checkpoint and its entry."""
     from pathlib import Path
 
     from seq2seq import data, heldout
+    from seq2seq.translator import CHECKPOINT
     if task in data.TASKS or not Path(task).is_file():
         return
-    if heldout.file_sha256(task) != record["corpus_sha256"]:
+    try:
+        digest = heldout.file_sha256(task)
+    except (OSError, data.CorpusError) as error:
+        file = Path(run) / CHECKPOINT if Path(run).is_dir() else Path(run)
+        raise ValueError(f"{file}: its 'config.task' entry names {task!r}, which should be the "
+                         f"pairs file the run trained on, but it cannot be read: "
+                         f"{getattr(error, 'strerror', None) or error}") from error
+    if digest != record["corpus_sha256"]:
         print(f"warning: {task} has changed since the run trained on it; evaluating the "
               f"{len(record['val_pairs'])} validation pairs the run recorded", file=sys.stderr)
 

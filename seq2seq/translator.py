@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 import minigrad
-from seq2seq import metrics, rnn_file
+from seq2seq import checkpoint_entries, metrics, rnn_file, sizes
 from seq2seq.batching import encode_source, pad_sources
 from seq2seq.decoding import beam_search, greedy
 from seq2seq.model import SCORINGS, Seq2Seq
@@ -142,10 +142,7 @@ def load_translator(path, layer_file=None):
     the file's name and names the entry: the error is about that file, whichever line found it."""
     path = Path(path)
     file = path / CHECKPOINT if path.is_dir() else path
-    state = minigrad.load(file)                         # its own errors name the file
-    if not isinstance(state, dict):
-        raise ValueError(f"{file}: not a seq2seq checkpoint: it holds a "
-                         f"{type(state).__name__}, not a dict")
+    state = minigrad.load(file, check=lambda declared: _check_declared(declared, file))
 
     def entry(name, use):
         """use(state[name]), with any error put in terms of the file and the entry."""
@@ -162,6 +159,7 @@ def load_translator(path, layer_file=None):
                          f"{name!r} entry: {type(problem).__name__}: {problem}") from problem
 
     arrays = _renamed(entry("model", _arrays))
+    _refused_in(file, checkpoint_entries.check_finite, arrays)
     record = state.get("rnn")                           # None: the LSTM
     if record is None and layer_file is not None:
         raise ValueError(f"--rnn-file {layer_file}: {file} records no layer file (its model's "
@@ -178,6 +176,33 @@ def load_translator(path, layer_file=None):
         entry(f"{side}_vocab", lambda vocab: _same_size(
             len(Vocab.from_dict(vocab)), model.config[f"{side}_vocab_size"], f"{side}_vocab_size"))
     return translator, state
+
+
+def _check_declared(state, file):
+    """Every entry of the checkpoint `file` checked (seq2seq.checkpoint_entries), and its weights'
+    declared shapes compared with its model_config, before any array's data is read: a file
+    whose weights declare gigabytes is refused without taking them."""
+    if not isinstance(state, dict):
+        raise ValueError(f"{file}: not a seq2seq checkpoint: it holds a "
+                         f"{type(state).__name__}, not a dict")
+    arrays = _refused_in(file, checkpoint_entries.check_declared, state, _renamed)
+    lstm = state.get("rnn") is None
+    try:
+        config = _checked_config(state["model_config"], arrays, None if lstm else "a layer")
+        sizes.check_inference(config)
+    except ValueError as error:
+        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
+                         f"'model_config' entry: {type(error).__name__}: {error}") from error
+    _refused_in(file, checkpoint_entries.check_shapes, arrays, config, lstm)
+
+
+def _refused_in(file, check, *args):
+    """check(*args), an EntryError from it put in terms of the file."""
+    try:
+        return check(*args)
+    except checkpoint_entries.EntryError as error:
+        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
+                         f"{error}") from error
 
 
 # What a checkpoint says is taken at its word only once it has been checked: "no" is not False,

@@ -248,3 +248,33 @@ def test_loading_deeper_nesting_is_refused_naming_the_file(tmp_path, depth, what
     with pytest.raises(CheckpointError, match=f"deep.npz' is refused: {what} is nested deeper "
                                               "than the 100 levels"):
         load(path)
+
+
+# ---- a caller's check sees what each array declares, before its data is read -----------------
+
+def test_a_check_sees_each_arrays_declared_shape_and_refuses_before_any_data_is_read(tmp_path):
+    path = tmp_path / "declared.npz"
+    save({"w": np.ones((2, 3), np.float32), "t": Tensor(np.zeros(4)), "n": 7}, path)
+    members = members_of(path)
+    members["a0.npy"] = npy_header("<f4", (16 * MiB,)) + bytes(64 * MiB)      # compresses to KiB
+    rewrite(path, members, compression=zipfile.ZIP_DEFLATED)
+    seen = []
+
+    def check(declared):
+        seen.append(declared)
+        if declared["w"].nbytes > MiB:
+            raise ValueError(f"w declares {declared['w'].nbytes} bytes")
+
+    result, peak = peak_memory_of(lambda: pytest.raises(ValueError, load, path, check=check))
+    assert str(result.value) == "w declares 67108864 bytes"      # the check's own error
+    assert peak < 4 * MiB
+    [declared] = seen
+    assert declared["w"].shape == (16 * MiB,) and declared["w"].dtype == np.float32
+    assert declared["t"].shape == (4,) and declared["n"] == 7
+
+
+def test_a_check_that_passes_changes_nothing_in_what_load_returns(tmp_path):
+    path = tmp_path / "fine.npz"
+    save({"w": np.arange(6.0).reshape(2, 3), "s": np.float32(1.5)}, path)
+    loaded = load(path, check=lambda declared: None)
+    assert loaded["w"].tolist() == [[0, 1, 2], [3, 4, 5]] and loaded["s"] == np.float32(1.5)

@@ -1,0 +1,176 @@
+"""What a seq2seq checkpoint holds, entry by entry, checked in one place before it is used.
+
+`load_translator` reads a run's checkpoint with `minigrad.load(file, check=...)`, so
+`check_declared` sees the JSON records as they are and each array as its .npy header declares it (a
+minigrad.checkpoint.Declared: shape and dtype), before any array's data is read. A file whose
+split is `7`, whose vocabulary holds a number, or whose weights declare gigabytes the model's
+settings do not want, is then one line naming the file, the entry and what was expected, and
+takes no memory. `check_finite` runs on the weights once they are read.
+
+    {"model":         {name: float array}        the state dict, shapes as model_config wants
+     "model_config":  {src_vocab_size, ...}       seq2seq.translator checks its values
+     "src_vocab", "tgt_vocab": {"tokens": [str, ...]}
+     "level":         "char" or "word",   "reverse_input": bool
+     "config":        {"task": str, ...}          the training settings
+     "history":       [{"epoch": int, ...}, ...]
+     "split":         None, or the record of seq2seq.heldout
+     "optimizer":     {"state": ..., "param_groups": [...]}   arrays no larger than the weights
+     "rnn":           the layer file's record: seq2seq.rnn_file checks it}
+"""
+
+import math
+
+import numpy as np
+
+from minigrad.checkpoint import Declared
+from seq2seq import sizes
+
+MODEL_ENTRIES = ("model", "model_config", "src_vocab", "tgt_vocab", "level", "reverse_input")
+LAYER_PREFIXES = ("encoder.rnn.", "encoder.rnn_reverse.", "decoder.rnn.")
+
+
+class EntryError(ValueError):
+    """An entry of the checkpoint is not what it should be; `entry` names it ("split.val_pairs")."""
+
+    def __init__(self, entry, expected, found, found_text=None):
+        self.entry = entry
+        found_text = describe(found) if found_text is None else found_text
+        super().__init__(f"its {entry!r} entry should be {expected}, found {found_text}")
+
+    @classmethod
+    def missing(cls, entry):
+        error = cls(entry, "", None)
+        error.args = (f"no {entry!r} entry",)
+        return error
+
+
+def describe(value):
+    """A short account of a value for a message: 7 -> "7 (int)"; an array -> its declaration."""
+    if isinstance(value, Declared):
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    text = repr(value)
+    text = text if len(text) <= 60 else text[:45] + "..." + text[-10:]
+    return f"{text} ({type(value).__name__})"
+
+
+def check_declared(state, renamed):
+    """Check every entry that loading a translator (or resuming its training) uses, before any
+    array's data is read. `renamed(model)` gives the state dict with this version's names.
+    Raises EntryError (a ValueError) for the first entry that is wrong."""
+    if not isinstance(state, dict):
+        raise EntryError("checkpoint", "a dict of entries", state)
+    for name in MODEL_ENTRIES:
+        if name not in state:
+            raise EntryError.missing(name)
+    model = _dict_of_arrays(state["model"], "model", "f")
+    for side in ("src_vocab", "tgt_vocab"):
+        _vocab(state[side], side)
+    if "config" in state:
+        _config(state["config"])
+    if "history" in state:
+        _list_of(state["history"], "history", dict, "dicts, one an epoch")
+    if state.get("split") is not None:
+        _split(state["split"])
+    if "optimizer" in state:
+        _no_array_larger(state["optimizer"], "optimizer", max(
+            (a.nbytes for a in model.values()), default=0))
+    return renamed(model)
+
+
+def check_shapes(arrays, config, layer_is_lstm):
+    """Every weight as model_config wants it, by its declared shape, before it is read. The
+    weights of a layer from a file (not the LSTM) have shapes only that layer knows: those are
+    checked when loaded, and here only bounded, by the size of the LSTM's."""
+    expected = sizes.expected_shapes(**config)
+    for name, array in arrays.items():
+        layer = name.startswith(LAYER_PREFIXES)
+        if layer and not layer_is_lstm:
+            if math.prod(array.shape) > 4 * max(math.prod(s) for s in expected.values()):
+                raise EntryError(f"model.{name}", "the size of a recurrent layer's weight",
+                                 array)
+            continue
+        if name not in expected:
+            raise EntryError(f"model.{name}", "absent (the model has no such weight)", array)
+        if tuple(array.shape) != expected[name]:
+            raise EntryError(f"model.{name}", f"of shape {expected[name]} (as model_config "
+                             f"says)", array)
+    missing = [name for name in expected if name not in arrays
+               and (layer_is_lstm or not name.startswith(LAYER_PREFIXES))]
+    if missing:
+        raise EntryError.missing(f"model.{missing[0]}")
+
+
+def check_finite(arrays):
+    """Refuse NaN or infinite weights: a model with them writes nothing sensible (an empty
+    translation) and gives no sign why."""
+    for name, array in arrays.items():
+        if not np.isfinite(array).all():
+            bad = int(np.size(array) - np.isfinite(array).sum())
+            raise EntryError(f"model.{name}", "finite numbers", None,
+                             f"{bad} of its {np.size(array)} values NaN or infinite")
+
+
+# ---- one rule per kind of entry ------------------------------------------------------------
+
+def _dict_of_arrays(value, entry, kinds):
+    if not isinstance(value, dict):
+        raise EntryError(entry, "a dict of arrays", value)
+    for key, array in value.items():
+        if not isinstance(key, str):
+            raise EntryError(entry, "a dict with str keys", key)
+        if not isinstance(array, Declared) or array.dtype.kind not in kinds:
+            raise EntryError(f"{entry}.{key}", "an array of floating-point numbers", array)
+    return value
+
+
+def _vocab(value, entry):
+    if not isinstance(value, dict) or not isinstance(value.get("tokens"), list):
+        raise EntryError(entry, 'a dict {"tokens": [str, ...]}', value)
+    for i, token in enumerate(value["tokens"]):
+        if not isinstance(token, str):
+            raise EntryError(f"{entry}.tokens[{i}]", "a str (a token)", token)
+
+
+def _config(value):
+    if not isinstance(value, dict):
+        raise EntryError("config", "a dict of the training settings", value)
+    if "task" in value and not isinstance(value["task"], str):
+        raise EntryError("config.task", "a str (a task's name or a file)", value["task"])
+    for name in ("min_len", "max_len"):
+        found = value.get(name)
+        if found is not None and (isinstance(found, bool) or not isinstance(found, int)):
+            raise EntryError(f"config.{name}", "an int or None", found)
+
+
+def _split(value):
+    if not isinstance(value, dict):
+        raise EntryError("split", "a dict (the record of the split) or None", value)
+    pairs = _list_of(value.get("val_pairs"), "split.val_pairs", list, "[source, target] pairs")
+    for i, pair in enumerate(pairs):
+        if len(pair) != 2 or not all(isinstance(text, str) for text in pair):
+            raise EntryError(f"split.val_pairs[{i}]", "a [source, target] pair of str", pair)
+    hashes = value.get("train_sources")
+    if not isinstance(hashes, Declared) or hashes.dtype != np.uint64 or len(hashes.shape) != 1:
+        raise EntryError("split.train_sources", "a 1-d array of uint64 hashes", hashes)
+    for name in ("hash", "corpus_sha256"):
+        if not isinstance(value.get(name), str):
+            raise EntryError(f"split.{name}", "a str", value.get(name))
+
+
+def _list_of(value, entry, kind, what):
+    if not isinstance(value, list) or not all(isinstance(item, kind) for item in value):
+        raise EntryError(entry, f"a list of {what}", value)
+    return value
+
+
+def _no_array_larger(value, entry, most):
+    """No array anywhere in `value` takes more than `most` bytes (iteratively: no deep stack)."""
+    todo = [(entry, value)]
+    while todo:
+        where, item = todo.pop()
+        if isinstance(item, Declared) and item.nbytes > most:
+            raise EntryError(where, f"no larger than the largest weight ({most} bytes)", item)
+        if isinstance(item, dict):
+            todo += [(f"{where}.{key}", v) for key, v in item.items()]
+        elif isinstance(item, (list, tuple)):
+            todo += [(f"{where}[{i}]", v) for i, v in enumerate(item)]

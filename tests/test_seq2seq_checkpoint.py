@@ -1,0 +1,96 @@
+"""A run's checkpoint is checked before it costs anything: weights that declare more than the
+model's settings want are refused from their headers (no data read), settings whose weights
+would not fit in memory are refused before the model is built, and an entry that names an
+unreadable file is one line naming the checkpoint and the entry."""
+
+import io
+import json
+import os
+import time
+import zipfile
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad import checkpoint
+from seq2seq import sizes
+from seq2seq.cli import main
+from seq2seq.train import TrainConfig, train
+
+MiB = 1024 ** 2
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "run"
+    train(TrainConfig(task="reverse", num_examples=60, min_len=3, max_len=4, embed_size=4,
+                      hidden_size=8, epochs=1, progress=False, out=str(out)), log=lambda *a: None)
+    return out
+
+
+def with_huge_weight(run, path, name, rows):
+    """A copy of the run's checkpoint whose weight `name` is `rows` x 16 zeros: a deflated
+    member whose header and zip directory agree, a few hundred KiB holding hundreds of MiB."""
+    with zipfile.ZipFile(run / "checkpoint.npz") as source:
+        metadata = np.lib.format.read_array(io.BytesIO(source.read("metadata.npy")))
+        model = dict(dict(json.loads(metadata.item())["object"]["dict"])["model"]["dict"])
+        member = model[name]["array"] + ".npy"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as target:
+            for info in source.infolist():
+                if info.filename != member:
+                    target.writestr(info.filename, source.read(info.filename))
+                    continue
+                header = io.BytesIO()
+                np.lib.format.write_array_header_1_0(
+                    header, {"descr": "<f8", "fortran_order": False, "shape": (rows, 16)})
+                entry = zipfile.ZipInfo(member)
+                entry.compress_type = zipfile.ZIP_DEFLATED
+                with target.open(entry, "w", force_zip64=True) as file:
+                    file.write(header.getvalue())
+                    for _ in range(rows * 16 * 8 // MiB):
+                        file.write(bytes(MiB))
+    return path
+
+
+def test_a_weight_declaring_hundreds_of_mib_is_refused_from_its_header_alone(
+        run, tmp_path, capsys, monkeypatch):
+    path = with_huge_weight(run, tmp_path / "huge.npz", "decoder.out.weight", 2 * MiB)  # 256 MiB
+    assert os.path.getsize(path) < 2 * MiB
+    read = []
+    real_read = checkpoint.read_member
+    monkeypatch.setattr(checkpoint, "read_member",
+                        lambda archive, member, *a: read.append(member) or
+                        real_read(archive, member, *a))
+    start = time.monotonic()
+    assert main(["translate", str(path), "123"]) == 1
+    assert time.monotonic() - start < 5
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"error: {path}: not a seq2seq checkpoint that this version can load: ")
+    assert "want decoder.out.weight of shape (14, 16), the saved one is (2097152, 16)" in err
+    assert read == ["metadata.npy"]                                 # no array's data was read
+
+
+def test_settings_whose_weights_cannot_fit_are_refused_before_the_model_is_built(
+        run, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sizes, "memory_limit", lambda: 1024)       # a machine with 1 KiB
+    assert main(["translate", str(run), "123"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {run / 'checkpoint.npz'}: not a seq2seq checkpoint that this "
+                          "version can load: its 'model_config' entry: ")
+    assert "is too large: its 1," in err and "more than the 1.0 KiB of memory available" in err
+
+
+def test_a_task_naming_an_unreadable_file_is_one_line_naming_the_checkpoint_and_entry(
+        run, tmp_path, capsys):
+    if not os.path.isfile("/proc/self/mem"):
+        pytest.skip("no /proc/self/mem here")
+    state = minigrad.load(run / "checkpoint.npz")
+    state["config"]["task"] = "/proc/self/mem"                  # a regular file that cannot be read
+    path = tmp_path / "proc.npz"
+    minigrad.save(state, path)
+    assert main(["evaluate", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {path}: its 'config.task' entry names '/proc/self/mem', which should be the "
+        "pairs file the run trained on, but it cannot be read: Input/output error\n")
