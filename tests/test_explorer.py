@@ -348,6 +348,8 @@ def bad_arguments():
         (dict(max_bytes=2.5), TypeError, "max_bytes must be an integer >= 0, got 2.5"),
         (dict(max_bytes="100"), TypeError, "max_bytes must be an integer >= 0, got '100'"),
         (dict(max_bytes=True), TypeError, "max_bytes must be an integer >= 0, got True"),
+        (dict(max_ops=0), ValueError, "max_ops must be an integer >= 1, got 0"),
+        (dict(max_ops=1), ValueError, "the graph has 2 ops, more than max_ops=1"),
         (dict(names=[x]), TypeError, "names must be a dict {name: tensor} or a Module, not list"),
         (dict(names={"x": 3}), TypeError, "names['x'] is a int, not a Tensor"),
         (dict(names={1: x}), TypeError, "names' keys are the labels, strings, not int"),
@@ -431,3 +433,17 @@ def test_predict_mode_on_gradients_with_nan_or_inf_says_so_without_a_numpy_warni
     assert [str(w.message) for w in caught] == [
         "explore: predict mode asks no question: the gradients at the ops it would ask at are "
         "not finite (Mul at step 2: its gradients hold nan or inf)"]
+
+
+def test_a_graph_above_max_ops_is_refused_at_once_naming_the_limit_and_its_size():
+    from minigrad.viz.explorer.data import MAX_OPS
+    assert MAX_OPS == 3000
+    y = Tensor(np.ones(3), requires_grad=True, name="x")
+    for _ in range(MAX_OPS):
+        y = y * 0.5
+    with pytest.raises(ValueError) as refused:
+        explore(y.sum())                                    # 3,001 ops: the sum too
+    assert str(refused.value) == (
+        "explore: the graph has 3,001 ops, more than max_ops=3,000 (a browser needs seconds to "
+        "lay out a few thousand); explore a smaller part (one step, one layer) or raise max_ops")
+    assert len(explore(y.sum(), max_ops=3001).data["ops"]) == 3001     # raised: drawn

@@ -725,3 +725,44 @@ def test_a_question_takes_the_keys_and_every_row_of_values_says_its_index(tmp_pa
     rows = page.locator("#step pre.full").nth(1).text_content().split("\n")   # dL/dx: 2s
     assert len(rows) == 6 and rows[0].split() == ["[0,", "0,", ":]", "2", "2", "2", "2"]
     assert rows[5].split() == ["[1,", "2,", ":]", "2", "2", "2", "2"]
+
+
+# ---- big graphs: up to explore's limit, and a layout with no stack to overflow ---------------
+
+def test_a_chain_of_max_ops_ops_lays_out_without_error(tmp_path, open_page):
+    from minigrad.viz.explorer.data import MAX_OPS
+    y = Tensor(np.ones(3), requires_grad=True, name="x")
+    for _ in range(MAX_OPS - 1):
+        y = y * 0.5
+    page = open_page(explore(y.sum()).save(tmp_path / "chain.html"))    # the limit: 3,000 ops
+    assert state(page, "steps") == MAX_OPS
+    assert page.locator(".box").count() == 3 * MAX_OPS                  # and every box drawn
+    page.evaluate(f"window.explorer.goto({MAX_OPS})")
+    assert state(page) == MAX_OPS
+
+
+LAYOUT_CASES = {
+    # one box used by 150,000 others: `push.apply` and `Math.max.apply` over that many items
+    # overflowed the stack ("Maximum call stack size exceeded")
+    "wide": """(n) => { const nodes = [{id: "x", w: 40, h: 20, path: []}], edges = [];
+        for (let i = 0; i < n; i++) {
+          nodes.push({id: "b" + i, w: 40, h: 20, path: []});
+          edges.push({from: "x", to: "b" + i});
+        }
+        const out = layoutGraph(nodes, edges);
+        return [Object.keys(out.boxes).length, out.boxes.b0.y > out.boxes.x.y]; }""",
+    # a box inside 3,000 nested scopes: the frames were made, laid out and placed recursively
+    "deep": """(n) => { const path = [];
+        for (let i = 0; i < n; i++) path.push("s" + i);
+        const nodes = [{id: "a", w: 40, h: 20, path: path}, {id: "b", w: 40, h: 20, path: []}];
+        const out = layoutGraph(nodes, [{from: "a", to: "b"}]);
+        return [out.frames.length, out.boxes.b.y > out.boxes.a.y]; }""",
+}
+
+
+@pytest.mark.parametrize("case, size, expected", [("wide", 150_000, [150_001, True]),
+                                                  ("deep", 3_000, [3_000, True])])
+def test_the_layout_has_no_stack_to_overflow(tmp_path, open_page, case, size, expected):
+    x = Tensor(np.ones(2), requires_grad=True, name="x")
+    page = open_page(explore((x * 2).sum()).save(tmp_path / "small.html"))
+    assert page.evaluate(LAYOUT_CASES[case], size) == expected

@@ -39,16 +39,27 @@ from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
 from minigrad.viz.explorer.checks import check_collapse, collapse_names
 from minigrad.viz.labels import argument_labels
 
+# The most ops a page shows (explore's default). Chromium laid out a chain of 3,000 ops in 2.6 s,
+# one of 5,000 in 5 s and one of 10,000 in 10 s (on a busy 2-core machine), and had not loaded
+# the 20 MB page of 30,000 after 30 s. Past the limit, explore refuses at once, before copying
+# any array.
+MAX_OPS = 3000
+
 
 class Graph:
     """The graph behind the root, with the engine's walk replayed: the page's data (`data`) and
     the Python objects behind it, for the predict questions (`tensors`, `ops`, `steps`)."""
 
     def __init__(self, root, grad=None, names=None, collapse=None, title=None,
-                 max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
+                 max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES, max_ops=MAX_OPS):
         if not isinstance(root, Tensor):
             raise TypeError(f"explore: root must be a Tensor, not {type(root).__name__}")
         graph = walk([root])
+        if len(graph.ops) > max_ops:                    # before any array is copied
+            raise ValueError(f"explore: the graph has {len(graph.ops):,} ops, more than "
+                             f"max_ops={max_ops:,} (a browser needs seconds to lay out a few "
+                             "thousand); explore a smaller part (one step, one layer) or raise "
+                             "max_ops")
         collapse = check_collapse(graph.ops, collapse)  # (one line, listing the scopes there)
         self.tensors, self.ops = graph.tensors, graph.ops
         self.tensor_index = {id(t): i for i, t in enumerate(self.tensors)}

@@ -45,15 +45,18 @@ function layoutGraph(nodes, edges, frameWidth) {
   function frameKey(path) { return JSON.stringify(path); }
   function frameOf(path) { return blocks.get(frameKey(path)); }
 
-  // The frame (block) of a scope path, made with all its enclosing frames when first needed.
+  // The frame (block) of a scope path, made with all its enclosing frames when first needed
+  // (outermost first, in a loop: no recursion, however deep the scopes nest).
   function block(path) {
-    var key = frameKey(path);
-    if (!blocks.has(key)) {
-      var parent = block(path.slice(0, -1));
-      blocks.set(key, {path: path, items: [], edges: [], parent: parent});
-      parent.items.push({block: blocks.get(key)});
+    var depth = path.length;
+    while (depth > 0 && !blocks.has(frameKey(path.slice(0, depth)))) depth--;
+    for (depth++; depth <= path.length; depth++) {
+      var parent = blocks.get(frameKey(path.slice(0, depth - 1)));
+      var made = {path: path.slice(0, depth), items: [], edges: [], parent: parent};
+      blocks.set(frameKey(made.path), made);
+      parent.items.push({block: made});
     }
-    return blocks.get(key);
+    return blocks.get(frameKey(path));
   }
 
   var itemOf = {};                        // box id -> its item in its own block
@@ -113,18 +116,27 @@ function layoutGraph(nodes, edges, frameWidth) {
     return {edge: edge, legs: legs, port: at};
   });
 
-  layoutBlock(root, frameWidth || function () { return 40; });
+  // The frames innermost first (each after every frame inside it), laid out in that order: a
+  // frame's layout needs the sizes of the frames in it. A loop, not recursion.
+  var inward = [root];
+  for (var f = 0; f < inward.length; f++) {
+    inward[f].items.forEach(function (item) { if (item.block) inward.push(item.block); });
+  }
+  for (f = inward.length - 1; f >= 0; f--) {
+    layoutBlock(inward[f], frameWidth || function () { return 40; });
+  }
   var boxes = {}, frames = [];
-  place(root, 0, 0);
+  root.x0 = 0; root.y0 = 0;
+  inward.forEach(place);              // outermost first: a frame's origin before its items
 
-  // Absolute positions, from the outermost frame inwards.
-  function place(b, x0, y0) {
-    b.x0 = x0; b.y0 = y0;
+  // Absolute positions: the frame's own items, and the origins of the frames in it.
+  function place(b) {
+    var x0 = b.x0, y0 = b.y0;
     b.items.forEach(function (item) {
       if (item.block) {
         frames.push({path: item.block.path, x: x0 + item.x, y: y0 + item.y, w: item.w, h: item.h});
-        place(item.block, x0 + item.x + LAYOUT.FRAME_PAD + item.block.shift,
-              y0 + item.y + LAYOUT.FRAME_LABEL + LAYOUT.FRAME_PAD / 2);
+        item.block.x0 = x0 + item.x + LAYOUT.FRAME_PAD + item.block.shift;
+        item.block.y0 = y0 + item.y + LAYOUT.FRAME_LABEL + LAYOUT.FRAME_PAD / 2;
       } else if (!item.port) {
         boxes[item.id] = {x: x0 + item.x, y: y0 + item.y, w: item.w, h: item.h};
       }
@@ -177,13 +189,13 @@ function straighten(points) {
   });
 }
 
-// Lay out one frame's items (boxes, and frames already laid out), setting item.x, item.y
-// (top-left, in the frame's own coordinates), the waypoints of its edges, and b.w, b.h.
+// Lay out one frame's items (boxes, and frames already laid out: layoutGraph lays out the
+// innermost first), setting item.x, item.y (top-left, in the frame's own coordinates), the
+// waypoints of its edges, and b.w, b.h.
 function layoutBlock(b, frameWidth) {
   "use strict";
   b.items.forEach(function (item) {
     if (!item.block) return;
-    layoutBlock(item.block, frameWidth);
     var inner = Math.max(item.block.w, frameWidth(item.block.path) - 2 * LAYOUT.FRAME_PAD);
     item.block.shift = (inner - item.block.w) / 2;      // a narrow content sits centred
     item.w = inner + 2 * LAYOUT.FRAME_PAD;
@@ -220,13 +232,17 @@ function layoutBlock(b, frameWidth) {
       var u = todo[todo.length - 1];
       if (below[u] >= 0) { todo.pop(); continue; }      // (reached twice)
       var pending = succ[u].filter(function (w) { return below[w] < 0; });
-      if (pending.length) { todo.push.apply(todo, pending); continue; }
+      if (pending.length) {                              // one by one: push.apply would
+        pending.forEach(function (w) { todo.push(w); });  // overflow the stack at 100,000
+        continue;
+      }
       todo.pop();
       below[u] = succ[u].reduce(function (m, w) { return Math.max(m, below[w] + 1); }, 0);
     }
   }
   for (var i = 0; i < n; i++) if (below[i] < 0) depth(i);
-  var rows = Math.max(0, Math.max.apply(null, below.concat([0]))) + 1;
+  // (Math.max.apply over 100,000 rows overflows the stack: a reduce does not.)
+  var rows = below.reduce(function (m, r) { return Math.max(m, r); }, 0) + 1;
   // Counted from the bottom, so that every item sits one row above its first user; the
   // entries of arrows coming in from outside the frame sit in a row of their own, on top.
   var entries = items.some(function (item) { return item.port === "entry"; }) ? 1 : 0;

@@ -18,10 +18,11 @@ from importlib import resources
 from pathlib import Path
 
 from minigrad.files import atomic_write
+from minigrad.settings import check_number
 from minigrad.viz.explorer import predict as predict_mode
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from minigrad.viz.explorer.checks import check_arguments, check_text
-from minigrad.viz.explorer.data import Graph
+from minigrad.viz.explorer.data import MAX_OPS, Graph
 
 SUFFIXES = (".html", ".htm")
 # No request of any kind: no fetch, no image, font or frame from anywhere; inline script and
@@ -36,7 +37,7 @@ SCRIPT = ("script/state.js", "script/visible.js", "script/graph.js", "script/pan
 
 
 def explore(root, *, grad=None, names=None, collapse=None, predict=False, predict_at=None,
-            title=None, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
+            title=None, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES, max_ops=MAX_OPS):
     """An `Explorer` of the backward pass from `root`: the graph with its values, then every
     step of the engine's own backward walk (`minigrad.autograd.backward_walk`), one op at a
     time. No `.grad` is set anywhere. The tensors' hooks (`register_hook`) run, once, as in
@@ -60,9 +61,12 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
                   of embedded in full, to keep the page small
     max_bytes     the page embeds the numbers of its arrays, smallest first, until they fill
                   this many bytes (1 MB); the rest are summarised too
+    max_ops       a graph of more ops than this (3,000) is refused in one line, at once: a
+                  browser would take long to lay it out (minigrad/viz/explorer/data.py, MAX_OPS)
     """
     check_arguments(root, grad, names, predict, predict_at, title, max_elements, max_bytes)
-    graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes)
+    check_number("max_ops", max_ops, low=1, integer=True, where="explore")
+    graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes, max_ops)
     for t in graph.data["tensors"]:                 # (tensors' own names, and scopes, too)
         check_text("a tensor's name", t["name"])
     for path in graph.data["scopes"]:
