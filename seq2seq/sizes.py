@@ -95,6 +95,8 @@ def check_training(config, src_vocab_size, tgt_vocab_size, examples, src_len, tg
 
 def check_inference(config):
     """Refuse a model (a checkpoint's model_config) whose weights would not fit in memory."""
+    config = dict(config, **{name: int(config[name]) for name in   # NumPy ints: no overflow
+                             ("src_vocab_size", "tgt_vocab_size", "embed_size", "hidden_size")})
     weights = parameter_count(**config)
     need = FLOAT * 2 * weights
     _check(need, f"its {weights:,} weights need about {size(need)}", config,

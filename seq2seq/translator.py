@@ -139,7 +139,9 @@ def load_translator(path, layer_file=None):
 
     Whatever is wrong with the file's content (a missing entry, weights whose shapes disagree
     with the model's settings, a vocabulary that is not one) is a ValueError that starts with
-    the file's name and names the entry: the error is about that file, whichever line found it."""
+    the file's name and names the entry: the error is about that file, whichever line found it.
+    Every entry's type, and every weight's declared shape, is checked before any array's data
+    is read (seq2seq.checkpoint_entries); weights that are not finite, once they are read."""
     path = Path(path)
     file = path / CHECKPOINT if path.is_dir() else path
     state = minigrad.load(file, check=lambda declared: _check_declared(declared, file))

@@ -2,9 +2,11 @@
 uses is the model's own, and a run that would not fit in memory is one line naming the setting,
 written before the model exists (and before the run folder does)."""
 
+import numpy as np
 import pytest
 
 from minigrad.memory import available_bytes
+from minigrad.settings import SettingError
 from seq2seq import sizes
 from seq2seq.cli import main
 from seq2seq.model import Seq2Seq
@@ -78,3 +80,11 @@ def test_the_estimate_grows_with_each_size():
     assert sizes.activation_floats(config, 10, 10, 12, 50) < base     # 10 examples: a batch of 10
     assert (sizes.parameter_count(50, 60, 16, 32, None, bidirectional=True)
             - sizes.parameter_count(50, 60, 16, 32, None)) == 4 * 32 * (16 + 32) + 8 * 32
+
+
+def test_numpy_integer_sizes_of_a_checkpoint_do_not_overflow_into_a_small_estimate(one_gib):
+    config = dict(src_vocab_size=np.int64(10 ** 9), tgt_vocab_size=np.int64(10 ** 9),
+                  embed_size=np.int64(10 ** 10), hidden_size=np.int64(8), attention="dot")
+    with pytest.raises(SettingError, match=r"^embed_size 10000000000 is too large: its "
+                                           r"20,000,000,657,000,000,640 weights"):
+        sizes.check_inference(config)
