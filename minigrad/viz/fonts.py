@@ -35,7 +35,8 @@ every sample file in /usr/share/fontconfig/conf.avail (a path built into it), an
 ships one there, 05-reset-dirs-sample.conf, with an element it does not know: it prints
 `Fontconfig warning: ".../conf.avail/05-reset-dirs-sample.conf", line 6: unknown element
 "reset-dirs"` at its first render in every process (a red box in a notebook). No setting moves
-that path, so `without_sample_file_warnings()` keeps those lines off stderr during a render.
+that path, so `without_sample_file_warnings()` takes those lines out of what a render wrote
+to stderr before it is passed on.
 """
 
 import contextlib
@@ -188,29 +189,8 @@ def environment():
             os.environ["FONTCONFIG_FILE"] = before
 
 
-@contextlib.contextmanager
-def without_sample_file_warnings():
-    """Keep fontconfig's warnings about unknown elements in its sample files (conf.avail: see
-    the module's docstring) off stderr during the block; anything else written to stderr then
-    is passed on, after the block. Works on the file descriptor, as the C library writes there.
-    """
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (AttributeError, OSError, ValueError):       # no stderr (sys.stderr None, fd 2 shut)
-        saved = None
-    if saved is None:
-        yield
-        return
-    with tempfile.TemporaryFile() as caught:            # not a pipe: it never fills up
-        os.dup2(caught.fileno(), 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            caught.seek(0)
-            kept = [line for line in caught.read().splitlines(keepends=True)
-                    if not SAMPLE_FILE_WARNING.match(line.decode("utf-8", "replace"))]
-            if kept:
-                os.write(2, b"".join(kept))              # where they would have gone
+def without_sample_file_warnings(text):
+    """`text` (what a pygraphviz render wrote to stderr) without fontconfig's warnings about
+    unknown elements in its sample files (conf.avail: see the module's docstring)."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not SAMPLE_FILE_WARNING.match(line))

@@ -12,7 +12,6 @@ Japanese font the project ships (minigrad.viz.fonts), so Japanese labels are not
                                               # a loss.dot that render did not write)
 """
 
-import os
 import re
 import shutil
 import subprocess
@@ -90,9 +89,6 @@ def render_bytes(source, format, engine="auto"):
     else:                               # in a child Python, which can be stopped when it is slow
         command = [sys.executable, "-c", _PYGRAPHVIZ_CHILD, format]
         failed = f"pygraphviz could not render {format}"
-        where = str(Path(__file__).resolve().parents[2])        # the folder holding minigrad/
-        environment["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [where, environment.get("PYTHONPATH")]))
     try:
         done = subprocess.run(command, input=source.encode("utf-8"), capture_output=True,
                               env=environment, check=False, timeout=TIMEOUT)
@@ -103,6 +99,10 @@ def render_bytes(source, format, engine="auto"):
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         message = message[:3] if engine == "dot" else message[-1:]    # the child's: its last line
         raise RenderError(f"{failed}: {' '.join(message) or 'no message'}")
+    if engine == "pygraphviz":          # its warnings, as if it had run here (not fontconfig's
+        said = fonts.without_sample_file_warnings(done.stderr.decode("utf-8", "replace"))
+        if said and sys.stderr is not None:         # complaints about its own sample files)
+            sys.stderr.write(said)
     return done.stdout
 
 
@@ -115,23 +115,15 @@ def count_boxes(source):
 _NODE_LINE = re.compile(r'^\s*("[^"\n]*"|[\w.]+)\s*\[', re.MULTILINE)
 
 
-def draw_with_pygraphviz(source, format):
-    """The picture drawn in this process with the Graphviz that pygraphviz bundles. render_bytes
-    calls it in a child process (_PYGRAPHVIZ_CHILD), which a timeout can stop, and whose
-    FONTCONFIG_FILE it sets as for `dot` (the font this process finds, or none)."""
-    import pygraphviz
-    try:
-        with fonts.without_sample_file_warnings():
-            return pygraphviz.AGraph(string=source).draw(format=format, prog="dot")
-    except (ValueError, TypeError) as error:
-        raise RenderError(str(error)) from error
-
-
+# The child Python that renders with pygraphviz: pygraphviz alone, no minigrad (a quicker
+# start). Its FONTCONFIG_FILE is set as for `dot` (fonts.py); what it writes to stderr is passed
+# on (less fontconfig's sample-file warnings), or, when it fails, its last line is the error.
 _PYGRAPHVIZ_CHILD = """import sys
-from minigrad.viz.render import RenderError, draw_with_pygraphviz
+import pygraphviz
 try:
-    sys.stdout.buffer.write(draw_with_pygraphviz(sys.stdin.buffer.read().decode(), sys.argv[1]))
-except RenderError as error:
+    graph = pygraphviz.AGraph(string=sys.stdin.buffer.read().decode("utf-8"))
+    sys.stdout.buffer.write(graph.draw(format=sys.argv[1], prog="dot"))
+except (ValueError, TypeError) as error:
     sys.exit(str(error))
 """
 
