@@ -334,9 +334,10 @@ def repair_report(path, log=say):
     folder = Path(path)
     if not (folder / CHECKPOINT).is_file():
         return
+    from seq2seq.translator import read_checkpoint  # every entry checked before it is read
     try:
         with hold(folder, log):
-            reconcile_report(folder, minigrad.load(folder / CHECKPOINT), log)
+            reconcile_report(folder, read_checkpoint(folder / CHECKPOINT), log)
     except (RunFolderError, OSError):       # in use, or read-only: reading goes on
         pass
 

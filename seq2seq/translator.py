@@ -144,7 +144,7 @@ def load_translator(path, layer_file=None):
     is read (seq2seq.checkpoint_entries); weights that are not finite, once they are read."""
     path = Path(path)
     file = path / CHECKPOINT if path.is_dir() else path
-    state = minigrad.load(file, check=lambda declared: _check_declared(declared, file))
+    state = read_checkpoint(file)
 
     def entry(name, use):
         """use(state[name]), with any error put in terms of the file and the entry."""
@@ -178,6 +178,12 @@ def load_translator(path, layer_file=None):
         entry(f"{side}_vocab", lambda vocab: _same_size(
             len(Vocab.from_dict(vocab)), model.config[f"{side}_vocab_size"], f"{side}_vocab_size"))
     return translator, state
+
+
+def read_checkpoint(file):
+    """The state a run's checkpoint `file` holds, every entry checked before any array's data
+    is read (`_check_declared`); its own errors name the file."""
+    return minigrad.load(file, check=lambda declared: _check_declared(declared, file))
 
 
 def _check_declared(state, file):

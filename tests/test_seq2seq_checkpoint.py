@@ -6,6 +6,7 @@ unreadable file is one line naming the checkpoint and the entry."""
 import io
 import json
 import os
+import shutil
 import time
 import zipfile
 
@@ -53,9 +54,14 @@ def with_huge_weight(run, path, name, rows):
     return path
 
 
+@pytest.mark.parametrize("command", [["translate", "RUN", "123"], ["evaluate", "RUN"],
+                                     ["draw", "RUN", "--out", "OUT"]])
 def test_a_weight_declaring_hundreds_of_mib_is_refused_from_its_header_alone(
-        run, tmp_path, capsys, monkeypatch):
-    path = with_huge_weight(run, tmp_path / "huge.npz", "decoder.out.weight", 2 * MiB)  # 256 MiB
+        run, tmp_path, capsys, monkeypatch, command):
+    folder = tmp_path / "huge"
+    shutil.copytree(run, folder)
+    path = folder / "checkpoint.npz"
+    with_huge_weight(run, path, "decoder.out.weight", 2 * MiB)      # 256 MiB declared
     assert os.path.getsize(path) < 2 * MiB
     read = []
     real_read = checkpoint.read_member
@@ -63,7 +69,9 @@ def test_a_weight_declaring_hundreds_of_mib_is_refused_from_its_header_alone(
                         lambda archive, member, *a: read.append(member) or
                         real_read(archive, member, *a))
     start = time.monotonic()
-    assert main(["translate", str(path), "123"]) == 1
+    args = [str(folder) if a == "RUN" else str(tmp_path / "x.svg") if a == "OUT" else a
+            for a in command]
+    assert main(args) == 1
     assert time.monotonic() - start < 5
     err = capsys.readouterr().err
     assert err.count("\n") == 1
