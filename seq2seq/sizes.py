@@ -1,6 +1,6 @@
 """How much memory a model of given sizes takes, estimated from the settings alone, so that a
 size nobody meant (`--embed-size 10000000`, a zero too many) is refused in one line before
-anything is allocated, instead of running for a minute, taking gigabytes and then failing.
+anything is allocated, instead of allocating gigabytes and then failing.
 
     parameter_count(...)   the weights of the LSTM model, exactly (another recurrent layer's may
                            differ a little; the estimate is for the LSTM)
