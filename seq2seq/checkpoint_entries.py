@@ -80,8 +80,8 @@ def check_declared(state, renamed):
 def check_shapes(arrays, config, layer_is_lstm):
     """Every weight as model_config wants it, by its declared shape, before it is read. The
     weights of a layer from a file (not the LSTM) have shapes only that layer knows: those are
-    checked when loaded, and here only bounded: none may be larger than four times the model's
-    largest other weight."""
+    checked when loaded, and here only bounded: none may be larger than four times the largest
+    weight of the LSTM model with these settings."""
     expected = sizes.expected_shapes(**config)
     for name, array in arrays.items():
         layer = name.startswith(LAYER_PREFIXES)
