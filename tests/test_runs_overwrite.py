@@ -97,13 +97,22 @@ def layer(tmp_path, source):
 def test_overwrite_that_runs_out_of_memory_keeps_the_earlier_run(earlier, monkeypatch, capsys):
     def too_large(*args, **kwargs):
         raise MemoryError("Unable to allocate 149. GiB for an array")
-    monkeypatch.setattr(train_module, "Seq2Seq", too_large)          # as --hidden-size 100000
+    monkeypatch.setattr(train_module, "Seq2Seq", too_large)    # memory the estimate did not see
     before = files_of(earlier)
     assert main(["train", *TINY, "--out", str(earlier), "--overwrite", "--hidden-size",
-                 "100000"]) == 1
+                 "48"]) == 1
     out, err = capsys.readouterr()
     assert "out of memory" in one_error_line(err)
     assert "stays until this run's first epoch is saved" in out
+    assert files_of(earlier) == before
+
+
+def test_overwrite_with_a_size_that_cannot_fit_keeps_the_earlier_run(earlier, capsys):
+    before = files_of(earlier)
+    assert main(["train", *TINY, "--out", str(earlier), "--overwrite", "--hidden-size",
+                 "100000"]) == 1
+    _, err = capsys.readouterr()
+    assert "--hidden-size 100000 is too large" in one_error_line(err)
     assert files_of(earlier) == before
 
 
