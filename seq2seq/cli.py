@@ -125,10 +125,10 @@ def saved_run(config):
     there is none (train then says that there is nothing to resume)."""
     from pathlib import Path
 
-    import minigrad
     from seq2seq.runs import CHECKPOINT
+    from seq2seq.translator import read_checkpoint  # every entry checked before it is read
     path = Path(config.out) / CHECKPOINT
-    return minigrad.load(path) if path.is_file() else None
+    return read_checkpoint(path) if path.is_file() else None
 
 
 def resumed_config(config, saved, given):

@@ -31,7 +31,6 @@ import json
 import os
 from pathlib import Path
 
-import minigrad
 from minigrad.command import drop_stdout
 from minigrad.files import atomic_write, stale_temporaries
 
@@ -230,7 +229,8 @@ def start(folder, config, level, log=say):
     if not present(folder, [CHECKPOINT]):
         raise RunFolderError(f"nothing to resume in {folder}: it holds no {CHECKPOINT} "
                              "(pass --overwrite instead of --resume to start a new run there)")
-    state = minigrad.load(folder / CHECKPOINT)
+    from seq2seq.translator import read_checkpoint  # every entry checked before it is read
+    state = read_checkpoint(folder / CHECKPOINT)
     changed = check_resume(folder, state, config, level)
     reconcile_report(folder, state, log)
     return state, changed

@@ -55,7 +55,8 @@ def with_huge_weight(run, path, name, rows):
 
 
 @pytest.mark.parametrize("command", [["translate", "RUN", "123"], ["evaluate", "RUN"],
-                                     ["draw", "RUN", "--out", "OUT"]])
+                                     ["draw", "RUN", "--out", "OUT"],
+                                     ["train", "--out", "RUN", "--resume", "--epochs", "2"]])
 def test_a_weight_declaring_hundreds_of_mib_is_refused_from_its_header_alone(
         run, tmp_path, capsys, monkeypatch, command):
     folder = tmp_path / "huge"
