@@ -68,6 +68,18 @@ def python_blocks(path):
     return [code for code, _ in page_blocks(path.read_text(encoding="utf-8"))]
 
 
+def torch_installed():
+    return importlib.util.find_spec("torch") is not None
+
+
+def blocks_left_out(blocks, has_torch):
+    """The numbers (from 1) of the blocks that do not run here: those that import torch, where
+    it is not installed. tests/test_notebooks.py leaves out the same cells."""
+    if has_torch:
+        return []
+    return [number for number, code in enumerate(blocks, 1) if NEEDS_TORCH.search(code)]
+
+
 def _lines(text):
     lines = [line.rstrip() for line in text.split("\n")]
     while lines and not lines[-1]:
@@ -93,11 +105,11 @@ class PageRun:
 def run_page(path, name):
     """Run the page's blocks in order, in one namespace, capturing what each prints, and
     compare that with the text block shown after it."""
-    has_torch = importlib.util.find_spec("torch") is not None
-    namespace, run = {"__name__": name}, PageRun()
-    for number, (code, shown) in enumerate(page_blocks(path.read_text(encoding="utf-8")), 1):
-        if NEEDS_TORCH.search(code) and not has_torch:
-            run.left_out.append(number)
+    blocks = page_blocks(path.read_text(encoding="utf-8"))
+    namespace = {"__name__": name}
+    run = PageRun(blocks_left_out([code for code, _ in blocks], torch_installed()))
+    for number, (code, shown) in enumerate(blocks, 1):
+        if number in run.left_out:
             continue
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):

@@ -1,6 +1,9 @@
 """The tutorials as notebooks (docs/notebooks.py): made from the pages, a code cell for each block
 that tests/test_docs.py runs, and run headless in a Jupyter kernel of this very interpreter, where
-no cell fails, graphs show as SVG and heatmaps as PNG."""
+no cell fails, graphs show as SVG and heatmaps as PNG.
+
+Without PyTorch, a notebook runs without exactly the cells whose blocks tests/test_docs.py leaves
+out (those that import torch), and its test is reported as skipped, as the page's is."""
 
 import base64
 import functools
@@ -14,7 +17,7 @@ import pytest
 
 from docs import notebooks
 
-from test_docs import DOCS, ROOT, python_blocks
+from test_docs import DOCS, ROOT, blocks_left_out, python_blocks, torch_installed
 
 KERNEL = "minigrad-test"
 SLOW = {"misconceptions.md"}        # trains several small models: run by `pytest -m slow`
@@ -123,17 +126,38 @@ def kernels(tmp_path_factory):
     return folder
 
 
+def leave_out(notebook, has_torch):
+    """Remove the code cells of the blocks that tests/test_docs.py leaves out here (numbered as
+    it numbers them, the setup cell not counted); return their numbers."""
+    setup, *cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    numbers = blocks_left_out([cell.source for cell in cells], has_torch)
+    dropped = {id(cells[number - 1]) for number in numbers}
+    notebook.cells = [cell for cell in notebook.cells if id(cell) not in dropped]
+    return numbers
+
+
+BLOCK_TORCH = ('import sys\n'
+               'sys.modules["torch"] = None    # `import torch` fails, as where it is not installed')
+
+
 @functools.cache
-def executed(name, kernels):
+def executed(name, kernels, has_torch=None, block_torch=False):
     """The notebook of docs/`name`, run top to bottom as Jupyter runs it: in a new kernel started
     in docs/ (the notebook's first cell finds the repository's root from there), importing this
-    checkout, with matplotlib's inline backend (MPLBACKEND unset). A cell that fails raises
-    nbclient's CellExecutionError, with the cell and its traceback."""
+    checkout, with matplotlib's inline backend (MPLBACKEND unset), without the cells that
+    tests/test_docs.py leaves out when PyTorch is missing (`has_torch`, by default whether it is
+    installed). `block_torch` makes `import torch` fail in the kernel. A cell that fails raises
+    nbclient's CellExecutionError, with the cell and its traceback. Returns the notebook and the
+    numbers of the blocks left out."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient
+    from nbformat import v4
 
     notebook = notebook_of(ROOT / "docs" / name)
+    numbers = leave_out(notebook, torch_installed() if has_torch is None else has_torch)
+    if block_torch:
+        notebook.cells.insert(0, v4.new_code_cell(BLOCK_TORCH))
     env = {key: value for key, value in os.environ.items() if key != "MPLBACKEND"}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in [env.get("PYTHONPATH")] if p])
     km = AsyncKernelManager(kernel_name=KERNEL,
@@ -141,7 +165,7 @@ def executed(name, kernels):
     client = NotebookClient(notebook, km=km, timeout=300, shutdown_kernel="immediate",
                             resources={"metadata": {"path": str(ROOT / "docs")}})
     client.execute(env=env, cleanup_kc=True)      # stops the kernel and closes its sockets
-    return notebook
+    return notebook, numbers
 
 
 def outputs(notebook, mime):
@@ -152,22 +176,39 @@ def outputs(notebook, mime):
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.name in SLOW
                                   else p for p in DOCS], ids=[p.name for p in DOCS])
 def test_notebook_runs_in_a_kernel_without_an_error(path, kernels):
-    notebook = executed(path.name, kernels)
+    notebook, left_out = executed(path.name, kernels)
     errors = [output for cell in notebook.cells for output in cell.get("outputs", [])
               if output.output_type == "error"]
     assert not errors
     assert all(cell.execution_count for cell in notebook.cells if cell.cell_type == "code")
+    if left_out:
+        pytest.skip(f"the cells of blocks {left_out} of {path.name} need PyTorch, which is not "
+                    "installed; the other cells ran")
+
+
+def test_without_torch_the_cells_that_import_it_are_left_out_and_the_rest_run(kernels):
+    """As on a machine without PyTorch: the notebook for PyTorch users runs all but the cells of
+    the blocks that the page's test leaves out, in a kernel where `import torch` fails."""
+    path = ROOT / "docs" / "coming-from-pytorch.md"
+    blocks = python_blocks(path)
+    notebook, left_out = executed(path.name, kernels, has_torch=False, block_torch=True)
+    assert left_out == blocks_left_out(blocks, has_torch=False)
+    assert len(left_out) >= 5
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert len(code) == 2 + len(blocks) - len(left_out)            # the blocker, the setup, ...
+    assert all(cell.execution_count for cell in code)
+    assert not any(output.output_type == "error" for cell in code for output in cell.outputs)
 
 
 def test_graphs_show_as_svg(kernels):
-    pictures = outputs(executed("rendering-graphs.md", kernels), "image/svg+xml")
+    pictures = outputs(executed("rendering-graphs.md", kernels)[0], "image/svg+xml")
     assert len(pictures) >= 3                         # the step, its backward order, hard attention
     assert all("<svg" in svg and "</svg>" in svg for svg in pictures)
     assert "24.28" in pictures[0] and "MatMul()" in pictures[0]     # the worked attention step
 
 
 def test_the_explorer_shows_inline_in_its_own_frame(kernels):
-    pages = outputs(executed("exploring-backprop.md", kernels), "text/html")
+    pages = outputs(executed("exploring-backprop.md", kernels)[0], "text/html")
     assert len(pages) == 1 and pages[0].startswith("<iframe srcdoc=")
     assert "window.explorer" in pages[0] and 'sandbox="allow-scripts"' in pages[0]
 
@@ -185,6 +226,6 @@ def heatmaps_are_figures():
                    reason="plot_heatmap still writes a file: no heatmap is shown inline yet")
 @pytest.mark.parametrize("name", ["seq2seq-with-attention.md", "why-soft-attention-trains.md"])
 def test_heatmaps_show_as_png(name, kernels):
-    pictures = outputs(executed(name, kernels), "image/png")
+    pictures = outputs(executed(name, kernels)[0], "image/png")
     assert pictures
     assert all(base64.b64decode(png).startswith(b"\x89PNG\r\n\x1a\n") for png in pictures)
