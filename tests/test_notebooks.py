@@ -137,7 +137,7 @@ def leave_out(notebook, has_torch):
 
 
 BLOCK_TORCH = ('import sys\n'
-               'sys.modules["torch"] = None    # `import torch` fails, as where it is not installed')
+               'sys.modules["torch"] = None     # `import torch` fails, as without PyTorch')
 
 
 @functools.cache
