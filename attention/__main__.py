@@ -4,6 +4,7 @@
 `python -m attention scaling`: why the Transformer divides its scores by sqrt(d_k).
 
     python -m attention demo                 # prints gradients and learning curves, writes a PNG
+                                             # to runs/attention-demo/
     python -m attention demo --out figures --seed 3
     python -m attention draw --out attention-step.svg          # the worked example
     python -m attention draw --hard --out hard-attention-step.svg
@@ -20,13 +21,16 @@ from minigrad.settings import check_number
 from attention import draw, explore, scaling
 from attention.demo import DemoConfig, demo
 
+# runs/ holds what the commands make (git ignores it): a picture is not left among the sources.
+DEMO_OUT = "runs/attention-demo"
+
 
 def main(argv=None):
     parser = Parser(prog="python -m attention")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("demo", help="train soft and hard attention from the same start")
-    run.add_argument("--out", default=".", help="directory for soft-vs-hard-attention.png "
-                     "(default: the current directory)")
+    run.add_argument("--out", default=DEMO_OUT, help="directory for soft-vs-hard-attention.png "
+                     f"(default: {DEMO_OUT}, beside make demo's runs/demo)")
     defaults = DemoConfig()
     for option in ("seed", "steps"):
         run.add_argument(f"--{option}", type=int, default=getattr(defaults, option))

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from minigrad import Tensor, no_grad
+from minigrad.command import require
 from minigrad.optim import Adam
 from attention.functional import attend, dot_product_attention, hard_attention, one_hot_argmax
 
@@ -173,6 +174,8 @@ def gradient_norms(initial_projection, config):
 def demo(config=DemoConfig(), out=None, log=print):
     """Run everything; print the gradient norms and the learning curves; plot them to
     `out`/soft-vs-hard-attention.png when `out` is a directory. Returns a dict of the results."""
+    if out is not None:
+        require("matplotlib")                  # missing: say so now, not after the training
     initial = random_rotation(np.random.default_rng(config.seed), config.key_size)
     norms = gradient_norms(initial, config)
     log("Gradients at the initial projection W (one batch; norms over all elements):")

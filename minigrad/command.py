@@ -12,6 +12,7 @@ MINIGRAD_DEBUG=1 lets the exception through, traceback and all, for a bug report
 """
 
 import argparse
+import importlib.util
 import os
 import sys
 import traceback
@@ -20,6 +21,12 @@ from minigrad.settings import SettingError
 
 # Errors whose message says it all; any other type is named in front of its message.
 PLAIN = (OSError, ValueError, KeyError, TypeError)
+
+# The project's dependencies (pyproject.toml), by import name. One of them missing means the
+# command was run by a Python the project is not installed in: most often the system's `python`
+# where the project's environment (.venv, made by `make`) was meant.
+DEPENDENCIES = {"numpy", "tqdm", "threadpoolctl", "matplotlib", "matplotlib_fontja", "graphviz",
+                "pygraphviz"}
 
 
 class Parser(argparse.ArgumentParser):
@@ -111,6 +118,23 @@ def drop_stdout(stream=None):
             sys.stderr = open(os.devnull, "w")
 
 
+def require(module):
+    """Raise now, before any work, the ModuleNotFoundError that importing `module` later would
+    (one line, as missing_dependency says it, once run() catches it)."""
+    if importlib.util.find_spec(module) is None:
+        raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+
+
+def missing_dependency(error):
+    """The line for a dependency of the project that this Python cannot import, or None."""
+    name = getattr(error, "name", None) or ""
+    if not isinstance(error, ModuleNotFoundError) or name.split(".")[0] not in DEPENDENCIES:
+        return None
+    return (f"{sys.executable} has no module {name!r}, which the project needs: run the "
+            "command in the project's environment (`. .venv/bin/activate` after `make`, or "
+            ".venv/bin/python -m ...), or install the project into this one")
+
+
 def too_big(error):
     """Whether the error says that an array could not be made that big: a MemoryError, or
     NumPy's ValueError for a shape beyond what it can index."""
@@ -121,6 +145,8 @@ def too_big(error):
 def one_line(error):
     """The error as one line: a setting as its option (--lr), the type named unless the error is
     a plain bad-input one, the whitespace of a long message folded into single spaces."""
+    if missing_dependency(error):
+        return missing_dependency(error)
     if isinstance(error, SettingError):
         text = error.as_option()
     elif isinstance(error, KeyError) and len(error.args) == 1 and " " not in str(error.args[0]):

@@ -2,6 +2,8 @@
 respect to the scores and to the projection is exactly zero, so it never moves."""
 
 import dataclasses
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -71,3 +73,31 @@ def test_command_line_rejects_bad_steps(capsys):
 
 def test_config_is_a_dataclass():
     assert {f.name for f in dataclasses.fields(DemoConfig)} >= {"seed", "steps", "lr", "noise"}
+
+
+def test_command_line_writes_the_png_under_runs_by_default_not_where_it_is_run(
+        tmp_path, monkeypatch, capsys):
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--steps", "2"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["runs"]          # nothing beside the sources
+    png = tmp_path / "runs" / "attention-demo" / "soft-vs-hard-attention.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "runs/attention-demo/soft-vs-hard-attention.png" in capsys.readouterr().out
+    gitignore = (Path(__file__).resolve().parent.parent / ".gitignore").read_text()
+    assert "runs/" in gitignore.split()                              # which git does not list
+
+
+def test_without_matplotlib_the_demo_says_in_one_line_to_use_the_projects_environment(
+        tmp_path, monkeypatch, capsys):
+    """As with a Python the project is not installed in: the error comes before the training,
+    as one line naming the module and the environment, not after it as a traceback."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)          # `import matplotlib` fails
+    monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
+    assert main(["demo", "--out", str(tmp_path), "--steps", "2"]) == 1
+    printed = capsys.readouterr()
+    assert printed.out == ""                                         # no work done first
+    [line] = printed.err.splitlines()
+    assert line.startswith(f"error: {sys.executable} has no module 'matplotlib'")
+    assert ". .venv/bin/activate" in line and ".venv/bin/python -m" in line
+    assert list(tmp_path.iterdir()) == []

@@ -214,6 +214,9 @@ def test_a_checkpoint_whose_content_does_not_fit_names_the_file(run_folder, tmp_
      "out of memory: Unable to allocate 596. GiB (is --hidden-size 1000000 too large?)"),
     (ValueError("Maximum allowed dimension exceeded"), "(is --hidden-size 1000000 too large?)"),
     (KeyError("model"), "missing key 'model'"),
+    (ModuleNotFoundError("No module named 'tqdm'", name="tqdm"),      # a dependency: which Python
+     "has no module 'tqdm', which the project needs: run the command in the project's environment"),
+    (ModuleNotFoundError("No module named 'gru'", name="gru"), "ModuleNotFoundError: No module"),
 ])
 def test_any_exception_is_one_line_with_status_1(tmp_path, capsys, monkeypatch, error, shown):
     def fail(config, log=print, layer_file=None):
