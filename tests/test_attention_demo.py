@@ -84,8 +84,9 @@ def test_command_line_writes_the_png_under_runs_by_default_not_where_it_is_run(
     png = tmp_path / "runs" / "attention-demo" / "soft-vs-hard-attention.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "runs/attention-demo/soft-vs-hard-attention.png" in capsys.readouterr().out
-    gitignore = (Path(__file__).resolve().parent.parent / ".gitignore").read_text()
-    assert "runs/" in gitignore.split()                              # which git does not list
+    gitignore = Path(__file__).resolve().parent.parent / ".gitignore"  # not in the sdist
+    if gitignore.exists():
+        assert "runs/" in gitignore.read_text().split()              # which git does not list
 
 
 def test_without_matplotlib_the_demo_says_in_one_line_to_use_the_projects_environment(
