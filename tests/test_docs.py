@@ -13,6 +13,12 @@ code while the code still runs. Two ways to allow for what truly varies from run
   ```text block, leaves that text out of the comparison; REASON says why (say, the text shows
   what the code prints when run as a file, which a test of its own checks). A note without a
   reason is an error. (A text after prose is not compared either: it need not be the output.)
+- `<!-- numbers within P%: REASON -->` in the same place compares the text with the figures of a
+  trained model in mind, which move with the CPU's BLAS kernel (the same sums, added in another
+  order, change the last bits, and training carries that on): each number printed must be within
+  P% of the number shown in its place, and everything else must match as above. P is the
+  largest change measured, with room to spare, and REASON says what moves. Round-off itself
+  (1e-16) is no trained figure: a page prints it as a bound, `< 1e-12`, which is stable.
 
 A text block that does not match fails the page's test with a diff naming the page, the block's
 number and the text's line.
@@ -39,13 +45,15 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 NOT_COMPARED = re.compile(r"<!-- output not compared: \S.*? -->")
+WITHIN = re.compile(r"<!-- numbers within (\d+(?:\.\d+)?)%: \S.*? -->")
+NUMBER = r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
 NEEDS_TORCH = re.compile(r"^(import torch|from torch)\b", re.MULTILINE)
 
 
 def page_blocks(text):
-    """The page's ```python blocks, in order, each as (code, shown): shown is (line, text) of
-    the ```text block that directly follows the code and is to be compared with what it prints,
-    or None."""
+    """The page's ```python blocks, in order, each as (code, shown): shown is (line, text,
+    within) of the ```text block that directly follows the code and is to be compared with what
+    it prints (within: the tolerance in percent on its numbers, or None), or None."""
     fences = list(FENCE.finditer(text))
     blocks = []
     for fence, after in zip(fences, fences[1:] + [None]):
@@ -56,7 +64,12 @@ def page_blocks(text):
             between = text[fence.end():after.start()].strip()   # prose or a note: not compared
             line = text.count("\n", 0, after.start()) + 1
             if not between:
-                shown = (line, after.group(2))
+                shown = (line, after.group(2), None)
+            elif between.startswith("<!-- numbers within"):
+                within = WITHIN.fullmatch(between)
+                assert within, f"line {line - 1}: write the note as " \
+                    "<!-- numbers within P%: REASON -->, the reason said, just before the text"
+                shown = (line, after.group(2), float(within.group(1)))
             elif between.startswith("<!-- output not"):
                 assert NOT_COMPARED.fullmatch(between), f"line {line - 1}: write the note as " \
                     "<!-- output not compared: REASON -->, the reason said, just before the text"
@@ -87,13 +100,26 @@ def _lines(text):
     return lines
 
 
-def output_matches(shown, printed):
+def output_matches(shown, printed, within=None):
     """Is the printed text the shown one, line for line, `...` standing for any characters
-    within a line?"""
+    within a line? With `within` (percent), each number printed may differ from the one shown
+    in its place by that much of it."""
     shown, printed = _lines(shown), _lines(printed)
-    patterns = [".*".join(map(re.escape, line.split("..."))) for line in shown]
     return len(shown) == len(printed) and all(
-        re.fullmatch(pattern, line) for pattern, line in zip(patterns, printed))
+        line_matches(a, b, within) for a, b in zip(shown, printed))
+
+
+def line_matches(shown, printed, within=None):
+    def literal(text):
+        return ".*".join(map(re.escape, text.split("...")))
+    if within is None:
+        return re.fullmatch(literal(shown), printed) is not None
+    texts, numbers = re.split(NUMBER, shown), re.findall(NUMBER, shown)
+    pattern = f"({NUMBER})".join(map(literal, texts))
+    match = re.fullmatch(pattern, printed)
+    return match is not None and all(
+        abs(float(got) - float(expected)) <= within / 100 * abs(float(expected))
+        for got, expected in zip(match.groups(), numbers))
 
 
 @dataclass
@@ -114,8 +140,9 @@ def run_page(path, name):
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
             exec(compile(code, f"{path.name} (block {number})", "exec"), namespace)
-        if shown is not None and not output_matches(shown[1], printed.getvalue()):
+        if shown is not None and not output_matches(shown[1], printed.getvalue(), shown[2]):
             where = f"{path.name}, block {number}, text at line {shown[0]}"
+            where += f", numbers within {shown[2]:g}%" if shown[2] is not None else ""
             diff = difflib.unified_diff(_lines(shown[1]), _lines(printed.getvalue()),
                                         f"{where} (shown)", "printed", lineterm="")
             run.mismatches.append("\n".join(diff))
@@ -205,7 +232,8 @@ FENCED_WILD = "saved in .../x1 after ... s\n"
 
 def test_only_a_text_right_after_a_python_block_is_compared_with_what_it_prints():
     blocks = page_blocks(PAGE)
-    assert [shown for _, shown in blocks] == [(7, "a\nb\n"), None, None, (34, FENCED_WILD)]
+    assert [shown for _, shown in blocks] == [(7, "a\nb\n", None), None, None,
+                                              (34, FENCED_WILD, None)]
     with pytest.raises(AssertionError, match="REASON"):
         page_blocks(PAGE.replace("compared: a sample -->", "compared -->"))
     for path in DOCS:                                  # the same blocks as a plain search finds
@@ -222,6 +250,27 @@ def test_a_shown_text_matches_line_for_line_with_dots_for_any_characters_within_
     assert not output_matches("a ... b\n", "a 1\n2 b\n")             # never across lines
     assert output_matches("LSTM(...)\n", "LSTM(...)\n")               # a literal ... matches
     assert not output_matches("(a+b)\n", "(aab)\n")                   # the rest is literal
+
+
+def test_with_a_stated_percent_each_number_may_move_that_much_and_nothing_else_may():
+    shown = "epoch 1: loss 1.4928  exact match 97.9%\n"
+    assert output_matches(shown, "epoch 1: loss 1.4950  exact match 98.1%\n", within=1)
+    assert not output_matches(shown, "epoch 1: loss 1.4950  exact match 98.1%\n", within=0.1)
+    assert not output_matches(shown, "epoch 2: loss 1.4928  exact match 97.9%\n", within=50)
+    assert not output_matches(shown, "epoch 1: loss 1.4928  exact_match 97.9%\n", within=50)
+    assert not output_matches(shown, "epoch 1: loss 1.4928\n", within=50)
+    assert not output_matches("w -0.5\n", "w 0.5\n", within=50)          # never the sign
+    assert not output_matches("moved 0\n", "moved 1e-300\n", within=50)   # 0 stays 0
+    assert output_matches("took ... s, 12.5%\n", "took 3.2 s, 12.6%\n", within=1)
+    assert not output_matches(shown, "epoch 1: loss 1.4950  exact match 98.1%\n")  # no note
+
+
+def test_a_numbers_note_needs_its_percent_and_reason():
+    page = "```python\nprint(1.0)\n```\n\n<!-- numbers within 2%: trained -->\n```text\n1.01\n```\n"
+    assert page_blocks(page) == [("print(1.0)\n", (6, "1.01\n", 2.0))]
+    for note in ("<!-- numbers within 2% -->", "<!-- numbers within two percent: trained -->"):
+        with pytest.raises(AssertionError, match="P%: REASON"):
+            page_blocks(page.replace("<!-- numbers within 2%: trained -->", note))
 
 
 def test_a_page_whose_text_differs_from_what_its_code_prints_fails_naming_page_and_block(
