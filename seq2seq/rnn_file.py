@@ -11,18 +11,22 @@ file in the run folder, named after it and its hash (`my_gru-9f2c1a3b.py`, `keep
 Loading a run never runs code the user did not name. A checkpoint is data: anyone can write
 one that records any file of the machine, with its right hash (the hash proves the file
 unchanged, not that the user chose it). So whatever loads the run again (evaluate, translate,
-draw, explore, train --resume) runs the recorded layer only from bytes that sit in the run
-folder the user named (the copy, or the recorded file itself when it lies in that folder) or
-in a file named on the command line (`--rnn-file PATH`, or `--rnn` again on `train --resume`),
-and only if they hash as recorded (`class_of`): the class that rebuilds the model is then the
-very code that trained it. Anything else is refused with one line that says how to name the
+draw, explore, train --resume) runs the recorded layer only from the copy in the run folder the
+user named (a regular file, not a symbolic link, whose resolved path lies in that folder; or
+the recorded file itself when it lies there), or from a file named on the command line
+(`--rnn-file PATH`, or `--rnn` again on `train --resume`), and only if its bytes hash as
+recorded (`class_of`): the class that rebuilds the model is then the very code that trained it.
+The path the checkpoint records is never run, even when the same bytes are there: a module
+beside it could be anyone's. Anything else is refused with one line that says how to name the
 file. (Only that file is hashed: if it imports another file of yours, a change there goes
 unnoticed.)
 
-The file runs with its own folder first on `sys.path` (while it runs, at train and at load
-alike), so `from mycell import gru_cell` finds a mycell.py beside it from whatever folder the
-command runs in: when the recorded file is still where it was trained, unchanged, and the run
-folder holds its copy, it is that file that runs.
+The file runs with its own folder appended to `sys.path` (while it runs), after the standard
+library and the installed packages, so `from mycell import gru_cell` finds a mycell.py beside
+it from whatever folder the command runs in, yet a statistics.py or a minigrad/ beside it
+cannot stand in for the real one. The run folder's copy runs alone, from the run folder: a
+layer split over several files of its own loads again when named with --rnn-file (its folder
+is then searched), or is kept as one file.
 
 A run folder that holds a layer file is code, as that file is: load only runs you trust.
 
@@ -116,7 +120,8 @@ def _module(path, source, digest):
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module                  # dataclasses and the like look it up
     folder = str(Path(path).resolve().parent)
-    sys.path.insert(0, folder)                  # its imports find the files beside it
+    sys.path.append(folder)     # its imports find the files beside it, but after the standard
+                                # library and the packages: a statistics.py there shadows nothing
     try:
         exec(compile(source, path, "exec"), module.__dict__)    # what an import does
     except (Exception, SystemExit) as error:    # the user's code: anything can happen (a
@@ -131,7 +136,7 @@ def _module(path, source, digest):
         failed.in_import = isinstance(error, ImportError)
         raise failed from None
     finally:
-        sys.path.remove(folder)                 # the first entry that is `folder`: ours
+        del sys.path[len(sys.path) - 1 - sys.path[::-1].index(folder)]     # the last: ours
     return module
 
 
@@ -201,8 +206,10 @@ def _sha256(path):
 def class_of(saved, checkpoint, moved=None):
     """The class a checkpoint's record names, from bytes the user named: the copy in the
     checkpoint's folder (or the recorded file, when it lies in that folder), or `moved`, a file
-    named on the command line (`--rnn-file`); each taken only if it hashes as recorded. Else a
-    RnnFileError that starts with the checkpoint's name and says how to name the file."""
+    named on the command line (`--rnn-file`); each taken only if it hashes as recorded. The
+    copy must be a regular file whose resolved path lies in that folder: a symbolic link would
+    run, and put on sys.path, a folder the checkpoint's writer chose. Else a RnnFileError that
+    starts with the checkpoint's name and says how to name the file."""
     if not (isinstance(saved, dict) and all(isinstance(saved.get(k), str)
                                             for k in ("file", "class", "sha256"))
             and saved["class"].isidentifier() and len(saved["sha256"]) == 64
@@ -214,7 +221,13 @@ def class_of(saved, checkpoint, moved=None):
     folder = Path(checkpoint).parent
     recorded = Path(saved["file"])
     inside = recorded.parent.resolve() == folder.resolve()
-    copy = recorded if inside else folder / copy_name(saved)
+    copy = folder / (recorded.name if inside else copy_name(saved))
+    if copy.is_symlink() or (copy.exists() and (not copy.is_file()
+                                                or copy.resolve().parent != folder.resolve())):
+        raise RnnFileError(f"{checkpoint}: {copy} is a symbolic link or not a regular file, "
+                           f"where the run's copy of its layer file belongs: a run's layer file "
+                           f"runs only from its run folder or when named: if you trust the "
+                           f"file, name it with --rnn-file PATH")
     if not copy.is_file():
         raise RnnFileError(f"{checkpoint}: its recurrent layer {saved['class']} comes from "
                            f"{saved['file']}, and {folder} holds no copy of it "
@@ -225,14 +238,12 @@ def class_of(saved, checkpoint, moved=None):
         raise RnnFileChanged(f"{checkpoint}: {copy} has changed since the model was trained "
                              f"(sha256 {saved['sha256'][:12]}..., now {_sha256(copy)[:12]}...): "
                              f"put back the file it was trained with, or train again")
-    # The copy's bytes are the ones to run. From the recorded place, if the same bytes are
-    # still there, so that the modules beside it are found as they were at train.
-    source = recorded if recorded.is_file() and _sha256(recorded) == saved["sha256"] else copy
-    try:
-        return load(f"{source.resolve()}:{saved['class']}", saved["sha256"])[0]
+    try:                # the copy runs, never the recorded path: its neighbours are not ours
+        return load(f"{copy.resolve()}:{saved['class']}", saved["sha256"])[0]
     except RnnFileError as error:               # the file is there and unchanged, yet fails
-        note = (f" ({source.name} is unchanged, but only it is recorded: what it imports must "
-                f"still be there, beside it or on the Python path)"
+        note = (f" ({copy.name} is unchanged, but it runs on its own from the run folder: a "
+                f"layer that imports a module of yours beside it loads when named with "
+                f"--rnn-file PATH, or when kept as one file)"
                 if getattr(error, "in_import", False) else "")
         raise RnnFileError(f"{checkpoint}: {error}{note}") from None
 

@@ -315,7 +315,7 @@ def forget_layer_modules(monkeypatch):
         monkeypatch.delitem(sys.modules, name)
 
 
-def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_from_any_folder(
+def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_when_named(
         tmp_path, capsys, monkeypatch):
     folder, elsewhere = tmp_path / "student", tmp_path / "elsewhere"
     folder.mkdir()
@@ -327,14 +327,12 @@ def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_from_any_fol
     assert main(["train", *TINY, "--rnn", f"{folder / 'layer.py'}:MyGRU", "--out", str(out)]) == 0
     assert str(folder) not in sys.path                  # only while the file ran
     forget_layer_modules(monkeypatch)
-    assert main(["translate", str(out), "123"]) == 0
-    capsys.readouterr()
-    (folder / "mycell.py").unlink()
-    forget_layer_modules(monkeypatch)
-    assert main(["translate", str(out), "123"]) == 1
+    assert main(["translate", str(out), "123"]) == 1    # the copy runs alone, from the run folder
     line = one_error_line(capsys)
     assert "No module named 'mycell'" in line and "put back" not in line
-    assert "layer.py is unchanged, but only it is recorded" in line
+    assert "it runs on its own from the run folder" in line and "--rnn-file PATH" in line
+    forget_layer_modules(monkeypatch)
+    assert main(["translate", str(out), "123", "--rnn-file", str(folder / "layer.py")]) == 0
 
 
 @pytest.mark.parametrize("command", [["evaluate", "{run}"], ["translate", "{run}", "12"],
