@@ -5,7 +5,8 @@
 minigrad.checkpoint.Declared: shape and dtype), before any array's data is read. A file whose
 split is `7`, whose vocabulary holds a number, or whose weights declare gigabytes the model's
 settings do not want, is then one line naming the file, the entry and what was expected, and
-takes no memory. `check_finite` runs on the weights once they are read.
+takes no memory. `check_finite` runs on the weights once they are read (NaN, infinity, or
+beyond seq2seq.train.MAX_WEIGHT in size).
 
     {"model":         {name: float array}        the state dict, shapes as model_config wants
      "model_config":  {src_vocab_size, ...}       seq2seq.translator checks its values
@@ -102,13 +103,23 @@ def check_shapes(arrays, config, layer_is_lstm):
 
 
 def check_finite(arrays):
-    """Refuse NaN or infinite weights: a model with them writes nothing sensible (an empty
-    translation) and gives no sign why."""
+    """Refuse NaN or infinite weights, and weights beyond seq2seq.train.MAX_WEIGHT in size: a
+    model with them writes nothing sensible (an empty translation, or one digit over and over)
+    and gives no sign why. Training never saves such weights (it stops the run first), so a
+    checkpoint that holds them was written by something else, and `train --resume` of it
+    blames the file, not the learning rate."""
+    from seq2seq.train import MAX_WEIGHT  # here, not at the top: train imports this file
     for name, array in arrays.items():
         if not np.isfinite(array).all():
             bad = int(np.size(array) - np.isfinite(array).sum())
             raise EntryError(f"model.{name}", "finite numbers", None,
                              f"{bad} of its {np.size(array)} values NaN or infinite")
+        largest = float(np.abs(array).max(initial=0.0))
+        if largest > MAX_WEIGHT:
+            raise EntryError(f"model.{name}", f"numbers no larger than {MAX_WEIGHT:g} in size "
+                             f"(training stops a run before its weights grow beyond that)", None,
+                             f"{int((np.abs(array) > MAX_WEIGHT).sum())} of its "
+                             f"{np.size(array)} values beyond it, the largest {largest:.3g}")
 
 
 # ---- one rule per kind of entry ------------------------------------------------------------

@@ -73,3 +73,43 @@ def test_a_loss_or_gradient_norm_that_is_not_finite_stops_the_run(tmp_path, monk
     with pytest.raises(TrainingDiverged, match="^the gradients' norm became nan at epoch 1, "
                                                "batch 1: "):
         train(TrainConfig(out=str(tmp_path / "b"), epochs=1, **TINY), log=lambda *a: None)
+
+
+SMALL = ["--task", "reverse", "--num-examples", "300", "--max-len", "5", "--hidden-size", "16",
+         "--embed-size", "8", "--no-progress"]
+
+
+def test_a_loss_far_above_a_uniform_guess_stops_the_run_and_keeps_the_earlier_one(tmp_path,
+                                                                                  capsys):
+    out = tmp_path / "run"
+    assert main(["train", *SMALL, "--epochs", "1", "--lr", "1e-2", "--out", str(out)]) == 0
+    earlier = (out / "checkpoint.npz").read_bytes()
+    capsys.readouterr()
+    status = main(["train", *SMALL, "--epochs", "3", "--lr", "2e5", "--overwrite",
+                   "--out", str(out)])                  # weights stay under 1e6 with Adam
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith("error: the loss became "), err
+    assert "per token (the bound is 10 x ln V = 26.4, where a uniform guess among the V = 14 " \
+           "target tokens scores 2.64) at epoch 1, batch " in err
+    assert err.endswith("lower --lr (now 200000) or --clip (now 5); this epoch was not saved\n")
+    assert len(err.strip().splitlines()) == 1, err
+    assert (out / "checkpoint.npz").read_bytes() == earlier      # the earlier run is whole
+
+
+def test_a_checkpoint_with_weights_beyond_max_weight_is_refused_and_resume_blames_it(tmp_path,
+                                                                                    capsys):
+    out = tmp_path / "run"
+    assert main(["train", *SMALL, "--epochs", "1", "--out", str(out)]) == 0
+    state = minigrad.load(out / "checkpoint.npz")
+    state["model"]["decoder.out.weight"][0, 0] = 3e6         # beyond MAX_WEIGHT, yet finite
+    minigrad.save(state, out / "checkpoint.npz")
+    capsys.readouterr()
+    for argv in (["translate", str(out), "123"],
+                 ["train", "--out", str(out), "--resume", "--epochs", "2", "--no-progress"]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {out / 'checkpoint.npz'}: "), err
+        assert "'model.decoder.out.weight' entry should be numbers no larger than 1e+06 in " \
+               "size" in err and "1 of its " in err and "the largest 3e+06" in err
+        assert "--lr" not in err and len(err.strip().splitlines()) == 1, err
