@@ -85,9 +85,25 @@ def config_from(args):
 def check_config(config):
     """The training settings: seq2seq.settings checks them for every command that trains."""
     check_train_config(config)
+    check_pairs_options(config.task, config.sep, config.columns)
     if config.rnn is not None and not config.fused:
         raise ValueError("--composed chooses how the LSTM is computed, and --rnn replaces the "
                          "LSTM: leave one of them out")
+
+
+def check_pairs_options(task, sep, columns):
+    """--sep and --columns say how to read a pairs file: with a built-in task (or, on evaluate,
+    the run's recorded split: task None) there is no file to read, and they would be ignored."""
+    from seq2seq import data
+    if task is not None and task not in data.TASKS:
+        return
+    given = [option for option, used in (("--sep", sep != "\t"), ("--columns", columns))
+             if used]
+    if given:
+        what = "the recorded validation pairs" if task is None else f"the built-in task {task}"
+        raise ValueError(f"{' and '.join(given)} appl{'ies' if len(given) == 1 else 'y'} only "
+                         f"to a pairs file (--task FILE), not to {what}: leave "
+                         f"{'it' if len(given) == 1 else 'them'} out")
 
 
 def cmd_train(args):
@@ -157,6 +173,7 @@ def cmd_evaluate(args):
     from seq2seq import data, heldout
     from seq2seq.runs import repair_report
     from seq2seq.translator import load_translator
+    check_pairs_options(args.task, args.sep, args.columns)
     repair_report(args.run, log=lambda line: print(line, file=sys.stderr))
     translator, state = load_translator(args.run, args.rnn_file)
     record = heldout.read_record(state, args.run)

@@ -195,3 +195,24 @@ def test_translate_shows_unknown_spaces_and_warns_past_the_longest_trained_sourc
     assert capsys.readouterr().err == ("warning: the source has 12 tokens, more than the longest "
                                        "the run trained on (8): beyond that length the model was "
                                        "never taught\n")
+
+
+def test_sep_and_columns_with_a_built_in_task_are_refused_not_ignored(tmp_path, capsys):
+    out = tmp_path / "run"
+    for given, options in (("--columns", ["--columns", "2,1"]), ("--sep", ["--sep", "XX"]),
+                           ("--sep and --columns", ["--sep", ";", "--columns", "1,2"])):
+        status = main(["train", "--task", "reverse", "--num-examples", "40", "--epochs", "1",
+                       *options, *TINY, "--out", str(out)])
+        err = capsys.readouterr().err
+        assert status == 1 and len(_lines(err)) == 1, err
+        assert err.startswith(f"error: {given} appl") and "only to a pairs file (--task " \
+            "FILE), not to the built-in task reverse" in err, err
+        assert not out.exists()
+    assert main(["train", "--task", "reverse", "--num-examples", "40", "--epochs", "1", *TINY,
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    for task, words in ((["--task", "reverse"], "not to the built-in task reverse"),
+                        ([], "not to the recorded validation pairs")):
+        assert main(["evaluate", str(out), *task, "--columns", "1,2"]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error: --columns applies only to a pairs file") and words in err
