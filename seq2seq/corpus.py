@@ -35,7 +35,9 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
 
     Lines may end in LF, CR LF or a lone CR: a file saved with old Mac line ends is still one
     pair a line, not one long pair. Both sides are stripped of surrounding whitespace
-    (so "27 sep 1994     _1994-09-27" is fine) and blank lines are skipped. At the word level
+    (so "27 sep 1994     _1994-09-27" is fine). Empty lines (nothing between two line ends) are
+    skipped; any other line is a pair, so a line of only whitespace is refused like an empty
+    side is: "   <TAB>   " has an empty source and target, "   " no separator. At the word level
     (`level="word"`) a word that is one of the reserved tokens (<pad> <bos> <eos> <unk>) is
     refused: it would be read as that token, and <pad> would be masked out as padding.
 
@@ -58,14 +60,14 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
                                   f"at column {e.start + 1})") from None
             if lineno == 1:
                 line = line.removeprefix("\ufeff")          # a byte-order mark some editors write
-            if not line.strip():
+            if not line:                # only an empty line: "  \t  " is a pair, both empty
                 continue
             source, target = _pair(line, sep, columns, f"{path}:{lineno}")
             if level == "word":
                 _check_words(source + " " + target, f"{path}:{lineno}")
             pairs.append((source, target))
     if not pairs:
-        what = "the file is empty" if lineno == 0 else f"all {lineno} lines are blank"
+        what = "the file is empty" if lineno == 0 else f"all {lineno} lines are empty"
         raise CorpusError(f"{path}:{max(lineno, 1)}: no pairs, {what}; expected "
                           f"'source{sep}target' lines")
     return pairs
@@ -112,7 +114,9 @@ def _pair(line, sep, columns, where):
                           f"columns, found {len(fields)} in {line!r}")
     source, target = (fields[i - 1].strip() for i in wanted)
     if not source or not target:
-        raise CorpusError(f"{where}: empty {'source' if not source else 'target'} in {line!r}")
+        empty = ("source and target" if not source and not target
+                 else "source" if not source else "target")
+        raise CorpusError(f"{where}: empty {empty} in {line!r}")
     return source, target
 
 

@@ -293,7 +293,7 @@ def test_a_reserved_token_written_in_a_word_level_sentence_is_refused(tmp_path, 
     ("a\tb\nc\td\nno separator here\n", 3, "found no '\\\\t'"),
     ("a\tb\n\n\t b\n", 3, "empty source"),
     ("", 1, "the file is empty"),
-    ("\n  \n", 2, "no pairs"),
+    ("\n\r\n", 2, "no pairs, all 2 lines are empty"),
     (b"a\tb\nc\t\xff\xfe\n", 2, "not UTF-8"),
 ])
 def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, message):
@@ -302,6 +302,21 @@ def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, m
         data.load_pairs(path)
     assert str(info.value).startswith(f"{path}:{line}: ")
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("blank, message", [
+    ("   \t   ", r"empty source and target in '   \t   '"),
+    ("\t", r"empty source and target in '\t'"),
+    ("   ", r"expected 'source	target', found no '\t' in '   '"),
+])
+def test_a_line_of_only_whitespace_is_refused_like_an_empty_side_and_only_empty_lines_skipped(
+        tmp_path, blank, message):
+    path = _write(tmp_path, f"a\tb\n\n{blank}\nc\td\n")
+    with pytest.raises(data.CorpusError) as info:
+        data.load_pairs(path)
+    assert str(info.value) == f"{path}:3: {message}"
+    assert data.load_pairs(_write(tmp_path, "a\tb\n\n\r\nc\td\n\n")) == [("a", "b"),
+                                                                     ("c", "d")]
 
 
 def test_split_pairs_is_a_deterministic_shuffled_partition():
