@@ -323,8 +323,29 @@ def main(argv=None):
     if args.command == "train":
         args.given = given_options(parser, train_parser, argv)
     settings = vars(args)
-    return run(lambda: check_options(args) or args.func(args), debug=debug_wanted(args),
-               memory_hint=lambda: too_large(settings))
+    debug = debug_wanted(args)
+    return run(lambda: naming_the_layer(lambda: check_options(args) or args.func(args), debug),
+               debug=debug, memory_hint=lambda: too_large(settings))
+
+
+class LayerCodeError(ValueError):
+    """An exception raised inside a --rnn layer's code; the message names its file and line."""
+
+
+def naming_the_layer(command, debug=False):
+    """command(), with an exception raised inside a --rnn layer's code put as one line that
+    names the layer's file and line (`seq2seq.rnn_file.layer_site`): "boom" alone would not say
+    whose code failed. With `debug` the exception goes through as it is, traceback and all. A
+    KeyboardInterrupt stays one: a real Ctrl-C stops whatever line is running, most often the
+    layer's cell, and the two cannot be told apart."""
+    from seq2seq.rnn_file import layer_site, raised
+    try:
+        return command()
+    except Exception as error:
+        site = None if debug else layer_site(error)
+        if site is None:
+            raise
+        raise LayerCodeError(f"the --rnn layer's code, {site}, {raised(error)}") from error
 
 
 def check_options(args):

@@ -147,6 +147,17 @@ def raised(error):
     return f"raised {type(error).__name__}: {error}"
 
 
+def layer_site(error):
+    """'FILE, line N': the innermost line of a layer file (one `load` ran in this process) that
+    `error` passed through, or None. A layer that passed its checks may still raise later, in
+    training or in a later command: the line that says so should name the layer's line, not
+    only its message ("boom"), as the one for a sys.exit() there does."""
+    files = {getattr(module, "__file__", None) for name, module in list(sys.modules.items())
+             if name.startswith("seq2seq_rnn_")}
+    mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename in files]
+    return f"{mine[-1].filename}, line {mine[-1].lineno}" if mine else None
+
+
 def record(spec):
     """The checkpoint's record of a resolved spec: {"file", "class", "sha256"}; and the class."""
     cls, digest = load(spec)

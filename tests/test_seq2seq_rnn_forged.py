@@ -40,6 +40,7 @@ def mine_run(tmp_path, capsys, monkeypatch):
         (folder / "my_gru.py").write_text(LAYER)
         (folder / "mycell.py").write_text(cell)
     out = tmp_path / "run"
+    forget_layer_modules(monkeypatch)           # another test's mycell may still be loaded
     assert main(["train", *TINY, "--rnn", f"{mine / 'my_gru.py'}:GRU", "--out", str(out)]) == 0
     capsys.readouterr()
     forget_layer_modules(monkeypatch)
