@@ -295,7 +295,7 @@ REFUSED = [("--hidden-size", "16"), ("--embed-size", "16"), ("--attention", "non
            ("--attention", "additive"), ("--wiring", "bahdanau"), ("--bidirectional", None),
            ("--reverse-input", None), ("--task", "copy"), ("--level", "word"),
            ("--num-examples", "300"), ("--min-len", "2"), ("--max-len", "6"), ("--seed", "1"),
-           ("--val-fraction", "0.2"), ("--sep", ",")]
+           ("--val-fraction", "0.2")]
 
 
 @pytest.mark.parametrize("option,value", REFUSED)
@@ -309,6 +309,14 @@ def test_resume_refuses_what_the_model_cannot_honour(copy, option, value, capsys
     assert main(["train", *args, "--epochs", "3", "--out", str(copy), "--resume"]) == 1
     err = one_error_line(capsys)
     assert f"cannot resume {copy}" in err and f"{option} " in err and "(saved: " in err
+    assert (copy / "checkpoint.npz").read_bytes() == before
+
+
+def test_resume_with_sep_on_a_built_in_task_is_refused_as_applying_to_no_file(copy, capsys):
+    before = (copy / "checkpoint.npz").read_bytes()
+    assert main(["train", *TINY, "--sep", ",", "--epochs", "3", "--out", str(copy),
+                 "--resume"]) == 1
+    assert "--sep applies only to a pairs file (--task FILE)" in one_error_line(capsys)
     assert (copy / "checkpoint.npz").read_bytes() == before
 
 
