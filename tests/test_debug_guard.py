@@ -42,8 +42,10 @@ def test_a_changed_index_array_is_caught():
     x = Tensor(np.arange(5.0), requires_grad=True)
     ids = np.array([0, 0, 3])
     with debug.guard_saved():
-        loss = x[ids].sum()
-        ids[1] = 4                              # GetItem kept the index array itself
+        y = x[ids]
+        loss = y.sum()
+        ids[1] = 4                              # the caller's array: GetItem kept its own copy
+        y.creator.index[1] = 4                  # the copy GetItem kept, changed
         with pytest.raises(debug.SavedArrayError, match=r"GetItem.backward would use "
                                                         r"self.index, .*changed in place after"):
             loss.backward()

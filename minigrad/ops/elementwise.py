@@ -127,7 +127,8 @@ class Where(Function):
     saves = ("a_shape", "b_shape")
 
     def __init__(self, cond):
-        self.cond = cond
+        self.cond = np.array(cond, dtype=bool)  # a copy: the caller may change its array before
+                                                # backward, which must mask as the forward did
 
     def forward(self, a, b):
         self.a_shape, self.b_shape = a.shape, b.shape

@@ -17,7 +17,8 @@ class EmbeddingLookup(Function):
     saves = ("weight_shape",)
 
     def __init__(self, ids, padding_idx=None):
-        self.ids, self.padding_idx = ids, padding_idx
+        self.ids = np.array(ids)        # a copy: the caller may reuse its ids array (ids[:] = 3)
+        self.padding_idx = padding_idx  # before backward, which must add where forward read
 
     def forward(self, weight):
         self.weight_shape = weight.shape

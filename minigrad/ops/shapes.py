@@ -56,7 +56,7 @@ class GetItem(Function):
     saves = ("x_shape",)
 
     def __init__(self, index):
-        self.index = index
+        self.index = _own_arrays(index)     # the caller may change its index array afterwards
 
     def forward(self, x):
         self.x_shape = x.shape
@@ -131,6 +131,16 @@ def _plain_index(index):
     parts = index if isinstance(index, tuple) else (index,)
     plain = tuple(_plain_part(p) for p in parts)
     return plain if isinstance(index, tuple) else plain[0]
+
+
+def _own_arrays(index):
+    """The index with a copy of each NumPy array in it: backward must scatter into the places the
+    forward read, even when the caller reuses its index array (`idx[0] = 2`) before backward.
+    NumPy arrays have no version counter to catch that, so the op keeps its own copy (an index
+    array is small: integers or booleans, not the data)."""
+    if isinstance(index, tuple):
+        return tuple(part.copy() if isinstance(part, np.ndarray) else part for part in index)
+    return index.copy() if isinstance(index, np.ndarray) else index
 
 
 def _plain_part(part):
