@@ -20,6 +20,7 @@ Read this file in one sitting; it is all of reverse-mode autodiff:
 import warnings
 
 import numpy as np
+from numpy import ndarray  # asked twice per op; `np.ndarray` is a slow lookup in Python 3.11
 
 from minigrad import grad_mode, op_errors, scopes, versions
 from minigrad.tensor import Tensor
@@ -71,21 +72,25 @@ class Function:
             raise RuntimeError(f"{self!r} was called a second time; an op instance is one call "
                                f"(its backward keeps the first call's inputs): make a new "
                                f"{type(self).__name__}(...) for each call, inside your function")
-        inputs = [x if isinstance(x, Tensor) else _constant(x, args) for x in args]
-        if grad_mode.enabled:                           # not inside `no_grad()`
-            self.needs_input_grad = tuple([x.requires_grad for x in inputs])
-        arrays = [x._data for x in inputs]
+        inputs, arrays, needs_input_grad = [], [], []   # one loop: cheaper per op than a
+        for x in args:                                  # comprehension for each list
+            if not isinstance(x, Tensor):
+                x = _constant(x, args)
+            inputs.append(x)
+            arrays.append(x._data)
+            needs_input_grad.append(x.requires_grad)
         if strict:
             arrays = op_errors.read_only(arrays)
         try:
             y = self.forward(*arrays)
         except (ValueError, IndexError, TypeError) as error:
             raise op_errors.with_op_and_shapes(error, self, inputs) from error
-        if self.inputs is not None or isinstance(y, Tensor):    # forward used the engine's name,
-            raise op_errors.broken_forward(self, y)             # or returned a tensor
+        if type(y) is not ndarray or self.inputs is not None:   # a NumPy scalar, a Tensor,
+            y = op_errors.forward_output(self, y)                   # or self.inputs was set
         self.inputs = inputs
         out = Tensor._from_op(y)
-        if True in self.needs_input_grad:               # one input is enough: record the op
+        if grad_mode.enabled and True in needs_input_grad:      # one input is enough: record
+            self.needs_input_grad = tuple(needs_input_grad)
             out.requires_grad = True
             out.creator = self
             self.scope = scopes.current
@@ -165,7 +170,12 @@ def backward(root, grad=None, break_on=None):
 def keep_grad(t, grad_t):
     """Add grad_t to what t.grad holds, in a new array (never into one the walk or a hook may
     still hold): what `backward` does for leaves and `retain_grad()` tensors."""
-    t.grad = np.array(grad_t) if t.grad is None else t.grad + grad_t
+    if t.grad is None:
+        t.grad = np.array(grad_t)
+    elif t.grad.shape != grad_t.shape:      # t.data was replaced by an array of another shape
+        raise op_errors.stale_grad(t, grad_t)
+    else:
+        t.grad = t.grad + grad_t
 
 
 def backward_walk(root, grad=None, break_on=None):
@@ -216,19 +226,12 @@ def _run_backward(op, out, grad_y, stop):
         grads_in = op.backward(grad_y)                  # <- step into any op from here
     if not isinstance(grads_in, tuple) or len(grads_in) != len(op.inputs):
         raise op_errors.wrong_count(op, grads_in)
-    checked = []
     for x, wanted, grad_x in zip(op.inputs, op.needs_input_grad, grads_in):
-        if grad_x is None or not wanted:
-            grad_x = None
-        else:
-            if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
-                grad_x = op_errors.as_array(op, grad_x)
-            if grad_x.shape != x._data.shape:
-                raise op_errors.wrong_shape(op, grads_in)
-            if grad_x.dtype != x._data.dtype:           # e.g. a float32 input of a float64 op
-                grad_x = grad_x.astype(x._data.dtype)
-        checked.append(grad_x)
-    grads_in = tuple(checked)
+        if grad_x is not None and not (wanted and type(grad_x) is ndarray
+                                       and grad_x.shape == x._data.shape
+                                       and grad_x.dtype == x._data.dtype):
+            grads_in = op_errors.checked_gradients(op, grads_in)    # fixed, or an error
+            break
     if watchers:
         for watcher in watchers:
             watcher.after_backward(op, out, grad_y, grads_in)
@@ -243,11 +246,7 @@ def _run_hooks(t, grad):
         view.flags.writeable = False                    # a hook returns a new array instead
         new = hook(view)
         if new is not None:
-            new = np.asarray(new.data if isinstance(new, Tensor) else new, dtype=grad.dtype)
-            if new.shape != grad.shape:
-                raise ValueError(f"the hook {hook!r} on {t!r} returned a gradient of shape "
-                                 f"{new.shape}; it must keep the shape {grad.shape}")
-            grad = new
+            grad = op_errors.hook_result(hook, t, grad, new)
     return grad
 
 

@@ -37,6 +37,35 @@ def broken_forward(op, y):
                      "arguments are arrays, not tensors) and returns an array")
 
 
+def forward_output(op, y):
+    """What forward returned, when it is no ndarray or forward set self.inputs: a NumPy scalar
+    (from a 0-d op) becomes a 0-d array; a Tensor, or a forward that used the engine's name
+    `inputs`, is an error."""
+    if op.inputs is not None or hasattr(y, "requires_grad"):
+        raise broken_forward(op, y)
+    return np.asarray(y)
+
+
+def checked_gradients(op, grads_in):
+    """The gradients op.backward returned, when one of them is not yet what the walk hands on:
+    None where the input needs no gradient, arrays (not NumPy scalars) in the input's dtype. A
+    gradient of another shape than its input is an error. The backward pass calls this only when
+    its quick look at the gradients found something to do, so a correct op costs nothing more."""
+    checked = []
+    for x, wanted, grad_x in zip(op.inputs, op.needs_input_grad, grads_in):
+        if grad_x is None or not wanted:
+            grad_x = None
+        else:
+            if type(grad_x) is not np.ndarray:          # e.g. a NumPy scalar from a 0-d op
+                grad_x = as_array(op, grad_x)
+            if grad_x.shape != x._data.shape:
+                raise wrong_shape(op, grads_in)
+            if grad_x.dtype != x._data.dtype:           # e.g. a float32 input of a float64 op
+                grad_x = grad_x.astype(x._data.dtype)
+        checked.append(grad_x)
+    return tuple(checked)
+
+
 def as_array(op, grad):
     """A gradient that is not an ndarray (a NumPy scalar from a 0-d op) as an array."""
     if hasattr(grad, "requires_grad"):                      # a Tensor
@@ -89,3 +118,29 @@ def root_gradient(root, grad=None):
     if grad.shape != root.shape:
         raise ValueError(f"backward: grad has shape {grad.shape}, the root has shape {root.shape}")
     return grad
+
+
+def hook_result(hook, t, grad, new):
+    """What a hook returned instead of `grad`, as an array of grad's shape and dtype; anything
+    else (a string, a list of another length) is an error naming the hook and the tensor."""
+    from minigrad.versions import describe
+    name = getattr(hook, "__qualname__", repr(hook))
+    expected = f"an array of the gradient's shape {grad.shape}, or None"
+    try:
+        array = np.asarray(getattr(new, "data", new), dtype=grad.dtype)
+    except (TypeError, ValueError):
+        raise TypeError(f"the hook {name} on {describe(t)} returned {type(new).__name__} "
+                        f"{short(new)[:40]}; expected {expected}") from None
+    if array.shape != grad.shape:
+        raise ValueError(f"the hook {name} on {describe(t)} returned a gradient of shape "
+                         f"{array.shape}; expected {expected}")
+    return array
+
+
+def stale_grad(t, grad_t):
+    """A leaf whose .grad (from an earlier backward) no longer has the shape of its data."""
+    from minigrad.versions import describe
+    return ValueError(f"backward: {describe(t)} holds a .grad of shape {t.grad.shape} from an "
+                      f"earlier backward, but its gradient now has shape {grad_t.shape} (its "
+                      f".data was replaced by an array of another shape); call zero_grad() "
+                      f"first")

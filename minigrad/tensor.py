@@ -48,9 +48,9 @@ class Tensor:
 
     @classmethod
     def _from_op(cls, data):
-        """The output of an op (no checks: the op made the array)."""
+        """The output of an op: an ndarray, checked by `Function.__call__`."""
         t = cls.__new__(cls)
-        t._data = data if type(data) is np.ndarray else np.asarray(data)  # NumPy scalar -> 0-d
+        t._data = data
         t._version = 0
         t.grad = None
         t.requires_grad = False

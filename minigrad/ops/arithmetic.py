@@ -31,7 +31,10 @@ class Add(Function):
         return a + b
 
     def backward(self, grad_y):
-        return unbroadcast(grad_y, self.a_shape), unbroadcast(grad_y, self.b_shape)
+        need_a, need_b = self.needs_input_grad      # x + 1.0: no gradient for the constant
+        grad_a = unbroadcast(grad_y, self.a_shape) if need_a else None
+        grad_b = unbroadcast(grad_y, self.b_shape) if need_b else None
+        return grad_a, grad_b
 
 
 class Sub(Function):
@@ -44,7 +47,10 @@ class Sub(Function):
         return a - b
 
     def backward(self, grad_y):
-        return unbroadcast(grad_y, self.a_shape), unbroadcast(-grad_y, self.b_shape)
+        need_a, need_b = self.needs_input_grad
+        grad_a = unbroadcast(grad_y, self.a_shape) if need_a else None
+        grad_b = unbroadcast(-grad_y, self.b_shape) if need_b else None
+        return grad_a, grad_b
 
 
 class Mul(Function):
