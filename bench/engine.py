@@ -3,10 +3,13 @@
     python bench/engine.py                # or: make bench
     python bench/engine.py --repeats 5
 
-Two workloads, each timed forward + backward, best of N runs:
+Two workloads, each timed forward + backward:
 
 1. A chain of small ops (add, mul, tanh in turn) on shape (1,): the arrays are tiny, so the time
-   is the framework's own bookkeeping per op. Raw NumPy runs the same chain forward only.
+   is the framework's own bookkeeping per op. Raw NumPy runs the same chain forward only. The
+   frameworks take turns, round after round (--rounds, 15), so that a machine busy with other
+   work slows them alike; the table gives the median and the best round, and the ratio of the
+   medians to PyTorch's: above 1.00, minigrad's engine costs more per op than PyTorch's.
 2. An LSTM unrolled over 29 steps (batch 128, input 16, hidden 256) from primitive ops: matmul,
    add, slicing the gates, sigmoid, tanh, mul. Here the arithmetic dominates.
 
@@ -40,6 +43,7 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
 
 import argparse
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -67,6 +71,7 @@ class Config:
     input_size: int = 16
     hidden: int = 256
     repeats: int = 7                  # each figure is the best of this many runs
+    rounds: int = 15                  # of the chain, each framework once per round
     dtype: str = "float32"            # of the LSTM; the chain runs in float64
 
 
@@ -89,6 +94,19 @@ def measure(fn, repeats):
         times.append(time.perf_counter() - start)
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
     return min(times), faults / repeats
+
+
+def side_by_side(fns, rounds):
+    """{name: [seconds of each round]}: every fn once per round, in turn (after one warm-up)."""
+    times = {name: [] for name in fns}
+    for fn in fns.values():
+        fn()
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return times
 
 
 # ---- 1. a chain of small ops -------------------------------------------------------------------
@@ -217,22 +235,25 @@ def saved_check_cost(arrays, config):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=Config.repeats)
+    parser.add_argument("--rounds", type=int, default=Config.rounds)
     parser.add_argument("--chain-length", type=int, default=Config.chain_length)
     parser.add_argument("--dtype", choices=["float32", "float64"], default=Config.dtype)
     parser.add_argument("--lstm-only", action="store_true", help="skip the chain of small ops")
     args = parser.parse_args(argv)
-    config = Config(repeats=args.repeats, chain_length=args.chain_length, dtype=args.dtype)
+    config = Config(repeats=args.repeats, rounds=args.rounds, chain_length=args.chain_length,
+                    dtype=args.dtype)
     n = config.chain_length
 
     if not args.lstm_only:
         print(f"minigrad engine benchmark (best of {config.repeats}; one BLAS thread"
               f"{'' if torch is None else f'; PyTorch {torch.__version__}'})\n")
-        print(f"1. chain of {n} small ops (add, mul, tanh on shape (1,)), per op")
-        chain = {"minigrad (fwd+bwd)": best_time(lambda: chain_minigrad(n), config.repeats) / n,
-                 "NumPy (fwd only)": best_time(lambda: chain_numpy(n), config.repeats) / n}
+        print(f"1. chain of {n} small ops (add, mul, tanh on shape (1,)), per op, "
+              f"{config.rounds} rounds side by side")
+        chain = {"minigrad (fwd+bwd)": lambda: chain_minigrad(n),
+                 "NumPy (fwd only)": lambda: chain_numpy(n)}
         if torch is not None:
-            chain["PyTorch (fwd+bwd)"] = best_time(lambda: chain_torch(n), config.repeats) / n
-        print_table(chain, unit=1e-6, unit_name="us/op")
+            chain["PyTorch (fwd+bwd)"] = lambda: chain_torch(n)
+        print_rounds(side_by_side(chain, config.rounds), n)
         print(f"\n2. LSTM, {config.steps} steps unrolled, batch {config.batch}, input "
               f"{config.input_size}, hidden {config.hidden}, {config.dtype}")
     else:
@@ -261,6 +282,17 @@ def main(argv=None):
         for name, (default, moved, guard) in saved_check_cost(arrays, config).items():
             print(f"   {name:20s} {default:10.3f}   {moved:11.3f} {moved / default:9.2f}   "
                   f"{guard:10.3f} {guard / default:9.2f}")
+
+
+def print_rounds(times, n):
+    """The chain's table: median and best round per op, and the medians' ratio to PyTorch's."""
+    medians = {name: statistics.median(t) / n for name, t in times.items()}
+    reference_name = "PyTorch (fwd+bwd)" if "PyTorch (fwd+bwd)" in times else "minigrad (fwd+bwd)"
+    print(f"   {'':20s} {'us/op median':>12s} {'best':>8s}   "
+          f"{'/ ' + reference_name.split()[0] + ' (medians)':>20s}")
+    for name, seconds in times.items():
+        print(f"   {name:20s} {medians[name] * 1e6:12.3f} {min(seconds) / n * 1e6:8.3f}   "
+              f"{medians[name] / medians[reference_name]:20.2f}")
 
 
 def print_table(times, unit, unit_name, faults=None):
