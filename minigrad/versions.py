@@ -32,7 +32,12 @@ How it works, and why this way:
 - Assigning a different array (`t.data = new_array`) is no in-place change and moves nothing:
   the array an op saved is untouched, so backward computes the gradient of the forward that ran,
   at the values it ran with (PyTorch's `t.data = ...` does not bump either). `load_state_dict`,
-  the `init` functions and `Module.to` assign new arrays this way.
+  the `init` functions and `Module.to` assign new arrays this way. A new array of another
+  shape leaves the leaf's old `.grad` unfit to add to: the next backward raises, naming the
+  tensor and both shapes, until `zero_grad()` (autograd.keep_grad).
+- Integer and boolean index arrays (`x[idx]`, `F.embedding`'s ids, `F.where`'s condition) are
+  copied by their op when it is made, so a caller who changes its own array after the forward
+  changes nothing backward uses: NumPy arrays have no version counter to catch that.
 
 What it does not see: writes into the array that bypass the tensor, such as `t.data[i] = v`
 and `t.data[...] = v` (NumPy's __setitem__, which no setter of ours sees), `np.add(a, b,
