@@ -17,6 +17,13 @@ from minigrad.viz.walk import gradients
 
 RANKDIRS = ("TB", "LR", "BT", "RL")
 
+# The deepest nesting of scopes a drawing or an explorer page shows. Each frame (cluster) sits
+# inside the frames of its enclosing scopes, and its DOT text is indented once per frame around
+# it, so the text grows as depth squared: one op inside 1,000 nested scopes took 1 s and 0.7 GB
+# to draw, 1,600 took 3 s and 2.5 GB, and Graphviz itself gave up (its parser ran out of
+# memory) at 2,500. Models nest a few scopes deep. Read at each call: raise it on purpose.
+MAX_SCOPE_DEPTH = 100
+
 
 def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, names=None,
                collapse=None, rankdir="TB", max_nodes=None, backward_order=False, grad=None,
@@ -50,12 +57,15 @@ def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, nam
         raise ValueError(f"draw_graph: max_nodes must be at least 1, not {max_nodes}")
     roots = _as_roots(root)
     graph = walk(roots)
+    collapse = _collapse_set(collapse)
+    check_scope_depth([_drawn_scope(op.scope, collapse) for op in graph.ops], "draw_graph",
+                      "fold the deep scopes into one box each (draw_graph(..., collapse=[...]))")
     passed = _backward_pass(roots[0], grad, show_grads, backward_order)
     if passed is not None:
         grads = passed.of_tensor
     else:
         grads = {id(t): t.grad for t in graph.tensors if t.creator is None and t.grad is not None}
-    plan = _Plan(graph, roots, _known_names(graph, names), _collapse_set(collapse))
+    plan = _Plan(graph, roots, _known_names(graph, names), collapse)
     plan.gradients_on_arrows = backward_order
     plan.add_everything(
         values=show_values, grads=grads if show_grads else {},
@@ -68,6 +78,23 @@ def draw_graph(root, *, show_values=True, show_grads=True, show_saved=False, nam
 
     from minigrad.viz.drawing import build
     return build(plan, rankdir, title, legend=legend, compact=compact)
+
+
+def check_scope_depth(scopes, where, what_to_do):
+    """Refuse, in one line, scope paths nested deeper than MAX_SCOPE_DEPTH, before any drawing
+    is built (see MAX_SCOPE_DEPTH)."""
+    deepest = max(scopes, key=len, default=())
+    if len(deepest) > MAX_SCOPE_DEPTH:
+        raise ValueError(f"{where}: the graph has scopes nested {len(deepest):,} deep (inside "
+                         f"{deepest[0]!r}), more than the {MAX_SCOPE_DEPTH} a drawing shows "
+                         f"(minigrad.viz.dot.MAX_SCOPE_DEPTH); {what_to_do}")
+
+
+def _drawn_scope(scope, collapse):
+    """The scope path whose frames are drawn around an op: the frames around its collapsed
+    scope's box, if it is in one."""
+    group = _group(scope, collapse)
+    return tuple(scope) if group is None else group[:-1]
 
 
 def _as_roots(root):

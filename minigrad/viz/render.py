@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from minigrad.files import atomic_write
-from minigrad.viz import fonts
+from minigrad.viz import dot, fonts
 
 ENGINES = ("auto", "dot", "pygraphviz")
 SOURCE_FORMATS = ("dot", "gv")          # formats that are the DOT text itself
@@ -32,7 +32,10 @@ HOW_TO_GET_ONE = ("install one: `pip install pygraphviz` (its wheels bundle Grap
 # Graphviz's layout time grows faster than the graph: a chain of 1,500 ops (3,000 boxes) took
 # 10 s, one of 3,000 ops 13 s, one of 10,000 ops had not finished after 120 s. A graph above
 # MAX_BOXES is refused before Graphviz starts, and a layout still running after TIMEOUT seconds
-# is stopped. Both are read at each call: raise them to draw something bigger on purpose.
+# is stopped. Both are read at each call: raise them to draw something bigger on purpose. The
+# frames of scopes (clusters) count as boxes, and frames nested deeper than
+# minigrad.viz.dot.MAX_SCOPE_DEPTH are refused too: Graphviz's parser runs out of memory on
+# some 2,000 nested ones, whatever the boxes.
 MAX_BOXES = 3000
 TIMEOUT = 60
 SMALLER = ("draw a smaller graph: fold scopes into one box each (draw_graph(..., collapse=[...])) "
@@ -78,10 +81,16 @@ def render_bytes(source, format, engine="auto"):
     """The picture of the DOT text `source` in `format` ("svg", "png", "pdf", ...), as bytes.
     Refused above MAX_BOXES boxes; stopped after TIMEOUT seconds (see above)."""
     engine = choose_engine(engine)
-    boxes = count_boxes(source)
+    frames, deepest = count_frames(source)
+    boxes = count_boxes(source) + frames
     if boxes > MAX_BOXES:
         raise RenderError(f"the graph has {boxes} boxes, more than the {MAX_BOXES} Graphviz lays "
-                          f"out in reasonable time (minigrad.viz.render.MAX_BOXES); {SMALLER}")
+                          f"out in reasonable time (minigrad.viz.render.MAX_BOXES; a frame of a "
+                          f"scope counts as a box); {SMALLER}")
+    if deepest > dot.MAX_SCOPE_DEPTH:
+        raise RenderError(f"the graph has frames nested {deepest} deep, more than the "
+                          f"{dot.MAX_SCOPE_DEPTH} Graphviz is given "
+                          f"(minigrad.viz.dot.MAX_SCOPE_DEPTH); {SMALLER}")
     fonts.warn_if_missing(source, format)
     environment = fonts.subprocess_environment()
     if engine == "dot":                 # with the Japanese font added to fontconfig (fonts.py)
@@ -110,6 +119,21 @@ def count_boxes(source):
     """The number of node statements in DOT text: one a line, as draw_graph writes them
     (`t0 [label=...]`, `op3 [...]`); the graph, node and edge defaults are not boxes."""
     return sum(1 for name in _NODE_LINE.findall(source) if name not in ("graph", "node", "edge"))
+
+
+def count_frames(source):
+    """(how many subgraphs, how deep the deepest is nested) in DOT text written one statement a
+    line, as draw_graph writes it: a subgraph opens with a line `subgraph name {` and closes
+    with a line `}`."""
+    frames = depth = deepest = 0
+    for line in source.splitlines():
+        line = line.strip()
+        if line.startswith("subgraph") and line.endswith("{"):
+            frames, depth = frames + 1, depth + 1
+            deepest = max(deepest, depth)
+        elif line == "}":
+            depth -= 1
+    return frames, deepest
 
 
 _NODE_LINE = re.compile(r'^\s*("[^"\n]*"|[\w.]+)\s*\[', re.MULTILINE)

@@ -34,7 +34,7 @@ from minigrad.graph import walk
 from minigrad.tensor import Tensor
 from minigrad.versions import saved_arrays
 from minigrad.viz import labels
-from minigrad.viz.dot import _kind, _known_names
+from minigrad.viz.dot import _kind, _known_names, check_scope_depth
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
 from minigrad.viz.explorer.checks import check_collapse, collapse_names
 from minigrad.viz.labels import argument_labels
@@ -60,6 +60,8 @@ class Graph:
                              f"max_ops={max_ops:,} (a browser needs seconds to lay out a few "
                              "thousand); explore a smaller part (one step, one layer) or raise "
                              "max_ops")
+        check_scope_depth([op.scope for op in graph.ops], "explore",
+                          "explore a smaller part (the page holds every scope, folded or not)")
         collapse = check_collapse(graph.ops, collapse)  # (one line, listing the scopes there)
         self.tensors, self.ops = graph.tensors, graph.ops
         self.tensor_index = {id(t): i for i, t in enumerate(self.tensors)}
