@@ -14,9 +14,16 @@ beyond seq2seq.train.MAX_WEIGHT in size).
      "level":         "char" or "word",   "reverse_input": bool
      "config":        {"task": str, ...}          the training settings
      "history":       [{"epoch": int, ...}, ...]
-     "split":         None, or the record of seq2seq.heldout
+     "split":         None, or the record of seq2seq.heldout: its train_sources one hash per
+                      training source, so no more hashes than the run could have had sources
+                      (config.num_examples for a built-in task, MAX_SOURCES for a pairs file)
      "optimizer":     {"state": ..., "param_groups": [...]}   arrays no larger than the weights
+     "longest_source": None or int >= 1           the longest training source, in tokens
      "rnn":           the layer file's record: seq2seq.rnn_file checks it}
+
+Every array declared anywhere else is no larger than the largest weight either: an archive
+member can declare gigabytes that a few MB of zeros deflate to, so no entry's size is taken on
+trust.
 """
 
 import math
@@ -25,6 +32,12 @@ import numpy as np
 
 from minigrad.checkpoint import Declared
 from seq2seq import sizes
+from seq2seq.data import TASKS
+from seq2seq.settings import MAX_EXAMPLES
+
+# The most training sources a run from a pairs file is taken to have (a built-in task records
+# how many pairs it generated): as many as a built-in task may generate, 80 MB of hashes.
+MAX_SOURCES = MAX_EXAMPLES
 
 MODEL_ENTRIES = ("model", "model_config", "src_vocab", "tgt_vocab", "level", "reverse_input")
 LAYER_PREFIXES = ("encoder.rnn.", "encoder.rnn_reverse.", "decoder.rnn.")
@@ -68,14 +81,31 @@ def check_declared(state, renamed):
         _vocab(state[side], side)
     if "config" in state:
         _config(state["config"])
+    found = state.get("longest_source")
+    if found is not None and (isinstance(found, bool) or not isinstance(found, int)
+                              or found < 1):
+        raise EntryError("longest_source", "None or a whole number of tokens, at least 1", found)
     if "history" in state:
         _list_of(state["history"], "history", dict, "dicts, one an epoch")
     if state.get("split") is not None:
-        _split(state["split"])
-    if "optimizer" in state:
-        _no_array_larger(state["optimizer"], "optimizer", max(
-            (a.nbytes for a in model.values()), default=0))
+        _split(state["split"], _most_sources(state.get("config")))
+    largest = max((a.nbytes for a in model.values()), default=0)
+    for name, value in state.items():           # train_sources: bounded by _split
+        if name == "split" and isinstance(value, dict):
+            value = {key: v for key, v in value.items() if key != "train_sources"}
+        if name != "model":
+            _no_array_larger(value, name, largest)
     return renamed(model)
+
+
+def _most_sources(config):
+    """The most distinct training sources the run could have had: the pairs a built-in task
+    generated (config.num_examples), else MAX_SOURCES."""
+    if isinstance(config, dict) and config.get("task") in TASKS:
+        count = config.get("num_examples")
+        if isinstance(count, int) and not isinstance(count, bool) and count >= 1:
+            return min(count, MAX_SOURCES)
+    return MAX_SOURCES
 
 
 def check_shapes(arrays, config, layer_is_lstm):
@@ -154,7 +184,7 @@ def _config(value):
             raise EntryError(f"config.{name}", "an int or None", found)
 
 
-def _split(value):
+def _split(value, most_sources):
     if not isinstance(value, dict):
         raise EntryError("split", "a dict (the record of the split) or None", value)
     pairs = _list_of(value.get("val_pairs"), "split.val_pairs", list, "[source, target] pairs")
@@ -164,6 +194,9 @@ def _split(value):
     hashes = value.get("train_sources")
     if not isinstance(hashes, Declared) or hashes.dtype != np.uint64 or len(hashes.shape) != 1:
         raise EntryError("split.train_sources", "a 1-d array of uint64 hashes", hashes)
+    if hashes.shape[0] > most_sources:
+        raise EntryError("split.train_sources", f"at most {most_sources:,} hashes (one per "
+                         "training source the run could have had)", hashes)
     for name in ("hash", "corpus_sha256"):
         if not isinstance(value.get(name), str):
             raise EntryError(f"split.{name}", "a str", value.get(name))

@@ -33,10 +33,19 @@ def run(tmp_path_factory):
 def with_huge_weight(run, path, name, rows):
     """A copy of the run's checkpoint whose weight `name` is `rows` x 16 zeros: a deflated
     member whose header and zip directory agree, a few hundred KiB holding hundreds of MiB."""
+    return with_zeros(run, path, ["model", name], "<f8", (rows, 16))
+
+
+def with_zeros(run, path, entry, descr, shape):
+    """A copy of the run's checkpoint whose array at `entry` (a path of keys) is zeros of
+    `shape` and dtype `descr`, written as a deflated member: a little compressed data that
+    inflates to its full size."""
     with zipfile.ZipFile(run / "checkpoint.npz") as source:
         metadata = np.lib.format.read_array(io.BytesIO(source.read("metadata.npy")))
-        model = dict(dict(json.loads(metadata.item())["object"]["dict"])["model"]["dict"])
-        member = model[name]["array"] + ".npy"
+        node = json.loads(metadata.item())["object"]
+        for key in entry:
+            node = dict(node["dict"])[key]
+        member = node["array"] + ".npy"
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as target:
             for info in source.infolist():
                 if info.filename != member:
@@ -44,13 +53,15 @@ def with_huge_weight(run, path, name, rows):
                     continue
                 header = io.BytesIO()
                 np.lib.format.write_array_header_1_0(
-                    header, {"descr": "<f8", "fortran_order": False, "shape": (rows, 16)})
+                    header, {"descr": descr, "fortran_order": False, "shape": shape})
                 entry = zipfile.ZipInfo(member)
                 entry.compress_type = zipfile.ZIP_DEFLATED
+                left = int(np.prod(shape)) * np.dtype(descr).itemsize
                 with target.open(entry, "w", force_zip64=True) as file:
                     file.write(header.getvalue())
-                    for _ in range(rows * 16 * 8 // MiB):
-                        file.write(bytes(MiB))
+                    while left:
+                        file.write(bytes(min(MiB, left)))
+                        left -= min(MiB, left)
     return path
 
 
@@ -103,3 +114,63 @@ def test_a_task_naming_an_unreadable_file_is_one_line_naming_the_checkpoint_and_
     assert capsys.readouterr().err == (
         f"error: {path}: its 'config.task' entry names '/proc/self/mem', which should be the "
         "pairs file the run trained on, but it cannot be read: Input/output error\n")
+
+
+def refused_without_reading(folder, command, capsys, monkeypatch):
+    """Run `command` on the run `folder`; its one-line error, and the members whose data was
+    read (the metadata alone, if the check came first)."""
+    read = []
+    real_read = checkpoint.read_member
+    monkeypatch.setattr(checkpoint, "read_member",
+                        lambda archive, member, *a: read.append(member) or
+                        real_read(archive, member, *a))
+    assert main([a if a != "RUN" else str(folder) for a in command]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"error: {folder / 'checkpoint.npz'}: not a seq2seq checkpoint that "
+                          "this version can load: ")
+    return err, read
+
+
+def test_train_sources_inflating_to_more_hashes_than_the_run_had_sources_is_refused_unread(
+        run, tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "bomb"
+    shutil.copytree(run, folder)
+    with_zeros(run, folder / "checkpoint.npz", ["split", "train_sources"], "<u8", (MiB,))
+    err, read = refused_without_reading(folder, ["evaluate", "RUN"], capsys, monkeypatch)
+    assert ("its 'split.train_sources' entry should be at most 60 hashes (one per training "
+            "source the run could have had), found an array of shape (1048576,)") in err
+    assert read == ["metadata.npy"]
+
+
+def test_a_run_from_a_pairs_file_may_record_at_most_max_sources_hashes(
+        run, tmp_path, capsys, monkeypatch):
+    from seq2seq import checkpoint_entries
+    monkeypatch.setattr(checkpoint_entries, "MAX_SOURCES", 100)
+    state = minigrad.load(run / "checkpoint.npz")
+    state["config"]["task"] = str(tmp_path / "pairs.tsv")          # (never read: refused first)
+    state["split"]["train_sources"] = np.arange(101, dtype=np.uint64)
+    folder = tmp_path / "file_run"
+    folder.mkdir()
+    minigrad.save(state, folder / "checkpoint.npz")
+    err, _ = refused_without_reading(folder, ["evaluate", "RUN"], capsys, monkeypatch)
+    assert "'split.train_sources' entry should be at most 100 hashes" in err
+
+
+@pytest.mark.parametrize("entry", [["history", 0, "loss"], ["config", "lr"],
+                                   ["src_vocab", "counts"]])
+def test_an_array_anywhere_else_larger_than_the_largest_weight_is_refused_unread(
+        run, tmp_path, capsys, monkeypatch, entry):
+    state = minigrad.load(run / "checkpoint.npz")
+    holder = state
+    for key in entry[:-1]:
+        holder = holder[key]
+    holder[entry[-1]] = np.zeros(1000)                  # 8,000 bytes; the largest weight 1,024
+    folder = tmp_path / "big"
+    folder.mkdir()
+    minigrad.save(state, folder / "checkpoint.npz")
+    err, read = refused_without_reading(folder, ["evaluate", "RUN"], capsys, monkeypatch)
+    where = ".".join(str(k) if not isinstance(k, int) else f"[{k}]" for k in entry)
+    assert f"its {where.replace('.[', '[')!r} entry should be no larger than the largest " \
+           "weight (1024 bytes)" in err
+    assert read == ["metadata.npy"]
