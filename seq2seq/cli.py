@@ -174,8 +174,8 @@ def cmd_evaluate(args):
     from seq2seq.runs import repair_report
     from seq2seq.translator import load_translator
     check_pairs_options(args.task, args.sep, args.columns)
+    translator, state = load_translator(args.run, args.rnn_file)      # refused: report kept
     repair_report(args.run, log=lambda line: print(line, file=sys.stderr))
-    translator, state = load_translator(args.run, args.rnn_file)
     record = heldout.read_record(state, args.run)
     dropped = 0
     if (args.min_len is not None or args.max_len is not None) and args.task not in data.TASKS:

@@ -18,6 +18,7 @@ practical worry.
 """
 
 import hashlib
+from pathlib import Path
 
 import numpy as np
 
@@ -77,8 +78,10 @@ def read_record(state, run):
     if record is None:
         return None
     if record.get("hash") != HASH:
-        raise ValueError(f"{run}: its split record uses hash {record.get('hash')!r}; this "
-                         f"version reads {HASH!r}")
+        from seq2seq.translator import CHECKPOINT
+        file = Path(run) / CHECKPOINT if Path(run).is_dir() else run
+        raise ValueError(f"{file}: its 'split.hash' entry is {record.get('hash')!r}: its "
+                         f"hashes were made another way than this version makes them, {HASH!r}")
     return record
 
 

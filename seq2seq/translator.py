@@ -145,45 +145,64 @@ def load_translator(path, layer_file=None):
     path = Path(path)
     file = path / CHECKPOINT if path.is_dir() else path
     state = read_checkpoint(file)
-
-    def entry(name, use):
-        """use(state[name]), with any error put in terms of the file and the entry."""
-        try:
-            return use(state[name])
-        except KeyError as error:
-            if error.args == (name,):
-                raise ValueError(f"{file}: not a seq2seq checkpoint that this version can "
-                                 f"load: no {name!r} entry") from error
-            problem = error
-        except Exception as error:
-            problem = error
-        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
-                         f"{name!r} entry: {type(problem).__name__}: {problem}") from problem
-
-    arrays = _renamed(entry("model", _arrays))
-    _refused_in(file, checkpoint_entries.check_finite, arrays)
+    arrays = _renamed(state["model"])
     record = state.get("rnn")                           # None: the LSTM
     if record is None and layer_file is not None:
         raise ValueError(f"--rnn-file {layer_file}: {file} records no layer file (its model's "
                          f"recurrent layer is the LSTM)")
     rnn = (None if record is None                                       # refused if changed
            else rnn_file.class_of(record, file, moved=layer_file))
-    model = entry("model_config", lambda config: Seq2Seq(
+    model = _entry(file, state, "model_config", lambda config: Seq2Seq(
         **_checked_config(config, arrays, rnn), rnn=rnn))
-    entry("model", lambda _: model.load_state_dict(arrays))
-    translator = Translator(model, entry("src_vocab", Vocab.from_dict),
-                            entry("tgt_vocab", Vocab.from_dict), entry("level", _level),
-                            entry("reverse_input", _flag), record)
-    for side in ("src", "tgt"):
-        entry(f"{side}_vocab", lambda vocab: _same_size(
-            len(Vocab.from_dict(vocab)), model.config[f"{side}_vocab_size"], f"{side}_vocab_size"))
+    _entry(file, state, "model", lambda _: model.load_state_dict(arrays))
+    translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
+                            Vocab.from_dict(state["tgt_vocab"]), state["level"],
+                            bool(state["reverse_input"]), record)
     return translator, state
 
 
 def read_checkpoint(file):
     """The state a run's checkpoint `file` holds, every entry checked before any array's data
-    is read (`_check_declared`); its own errors name the file."""
-    return minigrad.load(file, check=lambda declared: _check_declared(declared, file))
+    is read (`_check_declared`), and what can only be checked once read (`_check_loaded`): all
+    but the recurrent layer of a layer file, which load_translator checks as it loads it. Its
+    own errors name the file."""
+    state = minigrad.load(file, check=lambda declared: _check_declared(declared, file))
+    _check_loaded(state, file)
+    return state
+
+
+def _check_loaded(state, file):
+    """The checks that need the arrays' values or the entries together: finite weights, a
+    model_config that agrees with the weights' shapes and the vocabularies (their sizes, and
+    the padding index, <pad>'s), a level and a reverse_input that are what they say."""
+    arrays = _renamed(state["model"])
+    _refused_in(file, checkpoint_entries.check_finite, arrays)
+    lstm = state.get("rnn") is None
+    config = _entry(file, state, "model_config", lambda config: _checked_config(
+        config, arrays, None if lstm else "a layer"))
+    for side in ("src", "tgt"):
+        vocab = _entry(file, state, f"{side}_vocab", Vocab.from_dict)
+        _entry(file, state, f"{side}_vocab", lambda _: _same_size(
+            len(vocab), config[f"{side}_vocab_size"], f"{side}_vocab_size"))
+        _entry(file, state, "model_config", lambda config: _same_pad(
+            config.get("padding_idx", 0), vocab.pad_id, side))
+    _entry(file, state, "level", _level)
+    _entry(file, state, "reverse_input", _flag)
+
+
+def _entry(file, state, name, use):
+    """use(state[name]), with any error put in terms of the file and the entry."""
+    try:
+        return use(state[name])
+    except KeyError as error:
+        if error.args == (name,):
+            raise ValueError(f"{file}: not a seq2seq checkpoint that this version can "
+                             f"load: no {name!r} entry") from error
+        problem = error
+    except Exception as error:
+        problem = error
+    raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
+                     f"{name!r} entry: {type(problem).__name__}: {problem}") from problem
 
 
 def _check_declared(state, file):
@@ -241,6 +260,12 @@ def _level(value):
 def _same_size(found, expected, name):
     if found != expected:
         raise ValueError(f"{found} tokens, but model_config says {name} {expected}")
+
+
+def _same_pad(found, pad_id, side):
+    if found != pad_id:
+        raise ValueError(f"padding_idx is {found!r}, but <pad> is token {pad_id} of the "
+                         f"{side} vocabulary")
 
 
 def _renamed(arrays):

@@ -1,0 +1,82 @@
+"""Entries of a run's checkpoint that are checked before they are used: each wrong one is one
+line naming the checkpoint file and the entry, and nothing in the run folder is rewritten from a
+checkpoint that is then refused."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+import minigrad
+from seq2seq.cli import main
+from seq2seq.train import TrainConfig, train
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "run"
+    train(TrainConfig(task="reverse", num_examples=60, min_len=3, max_len=4, embed_size=4,
+                      hidden_size=8, epochs=1, progress=False, out=str(out)), log=lambda *a: None)
+    return out
+
+
+def changed(run, tmp_path, change):
+    """A copy of the run folder whose checkpoint's state went through `change(state)`."""
+    folder = tmp_path / "changed"
+    shutil.copytree(run, folder)
+    state = minigrad.load(folder / "checkpoint.npz")
+    change(state)
+    minigrad.save(state, folder / "checkpoint.npz")
+    return folder
+
+
+def refused(folder, capsys, command="evaluate"):
+    """The one-line error of `command` on the run `folder` (it must fail)."""
+    args = {"evaluate": ["evaluate", str(folder)], "translate": ["translate", str(folder), "12"]}
+    assert main(args[command]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    return err
+
+
+def test_evaluate_on_a_refused_checkpoint_leaves_a_stale_report_as_it_was(run, tmp_path, capsys):
+    folder = changed(run, tmp_path, lambda state: state["model"]["decoder.out.bias"].fill(np.nan))
+    (folder / "report.json").write_text("{}", encoding="utf-8")        # behind the checkpoint
+    err = refused(folder, capsys)
+    assert "did not match" not in err and "rewritten" not in err
+    assert "'model.decoder.out.bias' entry should be finite numbers" in err
+    assert (folder / "report.json").read_text(encoding="utf-8") == "{}"
+
+
+def test_evaluate_still_rewrites_a_stale_report_of_a_good_checkpoint(run, tmp_path, capsys):
+    folder = changed(run, tmp_path, lambda state: None)
+    (folder / "report.json").write_text("{}", encoding="utf-8")
+    assert main(["evaluate", str(folder)]) == 0
+    assert "rewritten from the checkpoint's history" in capsys.readouterr().err
+    assert json.loads((folder / "report.json").read_text(encoding="utf-8")) != {}
+
+
+@pytest.mark.parametrize("command", ["evaluate", "translate"])
+def test_a_padding_index_other_than_pads_is_refused(run, tmp_path, capsys, command):
+    folder = changed(run, tmp_path, lambda state: state["model_config"].update(padding_idx=7))
+    err = refused(folder, capsys, command)
+    assert err.startswith(f"error: {folder / 'checkpoint.npz'}: not a seq2seq checkpoint that "
+                          "this version can load: its 'model_config' entry: ")
+    assert "padding_idx is 7, but <pad> is token 0 of the src vocabulary" in err
+
+
+@pytest.mark.parametrize("value", ["x", 0, True, 2.5])
+def test_a_longest_source_that_is_no_count_of_tokens_is_refused(run, tmp_path, capsys, value):
+    folder = changed(run, tmp_path, lambda state: state.update(longest_source=value))
+    err = refused(folder, capsys, "translate")
+    assert err.startswith(f"error: {folder / 'checkpoint.npz'}: not a seq2seq checkpoint that "
+                          "this version can load: its 'longest_source' entry should be None or "
+                          f"a whole number of tokens, at least 1, found {value!r}")
+
+
+def test_a_split_hashed_another_way_is_refused_naming_the_checkpoint_file(run, tmp_path, capsys):
+    folder = changed(run, tmp_path, lambda state: state["split"].update(hash="md5"))
+    err = refused(folder, capsys)
+    assert err == (f"error: {folder / 'checkpoint.npz'}: its 'split.hash' entry is 'md5': its "
+                   "hashes were made another way than this version makes them, 'blake2b-64'\n")
