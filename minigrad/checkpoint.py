@@ -245,8 +245,10 @@ def _read_checkpoint(archive, path, check=None):
     return _decode(metadata["object"], array, path, depth=0)
 
 
-def _decode(node, array, path, depth):
-    """The inverse of `_encode`; `array(name)` reads an array the first time it is named."""
+def _decode(node, array, path, depth, where="obj"):
+    """The inverse of `_encode`; `array(name)` reads an array the first time it is named.
+    `where` says where `node` sits in the object (obj['split'][0], as `save` says it), for the
+    message when the node is not what its tag says."""
     if node is None or isinstance(node, (bool, int, float, str)):
         return node
     if isinstance(node, dict) and len(node) == 1:
@@ -255,11 +257,20 @@ def _decode(node, array, path, depth):
             if depth >= MAX_DEPTH:                      # checked on the way down: no deep stack
                 raise CheckpointError(f"{path!r} is refused: its object is nested deeper than "
                                       f"the {MAX_DEPTH} levels a checkpoint may have")
+            _expect(isinstance(value, list), path, where, kind, "a list", value)
             if kind == "dict":
-                return {key: _decode(v, array, path, depth + 1) for key, v in value}
-            values = [_decode(v, array, path, depth + 1) for v in value]
+                for item in value:
+                    _expect(isinstance(item, list) and len(item) == 2 and isinstance(
+                        item[0], (str, int)) and not isinstance(item[0], bool), path, where,
+                        kind, "a list of [key, value] pairs, each key a str or an int", item)
+                return {key: _decode(v, array, path, depth + 1, f"{where}[{key!r}]")
+                        for key, v in value}
+            values = [_decode(v, array, path, depth + 1, f"{where}[{i}]")
+                      for i, v in enumerate(value)]
             return values if kind == "list" else tuple(values)
         if kind == "float":
+            _expect(value in ("nan", "inf", "-inf"), path, where, kind,
+                    "'nan', 'inf' or '-inf'", value)
             return float(value)
         if kind == "array":
             return array(value)
@@ -267,9 +278,22 @@ def _decode(node, array, path, depth):
             found = array(value)
             return found if isinstance(found, Declared) else found[()]     # 0-d -> a scalar
         if kind == "tensor":
+            _expect(isinstance(value, dict) and set(value) == {"array", "name", "requires_grad"}
+                    and isinstance(value["name"], (str, type(None)))
+                    and isinstance(value["requires_grad"], bool), path, where, kind,
+                    '{"array": ..., "name": str or null, "requires_grad": bool}', value)
             data = array(value["array"])
             if isinstance(data, Declared):
                 return data
             return Tensor(data, requires_grad=value["requires_grad"], name=value["name"])
     raise CheckpointError(f"{path!r} is corrupt: unexpected entry {reprlib.repr(node)} in its "
-                          "metadata")
+                          f"metadata, at {where}")
+
+
+def _expect(holds, path, where, kind, expected, found):
+    """A tagged value that is not what its tag says: one line naming the file and where."""
+    if not holds:
+        where = where if len(where) < 60 else f"{where[:40]}...{where[-16:]}"
+        raise CheckpointError(f"{path!r} is corrupt: in its metadata, {where} is tagged "
+                              f"{kind!r}, which holds {expected}, but holds "
+                              f"{reprlib.repr(found)}")

@@ -213,6 +213,29 @@ def test_corrupt_metadata_is_refused(tmp_path):
         load(path)
 
 
+@pytest.mark.parametrize("node, where, message", [
+    ({"list": 7}, "obj['split'][0]", "tagged 'list', which holds a list, but holds 7"),
+    ({"tuple": "ab"}, "obj['split'][0]", "tagged 'tuple', which holds a list, but holds 'ab'"),
+    ({"dict": [["k"]]}, "obj['split'][0]", "tagged 'dict', which holds a list of [key, value] "
+                                           "pairs, each key a str or an int, but holds ['k']"),
+    ({"float": "x"}, "obj['split'][0]", "tagged 'float', which holds 'nan', 'inf' or '-inf', "
+                                        "but holds 'x'"),
+    ({"tensor": 3}, "obj['split'][0]", "tagged 'tensor', which holds {\"array\": ..."),
+    ({"what": 1}, None, "unexpected entry {'what': 1} in its metadata, at obj['split'][0]"),
+])
+def test_a_malformed_tagged_value_is_refused_naming_where_it_is(tmp_path, node, where, message):
+    path = tmp_path / "odd.npz"
+    tree = {"dict": [["split", {"list": [node]}]]}
+    np.savez(path, metadata=np.array(json.dumps({"format": "minigrad-checkpoint", "version": 1,
+                                                 "object": tree})))
+    with pytest.raises(CheckpointError) as refused:
+        load(path)
+    text = str(refused.value)
+    assert text.startswith(f"{str(path)!r} is corrupt: ")
+    assert where is None or f"in its metadata, {where} is tagged" in text
+    assert message in text and "\n" not in text
+
+
 def test_a_missing_file_raises_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError):
         load(tmp_path / "nowhere.npz")
