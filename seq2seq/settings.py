@@ -31,7 +31,8 @@ MAX_BEAM = 100
 RULES = {
     "embed_size": INTEGER_AT_LEAST_1,
     "hidden_size": INTEGER_AT_LEAST_1,
-    "batch_size": INTEGER_AT_LEAST_1,
+    "batch_size": dict(low=1, high=MAX_EXAMPLES, integer=True,   # larger: the whole data set
+                       why="no run has more examples to fill a batch with"),
     "epochs": INTEGER_AT_LEAST_1,               # a run writes its checkpoint after each epoch
     "lr": dict(low=0, low_open=True),
     "lr_decay": dict(low=0, low_open=True, high=1),     # a decay: lr * lr_decay**epoch

@@ -63,7 +63,15 @@ def test_the_setting_furthest_above_its_usual_value_is_the_one_named(tmp_path, o
 
 
 def test_a_batch_larger_than_the_data_counts_as_the_data(tmp_path, one_gib, capsys):
-    assert main(train_args(tmp_path, "--batch-size", "100000000")) == 0      # 45 pairs a batch
+    assert main(train_args(tmp_path, "--batch-size", "10000000")) == 0       # 45 pairs a batch
+
+
+def test_a_batch_size_above_any_data_set_is_refused_at_once(tmp_path, no_model, capsys):
+    assert main(train_args(tmp_path, "--batch-size", "1000000000")) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("error: --batch-size ") and "10000000" in err, err
+    assert not (tmp_path / "run").exists()
 
 
 def test_a_model_that_fits_trains(tmp_path, one_gib):
