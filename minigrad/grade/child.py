@@ -31,9 +31,12 @@ watch for answers against the plain ways round it; the verdict needs no guard, a
 in the grader's own process from the numbers.
 """
 
+import ctypes
+import functools
 import importlib
 import json
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -53,70 +56,76 @@ CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.m
                  "shutil.rmtree": (0,)}            # the arguments that name what changes
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 THREADING = os.path.abspath(threading.__file__)
-EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + tuple(CHANGE_EVENTS)
+SIGNAL_EVENTS = ("os.kill", "os.killpg")
+EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + tuple(CHANGE_EVENTS)
                    + ("sys.setprofile", "object.__setattr__"))
 
 
 def guard(blocked):
     """Install the audit hook; return the list it notes refusals in (their messages' middles).
-    `blocked`: [(file, module name)] of the reference modules no one may open here."""
-    files = {os.path.realpath(file): module for file, module in blocked}
-    caches = {(os.path.join(os.path.dirname(file), "__pycache__"),
-               os.path.splitext(os.path.basename(file))[0] + "."): module
-              for file, module in files.items()}            # reference.cpython-311.pyc
-    noted, busy = [], [False]
+    `blocked`: [(file, module name)] of the reference modules no one may open here.
+
+    The hook is a `functools.partial` of `refused_or_not` over frozen data (tuples, frozensets,
+    a string): no flag or dict in it that `gc.get_objects()` finds and flips or empties. (A
+    partial can still be rebuilt by `__setstate__`, and this module's globals replaced: code in
+    this process can reach everything in it.)"""
+    files = tuple((os.path.realpath(file), module) for file, module in blocked)
+    caches = tuple((os.path.join(os.path.dirname(file), "__pycache__"),
+                    os.path.splitext(os.path.basename(file))[0] + ".", module)
+                   for file, module in files)               # reference.cpython-311.pyc
+    noted = []
     scratch = os.path.realpath(tempfile.gettempdir()) + os.sep
-
-    def changed(event, args):
-        """The paths outside the temporary folder that the event writes to or changes."""
-        if event == "open":
-            paths = [args[0]] if isinstance(args[2], int) and args[2] & WRITING else []
-        else:
-            paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
-        paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
-                 if path is not None and not isinstance(path, int)]
-        return [path for path in paths if path != os.devnull and not path.startswith(scratch)]
-
-    def blocked_module(path):
-        if isinstance(path, int) or path is None:               # an open file descriptor
-            return None
-        full = os.path.realpath(os.fsdecode(os.fspath(path)))
-        if full in files:
-            return files[full]
-        folder, name = os.path.split(full)
-        return next((module for (where, stem), module in caches.items()
-                     if folder == where and name.startswith(stem)), None)
-
-    def hook(event, args):
-        if event not in EVENTS or busy[0]:      # the watch for answers raises two events a call
-            return                              # (builtins.id, ...); the hook's own calls too
-        busy[0] = True
-        try:
-            why = refused(event, args)
-        finally:
-            busy[0] = False
-        if why is not None:
-            noted.append(why)
-            raise PermissionError(f"the grader refuses this: {why}")
-
-    def refused(event, args):
-        module = blocked_module(args[0]) if event in FILE_EVENTS else None
-        if module is not None:
-            return f"opens the file of {module}"
-        outside = changed(event, args)
-        if outside:
-            return f"writes to {outside[0]}"
-        if event in PROCESS_EVENTS:
-            return f"starts another process ({event})"
-        if event == "sys.setprofile" and not minigrads_own(sys._getframe(1).f_back):
-            return "calls sys.setprofile (your file, or a module it imports)"
-        if (event == "object.__setattr__" and args[1] == "__code__"
-                and not minigrads_own(sys._getframe(1).f_back)):
-            return f"replaces the code of {getattr(args[0], '__qualname__', 'a function')}"
-        return None
-
-    sys.addaudithook(hook)
+    sys.addaudithook(functools.partial(hook, files, caches, scratch, os.getpid(), noted))
     return noted
+
+
+def hook(files, caches, scratch, own, noted, event, args):
+    if event not in EVENTS:             # the watch for answers raises events on every call
+        return                          # (builtins.id, ...): those pass at once
+    why = refused(files, caches, scratch, own, event, args)
+    if why is not None:
+        noted.append(why)
+        raise PermissionError(f"the grader refuses this: {why}")
+
+
+def changed(scratch, event, args):
+    """The paths outside the temporary folder that the event writes to or changes."""
+    if event == "open":
+        paths = [args[0]] if isinstance(args[2], int) and args[2] & WRITING else []
+    else:
+        paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
+    paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
+             if path is not None and not isinstance(path, int)]
+    return [path for path in paths if path != os.devnull and not path.startswith(scratch)]
+
+
+def blocked_module(files, caches, path):
+    if isinstance(path, int) or path is None:               # an open file descriptor
+        return None
+    full = os.path.realpath(os.fsdecode(os.fspath(path)))
+    folder, name = os.path.split(full)
+    return next((module for file, module in files if file == full), None) or next(
+        (module for where, stem, module in caches if folder == where and name.startswith(stem)),
+        None)
+
+
+def refused(files, caches, scratch, own, event, args):
+    module = blocked_module(files, caches, args[0]) if event in FILE_EVENTS else None
+    if module is not None:
+        return f"opens the file of {module}"
+    outside = changed(scratch, event, args)
+    if outside:
+        return f"writes to {outside[0]}"
+    if event in PROCESS_EVENTS:
+        return f"starts another process ({event})"
+    if event in SIGNAL_EVENTS and (event == "os.killpg" or args[0] != own):
+        return f"sends a signal to another process ({event})"
+    if event == "sys.setprofile" and not minigrads_own(sys._getframe(1).f_back):
+        return "calls sys.setprofile (your file, or a module it imports)"
+    if (event == "object.__setattr__" and args[1] == "__code__"
+            and not minigrads_own(sys._getframe(1).f_back)):
+        return f"replaces the code of {getattr(args[0], '__qualname__', 'a function')}"
+    return None
 
 
 def minigrads_own(caller):
@@ -132,7 +141,7 @@ def minigrads_own(caller):
 def grader_modules():
     """{module: a copy of its names} for the grader's modules loaded here."""
     return {module: dict(vars(module)) for name, module in list(sys.modules.items())
-            if name.startswith("minigrad.grade") or name == "minigrad.gradcheck"}
+            if name.startswith("minigrad.grade") or name in ("minigrad.gradcheck", "__main__")}
 
 
 def unchanged(before):
@@ -186,7 +195,42 @@ def resolve(spec):
     return found
 
 
-def main(request_path, result_path):
+def die_with_parent(parent):
+    """Have the kernel kill this process when `parent` ends (PR_SET_PDEATHSIG, Linux; nothing
+    elsewhere), and end now if it already has: no graded code lives on without its grader."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def step_aside():
+    """Fork: this process waits for the one that runs the graded code, and ends as it ends
+    (128 + the signal, for a signal). So the graded code's `os.getppid()` is this process, not
+    the grader: what it sends its parent ends at most this process, which takes its child with
+    it (die_with_parent), and the grader sees a process that ended without results."""
+    me = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        die_with_parent(me)
+        return
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(code if code >= 0 else 128 - code)
+
+
+def main(request_path, result_path, grader=None):
+    if grader is not None:
+        die_with_parent(int(grader))
+    if hasattr(os, "fork"):
+        step_aside()
     # No .pyc files for what the student's file imports: they go beside the code, outside the
     # temporary folder, and a .pyc put there is what the next grading would run.
     sys.dont_write_bytecode = True
@@ -212,4 +256,4 @@ def main(request_path, result_path):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    main(*sys.argv[1:4])

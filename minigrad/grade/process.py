@@ -6,6 +6,22 @@ change nothing in the grader's. Neither its exit status nor what it prints is a 
 the arrays it gives back count, and the grader compares them itself. A process that ends
 before it gives them back, gives back something else, or runs past the time limit fails, with
 a line that says which.
+
+The grader also keeps itself bounded against that process, which runs as the same user:
+
+- the process runs in a session (and process group) of its own, and that whole group is
+  killed on every way out of `run_child`: a return, an error, the time limit, or SIGTERM,
+  SIGHUP or SIGINT sent to the grader (each then ends the grading with one line, no verdict);
+- the process is not the grader's child but its grandchild (child.py forks first), so
+  `os.getppid()` in the student's code names a process in between, not the grader; and each
+  of the two dies with its parent (PR_SET_PDEATHSIG, on Linux), so a grader killed outright
+  leaves nothing running behind it;
+- of its stderr only the last few KiB are kept, read as it comes; its stdout is not read;
+- the results file is read member by member, each checked before its data is read
+  (results.py).
+
+What it cannot prevent: a process of the same user can find the grader (in /proc, say) and
+stop or kill it; a grader stopped or killed so ends without a verdict, never with a pass.
 """
 
 import json
@@ -14,15 +30,20 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import types
 from pathlib import Path
 
 import numpy as np
 
+from minigrad.grade.results import member_limit, read_results
 from minigrad.grade.solution import SolutionFailed
 
 TIME_LIMIT = 60                 # seconds for all of an exercise's cases; grading takes 1 to 5
 ROOT = str(Path(__file__).resolve().parents[2])         # the folder holding the minigrad package
+TAIL_BYTES = 4096               # of the process's stderr, the last bytes kept
+TAIL_LINES = 3                  # and of those, the last lines shown
+STOPPING = ("SIGTERM", "SIGHUP", "SIGINT")              # what ends the grading, group killed
 
 
 def answer_specs(answers):
@@ -35,6 +56,10 @@ def answer_specs(answers):
         else:
             watched.append(f"{answer.__module__}:{answer.__qualname__}")
     return blocked, watched
+
+
+class Stopped(BaseException):
+    """A signal (SIGTERM, SIGHUP, SIGINT) reached the grader while the graded code ran."""
 
 
 def run_child(exercise, path, runner, meta, arrays, time_limit=None):
@@ -51,20 +76,75 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
         np.savez(request, meta=np.array(json.dumps(meta)), **arrays)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-        child = subprocess.Popen(
-            [sys.executable, "-m", "minigrad.grade.child", str(request), str(result)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=env, start_new_session=True)            # its own group: killed as one
-        try:
-            _, err = child.communicate(timeout=limit)
-        except subprocess.TimeoutExpired:
+        with stopping_kills_the_group() as started:
+            child = subprocess.Popen(
+                [sys.executable, "-m", "minigrad.grade.child", str(request), str(result),
+                 str(os.getpid())],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                env=env, start_new_session=True)        # its own group: killed as one
+            started.append(child)
+            tail = Tail(child.stderr)
+            try:
+                child.wait(timeout=limit)
+            except subprocess.TimeoutExpired:
+                raise SolutionFailed(f"{exercise.name}: your code ran for more than {limit} s "
+                                     f"without finishing the cases (an endless loop?); grading "
+                                     f"takes a few seconds") from None
+            finally:
+                _kill(child)                            # and anything it started
+                tail.join()
+        return Results(exercise, result, child.returncode, tail.text(),
+                       member_limit(arrays))
+
+
+class stopping_kills_the_group:
+    """While the block runs, SIGTERM, SIGHUP and SIGINT raise Stopped (in the main thread, where
+    signals are handled) so that the `finally` above kills the child's group; on the way out,
+    a Stopped becomes one line with no verdict. The previous handlers come back after."""
+
+    def __enter__(self):
+        self.started, self.previous = [], {}
+        if threading.current_thread() is threading.main_thread():
+            for name in STOPPING:
+                number = getattr(signal, name, None)
+                if number is not None:
+                    self.previous[number] = signal.signal(number, self.stop)
+        return self.started
+
+    @staticmethod
+    def stop(number, frame):
+        raise Stopped(signal.Signals(number).name)
+
+    def __exit__(self, kind, error, traceback):
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+        for child in self.started:
             _kill(child)
-            raise SolutionFailed(f"{exercise.name}: your code ran for more than {limit} s "
-                                 f"without finishing the cases (an endless loop?); grading "
-                                 f"takes a few seconds") from None
-        finally:
-            _kill(child)                                # and anything it started
-        return Results(exercise, result, child.returncode, err.decode(errors="replace"))
+        if isinstance(error, Stopped):
+            raise SolutionFailed(f"grading stopped by {error}, sent to the grader while your "
+                                 f"code ran (by your code, or from outside): no verdict")
+        return False
+
+
+class Tail:
+    """The last TAIL_BYTES of a pipe, read by a thread as they come, so that a process writing
+    gigabytes to it costs the grader neither their memory nor a blocked pipe."""
+
+    def __init__(self, pipe):
+        self.pipe, self.kept = pipe, bytearray()
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        while chunk := self.pipe.read1(1 << 16):
+            self.kept = (self.kept + chunk)[-TAIL_BYTES:]
+
+    def join(self):
+        self.thread.join(timeout=5)                     # the group is dead: the pipe is closed
+        self.pipe.close()
+
+    def text(self):
+        return bytes(self.kept).decode(errors="replace")
 
 
 def _kill(child):
@@ -79,27 +159,34 @@ def _kill(child):
     child.wait()
 
 
+def visible(text):
+    """`text` with every control character (terminal escapes, carriage returns) written out
+    as Python escapes, so that what the student's code printed cannot move the cursor, erase
+    the grader's line or draw a fake one."""
+    return repr(text)[1:-1]
+
+
+def stderr_tail(stderr):
+    """What the failure line shows of the process's stderr: its last TAIL_LINES non-empty lines,
+    control characters made visible, after a label (never at the start of a line)."""
+    lines = [line for line in stderr.split("\n") if line.strip()][-TAIL_LINES:]   # not at \r
+    return f"; its stderr ended with: {' | '.join(visible(line)[:300] for line in lines)}" \
+        if lines else ""
+
+
 class Results:
     """What the graded code's process gave back: `facts` (text, from JSON) and arrays, each
     checked to be a number array before the grader reads it."""
 
-    def __init__(self, exercise, file, status, stderr):
+    def __init__(self, exercise, file, status, stderr, limit):
         self.exercise = exercise
         ended = (f"your code's process ended (exit status {status}) before it gave back its "
                  f"results")
-        tail = [line for line in stderr.strip().splitlines() if line.strip()][-3:]
-        if tail:
-            ended += ": " + " | ".join(tail)
+        ended += stderr_tail(stderr)
         if not Path(file).is_file():
             raise SolutionFailed(f"{exercise.name}: {ended} (os._exit? a crash?)")
-        try:
-            with np.load(file, allow_pickle=False) as found:
-                self.arrays = {name: found[name] for name in found.files}
-            self.facts = json.loads(str(self.arrays.pop("meta")))
-            self.cases = list(self.facts.get("cases", []))
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            raise SolutionFailed(f"{exercise.name}: your code's process gave back results the "
-                                 f"grader cannot read (was the results file replaced?)") from None
+        self.arrays, self.facts = read_results(exercise.name, file, limit)
+        self.cases = list(self.facts.get("cases", []))
         self.ended = ended
 
     def case(self, number, where):
