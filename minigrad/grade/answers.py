@@ -39,17 +39,33 @@ thread_setprofile = threading.setprofile
 
 
 def answer_code(answers):
-    """({id(code): (code, 'module.qualname')}, {file names}) for the answers: a module stands
-    for every function and class defined in it (and for its file), a class for its methods."""
-    codes, files = {}, set()
+    """What the watch knows of the answers: ({id(code): (code, 'module.qualname')}, {file
+    names}, {(file, qualname): name}, {co_code: [(co_consts, co_names, name)]}). A module stands
+    for every function and class defined in it (and for its file), a class for its methods.
+
+    The last two find an answer's code when it is not the very code object: a module imported
+    again (`importlib.reload`) makes new functions with the same file and qualified name, and a
+    function rebuilt from an answer's code (`types.FunctionType(code.replace(co_name=...))`) has
+    its bytecode, constants and names, whatever it is called."""
+    codes, files, places, bodies = {}, set(), {}, {}
     for answer in answers:
         if isinstance(answer, types.ModuleType):
             files.update({answer.__file__, os.path.realpath(answer.__file__)})
         for function in _functions(answer):
             function = inspect.unwrap(function)         # @no_grad() wraps: its wrapper's code
             code = function.__code__                    # is shared by every decorated function
-            codes[id(code)] = (code, f"{function.__module__}.{function.__qualname__}")
-    return codes, files
+            name = f"{function.__module__}.{function.__qualname__}"
+            codes[id(code)] = (code, name)
+            for file in {code.co_filename, os.path.realpath(code.co_filename)}:
+                places[(file, code.co_qualname)] = name
+            bodies.setdefault(code.co_code, []).append((code.co_consts, code.co_names, name))
+    return codes, files, places, bodies
+
+
+def same_body(code, bodies):
+    """The answer whose bytecode, constants and names `code` has, or None."""
+    return next((name for consts, names, name in bodies.get(code.co_code, ())
+                 if consts == code.co_consts and names == code.co_names), None)
 
 
 def _functions(answer):
@@ -76,7 +92,7 @@ def _functions(answer):
 def watching(answers):
     """Run the block (the student's code) and collect, in the list it yields, the name of every
     answer that ran inside it, whether the block returned, raised or caught an error."""
-    codes, files = answer_code(answers)
+    codes, files, places, bodies = answer_code(answers)
     ran = []
     real = {}                       # a code's file name -> its real path (relative, symlinked)
     homes = {code.co_filename for code, _ in codes.values()}     # id() only for calls there:
@@ -96,6 +112,12 @@ def watching(answers):
             if known or name in files or real[name] in files:
                 ran.append(codes[id(code)][1] if known
                            else f"{code.co_name} (from {code.co_filename})")
+            elif (name, code.co_qualname) in places:                # a module imported again
+                ran.append(f"{places[name, code.co_qualname]} (from {name})")
+            elif code.co_code in bodies:                            # an answer's code, renamed
+                found = same_body(code, bodies)
+                if found is not None:
+                    ran.append(f"{found} (its code, as {code.co_qualname})")
 
     setprofile(profile)
     thread_setprofile(profile)                  # threads the solution starts are watched too

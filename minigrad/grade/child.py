@@ -14,7 +14,9 @@ remove one) guards the process for as long as it runs (`guard`):
 - the files of the exercise's reference modules cannot be opened: importing the reference, a
   second import from its path or a link to it, `exec` of its source, copying it elsewhere to
   load the copy, all fail;
-- no other process can be started (a copy made by `cp`, a grader of one's own);
+- no other process can be started (a copy made by `cp`, a grader of one's own), nor sent a
+  signal (`os.kill` of the grader, to stop or kill it);
+- `gc.get_objects` and its kin are refused: they reach the hook's own data;
 - no file can be written, moved or removed outside the temporary folder: a graded file that
   rewrote the grader's code (or numpy's) on disk would pass its next grading, and others';
 - `sys.setprofile` called from outside minigrad's own files is noted: it would switch off the
@@ -57,7 +59,8 @@ CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.m
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 THREADING = os.path.abspath(threading.__file__)
 SIGNAL_EVENTS = ("os.kill", "os.killpg")
-EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + tuple(CHANGE_EVENTS)
+GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds the hook's data
+EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tuple(CHANGE_EVENTS)
                    + ("sys.setprofile", "object.__setattr__"))
 
 
@@ -120,6 +123,8 @@ def refused(files, caches, scratch, own, event, args):
         return f"starts another process ({event})"
     if event in SIGNAL_EVENTS and (event == "os.killpg" or args[0] != own):
         return f"sends a signal to another process ({event})"
+    if event in GC_EVENTS:
+        return f"looks through the interpreter's objects ({event})"
     if event == "sys.setprofile" and not minigrads_own(sys._getframe(1).f_back):
         return "calls sys.setprofile (your file, or a module it imports)"
     if (event == "object.__setattr__" and args[1] == "__code__"
