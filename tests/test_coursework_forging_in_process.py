@@ -48,7 +48,7 @@ def test_beam_search_of_a_reloaded_decoding_module_is_refused(tmp_path):
     """)
     message = failure(grade_beam_search, path)
     assert message.startswith("beam_search: your beam_search runs seq2seq.decoding.beam_search "
-                              "(from ")
+                              "(again, as beam_search from ")
 
 
 def test_multi_head_attention_of_a_reloaded_modules_module_is_refused(tmp_path):
@@ -88,4 +88,18 @@ def test_the_projects_beam_search_rebuilt_under_another_name_is_refused(tmp_path
     """)
     message = failure(grade_beam_search, path)
     assert message.startswith("beam_search: your beam_search runs seq2seq.decoding.beam_search "
-                              "(its code, as mine)")
+                              "(again, as mine from ")
+
+
+def test_logsumexps_own_op_is_judged_by_the_grader_not_by_a_flag_from_the_process(tmp_path):
+    """The graded code's process once sent its own verdict on this check (`own_op: True`); now
+    it sends the op's classes and file, and the grader decides."""
+    from minigrad.grade.exercises import logsumexp_is_one_op
+    path = student_file(tmp_path, "")
+    forged = {"own_op": True, "made_by": "Sum", "made_by_file": None, "made_by_classes": []}
+    with pytest.raises(SolutionFailed, match="but it was made by Sum, for case 1"):
+        logsumexp_is_one_op(forged, "case 1", path)
+    mine = {"made_by": "LogSumExp", "made_by_file": str(path.resolve()),
+            "made_by_classes": ["solution.LogSumExp", "minigrad.autograd.Function",
+                                "builtins.object"]}
+    logsumexp_is_one_op(mine, "case 1", path)

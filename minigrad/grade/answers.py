@@ -40,13 +40,15 @@ thread_setprofile = threading.setprofile
 
 def answer_code(answers):
     """What the watch knows of the answers: ({id(code): (code, 'module.qualname')}, {file
-    names}, {(file, qualname): name}, {co_code: [(co_consts, co_names, name)]}). A module stands
+    names}, {file: {qualname: name}}, {co_code: [(co_consts, co_names, name)]}). A module stands
     for every function and class defined in it (and for its file), a class for its methods.
 
-    The last two find an answer's code when it is not the very code object: a module imported
-    again (`importlib.reload`) makes new functions with the same file and qualified name, and a
-    function rebuilt from an answer's code (`types.FunctionType(code.replace(co_name=...))`) has
-    its bytecode, constants and names, whatever it is called."""
+    The last two find an answer's code that is not the very code object but still claims the
+    answer's file: a module imported again (`importlib.reload`) makes new functions with the
+    same qualified names, and a function rebuilt from an answer's code
+    (`types.FunctionType(code.replace(co_name=...))`) keeps its bytecode, constants and names,
+    whatever it is called. Code in another file with the same bytecode is a copy of the lines,
+    which is allowed: the student's file's own code."""
     codes, files, places, bodies = {}, set(), {}, {}
     for answer in answers:
         if isinstance(answer, types.ModuleType):
@@ -56,8 +58,7 @@ def answer_code(answers):
             code = function.__code__                    # is shared by every decorated function
             name = f"{function.__module__}.{function.__qualname__}"
             codes[id(code)] = (code, name)
-            for file in {code.co_filename, os.path.realpath(code.co_filename)}:
-                places[(file, code.co_qualname)] = name
+            places.setdefault(os.path.realpath(code.co_filename), {})[code.co_qualname] = name
             bodies.setdefault(code.co_code, []).append((code.co_consts, code.co_names, name))
     return codes, files, places, bodies
 
@@ -112,12 +113,11 @@ def watching(answers):
             if known or name in files or real[name] in files:
                 ran.append(codes[id(code)][1] if known
                            else f"{code.co_name} (from {code.co_filename})")
-            elif (name, code.co_qualname) in places:                # a module imported again
-                ran.append(f"{places[name, code.co_qualname]} (from {name})")
-            elif code.co_code in bodies:                            # an answer's code, renamed
-                found = same_body(code, bodies)
+            elif real[name] in places:      # reloaded, or rebuilt: not the answer's own code
+                found = (places[real[name]].get(code.co_qualname)
+                         or same_body(code, bodies))
                 if found is not None:
-                    ran.append(f"{found} (its code, as {code.co_qualname})")
+                    ran.append(f"{found} (again, as {code.co_qualname} from {name})")
 
     setprofile(profile)
     thread_setprofile(profile)                  # threads the solution starts are watched too

@@ -2,8 +2,11 @@
 (fixed seeds, small shapes, so grading takes a fraction of a second) and the reference, which a
 solution may read but not run (its answers)."""
 
+import os
+
 import numpy as np
 
+from minigrad.autograd import Function
 from minigrad.grade import reference
 from minigrad.grade.grader import Case, SolutionFailed, function_exercise
 
@@ -55,11 +58,15 @@ def logsumexp_cases():
     return cases
 
 
-def logsumexp_is_one_op(facts, where):
+def logsumexp_is_one_op(facts, where, path):
     """The exercise is to write an op: the output must come from a Function subclass defined in
-    the student's file. (Which op made it is what the graded code's process saw: a fact about
-    the code, which the numbers cannot check.)"""
-    if not facts.get("own_op"):
+    the student's file. Judged here from what the graded code's process gave back as data (the
+    op's classes and its file, run_cases.made_by): a fact about the code, not a number, so code
+    in that process set on it can forge it; the outputs and gradients are checked apart."""
+    function = f"{Function.__module__}.{Function.__qualname__}"
+    own = (function in facts.get("made_by_classes", [])
+           and facts.get("made_by_file") == os.path.realpath(path))
+    if not own:
         made_by = facts.get("made_by") or "no op"
         raise SolutionFailed(f"logsumexp: the output should be made by your own op (a subclass of "
                              f"minigrad.Function with forward and backward, defined in your file), "

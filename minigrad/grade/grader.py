@@ -80,8 +80,8 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
                       intermediates=(), parts=None):
     """An Exercise for a function of tensors: `reference(*tensors, **settings)` gives the right
     outputs (named by `outputs`) and gradients; `cases()` lists the inputs. `extra(facts,
-    where)` may add checks of its own on what the graded code's process noted (`facts`, a
-    dict; raising SolutionFailed); `answers` what the solution may not run (Exercise). For the
+    where, path)` may add checks of its own on what the graded code's process noted (`facts`,
+    a dict; raising SolutionFailed); `answers` what the solution may not run (Exercise). For the
     diagnosis (diagnose.py): `intermediates`, ((local name, what it is), ...) in the formulas'
     order, are compared when an output is wrong; `parts`, {input name: (block names)}, names
     the blocks of a stacked weight that a cut graph may starve."""
@@ -97,7 +97,7 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
         finish_first(results)
         for number, (case, wanted) in enumerate(zip(all_cases, expected), 1):
             try:
-                grade_case(exercise, results, case, wanted, number, len(all_cases))
+                grade_case(exercise, results, case, wanted, number, len(all_cases), path)
             except SolutionFailed as failure:
                 raise SolutionFailed(f"{failure}\n  to get these inputs: from {package} import "
                                      f"case_inputs; case_inputs({name!r}, {number})") from None
@@ -105,7 +105,7 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
                 f"gradients with respect to {', '.join(case_names(all_cases))} agree with the "
                 f"reference, and your gradients with finite differences")
 
-    def grade_case(exercise, results, case, wanted, number, total):
+    def grade_case(exercise, results, case, wanted, number, total, path):
         where = describe(case, number, total)
         facts = results.case(number, where)
         if facts.get("stage") == "call" and "failed" in facts:
@@ -125,7 +125,7 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
                                                    lambda a, b: difference(a, b, atol, rtol))
                 raise SolutionFailed("\n  ".join([str(failure)] + more)) from None
         if extra is not None:
-            extra(facts, where)
+            extra(facts, where, path)
         if facts.get("stage") == "backward" and "failed" in facts:
             raise SolutionFailed(facts["failed"])
         got = [results.array(f"{prefix}grad/{x}", f"the gradient with respect to {x}", where)

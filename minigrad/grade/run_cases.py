@@ -12,12 +12,13 @@ stops it, noted with the stage it stopped at ("call", "backward", "gradcheck"): 
 checks what came before it first.
 """
 
+import os
+import sys
 from sys import getprofile, setprofile
 
 import numpy as np
 
 from minigrad import autograd
-from minigrad.autograd import Function
 from minigrad.grad_mode import is_grad_enabled
 from minigrad.gradcheck import GradcheckError, analytic_and_numeric, send_back
 from minigrad.grade import diagnose
@@ -81,10 +82,7 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
         if isinstance(tensor, Tensor):
             result[f"{prefix}kept/{name}"] = np.asarray(tensor.data)
             found["kept_lines"][name] = lines.line_of(tensor.creator)
-    creator = mine[0].creator
-    found["made_by"] = None if creator is None else type(creator).__name__
-    found["own_op"] = (isinstance(creator, Function)
-                       and type(creator).__module__ == solution.__name__)
+    found.update(made_by(mine[0].creator))
 
     found["stage"] = "backward"
     for out_name, out in zip(meta["outputs"], mine):
@@ -108,6 +106,19 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
 
     found["stage"] = "gradcheck"
     found["checked"] = gradcheck_halves(exercise, fn, case, where, path, result, prefix)
+
+
+def made_by(creator):
+    """What made the first output, as data for the grader to judge (exercises.py): the op's
+    class name, the file that defines it, and the qualified names of its classes (its MRO)."""
+    if creator is None:
+        return {"made_by": None, "made_by_file": None, "made_by_classes": []}
+    kind = type(creator)
+    module = sys.modules.get(kind.__module__)
+    file = getattr(module, "__file__", None)
+    return {"made_by": kind.__name__,
+            "made_by_file": None if file is None else os.path.realpath(file),
+            "made_by_classes": [f"{c.__module__}.{c.__qualname__}" for c in kind.__mro__]}
 
 
 def gradcheck_halves(exercise, fn, case, where, path, result, prefix):
