@@ -7,10 +7,8 @@ import signal
 import subprocess
 import sys
 import time
-import zipfile
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from minigrad.grade import SolutionFailed, grade
