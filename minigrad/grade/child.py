@@ -8,6 +8,9 @@ Nothing here decides a verdict. The grader compares the results with the referen
 process, which never imports the student's code: whatever the graded code does here (print a
 'passed' line, end the process, replace the grader's functions) changes this process alone.
 
+First this process forks (`step_aside`): the graded code runs in the new one, whose parent
+is this one, not the grader, and each dies with its parent (`die_with_parent`).
+
 Before the student's file is loaded, an audit hook (`sys.addaudithook`; Python has no call to
 remove one) guards the process for as long as it runs (`guard`):
 
@@ -205,7 +208,7 @@ def die_with_parent(parent):
     elsewhere), and end now if it already has: no graded code lives on without its grader."""
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):
         pass
     if os.getppid() != parent:
         os._exit(1)
