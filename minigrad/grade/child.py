@@ -178,6 +178,9 @@ def refusal_text(exercise, why):
                 f"reference), while it is graded: importing it, or running its source, would "
                 f"pass whatever you wrote. Write it yourself: reading the answer is allowed, "
                 f"running it is not.")
+    if why.startswith("sends a signal"):
+        return (f"{exercise['name']}: your code {why} while it is graded: it may signal its own "
+                f"process only, so that it cannot stop or kill the grader.")
     return (f"{exercise['name']}: your code {why} while it is graded, which would hide from the "
             f"grader whether it runs an answer to this exercise. Write it yourself: reading the "
             f"answer is allowed, running it is not.")
