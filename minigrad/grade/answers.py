@@ -15,8 +15,10 @@ the student's function, its backward or its gradient check runs, a profile hook
 (`sys.setprofile`, which leaves debuggers alone: they use `sys.settrace`) notes every call of a
 Python function and looks it up among the answers' code objects, and among the files of the
 answer modules (a module imported a second time, by `importlib.reload` or from its path, has
-new code objects but the same file). A solution fails when any answer ran, whatever its
-outputs (`solution.refusing_answers`); and when it calls `sys.setprofile` itself (child.py).
+new code objects but the same file); a function or class answer's code is also known in its
+file by its qualified name, or by its bytecode (answer_code). A solution fails when any answer
+ran, whatever its outputs (`solution.refusing_answers`); and when it calls `sys.setprofile`
+itself (child.py).
 
 This watch is there to keep an honest mistake from passing. Code set on getting round it can
 (by Python's C API through ctypes, say): it runs in the student's own process. What it cannot
