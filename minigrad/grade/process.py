@@ -136,8 +136,11 @@ class Tail:
         self.thread.start()
 
     def read(self):
-        while chunk := self.pipe.read1(1 << 16):
-            self.kept = (self.kept + chunk)[-TAIL_BYTES:]
+        try:
+            while chunk := self.pipe.read1(1 << 16):
+                self.kept = (self.kept + chunk)[-TAIL_BYTES:]
+        except (OSError, ValueError):                   # the pipe closed under it by join()
+            pass
 
     def join(self):
         self.thread.join(timeout=5)                     # the group is dead: the pipe is closed
