@@ -100,18 +100,18 @@ def test_results_that_are_not_numbers_are_named_as_such(tmp_path):
 
 
 def test_the_request_holds_the_inputs_and_never_the_expected_values(tmp_path):
-    """What the graded code's process is sent: inputs, settings, upstream gradients."""
-    seen = tmp_path / "seen.txt"
-    path = student_file(tmp_path, f"""
+    """What the graded code's process is sent: inputs, settings, upstream gradients. (The file
+    names what it finds in its error, the one thing of its own that reaches the grader's words.)"""
+    path = student_file(tmp_path, """
         import sys
 
         import numpy as np
 
         with np.load(sys.argv[1]) as request:
-            open({str(seen)!r}, "w").write("\\n".join(request.files))
+            raise RuntimeError("seen: " + " ".join(request.files) + " :end")
     """)
-    failure(path)
-    names = seen.read_text().splitlines()
+    message = failure(path)
+    names = message[message.index("seen: ") + 6:message.index(" :end")].split()
     assert "meta" in names and "1/in/x" in names and "1/upstream/0" in names
     assert {name.split("/")[1] for name in names if name != "meta"} == {"in", "upstream"}
 
@@ -262,8 +262,40 @@ def test_opening_the_graders_own_code_for_writing_is_refused(tmp_path):
         open({str(compare)!r}, "a").close()
     """)
     assert failure(path).startswith(f"gru_cell: your code writes to {compare} while it is "
-                                    f"graded: it may write files in the temporary folder only")
+                                    f"graded: it may write files in its own temporary folder only")
     assert compare.read_bytes() == before
+
+
+def test_writing_elsewhere_in_the_systems_temporary_folder_is_refused(tmp_path):
+    """The folder the graded code may write in is its grading's own, not the system's: a
+    checkout, an install or the next grading's files may sit in the system's (tmp_path does)."""
+    target = tmp_path / "written-by-the-graded-code.txt"
+    path = student_file(tmp_path, f"""
+        open({str(target)!r}, "w").close()
+    """)
+    assert failure(path).startswith(f"gru_cell: your code writes to {target} while it is graded")
+    assert not target.exists()
+
+
+def test_the_graded_code_may_write_in_its_own_temporary_folder(tmp_path):
+    path = student_file(tmp_path, """
+        import tempfile
+
+        from minigrad import Tensor
+
+        with tempfile.NamedTemporaryFile("w") as notes:        # in the grading's own folder
+            notes.write("notes")
+
+        def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
+            H = h.shape[-1]
+            from_x = x @ weight_ih.T + bias_ih
+            from_h = h @ weight_hh.T + bias_hh
+            r = (from_x[:, :H] + from_h[:, :H]).sigmoid()
+            z = (from_x[:, H:2 * H] + from_h[:, H:2 * H]).sigmoid()
+            n = (from_x[:, 2 * H:] + r * from_h[:, 2 * H:]).tanh()
+            return (1 - z) * n + z * h
+    """)
+    assert grade("gru_cell", path).startswith("passed: gru_cell: 4 cases")
 
 
 def test_a_copy_made_by_another_process_is_refused(tmp_path):

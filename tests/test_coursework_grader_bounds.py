@@ -56,12 +56,23 @@ def alive(pid):
         return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def wait_for(file):
+# The graded code notes its process id in the one folder it may write in, its grading's own
+# temporary folder (inside TMPDIR); the test finds it there.
+NOTE_PID = """
+    import os, tempfile, time
+    open(os.path.join(tempfile.gettempdir(), "pid"), "w").write(str(os.getpid()))
+    time.sleep(40)
+"""
+
+
+def wait_for(tmp):
+    """The process id noted in the grading folder under `tmp`."""
     for _ in range(300):
-        if file.exists() and file.read_text():
-            return int(file.read_text())
+        for file in tmp.glob("minigrad-grade-*/pid"):
+            if file.read_text():
+                return int(file.read_text())
         time.sleep(0.1)
-    pytest.fail(f"{file} was never written")
+    pytest.fail(f"no process id was noted under {tmp}")
 
 
 def test_sending_a_signal_to_the_graders_pid_is_refused(tmp_path):
@@ -92,17 +103,12 @@ def test_stopping_its_parent_by_ctypes_stops_a_process_in_between_not_the_grader
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="PR_SET_PDEATHSIG is Linux's")
 def test_the_graded_code_dies_with_a_grader_killed_outright(tmp_path):
-    pid_file = tmp_path / "pid"
-    path = student_file(tmp_path, f"""
-        import os, time
-        open({str(pid_file)!r}, "w").write(str(os.getpid()))
-        time.sleep(40)
-    """)
+    path = student_file(tmp_path, NOTE_PID)
     (tmp_path / "tmp").mkdir()
     grader = subprocess.Popen([sys.executable, "-m", "minigrad.grade", "gru_cell", str(path)],
                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              env=dict(os.environ, TMPDIR=str(tmp_path)))
-    student = wait_for(pid_file)
+                              env=dict(os.environ, TMPDIR=str(tmp_path / "tmp")))
+    student = wait_for(tmp_path / "tmp")
     grader.kill()
     grader.wait()
     for _ in range(50):
@@ -114,21 +120,16 @@ def test_the_graded_code_dies_with_a_grader_killed_outright(tmp_path):
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
 def test_a_signal_to_the_grader_ends_it_with_one_line_and_the_graded_code_with_it(tmp_path, name):
-    pid_file = tmp_path / "tmp" / "pid"               # the graded code may write in TMPDIR only
-    path = student_file(tmp_path, f"""
-        import os, time
-        open({str(pid_file)!r}, "w").write(str(os.getpid()))
-        time.sleep(40)
-    """)
+    path = student_file(tmp_path, NOTE_PID)
     grader = start(path, tmp_path / "tmp")
-    student = wait_for(pid_file)
+    student = wait_for(tmp_path / "tmp")
     grader.send_signal(getattr(signal, name))
     status, out, err = finish(grader)
     assert (status, out) == (1, "")
     assert err == f"failed: grading stopped by {name}, sent to the grader while your code ran " \
                   f"(by your code, or from outside): no verdict\n"
     assert not alive(student)
-    assert list((tmp_path / "tmp").iterdir()) == [pid_file]
+    assert list((tmp_path / "tmp").iterdir()) == []          # its folder removed, note and all
 
 
 def test_a_flood_on_stderr_shows_only_its_last_lines(tmp_path):

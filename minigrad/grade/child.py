@@ -67,9 +67,11 @@ EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tu
                    + ("sys.setprofile", "object.__setattr__"))
 
 
-def guard(blocked):
+def guard(blocked, scratch):
     """Install the audit hook; return the list it notes refusals in (their messages' middles).
-    `blocked`: [(file, module name)] of the reference modules no one may open here.
+    `blocked`: [(file, module name)] of the reference modules no one may open here; `scratch`:
+    the one folder the graded code may write in, this grading's own temporary folder (not the
+    system's: a checkout or an install may sit inside that one).
 
     The hook is a `functools.partial` of `refused_or_not` over frozen data (tuples, frozensets,
     a string): no flag or dict in it that `gc.get_objects()` finds and flips or empties. (A
@@ -80,7 +82,7 @@ def guard(blocked):
                     os.path.splitext(os.path.basename(file))[0] + ".", module)
                    for file, module in files)               # reference.cpython-311.pyc
     noted = []
-    scratch = os.path.realpath(tempfile.gettempdir()) + os.sep
+    scratch = os.path.realpath(scratch) + os.sep
     sys.addaudithook(functools.partial(hook, files, caches, scratch, os.getpid(), noted))
     return noted
 
@@ -102,7 +104,8 @@ def changed(scratch, event, args):
         paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
     paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
              if path is not None and not isinstance(path, int)]
-    return [path for path in paths if path != os.devnull and not path.startswith(scratch)]
+    return [path for path in paths if path != os.devnull and not path.startswith(scratch)
+            and path != scratch.rstrip(os.sep)]         # O_TMPFILE opens the folder itself
 
 
 def blocked_module(files, caches, path):
@@ -171,8 +174,8 @@ def refusal_text(exercise, why):
     """The failure message for a refusal the hook noted."""
     if why.startswith("writes"):
         return (f"{exercise['name']}: your code {why} while it is graded: it may write files in "
-                f"the temporary folder only ({tempfile.gettempdir()}), so that it cannot change "
-                f"the grader, or any other code, for the next grading.")
+                f"its own temporary folder only ({tempfile.gettempdir()}), so that it cannot "
+                f"change the grader, or any other code, for the next grading.")
     if why.startswith("opens"):
         return (f"{exercise['name']}: your code {why}, an answer to this exercise (the "
                 f"reference), while it is graded: importing it, or running its source, would "
@@ -250,7 +253,7 @@ def main(request_path, result_path, grader=None):
     runner = resolve(meta["runner"])
     exercise = SimpleNamespace(**meta["exercise"],
                                answers=tuple(resolve(spec) for spec in meta["watched"]))
-    noted = guard(meta["blocked"])
+    noted = guard(meta["blocked"], os.path.dirname(os.path.abspath(result_path)))
     before, compare = grader_modules(), unchanged       # bound before the student's file runs
     result, facts = {}, {"cases": []}
     try:

@@ -75,7 +75,8 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
         request, result = Path(folder) / "request.npz", Path(folder) / "result.npz"
         np.savez(request, meta=np.array(json.dumps(meta)), **arrays)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+            [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]),
+            TMPDIR=folder, TEMP=folder, TMP=folder)     # the one folder it may write in
         with stopping_kills_the_group() as started:
             child = subprocess.Popen(
                 [sys.executable, "-m", "minigrad.grade.child", str(request), str(result),
