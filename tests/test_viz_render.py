@@ -141,6 +141,14 @@ def test_minigrad_viz_lstm_cell(tmp_path, capsys):
     assert "wrote" in capsys.readouterr().out
 
 
+def test_minigrad_viz_lstm_cell_names_the_dot_file_it_also_writes(tmp_path, capsys):
+    from minigrad.viz.__main__ import main
+    out = tmp_path / "cell.svg"
+    assert main(["lstm-cell", "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out} (and its DOT text, {tmp_path / 'cell.dot'})\n"
+    assert (tmp_path / "cell.dot").exists()
+
+
 def test_minigrad_viz_errors_are_one_line(tmp_path, no_dot, monkeypatch, capsys):
     from minigrad.viz.__main__ import main
     monkeypatch.setitem(sys.modules, "pygraphviz", None)

@@ -136,7 +136,7 @@ def command(args):
     if args.command == "lstm-cell":
         path = render(draw_lstm_cell(cell_config(args)), args.out, engine=args.engine,
                       overwrite=args.overwrite)
-        print(f"wrote {path}")
+        print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
     elif args.command == "explore":
         page = explore_lstm_cell(cell_config(args), predict=args.predict)
         print(f"wrote {save_page(page, args.out, args.overwrite)}")
