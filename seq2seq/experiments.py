@@ -82,7 +82,9 @@ def _run_demo(out, config, seed, log):
               "heatmaps": pictures}
     text = json.dumps(report, indent=2, ensure_ascii=False)
     atomic_write(out / DEMO_REPORT, lambda file: file.write(text), text=True)
-    log(f"\nwritten to {out}/: checkpoint.npz, {', '.join(pictures)}, demo-report.json")
+    drawings = [f"{Path(name).stem}.dot" for name in pictures if name.endswith(".svg")]
+    written = [runs.CHECKPOINT, runs.REPORT, *pictures, *drawings, DEMO_REPORT]
+    log(f"\nwritten to {out}/: {', '.join(written)}")      # every file, so none is a surprise
     return scores
 
 

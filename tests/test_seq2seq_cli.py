@@ -128,3 +128,6 @@ def test_demo_writes_heatmaps_graphs_checkpoint_and_report(tmp_path):
     assert report["translations"][0]["source"] == "ねこ が さかな を たべる"
     assert 0 <= scores["exact_match"] <= 1
     assert any("most attended" in line for line in lines)
+    # its last line lists every file it wrote, no more and no fewer (the lock is no output)
+    listed = lines[-1].split(": ", 1)[1].split(", ")
+    assert sorted(listed) == sorted(names - {".lock"})
