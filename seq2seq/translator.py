@@ -143,6 +143,7 @@ def load_translator(path, layer_file=None):
     Every entry's type, and every weight's declared shape, is checked before any array's data
     is read (seq2seq.checkpoint_entries); weights that are not finite, once they are read."""
     path = Path(path)
+    _check_run_there(path)
     file = path / CHECKPOINT if path.is_dir() else path
     state = read_checkpoint(file)
     arrays = _renamed(state["model"])
@@ -159,6 +160,17 @@ def load_translator(path, layer_file=None):
                             Vocab.from_dict(state["tgt_vocab"]), state["level"],
                             bool(state["reverse_input"]), record)
     return translator, state
+
+
+def _check_run_there(path):
+    """A missing run is named as one, with the command that makes it, rather than as the
+    operating system's "[Errno 2] No such file or directory" about a path the user never typed
+    (the checkpoint inside the folder)."""
+    train = f"(train one with: python -m seq2seq train --out {path} ...)"
+    if path.is_dir() and not (path / CHECKPOINT).exists():
+        raise FileNotFoundError(f"{path}: no {CHECKPOINT}, so not a run folder {train}")
+    if not path.exists() and path.suffix != ".npz":     # a checkpoint file keeps its own error
+        raise FileNotFoundError(f"{path}: no such run folder {train}")
 
 
 def read_checkpoint(file):

@@ -378,3 +378,24 @@ def test_a_step_past_the_end_of_the_translation_is_refused_naming_its_length(run
     with pytest.raises(ValueError, match=r"^step 100 is past the end of the translation .* so "
                        r"the steps are 0 to 0$"):      # its end, not the limit of 2 S + 10
         decoder_step(translator, "1234", 100)
+
+
+# ---- a RUN that is not there: named as a run folder, not as an errno --------------------------
+
+@pytest.mark.parametrize("command", [["translate", "RUN", "x"], ["evaluate", "RUN"],
+                                     ["draw", "RUN", "--out", "OUT.svg"],
+                                     ["explore", "RUN", "--out", "OUT.html"]])
+def test_a_missing_run_folder_is_named_as_one(command, tmp_path, capsys):
+    run = tmp_path / "nosuch"
+    argv = [str(run) if a == "RUN" else str(tmp_path / a) if a.startswith("OUT") else a
+            for a in command]
+    assert main(argv) == 1
+    assert one_error_line(capsys) == (f"error: {run}: no such run folder (train one with: "
+                                      f"python -m seq2seq train --out {run} ...)")
+
+
+def test_a_folder_without_a_checkpoint_is_named_as_no_run(tmp_path, capsys):
+    assert main(["evaluate", str(tmp_path)]) == 1
+    assert one_error_line(capsys) == (f"error: {tmp_path}: no checkpoint.npz, so not a run "
+                                      f"folder (train one with: python -m seq2seq train --out "
+                                      f"{tmp_path} ...)")
