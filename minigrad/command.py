@@ -14,6 +14,7 @@ MINIGRAD_DEBUG=1 lets the exception through, traceback and all, for a bug report
 import argparse
 import importlib.util
 import os
+import re
 import sys
 import traceback
 
@@ -144,7 +145,9 @@ def too_big(error):
 
 def one_line(error):
     """The error as one line: a setting as its option (--lr), the type named unless the error is
-    a plain bad-input one, the whitespace of a long message folded into single spaces."""
+    a plain bad-input one, line breaks and tabs of a long message folded into single spaces.
+    A run of plain spaces stays as it is: it may be inside a quoted value ('   ', a line of
+    three spaces), which must read as what the user wrote."""
     if missing_dependency(error):
         return missing_dependency(error)
     if isinstance(error, SettingError):
@@ -153,7 +156,7 @@ def one_line(error):
         text = f"missing key {error.args[0]!r}"     # str(KeyError) is only the key, quoted
     else:
         text = str(error)
-    text = " ".join(text.split())
+    text = re.sub(r" *[^\S ]\s*", " ", text).strip()     # any run holding a break or a tab
     if isinstance(error, MemoryError):
         return "out of memory" + (f": {text}" if text else "")
     if isinstance(error, RecursionError):

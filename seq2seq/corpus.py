@@ -108,7 +108,8 @@ def _pair(line, sep, columns, where):
                           f"choose them with --columns (a Tatoeba/Anki export: --columns 1,2)")
     wanted = (1, 2) if columns is None else columns
     if len(fields) < max(wanted):
-        raise CorpusError(f"{where}: expected 'source{sep}target', found no {sep!r} in {line!r}"
+        raise CorpusError(f"{where}: expected 'source{repr(sep)[1:-1]}target', found no {sep!r} "
+                          f"in {line!r}"                        # a tab shown as \t, not raw
                           if len(fields) == 1 else
                           f"{where}: --columns {wanted[0]},{wanted[1]} needs {max(wanted)} "
                           f"columns, found {len(fields)} in {line!r}")

@@ -399,3 +399,12 @@ def test_a_folder_without_a_checkpoint_is_named_as_no_run(tmp_path, capsys):
     assert one_error_line(capsys) == (f"error: {tmp_path}: no checkpoint.npz, so not a run "
                                       f"folder (train one with: python -m seq2seq train --out "
                                       f"{tmp_path} ...)")
+
+
+def test_a_pairs_line_of_spaces_is_quoted_as_it_is_and_the_tab_shown_as_backslash_t(tmp_path,
+                                                                                      capsys):
+    pairs = tmp_path / "ws.tsv"
+    pairs.write_text("   \n", encoding="utf-8")
+    assert main(["train", "--task", str(pairs), "--out", str(tmp_path / "run")]) == 1
+    assert one_error_line(capsys) == (f"error: {pairs}:1: expected 'source\\ttarget', found no "
+                                      "'\\t' in '   '")

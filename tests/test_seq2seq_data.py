@@ -265,7 +265,7 @@ def test_every_line_ending_gives_one_pair_a_line(tmp_path, ending):
     path = _write(tmp_path, ending.join(lines) + ending)
     assert data.load_pairs(path) == [(f"{i}{i + 1}", f"{i + 1}{i}") for i in range(5)]
     path = _write(tmp_path, ending.join(lines + ["", "x y"]))      # a blank line, no last end
-    with pytest.raises(data.CorpusError, match=r":7: expected 'source\ttarget', found no"):
+    with pytest.raises(data.CorpusError, match=r":7: expected 'source\\ttarget', found no"):
         data.load_pairs(path)
 
 
@@ -307,7 +307,7 @@ def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, m
 @pytest.mark.parametrize("blank, message", [
     ("   \t   ", r"empty source and target in '   \t   '"),
     ("\t", r"empty source and target in '\t'"),
-    ("   ", r"expected 'source	target', found no '\t' in '   '"),
+    ("   ", r"expected 'source\ttarget', found no '\t' in '   '"),
 ])
 def test_a_line_of_only_whitespace_is_refused_like_an_empty_side_and_only_empty_lines_skipped(
         tmp_path, blank, message):
