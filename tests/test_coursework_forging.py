@@ -309,3 +309,26 @@ def test_a_copy_made_by_another_process_is_refused(tmp_path):
     """)
     assert failure(path).startswith("gru_cell: your code starts another process "
                                     "(subprocess.Popen) while it is graded")
+
+
+@pytest.mark.parametrize("trick", [
+    # a handle to the grader's folder, then files in it named relative to that handle
+    'd = os.open(GRADE, os.O_RDONLY | os.O_DIRECTORY)\n'
+    'os.close(os.open("compare.py", os.O_WRONLY | os.O_APPEND, dir_fd=d))',
+    'd = os.open(GRADE, os.O_RDONLY)\n'
+    'print(open(os.open("reference.py", os.O_RDONLY, dir_fd=d)).read()[:1])',
+    'os.chdir(GRADE)\nd = os.open(".", os.O_RDONLY)',
+    'import sqlite3\nsqlite3.connect(os.path.join(GRADE, "made.db")).execute("create table t(x)")',
+    'import socket\nsocket.socket(socket.AF_UNIX).bind(os.path.join(GRADE, "made.sock"))',
+])
+def test_routes_round_the_path_check_are_refused(tmp_path, trick):
+    """Calls whose audit event names a path the check did not read as a write: a folder's
+    handle (then `dir_fd=`), a database file, a socket file."""
+    grade_folder = ROOT / "minigrad" / "grade"
+    before = sorted(p.name for p in grade_folder.iterdir())
+    compare = (grade_folder / "compare.py").read_bytes()
+    path = student_file(tmp_path, "import os\nGRADE = " + repr(str(grade_folder)) + "\n"
+                        + trick + "\n")
+    assert failure(path).startswith("gru_cell: your code writes to ")
+    assert sorted(p.name for p in grade_folder.iterdir()) == before
+    assert (grade_folder / "compare.py").read_bytes() == compare

@@ -62,8 +62,10 @@ CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.m
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 THREADING = os.path.abspath(threading.__file__)
 SIGNAL_EVENTS = ("os.kill", "os.killpg")
+NAMED_PLACES = {"sqlite3.connect": 0, "socket.bind": 1}  # each makes a file at a path it names
 GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds the hook's data
 EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tuple(CHANGE_EVENTS)
+                   + tuple(NAMED_PLACES)
                    + ("sys.setprofile", "object.__setattr__"))
 
 
@@ -97,15 +99,30 @@ def hook(files, caches, scratch, own, noted, event, args):
 
 
 def changed(scratch, event, args):
-    """The paths outside the temporary folder that the event writes to or changes."""
+    """The paths outside the temporary folder that the event writes to or changes. Opening a
+    folder counts, for reading too: its handle, as `dir_fd`, would let later calls name files
+    in it by a relative path that this check reads against the working folder."""
     if event == "open":
-        paths = [args[0]] if isinstance(args[2], int) and args[2] & WRITING else []
+        writes = isinstance(args[2], int) and args[2] & WRITING
+        paths = [args[0]] if writes or folder(args[0]) else []
+    elif event in NAMED_PLACES:
+        paths = [args[NAMED_PLACES[event]]]
+        if not isinstance(paths[0], (str, bytes)) or paths[0] in (":memory:", "", b"") or \
+                paths[0][:1] in ("\0", b"\0"):             # a database in memory, an abstract
+            return []                                       # socket, an address: no file
     else:
         paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
     paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
              if path is not None and not isinstance(path, int)]
     return [path for path in paths if path != os.devnull and not path.startswith(scratch)
             and path != scratch.rstrip(os.sep)]         # O_TMPFILE opens the folder itself
+
+
+def folder(path):
+    """Whether `path` (a path, or an open file's number) names a folder."""
+    if isinstance(path, int) or path is None:
+        return False
+    return os.path.isdir(os.fsdecode(os.fspath(path)))
 
 
 def blocked_module(files, caches, path):
@@ -123,6 +140,8 @@ def refused(files, caches, scratch, own, event, args):
     if module is not None:
         return f"opens the file of {module}"
     outside = changed(scratch, event, args)
+    if outside and event == "open" and folder(args[0]):
+        return f"writes to {outside[0]}, or could: it opens that folder, whose handle names files"
     if outside:
         return f"writes to {outside[0]}"
     if event in PROCESS_EVENTS:
