@@ -39,6 +39,7 @@ import hashlib
 import importlib.util
 import inspect
 import os
+import reprlib
 import secrets
 import subprocess
 import sys
@@ -49,6 +50,7 @@ from minigrad.command import exit_call
 from minigrad.files import atomic_write
 
 FORM = "FILE.py:CLASS (e.g. my_gru.py:GRU)"
+MAX_PATH = 4096         # Linux's PATH_MAX: a longer recorded path is no file's, only a long line
 
 
 class RnnFileError(ValueError):
@@ -89,9 +91,11 @@ def split(spec):
     return path, name
 
 
-def load(spec, sha256=None):
+def load(spec, sha256=None, beside=True):
     """The class named by `spec` ('PATH.py:CLASS'), and the hash of the bytes it was made from.
-    With `sha256`, a file whose bytes hash otherwise is refused before any of it runs."""
+    With `sha256`, a file whose bytes hash otherwise is refused before any of it runs. With
+    `beside`, the file's imports find the modules in its folder (a file the user named);
+    without, they do not (a run folder's copy: what lies beside it, the user did not name)."""
     path, name = split(spec)
     try:
         source = Path(path).read_bytes()
@@ -101,7 +105,7 @@ def load(spec, sha256=None):
     if sha256 is not None and digest != sha256:
         raise RnnFileChanged(f"{path} has changed since the model was trained (sha256 "
                            f"{sha256[:12]}..., now {digest[:12]}...)")
-    module = _module(path, source, digest)
+    module = _module(path, source, digest, beside)
     found = getattr(module, name, None)
     if not isinstance(found, type):
         what = "no" if found is None else f"a {type(found).__name__} named"
@@ -110,7 +114,7 @@ def load(spec, sha256=None):
     return found, digest
 
 
-def _module(path, source, digest):
+def _module(path, source, digest, beside=True):
     """The file run as a module of its own, from exactly the bytes that were hashed; the same
     bytes give the same module (and so the same class) for the rest of the process."""
     name = f"seq2seq_rnn_{digest[:16]}"
@@ -119,9 +123,9 @@ def _module(path, source, digest):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module                  # dataclasses and the like look it up
-    folder = str(Path(path).resolve().parent)
-    sys.path.append(folder)     # its imports find the files beside it, but after the standard
-                                # library and the packages: a statistics.py there shadows nothing
+    folder = str(Path(path).resolve().parent) if beside else None
+    if folder is not None:      # its imports find the files beside it, but after the standard
+        sys.path.append(folder)  # library and the packages: a statistics.py there shadows nothing
     try:
         exec(compile(source, path, "exec"), module.__dict__)    # what an import does
     except (Exception, SystemExit) as error:    # the user's code: anything can happen (a
@@ -136,7 +140,8 @@ def _module(path, source, digest):
         failed.in_import = isinstance(error, ImportError)
         raise failed from None
     finally:
-        del sys.path[len(sys.path) - 1 - sys.path[::-1].index(folder)]     # the last: ours
+        if folder is not None:
+            del sys.path[len(sys.path) - 1 - sys.path[::-1].index(folder)]     # the last: ours
     return module
 
 
@@ -224,9 +229,11 @@ def class_of(saved, checkpoint, moved=None):
     if not (isinstance(saved, dict) and all(isinstance(saved.get(k), str)
                                             for k in ("file", "class", "sha256"))
             and saved["class"].isidentifier() and len(saved["sha256"]) == 64
-            and all(c in "0123456789abcdef" for c in saved["sha256"])):
+            and all(c in "0123456789abcdef" for c in saved["sha256"])
+            and 0 < len(saved["file"]) <= MAX_PATH and saved["file"].isprintable()):
         raise RnnFileError(f"{checkpoint}: its 'rnn' entry should be a record of the layer's "
-                           f"file (file, class, sha256), found {saved!r}")
+                           f"file (file: a path of at most {MAX_PATH} printable characters, "
+                           f"class, sha256), found {reprlib.repr(saved)}")
     if moved is not None:
         return _moved_class(saved, checkpoint, moved)
     folder = Path(checkpoint).parent
@@ -250,7 +257,7 @@ def class_of(saved, checkpoint, moved=None):
                              f"(sha256 {saved['sha256'][:12]}..., now {_sha256(copy)[:12]}...): "
                              f"put back the file it was trained with, or train again")
     try:                # the copy runs, never the recorded path: its neighbours are not ours
-        return load(f"{copy.resolve()}:{saved['class']}", saved["sha256"])[0]
+        return load(f"{copy.resolve()}:{saved['class']}", saved["sha256"], beside=False)[0]
     except RnnFileError as error:               # the file is there and unchanged, yet fails
         note = (f" ({copy.name} is unchanged, but it runs on its own from the run folder: a "
                 f"layer that imports a module of yours beside it loads when named with "

@@ -324,6 +324,7 @@ def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_when_named(
     (folder / "layer.py").write_text("from mycell import GRU as MyGRU  # noqa: F401\n")
     monkeypatch.chdir(elsewhere)
     out = tmp_path / "run"
+    forget_layer_modules(monkeypatch)           # another test's mycell may still be loaded
     assert main(["train", *TINY, "--rnn", f"{folder / 'layer.py'}:MyGRU", "--out", str(out)]) == 0
     assert str(folder) not in sys.path                  # only while the file ran
     forget_layer_modules(monkeypatch)

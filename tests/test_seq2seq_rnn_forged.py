@@ -106,3 +106,38 @@ def test_a_layer_folder_cannot_shadow_a_module_of_the_standard_library(
                  "--out", str(tmp_path / "run")]) == 0
     assert "PWNED" not in "".join(capsys.readouterr())
     assert sys.modules["statistics"].__file__ != str(mine / "statistics.py")
+
+
+def plant_in_run_folder(out, evil):
+    """A module the layer imports, put in the run folder beside its copy."""
+    (out / "mycell.py").write_text(HOSTILE)
+
+
+def plant_compiled_in_run_folder(out, evil):
+    """The same as a compiled module with no source: Python imports a lone .pyc too."""
+    import py_compile
+    py_compile.compile(str(evil / "mycell.py"), cfile=str(out / "mycell.pyc"))
+
+
+@pytest.mark.parametrize("plant", [plant_in_run_folder, plant_compiled_in_run_folder])
+def test_a_module_planted_beside_the_runs_copy_is_never_imported(
+        mine_run, capsys, monkeypatch, plant):
+    """The copy runs on its own: its imports do not search the run folder, which holds what
+    anyone who had the folder put there."""
+    out, mine, evil = mine_run
+    plant(out, evil)
+    assert main(["evaluate", str(out)]) == 1
+    printed, err = capsys.readouterr()
+    assert "PWNED" not in printed + err
+    assert "No module named 'mycell'" in err and "--rnn-file" in err
+
+
+def test_a_recorded_path_too_long_for_a_file_is_one_short_line(mine_run, capsys):
+    out, mine, evil = mine_run
+    state = minigrad.load(out / "checkpoint.npz")
+    state["rnn"]["file"] = "/tmp/" + "a" * 100_000 + "\x1b[31m.py"
+    minigrad.save(state, out / "checkpoint.npz")
+    assert main(["evaluate", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 600 and "\x1b" not in err
+    assert "its 'rnn' entry should be a record of the layer's file" in err
