@@ -116,7 +116,11 @@ def cmd_train(args):
     saved = saved_run(config) if config.resume and not config.overwrite else None
     if saved is not None:
         config = resumed_config(config, saved["config"], args.given)
-        check_config(config)
+        try:                # the command line's values passed above: what fails came from the file
+            check_config(config)
+        except ValueError as error:
+            raise ValueError(f"{config.out}/checkpoint.npz: its 'config' entry, read for the "
+                             f"options not written on this command line: {error}") from None
         check_resume(config.out, saved, config, token_level(config))   # what it cannot honour
         done = len(saved.get("history", ()))
         if done >= config.epochs:

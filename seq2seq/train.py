@@ -317,5 +317,9 @@ def load_run(out, config, layer_file=None):
         translator.model = Seq2Seq(**{**model.config, "fused": config.fused}, rnn=model.rnn)
         translator.model.load_state_dict(model.state_dict())
     optimizer = Adam(translator.model.parameters(), lr=config.lr)
-    optimizer.load_state_dict(state["optimizer"])
+    try:
+        optimizer.load_state_dict(state["optimizer"])
+    except (ValueError, TypeError) as error:                # the file's fault, not --lr's
+        raise ValueError(f"{Path(out) / CHECKPOINT}: not a seq2seq checkpoint that this "
+                         f"version can load: its 'optimizer' entry: {error}") from None
     return translator, optimizer, list(state["history"])

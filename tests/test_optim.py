@@ -1,6 +1,8 @@
 """SGD, Adam and clip_grad_norm_ against PyTorch, step by step, and exact resume from a
 checkpoint."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -359,3 +361,23 @@ def test_clip_grad_norm_keeps_float32_and_takes_a_single_tensor():
     assert p.grad.dtype == np.float32
     np.testing.assert_allclose(p.grad, [0.6, 0.0, 0.8, 0.0], rtol=1e-5)
     assert clip_grad_norm_([Tensor(np.zeros(2), requires_grad=True)], max_norm=1.0) == 0.0
+
+
+@pytest.mark.parametrize("name, value, said", [
+    ("step", 2.5, "should be a whole number"),
+    ("step", -1, "should be a count from 0 to 2**53"),
+    ("exp_avg", np.nan, "holds NaN or infinity"),
+    ("exp_avg_sq", -1.0, "holds a negative number"),
+])
+def test_load_state_dict_refuses_a_saved_state_no_step_could_have_made(name, value, said):
+    """A NaN in a saved moment would surface later as a NaN weight, blamed on the learning rate;
+    it is refused when loaded, naming the state and the parameter."""
+    w = Tensor(np.ones(3), requires_grad=True, name="w")
+    adam = Adam([w], lr=0.1)
+    (w * w).sum().backward()
+    adam.step()
+    saved = adam.state_dict()
+    slot = saved["state"][0]
+    slot[name] = np.full_like(slot[name], value) if isinstance(slot[name], np.ndarray) else value
+    with pytest.raises(ValueError, match=re.escape(f"state '{name}' of parameter 0 ('w') {said}")):
+        Adam([w], lr=0.1).load_state_dict(saved)

@@ -80,3 +80,32 @@ def test_a_split_hashed_another_way_is_refused_naming_the_checkpoint_file(run, t
     err = refused(folder, capsys)
     assert err == (f"error: {folder / 'checkpoint.npz'}: its 'split.hash' entry is 'md5': its "
                    "hashes were made another way than this version makes them, 'blake2b-64'\n")
+
+
+@pytest.mark.parametrize("entry, value, said", [
+    ("optimizer.step", "x", "state 'step' of parameter 0"),
+    ("optimizer.step", -5, "state 'step' of parameter 0"),
+    ("optimizer.step", 10 ** 400, "state 'step' of parameter 0"),
+    ("optimizer.exp_avg", float("nan"), "state 'exp_avg' of parameter 0"),
+    ("optimizer.exp_avg_sq", -1.0, "state 'exp_avg_sq' of parameter 0"),
+    ("config.lr", "fast", "its 'config' entry, read for the options not written"),
+    ("config.max_len", 10 ** 15, "its 'config' entry, read for the options not written"),
+])
+def test_a_resume_of_a_bad_saved_state_blames_the_file_not_the_options(
+        run, tmp_path, capsys, entry, value, said):
+    """train --resume takes the optimiser's state and the options not written again from the
+    checkpoint: a bad value there is the file's fault, and the line says so."""
+    where, name = entry.split(".")
+
+    def change(state):
+        if where == "optimizer":
+            slot = state["optimizer"]["state"][0]
+            slot[name] = (np.full_like(slot[name], value) if isinstance(slot[name], np.ndarray)
+                          else value)
+        else:
+            state["config"][name] = value
+    resumable = changed(run, tmp_path, change)
+    assert main(["train", "--out", str(resumable), "--resume", "--epochs", "2"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {resumable}/checkpoint.npz: ")
+    assert said in err

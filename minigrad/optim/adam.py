@@ -26,6 +26,7 @@ class Adam(Optimizer):
     """
 
     hyperparameters = ("lr", "betas", "eps", "weight_decay")
+    state_names = ("step", "exp_avg", "exp_avg_sq")
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
         super().__init__(params)
@@ -46,6 +47,14 @@ class Adam(Optimizer):
             check_number(name, beta, low=0, high=1, high_open=True, where="Adam")
         for name in ("lr", "eps", "weight_decay"):
             check_number(name, settings[name], low=0, where="Adam")
+
+    def check_state(self, name, value):
+        """The base checks, and exp_avg_sq, a running mean of squares, is never negative (its
+        square root divides the step)."""
+        problem = super().check_state(name, value)
+        if problem is None and name == "exp_avg_sq" and np.any(value < 0):
+            return "holds a negative number, where it is a mean of squares"
+        return problem
 
     def step(self):
         """Update every parameter that has a gradient."""

@@ -29,6 +29,7 @@ class Optimizer:
     """
 
     hyperparameters = ()
+    state_names = ()        # what one parameter's saved state holds (load_state_dict checks)
 
     def __init__(self, params):
         self.params = list(params)      # the order fixes the indices used by state and state_dict
@@ -103,7 +104,14 @@ class Optimizer:
                                  f"are only {len(self.params)}")
             p = self.params[i]
             state[i] = {}
+            if set(entry) != set(self.state_names):
+                raise ValueError(f"{me}.load_state_dict: the state of parameter {i}{_name(p)} "
+                                 f"should hold {list(self.state_names)}, got {list(entry)}")
             for name, value in entry.items():
+                problem = self.check_state(name, value)
+                if problem is not None:
+                    raise ValueError(f"{me}.load_state_dict: state {name!r} of parameter "
+                                     f"{i}{_name(p)} {problem}")
                 if isinstance(value, np.ndarray):
                     if value.shape != p.data.shape:
                         raise ValueError(f"{me}.load_state_dict: state {name!r} of parameter "
@@ -115,6 +123,23 @@ class Optimizer:
             setattr(self, name, group[name])
         self._restore_types()
         self.state = state
+
+    def check_state(self, name, value):
+        """None, or what is wrong with one saved state value: an array must hold finite numbers
+        (a NaN there would surface later as a NaN weight, blamed on the learning rate); a count
+        (Adam's `step`) must be a whole number from 0 to 2**53."""
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind not in "fiu":
+                return f"should hold real numbers, got dtype {value.dtype}"
+            if not np.all(np.isfinite(value)):
+                return "holds NaN or infinity"
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            return f"should be a whole number, got {value!r:.40} ({type(value).__name__})"
+        if not 0 <= value <= 2 ** 53:
+            shown = value if abs(value) < 10 ** 20 else f"a number of {len(str(abs(value)))} digits"
+            return f"should be a count from 0 to 2**53, got {shown}"
+        return None
 
     def _restore_types(self):
         """Undo what a round trip through a file may change (e.g. a tuple read back as a list)."""

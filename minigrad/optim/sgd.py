@@ -22,6 +22,7 @@ class SGD(Optimizer):
     """
 
     hyperparameters = ("lr", "momentum", "weight_decay", "nesterov")
+    state_names = ("momentum_buffer",)
 
     def __init__(self, params, lr, momentum=0.0, weight_decay=0.0, nesterov=False):
         super().__init__(params)
