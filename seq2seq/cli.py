@@ -145,8 +145,8 @@ def saved_run(config):
     there is none (train then says that there is nothing to resume)."""
     from pathlib import Path
 
+    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
     from seq2seq.runs import CHECKPOINT
-    from seq2seq.translator import read_checkpoint  # every entry checked before it is read
     path = Path(config.out) / CHECKPOINT
     return read_checkpoint(path) if path.is_file() else None
 

@@ -150,7 +150,7 @@ def _is_demo_file(path):
 
 def saved_config(folder):
     """The config in folder's checkpoint, or None (no checkpoint, or not one of ours)."""
-    from seq2seq.translator import read_checkpoint  # every entry checked before it is read
+    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
     try:
         config = read_checkpoint(Path(folder) / runs.CHECKPOINT).get("config")
     except (OSError, ValueError, AttributeError):

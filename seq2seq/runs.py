@@ -229,7 +229,7 @@ def start(folder, config, level, log=say):
     if not present(folder, [CHECKPOINT]):
         raise RunFolderError(f"nothing to resume in {folder}: it holds no {CHECKPOINT} "
                              "(pass --overwrite instead of --resume to start a new run there)")
-    from seq2seq.translator import read_checkpoint  # every entry checked before it is read
+    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
     state = read_checkpoint(folder / CHECKPOINT)
     changed = check_resume(folder, state, config, level)
     reconcile_report(folder, state, log)
@@ -334,7 +334,7 @@ def repair_report(path, log=say):
     folder = Path(path)
     if not (folder / CHECKPOINT).is_file():
         return
-    from seq2seq.translator import read_checkpoint  # every entry checked before it is read
+    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
     try:
         with hold(folder, log):
             reconcile_report(folder, read_checkpoint(folder / CHECKPOINT), log)

@@ -7,13 +7,11 @@ Inference needs nothing from training: `translate`, `evaluate` and `draw` import
 
 from pathlib import Path
 
-import numpy as np
-
-import minigrad
-from seq2seq import checkpoint_entries, metrics, rnn_file, sizes
+from seq2seq import metrics, rnn_file
 from seq2seq.batching import encode_source, pad_sources
+from seq2seq.checkpoint_reading import checked_config, entry, read_checkpoint, renamed
 from seq2seq.decoding import beam_search, greedy
-from seq2seq.model import SCORINGS, Seq2Seq
+from seq2seq.model import Seq2Seq
 from seq2seq.translation import Translation
 from seq2seq.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
 
@@ -146,16 +144,16 @@ def load_translator(path, layer_file=None):
     _check_run_there(path)
     file = path / CHECKPOINT if path.is_dir() else path
     state = read_checkpoint(file)
-    arrays = _renamed(state["model"])
+    arrays = renamed(state["model"])
     record = state.get("rnn")                           # None: the LSTM
     if record is None and layer_file is not None:
         raise ValueError(f"--rnn-file {layer_file}: {file} records no layer file (its model's "
                          f"recurrent layer is the LSTM)")
     rnn = (None if record is None                                       # refused if changed
            else rnn_file.class_of(record, file, moved=layer_file))
-    model = _entry(file, state, "model_config", lambda config: Seq2Seq(
-        **_checked_config(config, arrays, rnn), rnn=rnn))
-    _entry(file, state, "model", lambda _: model.load_state_dict(arrays))
+    model = entry(file, state, "model_config", lambda config: Seq2Seq(
+        **checked_config(config, arrays, rnn), rnn=rnn))
+    entry(file, state, "model", lambda _: model.load_state_dict(arrays))
     translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
                             Vocab.from_dict(state["tgt_vocab"]), state["level"],
                             bool(state["reverse_input"]), record)
@@ -171,160 +169,3 @@ def _check_run_there(path):
         raise FileNotFoundError(f"{path}: no {CHECKPOINT}, so not a run folder {train}")
     if not path.exists() and path.suffix != ".npz":     # a checkpoint file keeps its own error
         raise FileNotFoundError(f"{path}: no such run folder {train}")
-
-
-def read_checkpoint(file):
-    """The state a run's checkpoint `file` holds, every entry checked before any array's data
-    is read (`_check_declared`), and what can only be checked once read (`_check_loaded`): all
-    but the recurrent layer of a layer file, which load_translator checks as it loads it. Its
-    own errors name the file."""
-    state = minigrad.load(file, check=lambda declared: _check_declared(declared, file))
-    _check_loaded(state, file)
-    return state
-
-
-def _check_loaded(state, file):
-    """The checks that need the arrays' values or the entries together: finite weights, a
-    model_config that agrees with the weights' shapes and the vocabularies (their sizes, and
-    the padding index, <pad>'s), a level and a reverse_input that are what they say."""
-    arrays = _renamed(state["model"])
-    _refused_in(file, checkpoint_entries.check_finite, arrays)
-    lstm = state.get("rnn") is None
-    config = _entry(file, state, "model_config", lambda config: _checked_config(
-        config, arrays, None if lstm else "a layer"))
-    for side in ("src", "tgt"):
-        vocab = _entry(file, state, f"{side}_vocab", Vocab.from_dict)
-        _entry(file, state, f"{side}_vocab", lambda _: _same_size(
-            len(vocab), config[f"{side}_vocab_size"], f"{side}_vocab_size"))
-        _entry(file, state, "model_config", lambda config: _same_pad(
-            config.get("padding_idx", 0), vocab.pad_id, side))
-    _entry(file, state, "level", _level)
-    _entry(file, state, "reverse_input", _flag)
-
-
-def _entry(file, state, name, use):
-    """use(state[name]), with any error put in terms of the file and the entry."""
-    try:
-        return use(state[name])
-    except KeyError as error:
-        if error.args == (name,):
-            raise ValueError(f"{file}: not a seq2seq checkpoint that this version can "
-                             f"load: no {name!r} entry") from error
-        problem = error
-    except Exception as error:
-        problem = error
-    raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
-                     f"{name!r} entry: {type(problem).__name__}: {problem}") from problem
-
-
-def _check_declared(state, file):
-    """Every entry of the checkpoint `file` checked (seq2seq.checkpoint_entries), and its weights'
-    declared shapes compared with its model_config, before any array's data is read: a file
-    whose weights declare gigabytes is refused without taking them."""
-    if not isinstance(state, dict):
-        raise ValueError(f"{file}: not a seq2seq checkpoint: it holds a "
-                         f"{type(state).__name__}, not a dict")
-    arrays = _refused_in(file, checkpoint_entries.check_declared, state, _renamed)
-    lstm = state.get("rnn") is None
-    try:
-        config = _checked_config(state["model_config"], arrays, None if lstm else "a layer")
-        sizes.check_inference(config)
-    except ValueError as error:
-        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
-                         f"'model_config' entry: {type(error).__name__}: {error}") from error
-    _refused_in(file, checkpoint_entries.check_shapes, arrays, config, lstm)
-
-
-def _refused_in(file, check, *args):
-    """check(*args), an EntryError from it put in terms of the file."""
-    try:
-        return check(*args)
-    except checkpoint_entries.EntryError as error:
-        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
-                         f"{error}") from error
-
-
-# What a checkpoint says is taken at its word only once it has been checked: "no" is not False,
-# and a model_config whose sizes the saved arrays do not have would build (allocate) a model of
-# any size before load_state_dict could say the shapes differ.
-
-SIZES = ("src_vocab_size", "tgt_vocab_size", "embed_size", "hidden_size")
-
-
-def _arrays(model):
-    if not isinstance(model, dict):
-        raise ValueError(f"a dict of arrays expected, found a {type(model).__name__}")
-    return model
-
-
-def _flag(value):
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"true or false expected, found {value!r}")
-    return bool(value)
-
-
-def _level(value):
-    if value not in ("char", "word") or not isinstance(value, str):
-        raise ValueError(f"'char' or 'word' expected, found {value!r}")
-    return value
-
-
-def _same_size(found, expected, name):
-    if found != expected:
-        raise ValueError(f"{found} tokens, but model_config says {name} {expected}")
-
-
-def _same_pad(found, pad_id, side):
-    if found != pad_id:
-        raise ValueError(f"padding_idx is {found!r}, but <pad> is token {pad_id} of the "
-                         f"{side} vocabulary")
-
-
-def _renamed(arrays):
-    """The state dict with the names this version gives the recurrent layers: checkpoints saved
-    before the layer could be other than an LSTM call them `lstm` and `lstm_reverse`."""
-    old = {"encoder.lstm.": "encoder.rnn.", "encoder.lstm_reverse.": "encoder.rnn_reverse.",
-           "decoder.lstm.": "decoder.rnn."}
-    renamed = {}
-    for key, value in arrays.items():
-        prefix = next((p for p in old if isinstance(key, str) and key.startswith(p)), None)
-        renamed[key if prefix is None else old[prefix] + key[len(prefix):]] = value
-    return renamed
-
-
-def _checked_config(config, arrays, rnn=None):
-    """The checkpoint's model_config, its types and values checked and its sizes compared with
-    the shapes of the saved arrays, all before the model is built. `rnn`: the layer's class,
-    None for the LSTM (whose weight_hh shows the hidden size as well)."""
-    if not isinstance(config, dict):
-        raise ValueError(f"a dict expected, found a {type(config).__name__}")
-    for name in SIZES:
-        value = config.get(name)
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    for name in ("fused", "bidirectional"):
-        if not isinstance(config.get(name, False), (bool, np.bool_)):
-            raise ValueError(f"{name} must be true or false, got {config[name]!r}")
-    if config.get("attention", "dot") not in (*SCORINGS, None):
-        raise ValueError(f"attention must be one of {', '.join(map(repr, SCORINGS))} or None, got "
-                         f"{config['attention']!r}")
-    if config.get("wiring", "luong") not in ("luong", "bahdanau"):
-        raise ValueError(f"wiring must be 'luong' or 'bahdanau', got {config['wiring']!r}")
-    pad = config.get("padding_idx", 0)
-    if isinstance(pad, bool) or not isinstance(pad, (int, np.integer)) or not (
-            0 <= pad < min(config["src_vocab_size"], config["tgt_vocab_size"])):
-        raise ValueError(f"padding_idx must be an index into both vocabularies, got {pad!r}")
-    src, tgt, embed, hidden = (int(config[name]) for name in SIZES)
-    outputs = hidden if config.get("attention", "dot") is None else 2 * hidden
-    shapes = {"encoder.embedding.weight": (src, embed), "decoder.embedding.weight": (tgt, embed)}
-    if rnn is None:
-        shapes["encoder.rnn.weight_hh_l0"] = (4 * hidden, hidden)
-    shapes["decoder.out.weight"] = (tgt, outputs)       # whatever the layer: H or 2H columns
-    for key, shape in shapes.items():
-        found = getattr(arrays.get(key), "shape", None)
-        if found is None or tuple(found) != shape:
-            raise ValueError(
-                f"its sizes (src_vocab_size {src}, tgt_vocab_size {tgt}, embed_size {embed}, "
-                f"hidden_size {hidden}) want {key} of shape {shape}, the saved one is "
-                f"{'missing' if found is None else tuple(found)}")
-    return config
