@@ -1,0 +1,135 @@
+"""The training settings on the command line: the options `train` takes (and `evaluate`'s
+pairs-file options), their checks, and how `--resume` fills in the options not written again
+from the saved run. `seq2seq.cli` wires them to the commands."""
+
+import dataclasses
+
+from seq2seq.settings import check_train_config
+from seq2seq.train import TrainConfig
+
+
+def add_train_options(parser, defaults=TrainConfig()):
+    parser.add_argument("--task", default=defaults.task,
+                        help="toy-ja-en, dates, reverse, copy, or a file of source/target pairs")
+    parser.add_argument("--out", default=defaults.out, help="the run folder")
+    parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file (tab)")
+    add_columns_option(parser, defaults.columns)
+    parser.add_argument("--attention", default=defaults.attention,
+                        choices=["dot", "general", "additive", "uniform", "none"],
+                        help="the score function; uniform: every source position weighs 1/S "
+                        "(a baseline), none: the plain encoder-decoder")
+    parser.add_argument("--wiring", default=defaults.wiring, choices=["luong", "bahdanau"])
+    parser.add_argument("--embed-size", type=int, default=defaults.embed_size)
+    parser.add_argument("--hidden-size", type=int, default=defaults.hidden_size)
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument("--epochs", type=int, default=defaults.epochs)
+    parser.add_argument("--lr", type=float, default=defaults.lr)
+    parser.add_argument("--lr-decay", type=float, default=defaults.lr_decay,
+                        help="multiply the learning rate by this after every epoch")
+    parser.add_argument("--clip", type=float, default=defaults.clip,
+                        help="clip the gradients' total norm to this")
+    parser.add_argument("--reverse-input", action="store_true", default=defaults.reverse_input,
+                        help="feed the source to the encoder last token first")
+    parser.add_argument("--bidirectional", action="store_true", default=defaults.bidirectional,
+                        help="a second encoder LSTM reads the source right to left")
+    parser.add_argument("--level", choices=["char", "word"], default=defaults.level)
+    parser.add_argument("--val-fraction", type=float, default=defaults.val_fraction)
+    parser.add_argument("--num-examples", type=int, default=defaults.num_examples,
+                        help="pairs generated for a built-in task")
+    parser.add_argument("--min-len", type=int, default=defaults.min_len)
+    parser.add_argument("--max-len", type=int, default=defaults.max_len)
+    parser.add_argument("--teacher-forcing-ratio", type=float,
+                        default=defaults.teacher_forcing_ratio)
+    parser.add_argument("--composed", dest="fused", action="store_false",
+                        help="use the LSTM built from primitive ops instead of the fused one")
+    parser.add_argument("--rnn", metavar="FILE.py:CLASS", default=defaults.rnn,
+                        help="a recurrent layer of your own in place of the LSTM, e.g. "
+                        "my_gru.py:GRU (the contract: minigrad/nn/recurrent.py); the run "
+                        "folder keeps a copy of the file, and later commands run only that "
+                        "copy, or a file you name (--rnn-file), if it hashes as recorded")
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--threads", type=int, default=defaults.threads,
+                        help="BLAS threads (one is often fastest on a small shared machine)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in --out; options left out take its saved "
+                        "values (refused if an option written differs where its model cannot "
+                        "honour it: sizes, attention, wiring, task, data split, ...)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the run in --out (without it or --resume, a folder "
+                        "holding a run is refused)")
+    parser.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def add_columns_option(parser, default=None):
+    parser.add_argument("--columns", metavar="S,T", default=default,
+                        help="the source's and the target's columns of a pairs file whose lines "
+                        "have more than two, counted from 1 (a Tatoeba/Anki export: 1,2); "
+                        "without it a line must have exactly two")
+
+
+def config_from(args):
+    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    values = {k: v for k, v in vars(args).items() if k in fields}
+    if values.get("attention") == "none":
+        values["attention"] = None
+    return TrainConfig(**values)
+
+
+def check_config(config):
+    """The training settings: seq2seq.settings checks them for every command that trains."""
+    check_train_config(config)
+    check_pairs_options(config.task, config.sep, config.columns)
+    if config.rnn is not None and not config.fused:
+        raise ValueError("--composed chooses how the LSTM is computed, and --rnn replaces the "
+                         "LSTM: leave one of them out")
+
+
+def check_pairs_options(task, sep, columns):
+    """--sep and --columns say how to read a pairs file: with a built-in task (or, on evaluate,
+    the run's recorded split: task None) there is no file to read, and they would be ignored."""
+    from seq2seq import data
+    if task is not None and task not in data.TASKS:
+        return
+    given = [option for option, used in (("--sep", sep != "\t"), ("--columns", columns))
+             if used]
+    if given:
+        what = "the recorded validation pairs" if task is None else f"the built-in task {task}"
+        raise ValueError(f"{' and '.join(given)} appl{'ies' if len(given) == 1 else 'y'} only "
+                         f"to a pairs file (--task FILE), not to {what}: leave "
+                         f"{'it' if len(given) == 1 else 'them'} out")
+
+
+# What --resume takes from the saved run when the command line does not say it: every setting,
+# but not where the run is, what to do with it, or whether to show a progress bar.
+NOT_RESUMED = ("out", "resume", "overwrite", "progress")
+
+
+def saved_run(config):
+    """The checkpoint in config.out (a dict with the saved config and history), or None when
+    there is none (train then says that there is nothing to resume)."""
+    from pathlib import Path
+
+    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
+    from seq2seq.runs import CHECKPOINT
+    path = Path(config.out) / CHECKPOINT
+    return read_checkpoint(path) if path.is_file() else None
+
+
+def resumed_config(config, saved, given):
+    """With --resume, the options not written on the command line take the saved run's values,
+    so a user retypes nothing; those written are compared with the saved ones by train
+    (runs.check_resume: refused if the model cannot honour them, recorded if it can)."""
+    fields = {f.name for f in dataclasses.fields(TrainConfig)}
+    kept = {name: value for name, value in saved.items()
+            if name in fields and name not in given and name not in NOT_RESUMED}
+    return dataclasses.replace(config, **kept)
+
+
+def given_options(parser, subparser, argv):
+    """The options (their dests) written on the command line, even those given their default
+    value: a second parse with every default of `subparser` suppressed leaves out the rest."""
+    not_given = object()                # no string: argparse would convert it with the type
+    dests = vars(parser.parse_args(argv))
+    subparser.set_defaults(**{dest: not_given for dest in dests})
+    written = vars(parser.parse_args(argv))
+    return {dest for dest, value in written.items() if value is not not_given}
