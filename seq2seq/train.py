@@ -137,7 +137,7 @@ def train(config, log=runs.say, layer_file=None):
             history, start = [], 0
         else:                   # the saved layer, from the run folder's copy or `layer_file`
             translator, optimizer, history = load_run(out, config, layer_file)
-            check_same_data(out, config, split)
+            check_same_data(out, config, split, state)
             model, start = translator.model, len(history)
             log(f"resuming after epoch {start}" + "".join(
                 f"; {name} {old} -> {new}" for name, (old, new) in changed.items()))
@@ -293,10 +293,11 @@ def save_run(out, config, translator, optimizer, history, split=None, longest_so
     runs.write_report(out, history)         # after the checkpoint: runs.reconcile_report
 
 
-def check_same_data(out, config, split):
+def check_same_data(out, config, split, state):
     """Refuse to resume a run on other data or another split than it started with: its first
-    epochs trained on the old split, so some new validation pairs could be sources it learnt."""
-    recorded = heldout.read_record(minigrad.load(Path(out) / CHECKPOINT), out)
+    epochs trained on the old split, so some new validation pairs could be sources it learnt.
+    `state`: the run's checkpoint as runs.start read it, every entry checked."""
+    recorded = heldout.read_record(state, out)
     if recorded is None:                # split pair by pair, by an older version: cannot match
         raise ValueError(f"cannot resume {out}: it was saved by an older version that did not "
                          f"record its split; train into a new --out")
