@@ -53,6 +53,17 @@ def tiny_run(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def smallest_run(tmp_path_factory):
+    """A run of the smallest sizes (hidden 8, embedding 4, 60 examples), whose weights' shapes
+    the checkpoint tests name; they copy it before changing anything."""
+    from seq2seq.train import TrainConfig, train
+    out = tmp_path_factory.mktemp("runs") / "smallest"
+    train(TrainConfig(task="reverse", num_examples=60, min_len=3, max_len=4, embed_size=4,
+                      hidden_size=8, epochs=1, progress=False, out=str(out)), log=lambda *a: None)
+    return out
+
+
+@pytest.fixture(scope="session")
 def composed_run(tmp_path_factory):
     """A tiny run whose LSTMs are built from primitive ops, with a bidirectional encoder."""
     from seq2seq.train import TrainConfig, train

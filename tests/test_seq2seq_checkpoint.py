@@ -17,17 +17,13 @@ import minigrad
 from minigrad import checkpoint
 from seq2seq import sizes
 from seq2seq.cli import main
-from seq2seq.train import TrainConfig, train
 
 MiB = 1024 ** 2
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("run") / "run"
-    train(TrainConfig(task="reverse", num_examples=60, min_len=3, max_len=4, embed_size=4,
-                      hidden_size=8, epochs=1, progress=False, out=str(out)), log=lambda *a: None)
-    return out
+@pytest.fixture
+def run(smallest_run):
+    return smallest_run
 
 
 def with_huge_weight(run, path, name, rows):
