@@ -28,9 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minigrad", "attention", "seq2seq")
 NOT_IN_SDIST = (".ci/", ".gitignore")          # the repository's own, not the project's
-# What the wheel holds of the packages: their modules, and the script and style that the
-# explorer's page is made of (minigrad/viz/explorer; pyproject's package-data).
-SHIPPED = ("*.py", "*.js", "*.css")
+# What the wheel holds of the packages: their modules, the script and style that the
+# explorer's page is made of (minigrad/viz/explorer) and the graders' stored expected values
+# (PACKAGE/grade/expected.npz; pyproject's package-data).
+SHIPPED = ("*.py", "*.js", "*.css", "expected.npz")
 # A few seconds of the suite, for what only a run shows: pytest's settings and conftest.py
 # work from the sdist, the README's example runs there, LICENSE and pyproject.toml say what
 # tests/test_packaging.py expects. (That every file is in the sdist is checked by name.)
@@ -129,6 +130,10 @@ def check_wheel(wheel, sdist_folder, version):
                for pattern in SHIPPED for p in (sdist_folder / package).rglob(pattern)}
     if modules - names:
         raise Failed(f"the wheel lacks {', '.join(sorted(modules - names))}")
+    references = sorted(n for n in names if "reference" in n.rsplit("/", 1)[-1])
+    if references:
+        raise Failed(f"the wheel holds reference solutions, which stay in tests/reference/: "
+                     f"{', '.join(references)}")
     strays = sorted(n for n in names - modules if not n.startswith(info + "/"))
     if strays:
         raise Failed(f"the wheel holds more than the three packages: {', '.join(strays)}")

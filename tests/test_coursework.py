@@ -12,8 +12,10 @@ import pytest
 
 import minigrad
 from minigrad import Tensor
-from minigrad.grade import EXERCISES, SolutionFailed, case_inputs, grade, grader, reference
+from minigrad.grade import EXERCISES, SolutionFailed, case_inputs, grade, grader
+from minigrad.grade.expected import computed
 from minigrad.grade.grader import Case, function_exercise
+from tests.reference import minigrad_reference as reference
 
 from conftest import student_file
 
@@ -275,8 +277,8 @@ def test_gradcheck_catches_a_backward_that_a_wrong_reference_would_let_through(t
     """)
     wrong = grader.load_solution(path)
     cases = lambda: [Case("three numbers", {"x": np.array([1.0, -2.0, 0.5])})]  # noqa: E731
-    exercise = function_exercise("cube", "x ** 3", "cube", "cube(x)", wrong.cube, cases,
-                                 outputs=("y",))
+    exercise = function_exercise("cube", "x ** 3", "cube", "cube(x)", computed(wrong.cube),
+                                 cases, outputs=("y",))
     with pytest.raises(SolutionFailed) as caught:
         grader.grade({"cube": exercise}, "cube", path)
     message = str(caught.value)

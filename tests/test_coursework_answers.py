@@ -1,31 +1,35 @@
-"""A solution that runs the answer it is graded against fails: the reference solutions ship with
-the graders (they compute the right outputs), and some exercises re-create a piece the project
-has (beam search, multi-head attention), so one import would otherwise pass. Each refused file
-below is shown to pass once the exercise's answers are emptied: the refusal, and nothing else,
-is what stops it."""
+"""A solution that runs the answer it is graded against fails: the reference solutions are in
+the project's tests (a clone has them), and some exercises re-create a piece the project has
+(beam search, multi-head attention), so one import would otherwise pass. Each refused file
+below is shown to pass once the exercise's answers are emptied and nothing is blocked: the
+refusal, and nothing else, is what stops it."""
 
 import dataclasses
 import os
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 import minigrad.grade
-from minigrad.grade import SolutionFailed, grader, reference
+from minigrad.grade import SolutionFailed, grader, process
 import attention.grade
 import seq2seq.grade
+from tests.reference import minigrad_reference as reference
 
 from conftest import student_file
 
 ROOT = Path(__file__).resolve().parent.parent
+OPENS = "opens the reference solutions (minigrad_reference.py)"
 GRADERS = {"minigrad": minigrad.grade.EXERCISES, "attention": attention.grade.EXERCISES,
            "seq2seq": seq2seq.grade.EXERCISES}
 
 
 def refusal(floor, exercise, path, passes_otherwise=True):
-    """The failure message; and the same file passes when nothing counts as an answer."""
+    """The failure message; and the same file passes when nothing counts as an answer and no
+    file is blocked."""
     exercises = GRADERS[floor]
     with pytest.raises(SolutionFailed) as caught:
         grader.grade(exercises, exercise, path)
@@ -33,7 +37,8 @@ def refusal(floor, exercise, path, passes_otherwise=True):
     if passes_otherwise:
         open_book = dict(exercises)
         open_book[exercise] = dataclasses.replace(exercises[exercise], answers=())
-        assert grader.grade(open_book, exercise, path).startswith(f"passed: {exercise}")
+        with mock.patch.object(process, "blocked_files", list):
+            assert grader.grade(open_book, exercise, path).startswith(f"passed: {exercise}")
     return str(caught.value)
 
 
@@ -41,10 +46,10 @@ def refusal(floor, exercise, path, passes_otherwise=True):
 def test_one_import_of_the_engine_reference_is_refused(tmp_path, exercise):
     """(Without the refusal, the reference's logsumexp would still fail: its output is not made
     by an op of the student's file.)"""
-    path = student_file(tmp_path, f"from minigrad.grade.reference import {exercise}\n")
+    path = student_file(tmp_path, f"from tests.reference.minigrad_reference import {exercise}\n")
     message = refusal("minigrad", exercise, path, passes_otherwise=exercise != "logsumexp")
-    assert message.startswith(f"{exercise}: your code opens the file of "
-                              f"minigrad.grade.reference, an answer to this exercise")
+    assert message.startswith(f"{exercise}: your code opens the reference solutions "
+                              "(minigrad_reference.py), an answer to this exercise")
     assert "reading the answer is allowed, running it is not." in message
 
 
@@ -53,10 +58,10 @@ def test_a_reference_imported_by_a_computed_name_inside_the_function_is_refused(
         import importlib
 
         def layer_norm(x, weight, bias, eps=1e-5):
-            answer = importlib.import_module("minigrad.grade." + "refer" + "ence")
+            answer = importlib.import_module("tests.reference." + "minigrad_" + "reference")
             return answer.layer_norm(x, weight, bias, eps)
     """)
-    assert "opens the file of minigrad.grade.reference" in refusal("minigrad", "layer_norm", path)
+    assert OPENS in refusal("minigrad", "layer_norm", path)
 
 
 def test_a_second_copy_of_the_reference_module_loaded_from_its_file_is_refused(tmp_path):
@@ -70,7 +75,7 @@ def test_a_second_copy_of_the_reference_module_loaded_from_its_file_is_refused(t
         gru_cell = answer.gru_cell
     """)
     message = refusal("minigrad", "gru_cell", path)
-    assert "opens the file of minigrad.grade.reference, an answer" in message
+    assert "opens the reference solutions (minigrad_reference.py), an answer" in message
 
 
 def test_an_op_whose_backward_alone_runs_the_reference_is_refused(tmp_path):
@@ -79,7 +84,7 @@ def test_an_op_whose_backward_alone_runs_the_reference_is_refused(tmp_path):
     path = student_file(tmp_path, """
         import numpy as np
         from minigrad import Function
-        from minigrad.grade.reference import LogSumExp as Theirs
+        from tests.reference.minigrad_reference import LogSumExp as Theirs
 
         class LogSumExp(Function):
             settings = ("axis", "keepdims")
@@ -102,12 +107,12 @@ def test_an_op_whose_backward_alone_runs_the_reference_is_refused(tmp_path):
         def logsumexp(x, axis=-1, keepdims=False):
             return LogSumExp(axis, keepdims)(x)
     """)
-    assert "opens the file of minigrad.grade.reference" in refusal("minigrad", "logsumexp", path)
+    assert OPENS in refusal("minigrad", "logsumexp", path)
 
 
 def test_a_reference_call_whose_error_is_swallowed_is_still_refused(tmp_path):
     path = student_file(tmp_path, """
-        from minigrad.grade import reference
+        from tests.reference import minigrad_reference as reference
 
         def layer_norm(x, weight, bias, eps=1e-5):
             try:
@@ -116,12 +121,13 @@ def test_a_reference_call_whose_error_is_swallowed_is_still_refused(tmp_path):
                 pass
             return reference.layer_norm(x, weight, bias, eps)
     """)
-    assert "opens the file of minigrad.grade.reference" in refusal("minigrad", "layer_norm", path)
+    assert OPENS in refusal("minigrad", "layer_norm", path)
 
 
 def test_the_attention_reference_and_the_projects_multi_head_module_are_refused(tmp_path):
-    imported = student_file(tmp_path, "from attention.grade.reference import *\n", "import.py")
-    assert "opens the file of attention.grade.reference" in refusal(
+    imported = student_file(tmp_path, "from tests.reference.attention_reference import *\n",
+                            "import.py")
+    assert "opens the reference solutions (attention_reference.py)" in refusal(
         "attention", "general_attention", imported)
     module = student_file(tmp_path, """
         from attention import MultiHeadAttention
@@ -154,17 +160,17 @@ def test_the_projects_beam_search_imported_is_refused_and_greedy_is_not(tmp_path
 
 
 def test_the_command_line_refuses_a_file_that_imports_the_reference(tmp_path):
-    path = student_file(tmp_path, "from minigrad.grade.reference import gru_cell\n")
+    path = student_file(tmp_path, "from tests.reference.minigrad_reference import gru_cell\n")
     run = subprocess.run([sys.executable, "-m", "minigrad.grade", "gru_cell", str(path)],
                          cwd=ROOT, capture_output=True, text=True, check=False)
     assert run.returncode == 1 and run.stdout == ""
-    assert run.stderr.startswith("failed: gru_cell: your code opens the file of "
-                                 "minigrad.grade.reference, an answer")
+    assert run.stderr.startswith("failed: gru_cell: your code opens the reference solutions "
+                                 "(minigrad_reference.py), an answer")
 
 
 def test_a_profiler_running_before_grading_is_put_back(tmp_path):
     calls = []
-    path = student_file(tmp_path, "from minigrad.grade.reference import layer_norm\n")
+    path = student_file(tmp_path, "from tests.reference.minigrad_reference import layer_norm\n")
 
     def profiler(frame, event, arg):
         calls.append(event)
@@ -183,7 +189,7 @@ def test_the_reference_file_by_a_relative_path_or_a_link_is_refused_too(tmp_path
     link = tmp_path / "link.py"
     link.symlink_to(reference.__file__)
     monkeypatch.chdir(os.path.dirname(reference.__file__))
-    for path in ("./reference.py", link):
+    for path in ("./minigrad_reference.py", link):
         with pytest.raises(SolutionFailed, match="an answer to this exercise"):
             grade("gru_cell", path)
 
@@ -192,7 +198,7 @@ def test_an_answer_run_in_another_thread_is_refused(tmp_path):
     from minigrad.grade import grade
     path = tmp_path / "threaded.py"
     path.write_text("from concurrent.futures import ThreadPoolExecutor\n"
-                    "from minigrad.grade import reference\n\n\n"
+                    "from tests.reference import minigrad_reference as reference\n\n\n"
                     "def gru_cell(*args):\n"
                     "    with ThreadPoolExecutor(1) as pool:\n"
                     "        return pool.submit(reference.gru_cell, *args).result()\n")

@@ -11,7 +11,8 @@ import pytest
 
 from minigrad import Tensor
 from attention import GeneralAttention, MultiHeadAttention
-from attention.grade import SolutionFailed, case_inputs, grade, reference
+from attention.grade import SolutionFailed, case_inputs, grade
+from tests.reference import attention_reference as reference
 
 from conftest import student_file
 

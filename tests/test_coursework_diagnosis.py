@@ -265,14 +265,14 @@ def test_named_gates_beside_an_import_of_the_reference_are_refused_not_diagnosed
     """The reference cannot be opened in the graded code's process: the refusal comes before
     any diagnosis of the gates."""
     path = student_file(tmp_path, """
-        from minigrad.grade.reference import gru_cell as answer
+        from tests.reference.minigrad_reference import gru_cell as answer
 
         def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
             r = z = n = x
             return answer(x, h, weight_ih, weight_hh, bias_ih, bias_hh)
     """)
-    assert "opens the file of minigrad.grade.reference, an answer to this exercise" in failure(
-        path)
+    assert ("opens the reference solutions (minigrad_reference.py), an answer to this exercise"
+            in failure(path))
 
 
 # ---- the machinery ------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from minigrad.grade import SolutionFailed, grade, reference
+from minigrad.grade import SolutionFailed, grade
 from attention.grade import grade as grade_attention
+from tests.reference import minigrad_reference as reference
 
 from conftest import student_file
 
@@ -153,10 +154,10 @@ def test_replacing_sys_setprofile_does_not_let_the_reference_run(tmp_path):
         import sys
 
         sys.setprofile = lambda *args: None
-        from minigrad.grade.reference import gru_cell
+        from tests.reference.minigrad_reference import gru_cell
     """)
-    assert failure(path).startswith("gru_cell: your code opens the file of "
-                                    "minigrad.grade.reference, an answer to this exercise")
+    assert failure(path).startswith("gru_cell: your code opens the reference solutions "
+                                    "(minigrad_reference.py), an answer to this exercise")
 
 
 def test_replacing_sys_setprofile_does_not_hide_the_projects_multi_head_module(tmp_path):
@@ -240,8 +241,8 @@ def test_a_copy_of_the_reference_made_while_graded_is_refused(tmp_path):
         spec.loader.exec_module(mine)
         gru_cell = mine.gru_cell
     """)
-    assert failure(path).startswith("gru_cell: your code opens the file of "
-                                    "minigrad.grade.reference, an answer to this exercise")
+    assert failure(path).startswith("gru_cell: your code opens the reference solutions "
+                                    "(minigrad_reference.py), an answer to this exercise")
 
 
 def test_exec_of_the_references_source_is_refused(tmp_path):
@@ -249,8 +250,8 @@ def test_exec_of_the_references_source_is_refused(tmp_path):
         with open({reference.__file__!r}) as file:
             exec(file.read())
     """)
-    assert failure(path).startswith("gru_cell: your code opens the file of "
-                                    "minigrad.grade.reference, an answer to this exercise")
+    assert failure(path).startswith("gru_cell: your code opens the reference solutions "
+                                    "(minigrad_reference.py), an answer to this exercise")
 
 
 def test_opening_the_graders_own_code_for_writing_is_refused(tmp_path):

@@ -29,7 +29,7 @@ def test_flipping_a_flag_of_the_audit_hook_found_by_gc_does_not_open_the_referen
                         cell.cell_contents[0] = True            # the hook's "busy" flag
         except PermissionError:
             pass
-        from minigrad.grade.reference import gru_cell
+        from tests.reference.minigrad_reference import gru_cell
     """)
     message = failure(grade, "gru_cell", path)
     assert message.startswith("gru_cell: your code looks through the interpreter's objects "

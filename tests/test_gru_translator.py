@@ -8,8 +8,8 @@ import json
 import shlex
 from pathlib import Path
 
-from minigrad.grade import reference
 from seq2seq.cli import main
+from tests.reference import minigrad_reference as reference
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = Path(reference.__file__).resolve()

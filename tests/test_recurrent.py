@@ -6,7 +6,6 @@ import pytest
 
 import minigrad
 from minigrad import Tensor, nn
-from minigrad.grade.reference import GRU
 from minigrad.nn.recurrent import (
     RecurrentLayerError,
     check_recurrent,
@@ -15,6 +14,7 @@ from minigrad.nn.recurrent import (
     parts,
     zero_state,
 )
+from tests.reference.minigrad_reference import GRU
 
 
 @pytest.mark.parametrize("make", [lambda: nn.LSTM(3, 4), lambda: nn.LSTM(3, 4, fused=True),

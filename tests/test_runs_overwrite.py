@@ -30,14 +30,14 @@ BROKEN = {
     "syntax error": "def (:\n",
     "sys.exit": "import sys\nsys.exit(0)\n",
     "ignores the mask": """
-        from minigrad.grade.reference import GRU as Base
+        from tests.reference.minigrad_reference import GRU as Base
 
         class GRU(Base):
             def forward(self, x, state=None, mask=None):
                 return super().forward(x, state)
         """,
     "wrong state shape": """
-        from minigrad.grade.reference import GRU as Base
+        from tests.reference.minigrad_reference import GRU as Base
 
         class GRU(Base):
             def cell(self, x, h):
@@ -48,7 +48,7 @@ EXITS = {
     "os._exit at import": "import os\nos._exit(0)\n",
     "os._exit in cell": """
         import os
-        from minigrad.grade.reference import GRU as Base
+        from tests.reference.minigrad_reference import GRU as Base
 
         class GRU(Base):
             def cell(self, x, h):

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from minigrad.grade import reference
 from seq2seq import data
 from seq2seq.train import TrainConfig, build, train
+from tests.reference import minigrad_reference as reference
 
 SOURCES = ["ねこ が さかな を たべる", "いぬ が はしる",
            "ちいさい ねこ が おおきい いぬ を みる", "とり が なく"]

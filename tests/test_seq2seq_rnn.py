@@ -12,8 +12,6 @@ import pytest
 
 import minigrad
 from minigrad import nn
-from minigrad.grade import reference
-from minigrad.grade.reference import GRU
 from minigrad.nn.recurrent import RecurrentLayerError
 from seq2seq import Seq2Seq
 from seq2seq.batching import pad_sources, pad_targets
@@ -21,6 +19,8 @@ from seq2seq.cli import main
 from seq2seq.decoding import beam_search, greedy
 from seq2seq.model import Decoder, Encoder, run_steps
 from seq2seq.recurrent import bridge
+from tests.reference import minigrad_reference as reference
+from tests.reference.minigrad_reference import GRU
 from tests.test_explorer import page_data
 
 PAD, BOS, EOS = 0, 1, 2

@@ -11,13 +11,13 @@ import sys
 import pytest
 
 import minigrad
-from minigrad.grade import reference
 from seq2seq import rnn_file
 from seq2seq.cli import main
+from tests.reference import minigrad_reference as reference
 
 TINY = ["--task", "reverse", "--num-examples", "40", "--min-len", "3", "--max-len", "5",
         "--epochs", "1", "--embed-size", "4", "--hidden-size", "8", "--no-progress"]
-LAYER = ("from minigrad.grade.reference import GRU as _G\n"
+LAYER = ("from tests.reference.minigrad_reference import GRU as _G\n"
          "from mycell import tag  # noqa: F401\n"
          "\n\nclass GRU(_G):\n    pass\n")
 HOSTILE = "print('PWNED')\ntag = 'evil'\n"

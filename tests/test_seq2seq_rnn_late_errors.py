@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from minigrad.grade import reference
 from seq2seq.cli import main
+from tests.reference import minigrad_reference as reference
 
 TINY = ["--task", "reverse", "--num-examples", "40", "--min-len", "3", "--max-len", "5",
         "--epochs", "1", "--embed-size", "4", "--hidden-size", "8", "--no-progress"]

@@ -4,7 +4,8 @@ machinery:
     python -m attention.grade general_attention my_attention.py      # also: multi_head
 
 exercises   what each exercise asks for, and the inputs it is checked on
-reference   the reference solutions (a valid solution file for both exercises)
+expected.npz  the right answers, stored (made by the reference solutions, which are in the
+              project's tests, tests/reference/attention_reference.py, not in this package)
 """
 
 from minigrad.grade import grader

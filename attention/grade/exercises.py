@@ -1,12 +1,18 @@
-"""The attention exercises: what the student's file must define, the inputs it is checked on
-and the reference. The machinery is minigrad.grade's. A solution may not run the reference, nor
-the project's module that the exercise builds again (GeneralAttention, MultiHeadAttention)."""
+"""The attention exercises: what the student's file must define and the inputs it is checked on.
+The machinery is minigrad.grade's; the right answers are stored beside this file (expected.npz),
+made by the reference solutions, which are not part of the package
+(tests/reference/attention_reference.py in the project's source). A solution may not run the
+project's module that the exercise builds again (GeneralAttention, MultiHeadAttention)."""
+
+from pathlib import Path
 
 import numpy as np
 
+from minigrad.grade.expected import stored
 from minigrad.grade.grader import Case, function_exercise
-from attention.grade import reference
 from attention.modules import GeneralAttention, MultiHeadAttention
+
+EXPECTED = Path(__file__).with_name("expected.npz")
 
 
 def general_attention_cases():
@@ -59,15 +65,15 @@ EXERCISES = {e.name: e for e in [
         "general_attention", "Luong's general attention, score(q, k) = q^T W k",
         "general_attention",
         "general_attention(query, keys, values, weight, mask=None) -> (context, weights)",
-        reference.general_attention, general_attention_cases, outputs=("context", "weights"),
-        package="attention.grade", answers=(reference, GeneralAttention)),
+        stored(EXPECTED, "general_attention"), general_attention_cases,
+        outputs=("context", "weights"), package="attention.grade", answers=(GeneralAttention,)),
     function_exercise(
         "multi_head", "multi-head attention from single-head attentions",
         "multi_head_attention",
         "multi_head_attention(query, key, value, in_proj_weight, in_proj_bias, "
         "out_proj_weight, out_proj_bias, num_heads, mask=None) -> (attn_output, attn_weights)",
-        reference.multi_head_attention, multi_head_cases,
+        stored(EXPECTED, "multi_head"), multi_head_cases,
         outputs=("attn_output", "attn_weights"),
         parts={"in_proj_weight": ("W_q", "W_k", "W_v"), "in_proj_bias": ("b_q", "b_k", "b_v")},
-        package="attention.grade", answers=(reference, MultiHeadAttention)),
+        package="attention.grade", answers=(MultiHeadAttention,)),
 ]}

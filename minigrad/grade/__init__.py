@@ -1,4 +1,5 @@
-"""Graders for the coursework (docs/coursework.md): run your solution against the reference.
+"""Graders for the coursework (docs/coursework.md): run your solution, compare it with the
+stored right answers.
 
     python -m minigrad.grade gru_cell my_gru.py        # also: layer_norm, logsumexp
 
@@ -8,14 +9,15 @@ or from Python:
     print(grade("gru_cell", "my_gru.py"))               # raises SolutionFailed with what is wrong
 
 exercises   what each exercise asks for, and the inputs it is checked on
-reference   the reference solutions (what the grader compares with; never run as a solution)
+expected    the right answers, stored in expected.npz (made by the reference solutions, which
+            are in the project's tests, tests/reference/, not in this package)
 grader      the machinery, shared with `attention.grade` and `seq2seq.grade`: the verdict
 process     the graded code's own process: started, given the cases, its results read back
 child       what runs in that process: the student's file loaded and guarded, results written
 run_cases   there, the student's function on every case: outputs, gradients, finite differences
 solution    the student's file: loading it, calling it
-compare     the student's results against the reference's: the element off, the case
-answers     a solution that runs the reference (or the project's own version) is refused
+compare     the student's results against the expected ones: the element off, the case
+answers     a solution that runs the project's own version of the piece is refused
 diagnose    where a wrong solution goes wrong (student_code: the lines of yours that made what)
 """
 
@@ -28,9 +30,8 @@ __all__ = ["grade", "case_inputs", "SolutionFailed", "EXERCISES"]
 
 
 def __getattr__(name):
-    """EXERCISES (and with it the reference) is imported when first asked for, not with the
-    package: the graded code's process imports this package's machinery, and must not find
-    the reference already loaded there."""
+    """EXERCISES is imported when first asked for, not with the package: the graded code's
+    process imports this package's machinery, and needs none of the exercises."""
     if name == "EXERCISES":
         return importlib.import_module("minigrad.grade.exercises").EXERCISES
     raise AttributeError(f"module 'minigrad.grade' has no attribute {name!r}")

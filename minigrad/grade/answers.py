@@ -1,14 +1,15 @@
 """Refusing a solution that runs the answer it is graded against.
 
-The reference solutions ship with the graders (the grader runs them to know the right outputs
-and gradients), and some exercises re-create a piece the project already has
-(`seq2seq.decoding.beam_search`, `attention.MultiHeadAttention`). So a file holding one line,
-`from minigrad.grade.reference import gru_cell`, would compare the reference with itself and
-pass.
+Some exercises re-create a piece the project already has (`seq2seq.decoding.beam_search`,
+`attention.MultiHeadAttention`), so a file holding one import of it would compare the answer
+with itself and pass.
 
-The student's code runs in a process of its own (child.py), where the reference modules' files
-cannot be opened at all: importing them, loading them from another path or a link, running
-their source with `exec`, or copying them there to load the copy fails, and is refused. The
+The reference solutions of the other exercises are not in the package (they are in the
+project's tests, tests/reference/; the grader compares with values they gave, stored in
+expected.npz), and the student's code runs in a process of its own (child.py) where neither
+the stored values nor, in a clone, the files in tests/reference/ can be opened: importing a
+reference, loading it from another path or a link, running its source with `exec`, copying it
+to load the copy or reading the stored values fails, and is refused. The
 project's own versions are part of the library the student's code imports, so they cannot be
 kept out; what that process can tell is whether one *runs* while the student's code runs. While
 the student's function, its backward or its gradient check runs, a profile hook

@@ -14,9 +14,10 @@ is this one, not the grader, and each dies with its parent (`die_with_parent`).
 Before the student's file is loaded, an audit hook (`sys.addaudithook`; Python has no call to
 remove one) guards the process for as long as it runs (`guard`):
 
-- the files of the exercise's reference modules cannot be opened: importing the reference, a
-  second import from its path or a link to it, `exec` of its source, copying it elsewhere to
-  load the copy, all fail;
+- the grade packages' stored expected values (expected.npz) cannot be opened, nor the
+  reference solutions in the project's tests (tests/reference/, in a clone that has them):
+  importing a reference, loading it from its path or a link to it, `exec` of its source read
+  here, copying it elsewhere to load the copy, reading the expected values, all fail;
 - no other process can be started (a copy made by `cp`, a grader of one's own), nor sent a
   signal (`os.kill` of the grader, to stop or kill it);
 - `gc.get_objects` and its kin are refused: they reach the hook's own data;
@@ -71,18 +72,19 @@ EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tu
 
 def guard(blocked, scratch):
     """Install the audit hook; return the list it notes refusals in (their messages' middles).
-    `blocked`: [(file, module name)] of the reference modules no one may open here; `scratch`:
-    the one folder the graded code may write in, this grading's own temporary folder (not the
-    system's: a checkout or an install may sit inside that one).
+    `blocked`: [(path, what it is)] no one may open here (process.blocked_files): a file, or a
+    folder and everything in it; `scratch`: the one folder the graded code may write in, this
+    grading's own temporary folder (not the system's: a checkout or an install may sit inside
+    that one).
 
     The hook is a `functools.partial` of `refused_or_not` over frozen data (tuples, frozensets,
     a string): no flag or dict in it that `gc.get_objects()` finds and flips or empties. (A
     partial can still be rebuilt by `__setstate__`, and this module's globals replaced: code in
     this process can reach everything in it.)"""
-    files = tuple((os.path.realpath(file), module) for file, module in blocked)
+    files = tuple((os.path.realpath(path), what) for path, what in blocked)
     caches = tuple((os.path.join(os.path.dirname(file), "__pycache__"),
-                    os.path.splitext(os.path.basename(file))[0] + ".", module)
-                   for file, module in files)               # reference.cpython-311.pyc
+                    os.path.splitext(os.path.basename(file))[0] + ".", what)
+                   for file, what in files if file.endswith(".py"))   # reference.cpython-311.pyc
     noted = []
     scratch = os.path.realpath(scratch) + os.sep
     sys.addaudithook(functools.partial(hook, files, caches, scratch, os.getpid(), noted))
@@ -125,20 +127,28 @@ def folder(path):
     return os.path.isdir(os.fsdecode(os.fspath(path)))
 
 
-def blocked_module(files, caches, path):
+def blocked_file(files, caches, path):
+    """'what it is (file name)' when `path` is a blocked file, in a blocked folder, or a
+    blocked module's compiled file; else None."""
     if isinstance(path, int) or path is None:               # an open file descriptor
         return None
     full = os.path.realpath(os.fsdecode(os.fspath(path)))
     folder, name = os.path.split(full)
-    return next((module for file, module in files if file == full), None) or next(
-        (module for where, stem, module in caches if folder == where and name.startswith(stem)),
+    what = next((what for file, what in files
+                 if full == file or full.startswith(file + os.sep)), None) or next(
+        (what for where, stem, what in caches if folder == where and name.startswith(stem)),
         None)
+    if what is None:
+        return None
+    if os.path.basename(folder) == "__pycache__":          # name the source, not its .pyc
+        name = name.split(".")[0] + ".py"
+    return f"{what} ({name})"
 
 
 def refused(files, caches, scratch, own, event, args):
-    module = blocked_module(files, caches, args[0]) if event in FILE_EVENTS else None
-    if module is not None:
-        return f"opens the file of {module}"
+    what = blocked_file(files, caches, args[0]) if event in FILE_EVENTS else None
+    if what is not None:
+        return f"opens {what}"
     outside = changed(scratch, event, args)
     if outside and event == "open" and folder(args[0]):
         return f"writes to {outside[0]}, or could: it opens that folder, whose handle names files"
@@ -196,10 +206,9 @@ def refusal_text(exercise, why):
                 f"its own temporary folder only ({tempfile.gettempdir()}), so that it cannot "
                 f"change the grader, or any other code, for the next grading.")
     if why.startswith("opens"):
-        return (f"{exercise['name']}: your code {why}, an answer to this exercise (the "
-                f"reference), while it is graded: importing it, or running its source, would "
-                f"pass whatever you wrote. Write it yourself: reading the answer is allowed, "
-                f"running it is not.")
+        return (f"{exercise['name']}: your code {why}, an answer to this exercise, while it is "
+                f"graded: importing or reading it would pass whatever you wrote. Write it "
+                f"yourself: reading the answer is allowed, running it is not.")
     if why.startswith("sends a signal"):
         return (f"{exercise['name']}: your code {why} while it is graded: it may signal its own "
                 f"process only, so that it cannot stop or kill the grader.")

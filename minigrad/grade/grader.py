@@ -1,15 +1,17 @@
-"""The grader's machinery: run a student's file in a process of its own, run the reference
-here on the same inputs, and say exactly what differs.
+"""The grader's machinery: run a student's file in a process of its own, compare what it gives
+back with the stored right answers, and say exactly what differs.
 
 An exercise that asks for a function of tensors (`function_exercise`) is checked case by case.
 The student's function runs in the graded code's process (process.py, child.py, run_cases.py),
 on fresh float64 tensors, with the upstream gradients this process sends; it gives back its
 outputs, its gradients and its gradient check's halves, as arrays. Here, for each case:
 
-1. the reference runs on tensors holding the same numbers;
+1. the right outputs, gradients and named intermediates are read from the grade package's
+   stored expected values (expected.py; the reference solutions that made them are in the
+   project's tests, not in the package);
 2. every output is compared, element by element;
-3. with the same random upstream gradient sent back through both, the gradient of every input
-   is compared;
+3. with the upstream gradient stored with them sent back through the student's function, the
+   gradient of every input is compared;
 4. the student's gradients are compared with their finite differences (`minigrad.gradcheck`'s
    check, its halves computed there, compared here).
 
@@ -20,8 +22,9 @@ values, and how many elements are off; and, from `diagnose`, where in the studen
 back, for a debugger.
 
 The verdict is written here, from the arrays alone: what the graded code prints, its exit status
-or anything it changes in its own process is no verdict. It cannot open the reference there, nor
-run the project's own version of the piece unnoticed (answers.py, child.py). Loading and calling
+or anything it changes in its own process is no verdict. It cannot open the expected values there
+(nor the reference solutions, in a clone that has them), nor run the project's own version of
+the piece unnoticed (answers.py, child.py). Loading and calling
 the student's code is in `solution`; comparing arrays and writing what differs, in `compare`.
 
 Other packages (attention, seq2seq) build their graders from these same pieces.
@@ -35,13 +38,11 @@ from pathlib import Path
 import numpy as np
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
-from minigrad.gradcheck import GradcheckError, disagreement, send_back
+from minigrad.gradcheck import GradcheckError, disagreement
 from minigrad.grade import diagnose
 from minigrad.grade.compare import compare_arrays, describe, difference
 from minigrad.grade.process import run_child
-from minigrad.grade.run_cases import tensors
 from minigrad.grade.solution import SolutionFailed, call, load_solution, require
-from minigrad.tensor import Tensor
 
 __all__ = ["Case", "Exercise", "SolutionFailed", "call", "case_inputs", "compare_arrays",
            "function_exercise", "grade", "load_solution", "main", "require"]
@@ -62,8 +63,9 @@ class Exercise:
     """What a student's file must define and how it is checked.
     run(path, exercise) grades the file at `path`, run in a process of its own
     (process.run_child), and returns a one-line summary, or raises SolutionFailed. `answers`:
-    the reference modules, which that process cannot open, and the project's own versions
-    (functions, classes) it may not run (process.answer_specs, child.py, answers.py)."""
+    the project's own versions of the piece (functions, classes), which that process may not
+    run (answers.py). What it may not open, the expected values and the reference solutions,
+    is process.blocked_files()'s list, the same for every exercise."""
     name: str
     title: str
     defines: str                    # the function (or class) the file must define
@@ -71,31 +73,33 @@ class Exercise:
     run: object
     cases: object = None            # () -> list of Case, for case_inputs
     answers: tuple = ()
+    outputs: tuple = ()             # a function exercise's output names
+    intermediates: tuple = ()       # and the names of the intermediates its diagnosis compares
 
 
-# ---- A function of tensors, checked against a reference -------------------------------------
+# ---- A function of tensors, checked against the expected values ----------------------------
 
-def function_exercise(name, title, defines, signature, reference, cases, outputs,
+def function_exercise(name, title, defines, signature, expected, cases, outputs,
                       atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=(),
                       intermediates=(), parts=None):
-    """An Exercise for a function of tensors: `reference(*tensors, **settings)` gives the right
-    outputs (named by `outputs`) and gradients; `cases()` lists the inputs. `extra(facts,
-    where, path)` may add checks of its own on what the graded code's process noted (`facts`,
-    a dict; raising SolutionFailed); `answers` what the solution may not run (Exercise). For the
-    diagnosis (diagnose.py): `intermediates`, ((local name, what it is), ...) in the formulas'
-    order, are compared when an output is wrong; `parts`, {input name: (block names)}, names
-    the blocks of a stacked weight that a cut graph may starve."""
+    """An Exercise for a function of tensors: `expected(cases, outputs, names)` gives, per case,
+    the right outputs (named by `outputs`), gradients and intermediates (expected.stored: read
+    from a data file; expected.computed: a reference run here); `cases()` lists the inputs.
+    `extra(facts, where, path)` may add checks of its own on what the graded code's process
+    noted (`facts`, a dict; raising SolutionFailed); `answers` what the solution may not run
+    (Exercise). For the diagnosis (diagnose.py): `intermediates`, ((local name, what it is),
+    ...) in the formulas' order, are compared when an output is wrong; `parts`, {input name:
+    (block names)}, names the blocks of a stacked weight that a cut graph may starve."""
 
     def run(path, exercise):
         all_cases = cases()
         names = [local for local, _ in intermediates]
-        expected = [reference_side(reference, case, number, names)
-                    for number, case in enumerate(all_cases, 1)]
+        right = expected(all_cases, outputs, names)
         results = run_child(exercise, path, "minigrad.grade.run_cases:function_results",
                             request(all_cases, outputs, names),
-                            request_arrays(all_cases, expected))
+                            request_arrays(all_cases, right))
         finish_first(results)
-        for number, (case, wanted) in enumerate(zip(all_cases, expected), 1):
+        for number, (case, wanted) in enumerate(zip(all_cases, right), 1):
             try:
                 grade_case(exercise, results, case, wanted, number, len(all_cases), path)
             except SolutionFailed as failure:
@@ -150,28 +154,8 @@ def function_exercise(name, title, defines, signature, reference, cases, outputs
             raise SolutionFailed(f"{name}: your code gave back a gradient check the grader "
                                  f"cannot read, for {where}") from None
 
-    return Exercise(name, title, defines, signature, run, cases, answers)
-
-
-@dataclass
-class Expected:
-    """The reference's side of one case, computed in the grader's own process."""
-    outputs: list                   # arrays
-    grads: list                     # one array per input, zeros where no gradient reached it
-    kept: dict                      # the reference's named intermediates, as arrays
-    upstream: list                  # the random upstream gradient, one array per output
-
-
-def reference_side(reference, case, number, names):
-    inputs = tensors(case)
-    outputs, kept = diagnose.keeping_locals(lambda: reference(*inputs, **case.settings),
-                                            reference, names)
-    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-    upstream = [np.random.default_rng(number).standard_normal(out.shape) for out in outputs]
-    send_back(outputs, upstream)
-    return Expected([out.data for out in outputs],
-                    [np.zeros_like(x.data) if x.grad is None else x.grad for x in inputs],
-                    {k: v.data for k, v in kept.items() if isinstance(v, Tensor)}, upstream)
+    return Exercise(name, title, defines, signature, run, cases, answers, tuple(outputs),
+                    tuple(local for local, _ in intermediates))
 
 
 def request(cases, outputs, names):
@@ -187,7 +171,8 @@ def request(cases, outputs, names):
 
 def request_arrays(cases, expected):
     """The request's arrays: each case's inputs, array settings and upstream gradients (never
-    the expected outputs or gradients)."""
+    the expected outputs, gradients or intermediates: the graded code's process has no need of
+    them, and may not open the file that holds them)."""
     arrays = {}
     for number, (case, wanted) in enumerate(zip(cases, expected), 1):
         arrays.update({f"{number}/in/{k}": np.asarray(v) for k, v in case.arrays.items()})

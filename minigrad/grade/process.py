@@ -46,13 +46,29 @@ TAIL_LINES = 3                  # and of those, the last lines shown
 STOPPING = ("SIGTERM", "SIGHUP", "SIGINT")              # what ends the grading, group killed
 
 
+REFERENCE = Path(ROOT) / "tests" / "reference"         # the reference solutions, in a clone
+
+
+def blocked_files():
+    """[[path, what it is]] that no one may open in the graded code's process (child.py): the
+    grade packages' stored expected values (PACKAGE/grade/expected.npz beside this package),
+    and the folder of the reference solutions, when there is one (a clone or an unpacked
+    sdist; an installed package has none), everything in it included."""
+    found = [[str(file), "the grader's expected values"]
+             for file in sorted(Path(ROOT).glob("*/grade/expected.npz"))]
+    if REFERENCE.is_dir():
+        found.append([str(REFERENCE), "the reference solutions"])
+    return found
+
+
 def answer_specs(answers):
-    """(blocked, watched) for the child: the reference modules among the answers, by file, no
-    one may open there; the functions and classes, by name, it watches for (answers.py)."""
-    blocked, watched = [], []
+    """(blocked, watched) for the child: the files no one may open there (blocked_files, and
+    any module among the answers, by its file); the functions and classes, by name, it
+    watches for (answers.py)."""
+    blocked, watched = blocked_files(), []
     for answer in answers:
         if isinstance(answer, types.ModuleType):
-            blocked.append([answer.__file__, answer.__name__])
+            blocked.append([answer.__file__, f"the file of {answer.__name__}"])
         else:
             watched.append(f"{answer.__module__}:{answer.__qualname__}")
     return blocked, watched

@@ -1,6 +1,9 @@
-"""Reference solutions of the attention exercises (docs/coursework.md): the grader compares a
-student's file with these. Given to the grader as a solution, this file is refused (the graded
-code's process cannot open it: docs/coursework.md, "Your own work"); a copy of its lines is not.
+"""Reference solutions of the attention exercises (docs/coursework.md). The grader does not run
+them: it compares a student's file with the values they give, stored in
+attention/grade/expected.npz by regenerate.py beside this file. They are not part of the
+installed package. Given to the grader as a solution from here, this file is refused (the
+graded code's process may not open this folder: docs/coursework.md, "Your own work"); a copy of
+its lines is not.
 
 Try the exercises before reading on.
 """

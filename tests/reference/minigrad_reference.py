@@ -1,10 +1,13 @@
-"""Reference solutions of the engine-level exercises (docs/coursework.md): the grader compares a
-student's file with these. Given to the grader as a solution, this file is refused (a solution
-may not run the answers: docs/coursework.md, "Your own work"); a copy of its lines is not.
+"""Reference solutions of the engine-level exercises (docs/coursework.md). The grader does not
+run them: it compares a student's file with the values they give, stored in
+minigrad/grade/expected.npz by regenerate.py beside this file. They are not part of the
+installed package. Given to the grader as a solution from here, this file is refused (the
+graded code's process may not open this folder: docs/coursework.md, "Your own work"); a copy of
+its lines is not.
 
-Its `GRU` layer (gru_cell run over time) trains in the translator:
+Its `GRU` layer (gru_cell run over time) trains in the translator, from a clone:
 
-    python -m seq2seq train --task reverse --rnn minigrad/grade/reference.py:GRU
+    python -m seq2seq train --task reverse --rnn tests/reference/minigrad_reference.py:GRU
 
 Try the exercise before reading on.
 """
