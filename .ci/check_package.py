@@ -40,9 +40,10 @@ FAST_TESTS = ("tests/test_engine.py", "tests/test_ops.py", "tests/test_packaging
 
 # Run by the clean environment's Python, away from the checkout: every module of the wheel
 # imports (with warnings as errors), from the environment; the version agrees with the
-# metadata; a backward pass works.
+# metadata; a backward pass works; the graders' stored values are there and read, and no
+# reference solution is.
 SMOKE = """
-import importlib, importlib.metadata as metadata, pkgutil, sys
+import importlib, importlib.metadata as metadata, importlib.util, pkgutil, sys
 import numpy as np
 import minigrad, attention, seq2seq
 from minigrad import Tensor
@@ -58,6 +59,13 @@ assert meta["License-Expression"] == "MIT", meta["License-Expression"]
 x = Tensor([1.0, 2.0, 3.0], requires_grad=True)
 (x * x).sum().backward()
 assert np.array_equal(x.grad, [2.0, 4.0, 6.0]), x.grad
+from minigrad.grade import exercises
+from minigrad.grade.expected import stored
+from attention.grade import exercises as attention_exercises
+for found, name in ((exercises, "gru_cell"), (attention_exercises, "multi_head")):
+    grading = found.EXERCISES[name]                 # the stored values read through their checks
+    stored(found.EXPECTED, name)(grading.cases(), grading.outputs, grading.intermediates)
+assert importlib.util.find_spec("minigrad.grade.reference") is None
 print(len(sys.modules), "modules imported")
 """
 

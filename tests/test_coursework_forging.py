@@ -317,7 +317,7 @@ def test_a_copy_made_by_another_process_is_refused(tmp_path):
     'd = os.open(GRADE, os.O_RDONLY | os.O_DIRECTORY)\n'
     'os.close(os.open("compare.py", os.O_WRONLY | os.O_APPEND, dir_fd=d))',
     'd = os.open(GRADE, os.O_RDONLY)\n'
-    'print(open(os.open("reference.py", os.O_RDONLY, dir_fd=d)).read()[:1])',
+    'print(open(os.open("expected.npz", os.O_RDONLY, dir_fd=d), "rb").read(1))',
     'os.chdir(GRADE)\nd = os.open(".", os.O_RDONLY)',
     'import sqlite3\nsqlite3.connect(os.path.join(GRADE, "made.db")).execute("create table t(x)")',
     'import socket\nsocket.socket(socket.AF_UNIX).bind(os.path.join(GRADE, "made.sock"))',

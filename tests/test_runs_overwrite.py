@@ -20,7 +20,7 @@ from seq2seq.cli import main
 from seq2seq.train import TrainConfig, train
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "minigrad" / "grade" / "reference.py"
+REFERENCE = ROOT / "tests" / "reference" / "minigrad_reference.py"
 TINY = ["--task", "reverse", "--num-examples", "60", "--min-len", "3", "--max-len", "5",
         "--embed-size", "4", "--hidden-size", "8", "--epochs", "1", "--no-progress"]
 needs_sigkill = pytest.mark.skipif(os.name == "nt", reason="SIGKILL")

@@ -73,9 +73,8 @@ EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tu
 def guard(blocked, scratch):
     """Install the audit hook; return the list it notes refusals in (their messages' middles).
     `blocked`: [(path, what it is)] no one may open here (process.blocked_files): a file, or a
-    folder and everything in it; `scratch`: the one folder the graded code may write in, this
-    grading's own temporary folder (not the system's: a checkout or an install may sit inside
-    that one).
+    folder and all in it; `scratch`: the one folder the graded code may write in, this grading's
+    own temporary folder (not the system's: a checkout or an install may sit inside that one).
 
     The hook is a `functools.partial` of `refused_or_not` over frozen data (tuples, frozensets,
     a string): no flag or dict in it that `gc.get_objects()` finds and flips or empties. (A
@@ -138,11 +137,8 @@ def blocked_file(files, caches, path):
                  if full == file or full.startswith(file + os.sep)), None) or next(
         (what for where, stem, what in caches if folder == where and name.startswith(stem)),
         None)
-    if what is None:
-        return None
-    if os.path.basename(folder) == "__pycache__":          # name the source, not its .pyc
-        name = name.split(".")[0] + ".py"
-    return f"{what} ({name})"
+    pyc = os.path.basename(folder) == "__pycache__"         # name the source, not its .pyc
+    return None if what is None else f"{what} ({name.split('.')[0] + '.py' if pyc else name})"
 
 
 def refused(files, caches, scratch, own, event, args):
