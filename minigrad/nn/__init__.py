@@ -2,6 +2,8 @@
 
 module       Module (parameters, state_dict, train/eval, to(dtype)) and Parameter
 layers       Linear, Embedding, Dropout
+layer_norm   LayerNorm, built from primitive ops (layer_norm); fused=True
+fused_layer_norm  layer normalisation as one op with a hand-derived backward (FusedLayerNorm)
 lstm         LSTMCell and LSTM, built from primitive ops
 recurrent    the recurrent-layer contract (what the seq2seq model asks of an LSTM or a GRU),
              and Recurrent, a layer run over time from its one-step cell
@@ -13,10 +15,11 @@ utils        clip_grad_norm_
 """
 
 from minigrad.nn import init, utils
+from minigrad.nn.layer_norm import LayerNorm
 from minigrad.nn.layers import Dropout, Embedding, Linear
 from minigrad.nn.lstm import LSTM, LSTMCell
 from minigrad.nn.module import Module, Parameter
 from minigrad.nn.recurrent import Recurrent
 
-__all__ = ["Module", "Parameter", "Linear", "Embedding", "Dropout", "LSTMCell", "LSTM",
-           "Recurrent", "init", "utils"]
+__all__ = ["Module", "Parameter", "Linear", "Embedding", "Dropout", "LayerNorm", "LSTMCell",
+           "LSTM", "Recurrent", "init", "utils"]
