@@ -5,7 +5,7 @@ Those that take `axis` (or `keepdims`) take PyTorch's `dim` (or `keepdim`) too; 
 """
 
 from minigrad.ops.arithmetic import add, div, matmul, mul, neg, pow, sub  # noqa: F401
-from minigrad.ops.elementwise import abs, clip, exp, log, relu, sigmoid, sqrt, tanh, where  # noqa: F401
+from minigrad.ops.elementwise import abs, clip, exp, gelu, log, relu, sigmoid, sqrt, tanh, where  # noqa: F401
 from minigrad.ops.embedding_and_dropout import dropout, embedding  # noqa: F401
 from minigrad.ops.reduce import max, mean, min, sum  # noqa: F401
 from minigrad.ops.shapes import cat, concat, reshape, split, stack, transpose  # noqa: F401

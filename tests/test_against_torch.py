@@ -177,6 +177,23 @@ def test_cross_entropy_over_a_sequence_with_ignore_index(rng, reduction):
                                        reduction=reduction), logits)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("eps", [0.1, 1.0])
+def test_label_smoothed_cross_entropy_with_ignore_index(rng, reduction, eps):
+    logits = rng.standard_normal((2, 4, 5)) * 2               # (B, T, C): classes last here
+    targets = np.array([[1, 0, -1, 3], [4, 4, 2, -1]])
+    compare(lambda z: F.cross_entropy(z, targets, ignore_index=-1, reduction=reduction,
+                                      label_smoothing=eps),
+            lambda z: TF.cross_entropy(z.permute(0, 2, 1), torch.tensor(targets), ignore_index=-1,
+                                       reduction=reduction, label_smoothing=eps), logits)
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu(rng, approximate):
+    x = rng.standard_normal((4, 6)) * 3
+    compare(lambda t: F.gelu(t, approximate), lambda t: TF.gelu(t, approximate=approximate), x)
+
+
 def test_embedding(rng):
     ids = np.array([[0, 3, 3], [2, 0, 3]])
     compare(lambda w: F.embedding(w, ids, padding_idx=0),

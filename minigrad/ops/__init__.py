@@ -1,7 +1,7 @@
 """The ops: one class per op, forward and backward side by side.
 
 arithmetic   + - * / ** @ and unary minus, and `unbroadcast`
-elementwise  exp, log, sqrt, tanh, sigmoid, relu, abs, clip, where
+elementwise  exp, log, sqrt, tanh, sigmoid, relu, gelu, abs, clip, where
 reduce       sum, mean, max, min
 shapes       reshape, transpose, indexing, concat (cat), stack, split
 softmax      softmax, log_softmax, cross_entropy

@@ -1,5 +1,7 @@
 """Elementwise functions: y has x's shape, and dL/dx = dL/dy * f'(x), element by element."""
 
+import math
+
 import numpy as np
 
 from minigrad.autograd import Function
@@ -85,6 +87,48 @@ class ReLU(Function):
         return (np.where(self.positive, grad_y, 0).astype(grad_y.dtype, copy=False),)
 
 
+class GELU(Function):
+    """y = x * Phi(x), Phi the standard normal's cumulative distribution (Hendrycks and Gimpel,
+    2016), as torch.nn.functional.gelu:
+
+    approximate="none"  Phi(x) = (1 + erf(x / sqrt(2))) / 2
+                        dL/dx = dL/dy * (Phi(x) + x * phi(x)),  phi(x) = exp(-x^2/2) / sqrt(2 pi)
+    approximate="tanh"  y = x (1 + t) / 2,  t = tanh(u),  u = sqrt(2/pi) (x + 0.044715 x^3)
+                        dL/dx = dL/dy * ((1 + t) / 2 + x (1 - t^2) / 2 * du/dx),
+                        du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2)
+    x, y: any shape. (NumPy has no erf: the exact form takes Python's math.erf element by
+    element, which is exact and slower; "tanh" is all NumPy.)
+    """
+
+    settings = ("approximate",)
+    saves = ("slope",)
+
+    def __init__(self, approximate="none"):
+        self.approximate = approximate
+
+    def forward(self, x):
+        if self.approximate == "tanh":
+            u = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
+            t = np.tanh(u)
+            y = 0.5 * x * (1 + t)
+            du = math.sqrt(2 / math.pi) * (1 + 3 * 0.044715 * x ** 2)
+            self.slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du
+        else:
+            cdf = 0.5 * (1 + _erf(x / math.sqrt(2)))                 # Phi(x)
+            pdf = np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)      # phi(x)
+            y = x * cdf
+            self.slope = cdf + x * pdf
+        return y.astype(x.dtype, copy=False)
+
+    def backward(self, grad_y):
+        return ((grad_y * self.slope).astype(grad_y.dtype, copy=False),)
+
+
+def _erf(x):
+    """erf of every element of x, by Python's math.erf (NumPy has none), in x's dtype."""
+    return np.frompyfunc(math.erf, 1, 1)(x).astype(x.dtype)
+
+
 class Abs(Function):
     """y = |x|          dL/dx = dL/dy * sign(x)      (0 at x = 0, as in PyTorch)"""
 
@@ -163,6 +207,13 @@ def sigmoid(x):
 
 def relu(x):
     return ReLU()(x)
+
+
+def gelu(x, approximate="none"):
+    """GELU, exact (erf) by default as PyTorch's; approximate="tanh" for the tanh form."""
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"gelu: approximate must be 'none' or 'tanh', not {approximate!r}")
+    return GELU(approximate)(x)
 
 
 def abs(x):
