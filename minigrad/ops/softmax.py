@@ -10,6 +10,7 @@ import numpy as np
 
 from minigrad.autograd import Function
 from minigrad.ops.pytorch_words import axis_or_dim
+from minigrad.settings import check_number
 
 
 def _shifted(x, axis):
@@ -63,18 +64,23 @@ class LogSoftmax(Function):
 
 
 class CrossEntropy(Function):
-    """L = -log softmax(logits)[target], averaged (or summed) over the targets that count.
+    """L_n = -sum_c q_c log softmax(logits)_c, averaged (or summed) over the targets that count,
+    where q is the target distribution: onehot(target), or with label smoothing eps (Szegedy et
+    al., 2016; PyTorch's label_smoothing) q = (1 - eps) onehot(target) + eps / C, so that
+        L_n = (1 - eps) (-log p_target) + eps * mean_c(-log p_c)
 
     logits: (..., C), classes on the last axis    targets: (...) integer class ids (fixed)
-    dL/dlogits = (softmax(logits) - onehot(target)) * dL/dL_n, 0 where target == ignore_index
+    dL/dlogits = (softmax(logits) - q) * dL/dL_n, 0 where target == ignore_index
+    (since sum_c q_c = 1; with eps = 0 this is softmax - onehot)
     reduction: "mean" (over counted targets; 0 when none counts), "sum", or "none" (shape (...)).
     """
 
-    settings = ("targets", "ignore_index", "reduction")
+    settings = ("targets", "ignore_index", "reduction", "label_smoothing")
     saves = ("counted", "safe_targets", "softmax", "count")
 
-    def __init__(self, targets, ignore_index=None, reduction="mean"):
+    def __init__(self, targets, ignore_index=None, reduction="mean", label_smoothing=0.0):
         self.targets, self.ignore_index, self.reduction = targets, ignore_index, reduction
+        self.label_smoothing = label_smoothing
 
     def forward(self, logits):
         targets, classes = self.targets, logits.shape[-1]
@@ -91,6 +97,9 @@ class CrossEntropy(Function):
         log_p = LogSoftmax(-1).forward(logits)                               # (..., C)
         self.softmax = np.exp(log_p)
         picked = np.take_along_axis(log_p, safe[..., None], axis=-1)[..., 0]  # (...)
+        eps = self.label_smoothing
+        if eps:                                 # the smoothed part: eps * mean_c(-log p_c)
+            picked = (1 - eps) * picked + eps * log_p.mean(axis=-1)          # (...)
         losses = np.where(self.counted, -picked, 0).astype(logits.dtype, copy=False)
         self.count = max(int(self.counted.sum()), 1)
         if self.reduction == "none":
@@ -100,9 +109,10 @@ class CrossEntropy(Function):
         return np.asarray(np.sum(losses) / self.count, dtype=logits.dtype)    # "mean"
 
     def backward(self, grad_y):
-        onehot = np.zeros_like(self.softmax)
-        np.put_along_axis(onehot, self.safe_targets[..., None], 1, axis=-1)
-        grad = self.softmax - onehot                                         # (..., C)
+        eps, classes = self.label_smoothing, self.softmax.shape[-1]
+        q = np.full_like(self.softmax, eps / classes)                        # (..., C)
+        np.put_along_axis(q, self.safe_targets[..., None], 1 - eps + eps / classes, axis=-1)
+        grad = self.softmax - q                                              # (..., C)
         if self.reduction == "mean":
             grad_y = grad_y / self.count
         weight = np.where(self.counted, grad_y, 0)                           # (...)
@@ -119,16 +129,19 @@ def log_softmax(x, axis=-1, *, dim=None):
     return LogSoftmax(axis_or_dim("log_softmax", axis, dim, default=-1))(x)
 
 
-def cross_entropy(logits, targets, ignore_index=None, reduction="mean"):
+def cross_entropy(logits, targets, ignore_index=None, reduction="mean", label_smoothing=0.0):
     """Mean negative log-likelihood of integer class `targets` under softmax(`logits`).
 
     Classes are on the last axis of `logits` (PyTorch puts them on axis 1; with 2-d logits the
     two agree). Targets equal to `ignore_index` (e.g. padding) add no loss and get no gradient.
+    label_smoothing in [0, 1]: the target becomes (1 - eps) onehot + eps / C, as in PyTorch
+    (the formula and its derivative are in `CrossEntropy`).
     """
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"cross_entropy: reduction must be 'mean', 'sum' or 'none', "
                          f"not {reduction!r}")
+    check_number("label_smoothing", label_smoothing, low=0, high=1, where="cross_entropy")
     targets = np.asarray(getattr(targets, "data", targets))
     if not np.issubdtype(targets.dtype, np.integer):
         raise TypeError(f"cross_entropy: targets must be integer class ids, not {targets.dtype}")
-    return CrossEntropy(targets, ignore_index, reduction)(logits)
+    return CrossEntropy(targets, ignore_index, reduction, label_smoothing)(logits)
