@@ -1,5 +1,6 @@
 """Linear, Embedding and Dropout, with PyTorch's parameter names, shapes and initialisation, so
-that a state dict copies into the same PyTorch layer as it is."""
+that a state dict copies into the same PyTorch layer as it is; and the activations ReLU and GELU
+as layers, for Sequential."""
 
 import math
 
@@ -101,3 +102,26 @@ class Dropout(Module):
 
     def extra_repr(self):
         return f"p={self.p}"
+
+
+class ReLU(Module):
+    """y = max(x, 0), elementwise, as a layer (for Sequential): `F.relu` inside."""
+
+    def forward(self, x):
+        return F.relu(x)
+
+
+class GELU(Module):
+    """y = x * Phi(x), elementwise, as a layer: `F.gelu` inside (its docstring has the formula
+    and the derivative). approximate="none" (exact, with erf; PyTorch's default) or "tanh"."""
+
+    def __init__(self, approximate="none"):
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f"GELU: approximate must be 'none' or 'tanh', not {approximate!r}")
+        self.approximate = approximate
+
+    def forward(self, x):
+        return F.gelu(x, self.approximate)
+
+    def extra_repr(self):
+        return "" if self.approximate == "none" else f"approximate={self.approximate!r}"
