@@ -1,0 +1,85 @@
+"""Learning-rate schedules, as in `torch.optim.lr_scheduler`: `LambdaLR`, and `NoamLR`, the
+Transformer's warm-up then inverse-square-root decay.
+
+A schedule changes the optimiser's `lr` attribute (the optimiser reads it at every step), and
+counts its own steps in `last_epoch`, as PyTorch's do:
+
+    opt = optim.Adam(model.parameters(), lr=1.0, betas=(0.9, 0.98), eps=1e-9)
+    schedule = optim.lr_scheduler.NoamLR(opt, d_model=512, warmup_steps=4000)
+    for batch in batches:
+        ...; loss.backward(); opt.step(); schedule.step()
+"""
+
+from minigrad.settings import check_number
+
+
+class LambdaLR:
+    """lr = base_lr * lr_lambda(last_epoch), as torch.optim.lr_scheduler.LambdaLR.
+
+    base_lr is the optimiser's lr when the schedule is made. Making the schedule sets lr for
+    last_epoch = 0 (the first update); each `step()` adds one to last_epoch and sets lr again.
+    """
+
+    def __init__(self, optimizer, lr_lambda):
+        if not hasattr(optimizer, "lr"):
+            raise TypeError(f"{type(self).__name__}: expected an optimiser with an lr, got a "
+                            f"{type(optimizer).__name__}")
+        self.optimizer, self.lr_lambda = optimizer, lr_lambda
+        self.base_lr = optimizer.lr
+        self.last_epoch = -1
+        self.step()
+
+    def step(self):
+        self.last_epoch += 1
+        self.optimizer.lr = self.base_lr * self.lr_lambda(self.last_epoch)
+
+    def get_last_lr(self):
+        """[the lr set last], a list as in PyTorch (which has one entry per parameter group)."""
+        return [self.optimizer.lr]
+
+    def state_dict(self):
+        return {"base_lr": self.base_lr, "last_epoch": self.last_epoch}
+
+    def load_state_dict(self, state_dict):
+        """Resume: the base lr and the step count, then the lr they give."""
+        if set(state_dict) != {"base_lr", "last_epoch"}:
+            raise ValueError(f"{type(self).__name__}.load_state_dict: expected the keys "
+                             f"'base_lr' and 'last_epoch', got {list(state_dict)}")
+        self.base_lr = check_number("base_lr", state_dict["base_lr"], low=0)
+        self.last_epoch = check_number("last_epoch", state_dict["last_epoch"], low=0,
+                                       integer=True)
+        self.optimizer.lr = self.base_lr * self.lr_lambda(self.last_epoch)
+
+
+def noam_lrate(step_num, d_model, warmup_steps):
+    """The learning rate of "Attention Is All You Need" (Vaswani et al., 2017, section 5.3):
+
+        lrate = d_model^-0.5 * min(step_num^-0.5, step_num * warmup_steps^-1.5)
+
+    It rises linearly for the first warmup_steps updates, peaks at step_num = warmup_steps
+    (lrate = (d_model * warmup_steps)^-0.5), then falls as 1/sqrt(step_num). step_num counts
+    updates from 1.
+    """
+    return d_model ** -0.5 * min(step_num ** -0.5, step_num * warmup_steps ** -1.5)
+
+
+class NoamLR(LambdaLR):
+    """The Transformer's schedule (`noam_lrate`), as a LambdaLR:
+
+        lr = base_lr * noam_lrate(last_epoch + 1, d_model, warmup_steps)
+
+    so the k-th update (k = 1, 2, ...) uses the paper's rate for step_num = k. With the
+    optimiser's lr = 1.0 this is the paper's schedule exactly; another lr scales it (the
+    "factor" of some implementations). PyTorch has no class of this name: it is
+    `LambdaLR(opt, lambda e: noam_lrate(e + 1, d_model, warmup_steps))`, which the tests check.
+    """
+
+    def __init__(self, optimizer, d_model, warmup_steps=4000):
+        check_number("d_model", d_model, low=1, integer=True, where="NoamLR")
+        check_number("warmup_steps", warmup_steps, low=1, integer=True, where="NoamLR")
+        self.d_model, self.warmup_steps = d_model, warmup_steps
+        super().__init__(optimizer, self.rate)
+
+    def rate(self, epoch):
+        """The factor for update number epoch + 1."""
+        return noam_lrate(epoch + 1, self.d_model, self.warmup_steps)
