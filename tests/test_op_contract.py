@@ -9,7 +9,7 @@ import minigrad.functional as F
 from minigrad import Function, GradcheckError, Tensor, debug, gradcheck, nn
 from minigrad.autograd import backward_walk
 from minigrad.gradcheck import undeclared
-from minigrad.nn import fused_lstm
+from minigrad.nn import fused_layer_norm, fused_lstm
 from minigrad.ops import arithmetic, elementwise, embedding_and_dropout, shapes
 from minigrad.viz import draw_graph
 from minigrad.viz.walk import gradients
@@ -25,7 +25,8 @@ def every_op():
     ids = np.array([[0, 2], [1, 1]])
     mask = np.array([[True, True, False], [True, False, False]])
     outputs = [a + b, a - b, a * b, a / b, -a, a ** b, a ** 2, a @ m,
-               a.exp(), a.log(), a.sqrt(), a.tanh(), a.sigmoid(), a.relu(), elementwise.abs(a),
+               a.exp(), a.log(), a.sqrt(), a.tanh(), a.sigmoid(), a.relu(), F.gelu(a),
+               elementwise.abs(a), fused_layer_norm.fused_layer_norm(a, t(3), t(3, seed=3)),
                a.clip(2.0, 3.0), elementwise.where(a.data > 2, a, b),
                a.sum(axis=1), a.mean(axis=0), a.max(axis=1), a.min(),
                a.reshape(3, 2), a.transpose(), a[0, 1:], shapes.concat([a, b], axis=1),
