@@ -47,6 +47,7 @@ check-package: venv
 bench: venv
 	$(PY) bench/engine.py
 	$(PY) bench/lstm.py
+	$(PY) bench/layer_norm.py
 	$(PY) bench/seq2seq.py
 	$(PY) bench/explorer.py
 
