@@ -108,10 +108,11 @@ class GELU(Function):
 
     def forward(self, x):
         if self.approximate == "tanh":
-            u = math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)
+            x2 = x * x                          # (x * x * x, not x ** 3: NumPy's float
+            u = math.sqrt(2 / math.pi) * (x + 0.044715 * x2 * x)     # power is far slower)
             t = np.tanh(u)
             y = 0.5 * x * (1 + t)
-            du = math.sqrt(2 / math.pi) * (1 + 3 * 0.044715 * x ** 2)
+            du = math.sqrt(2 / math.pi) * (1 + 3 * 0.044715 * x2)
             self.slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * du
         else:
             cdf = 0.5 * (1 + _erf(x / math.sqrt(2)))                 # Phi(x)
