@@ -31,8 +31,10 @@ The gradient is g with its mean and its component along xhat taken out: moving a
 a constant or along xhat itself does not change xhat.
 
 Saved for backward: xhat and 1/sigma (the forward's results), and the weight. The leading
-axes are flattened into rows, (N, D), so each reduction is one matrix-vector product or one
-einsum, and the sums over the leading axes are sums over rows.
+axes are flattened into rows, (N, D), so each reduction is one matrix-vector product (or, for
+the variance, one einsum), and the sums over the leading axes are sums over rows. Backward
+reads mean(g) and mean(g * xhat) as dy @ (weight / D) and (dy * xhat) @ (weight / D), so g is
+made once, as the start of dx.
 """
 
 import numpy as np
@@ -72,23 +74,21 @@ class FusedLayerNorm(Function):
         return y.reshape(x.shape)                               # (..., D)
 
     def backward(self, grad_y):                                 # (..., D)
-        xhat, inv_sigma = self.xhat, self.inv_sigma             # (N, D), (N,)
+        xhat, inv_sigma, weight = self.xhat, self.inv_sigma, self.weight    # (N, D), (N,), (D,)
         N, D = xhat.shape
         need_x, need_weight, need_bias = self.needs_input_grad
-        grad_x = grad_weight = grad_bias = None
         rows_grad_y = grad_y.reshape(N, D)                      # (N, D)
-        if need_weight:
-            grad_weight = np.einsum("ni,ni->i", rows_grad_y, xhat)          # (D,)
-        if need_bias:
-            grad_bias = np.ones(N, dtype=grad_y.dtype) @ rows_grad_y        # (D,), summed
-        if need_x:
-            g = rows_grad_y * self.weight                       # (N, D): dL/dxhat
-            mean_g = g @ _averaging(D, g.dtype)                 # (N,)
-            mean_g_xhat = np.einsum("ni,ni->n", g, xhat) / D    # (N,)
-            taken_out = xhat * mean_g_xhat[:, None]             # (N, D)
-            taken_out += mean_g[:, None]                        # mean(g) + xhat mean(g xhat)
-            grad_x = g                                          # g is ours: write into it
-            grad_x -= taken_out
+        ones = np.ones(N, dtype=grad_y.dtype)                   # sums over rows as BLAS products
+        grad_y_xhat = rows_grad_y * xhat                        # (N, D)
+        grad_weight = ones @ grad_y_xhat if need_weight else None           # (D,)
+        grad_bias = ones @ rows_grad_y if need_bias else None               # (D,)
+        grad_x = None
+        if need_x:                                              # with g = dy * weight:
+            mean_g = rows_grad_y @ (weight / D)                 # mean(g)               (N,)
+            mean_g_xhat = grad_y_xhat @ (weight / D)            # mean(g * xhat)        (N,)
+            grad_x = rows_grad_y * weight                       # g                     (N, D)
+            grad_x -= np.multiply(xhat, mean_g_xhat[:, None], out=grad_y_xhat)  # (reused)
+            grad_x -= mean_g[:, None]
             grad_x *= inv_sigma[:, None]                        # (N, D)
             grad_x = grad_x.reshape(grad_y.shape)               # (..., D)
         return grad_x, grad_weight, grad_bias
