@@ -447,3 +447,15 @@ def test_a_graph_above_max_ops_is_refused_at_once_naming_the_limit_and_its_size(
         "explore: the graph has 3,001 ops, more than max_ops=3,000 (a browser needs seconds to "
         "lay out a few thousand); explore a smaller part (one step, one layer) or raise max_ops")
     assert len(explore(y.sum(), max_ops=3001).data["ops"]) == 3001     # raised: drawn
+
+
+def test_every_python_file_of_the_explorer_is_under_300_lines():
+    """The explorer's modules stay short enough to read in one sitting (predict mode's was 304
+    lines: which ops are asked at is predict.py, how one question is made is question.py)."""
+    from pathlib import Path
+
+    import minigrad.viz.explorer as package
+    lengths = {path.name: len(path.read_text(encoding="utf-8").splitlines())
+               for path in Path(package.__file__).parent.glob("*.py")}
+    assert {"predict.py", "question.py"} <= set(lengths)
+    assert {name: n for name, n in lengths.items() if n >= 300} == {}

@@ -7,7 +7,8 @@
 page       explore() and the Explorer (the page, `.save`, Jupyter's inline view)
 data       the graph and the engine's backward walk, replayed, as plain data
 arrays     the arrays, written so that the page reads back exactly the engine's numbers
-predict    predict mode: the questions a page asks
+predict    predict mode: the ops a page asks at
+question   one question: the element asked, its answer, the mistakes it tells apart
 mistakes   the known mistakes a wrong answer may match
 explorer.js, script/*.js, layout.js, explorer.css    the page's script (explorer.js lists its
            parts), its graph layout and its style

@@ -1,6 +1,6 @@
-"""The known mistakes of predict mode (predict.py): for a question's element, the number each
-mistake would give, computed from the arrays of the same backward walk, so that a wrong answer
-can be named.
+"""The known mistakes of predict mode (predict.py, question.py): for a question's element, the
+number each mistake would give, computed from the arrays of the same backward walk, so that a
+wrong answer can be named.
 
     missed_sum        a tensor used several times: one use's term instead of the sum of all
     broadcast_sum     an input broadcast in the forward: one element of the gradient before the
@@ -10,7 +10,7 @@ can be named.
     softmax_diagonal  the softmax Jacobian taken as its diagonal: y_i (1 - y_i) dL/dy_i
     sign              the right size with the wrong sign
 
-predict.py gathers each question's candidates, as (kind, array); `matching` keeps those whose
+question.py gathers each question's candidates, as (kind, array); `matching` keeps those whose
 number at the element asked stands apart from the answer.
 """
 

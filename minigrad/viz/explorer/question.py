@@ -1,0 +1,137 @@
+"""One question of predict mode (predict.py chooses the ops and the input asked about):
+which element of the gradient to ask, its answer and tolerance, and the known mistakes a
+wrong answer would match.
+
+The answer is the engine's number. The known mistakes (mistakes.py) are computed from the arrays
+of the same backward walk, as the number each mistake would give for that element.
+
+An answer is right within `tolerance` (1% of the answer, at least 0.1% of the array's largest
+entry: the page shows three or four digits, and a learner works from those). The element asked
+is the one where the most of these mistakes give numbers clearly apart from the answer.
+"""
+
+import numpy as np
+
+from minigrad.viz.explorer.mistakes import MISTAKES, broadcast, matching, transposed, unsummed
+
+MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
+
+
+def question(graph, k, position, received, softmax=None):
+    """The question about input `position` of step k; softmax: "fused" for a Softmax op, a
+    BuiltSoftmax for one built from ops (asked at its first step, about all its ops send).
+    NaN and inf in the arrays make no question, and no warning on the way."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        return _question_of(graph, k, position, received, softmax)
+
+
+def _question_of(graph, k, position, received, softmax):
+    op, out, grad_y, grads_in, totals = graph.steps[k]
+    x = op.inputs[position]
+    term = grads_in[position]
+    built = softmax if softmax not in (None, "fused") else None
+    complete = received[-1][0] == k and len(received) > 1 and built is None
+    asked = totals[position] if complete else term
+    candidates = []                             # (kind, array of the mistaken numbers)
+    # A whole gradient is what backward hands on, after the tensor's hooks; the page cannot
+    # show what a hook does (any function), so a tensor with hooks is not asked about.
+    if complete and x.hooks:
+        return None
+    if built is not None:                       # the terms its ops send x, summed as backward
+        sent = [g for j, g in received if any(graph.steps[j][0] is o for o in built.ops)]
+        asked = sent[0]
+        for g in sent[1:]:
+            asked = asked + g
+        candidates += [("missed_sum", g) for g in sent] if len(sent) > 1 else []
+    summed = totals[position] if complete else term
+    others = summed - term if built is None else 0      # what the other ops sent
+    if complete:
+        candidates += [("missed_sum", g) for _, g in received]
+    if broadcast(op, out, x):
+        full = unsummed(op, position, grad_y)
+        if full is not None:
+            candidates.append(("broadcast_sum", (others, full, x.shape)))
+    if type(op).__name__ == "MatMul":
+        candidates += [("transposed", others + wrong)
+                       for wrong in transposed(op, position, grad_y)]
+    if softmax is not None:
+        output = _softmax_output(graph, op, softmax)
+        if output is None:                      # no output to work from: not asked
+            return None
+        y, grad_softmax = output
+        candidates.append(("softmax_diagonal", others + y * (1 - y) * grad_softmax))
+    candidates.append(("sign", -asked))
+    # The answer must be none of the numbers the page shows at this step: the gradient
+    # arriving, what the op sends to its other inputs and their totals (an Add of two biases
+    # gives both the same) and, for a whole gradient, what came before this step (the box's
+    # "grad so far"); nor one term alone, the missed sum. (A softmax built from ops is asked
+    # at an earlier step, which shows none of these.)
+    apart = [a for a in [grad_y] + [g for p, x_p in enumerate(op.inputs) if x_p is not x
+                                    for g in (grads_in[p], totals[p])]
+             if a is not None and np.shape(a) == x.shape and built is None]
+    if complete:
+        earlier = [g for step, g in received if step < k]
+        apart += [g for _, g in received] + ([sum(earlier)] if earlier else [])
+    made = _ask(graph, k, position, asked, complete, received, candidates, apart)
+    if made is not None and built is not None:              # asked at the softmax's first step
+        numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in built.ops]
+        numbers = [n for n in numbers if n is not None]
+        made.update(step=min(numbers), input=None, span=[min(numbers), max(numbers)])
+    return made
+
+
+def _softmax_output(graph, op, softmax):
+    """(y, grad_y) of a softmax: the op's own for a fused Softmax; for one built from ops, its
+    output and the gradient that arrives there."""
+    if softmax == "fused":
+        step = next(s for s in graph.steps if s[0] is op)
+        return step[1].data, step[2]
+    step = next((s for s in graph.steps if s[1] is softmax.y), None)
+    return None if step is None else (softmax.y.data, step[2])
+
+
+def _uses(received):
+    """How a tensor is used, in words: by 2 ops, twice by one op, 3 times by 2 ops."""
+    uses, ops = len(received), len({k for k, _ in received})
+    times = {1: "once", 2: "twice"}.get(uses, f"{uses} times")
+    if ops == uses:
+        return f"used by {ops} ops"
+    return f"used {times} by one op" if ops == 1 else f"used {times}, by {ops} ops"
+
+
+def _ask(graph, k, position, asked, complete, received, candidates, apart=()):
+    """Choose the element, and write the question with the mistakes that are told apart. The
+    element's answer must stand clearly apart from the same element of each array of `apart`
+    (numbers the page shows before the answer, or that a mistake gives) and from zero (a
+    gradient of zeros, as at h0 = 0, asks nothing); None when no element does."""
+    op, out = graph.steps[k][0], graph.steps[k][1]
+    x = op.inputs[position]
+    flat = np.asarray(asked, dtype=np.float64).ravel()
+    if flat.size == 0 or not np.all(np.isfinite(flat[:MAX_CANDIDATES])):
+        return None
+    scale = float(np.max(np.abs(flat)))
+    apart = [np.asarray(a, dtype=np.float64).ravel() for a in apart]
+    best = None
+    for i in range(min(flat.size, MAX_CANDIDATES)):
+        index = np.unravel_index(i, x.shape)
+        answer = flat[i]
+        tolerance = max(0.01 * abs(answer), 1e-3 * scale, 1e-12)
+        if abs(answer) <= 2 * tolerance or any(abs(a[i] - answer) <= 2 * tolerance
+                                               for a in apart):
+            continue
+        mistakes = matching(candidates, index, answer, tolerance)
+        score = (len({m["kind"] for m in mistakes}), abs(answer) > tolerance, abs(answer))
+        if best is None or score > best[0]:
+            best = (score, index, answer, tolerance, mistakes)
+    if best is None:
+        return None
+    _, index, answer, tolerance, mistakes = best
+    name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
+        f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
+    words = {"name": name, "used": _uses(received), "shape": tuple(x.shape),
+             "out_shape": tuple(out.shape)}
+    for mistake in mistakes:
+        mistake["text"] = MISTAKES[mistake["kind"]].format(**words)
+    return {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
+            "index": [int(i) for i in index], "total": bool(complete), "answer": float(answer),
+            "tolerance": float(tolerance), "mistakes": mistakes, "span": None}
