@@ -32,19 +32,19 @@ import minigrad
 from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
-from seq2seq import data
-from seq2seq.batching import batches, encode_source, encode_target
-from seq2seq.model import Seq2Seq
+from seq2seq.data import tasks
+from seq2seq.data.batching import batches, encode_source, encode_target
+from seq2seq.data.vocab import Vocab, tokenize
+from seq2seq.models.rnn import Seq2Seq
 from seq2seq.train import TrainConfig, train
-from seq2seq.vocab import Vocab, tokenize
 
 DATES = ROOT.parent / "shared" / "data" / "dates-dlfs2.txt"
 
 
 def date_pairs():
     if DATES.exists():
-        return data.load_pairs(DATES, sep="_"), str(DATES.name)
-    return data.make_task("dates", 50000, seed=0), "the built-in dates task"
+        return tasks.load_pairs(DATES, sep="_"), str(DATES.name)
+    return tasks.make_task("dates", 50000, seed=0), "the built-in dates task"
 
 
 def example_batches(pairs, batch_size, count):

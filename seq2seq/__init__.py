@@ -5,6 +5,6 @@
 """
 
 from minigrad import __version__  # one version for the three packages
-from seq2seq.model import AttentionDecoder, Decoder, Encoder, Seq2Seq
+from seq2seq.models.rnn import AttentionDecoder, Decoder, Encoder, Seq2Seq
 
 __all__ = ["__version__", "Encoder", "Decoder", "AttentionDecoder", "Seq2Seq"]

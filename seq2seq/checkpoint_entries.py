@@ -14,7 +14,7 @@ beyond seq2seq.train.MAX_WEIGHT in size).
      "level":         "char" or "word",   "reverse_input": bool
      "config":        {"task": str, ...}          the training settings
      "history":       [{"epoch": int, ...}, ...]
-     "split":         None, or the record of seq2seq.heldout: its train_sources one hash per
+     "split":         None, or the record of seq2seq.data.heldout: its train_sources one hash per
                       training source, so no more hashes than the run could have had sources
                       (config.num_examples for a built-in task, MAX_SOURCES for a pairs file)
      "optimizer":     {"state": ..., "param_groups": [...]}   arrays no larger than the weights
@@ -32,7 +32,7 @@ import numpy as np
 
 from minigrad.checkpoint import Declared
 from seq2seq import sizes
-from seq2seq.data import TASKS
+from seq2seq.data.tasks import TASKS
 from seq2seq.settings import MAX_EXAMPLES
 
 # The most training sources a run from a pairs file is taken to have (a built-in task records

@@ -8,8 +8,8 @@ import numpy as np
 
 import minigrad
 from seq2seq import checkpoint_entries, sizes
-from seq2seq.model import SCORINGS
-from seq2seq.vocab import Vocab
+from seq2seq.data.vocab import Vocab
+from seq2seq.models.rnn import SCORINGS
 
 
 def read_checkpoint(file):

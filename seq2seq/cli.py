@@ -56,7 +56,7 @@ def cmd_train(args):
 def cmd_evaluate(args):
     """Score a run on the validation pairs it recorded, or on --task; count (or, for a generated
     task, drop) the sources it trained on, so that a held-out score is held out."""
-    from seq2seq import data, heldout
+    from seq2seq.data import heldout, tasks
     from seq2seq.runs import repair_report
     from seq2seq.translator import load_translator
     check_pairs_options(args.task, args.sep, args.columns)
@@ -64,26 +64,26 @@ def cmd_evaluate(args):
     repair_report(args.run, log=lambda line: print(line, file=sys.stderr))
     record = heldout.read_record(state, args.run)
     dropped = 0
-    if (args.min_len is not None or args.max_len is not None) and args.task not in data.TASKS:
+    if (args.min_len is not None or args.max_len is not None) and args.task not in tasks.TASKS:
         raise ValueError("--min-len and --max-len choose the lengths of a generated --task: "
-                         "give a built-in one (" + ", ".join(data.TASKS) + ")")
+                         "give a built-in one (" + ", ".join(tasks.TASKS) + ")")
     if args.task is None:
         if record is None:
             raise ValueError(f"{args.run} does not record its validation split (it was saved by "
                              "an older version); evaluate it with --task, or train it again")
         _warn_if_changed(state["config"]["task"], record, args.run)
         pairs = [(s, t) for s, t in record["val_pairs"]]
-    elif args.task in data.TASKS:
+    elif args.task in tasks.TASKS:
         low, high, origin = heldout.task_lengths(args.task, state["config"], args.min_len,
                                                  args.max_len)
         print(f"{args.task}: sources of {low} to {high} tokens, {origin}", file=sys.stderr)
-        pairs = data.make_task(args.task, args.num_examples, seed=args.seed, min_len=low,
+        pairs = tasks.make_task(args.task, args.num_examples, seed=args.seed, min_len=low,
                                max_len=high)
         if record is not None:
             pairs, dropped = heldout.drop_seen(pairs, record)
     else:
-        columns = None if args.columns is None else data.parse_columns(args.columns)
-        pairs = data.load_pairs(args.task, sep=args.sep, columns=columns, level=translator.level)
+        columns = None if args.columns is None else tasks.parse_columns(args.columns)
+        pairs = tasks.load_pairs(args.task, sep=args.sep, columns=columns, level=translator.level)
     if record is None:
         print(f"warning: {args.run} does not record its training split, so which sources it "
               "trained on is unknown (seen_in_training: null)", file=sys.stderr)
@@ -119,13 +119,13 @@ def _warn_if_changed(task, record, run):
     names a file that cannot be read is an error naming the checkpoint and its entry."""
     from pathlib import Path
 
-    from seq2seq import data, heldout
+    from seq2seq.data import heldout, tasks
     from seq2seq.translator import CHECKPOINT
-    if task in data.TASKS or not Path(task).is_file():
+    if task in tasks.TASKS or not Path(task).is_file():
         return
     try:
         digest = heldout.file_sha256(task)
-    except (OSError, data.CorpusError) as error:
+    except (OSError, tasks.CorpusError) as error:
         file = Path(run) / CHECKPOINT if Path(run).is_dir() else Path(run)
         raise ValueError(f"{file}: its 'config.task' entry names {task!r}, which should be the "
                          f"pairs file the run trained on, but it cannot be read: "

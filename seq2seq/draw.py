@@ -159,17 +159,17 @@ def add_step_options(p):
 def load_step(args):
     """(translator, sentence) for a command on one decoder step: the run's model, and the
     sentence of --sentence or, by default, one made by the run's built-in task."""
-    from seq2seq import data
+    from seq2seq.data import tasks
     from seq2seq.translator import load_translator
 
     translator, state = load_translator(args.run, getattr(args, "rnn_file", None))
     sentence = args.sentence
     if sentence is None:
         task = state["config"]["task"]
-        if task not in data.TASKS:
+        if task not in tasks.TASKS:
             raise ValueError(f"the model was trained on {task!r}, not a built-in task: "
                              "give the sentence with --sentence")
-        sentence = data.make_task(task, 1, seed=1)[0][0]
+        sentence = tasks.make_task(task, 1, seed=1)[0][0]
     return translator, sentence
 
 

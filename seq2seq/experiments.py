@@ -94,10 +94,10 @@ def held_out_pairs(config, n, seed, max_len=None):
     source is in the training split the run in config.out recorded. A generated task
     repeats its short sources, so without this about a tenth of a "held-out" set was training
     data."""
-    from seq2seq import data, heldout
+    from seq2seq.data import heldout, tasks
     from seq2seq.translator import load_translator
     _, state = load_translator(config.out)
-    pairs = data.make_task(config.task, n, seed=seed, min_len=config.min_len,
+    pairs = tasks.make_task(config.task, n, seed=seed, min_len=config.min_len,
                            max_len=config.max_len if max_len is None else max_len)
     return heldout.drop_seen(pairs, heldout.read_record(state, config.out))
 

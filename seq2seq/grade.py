@@ -3,7 +3,7 @@
     python -m seq2seq.grade beam_search my_beam.py
 
 The student writes `beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50)` with the
-contract of `seq2seq.decoding.beam_search` (the reference). Unlike the other exercises' references
+contract of `seq2seq.models.decoding.beam_search` (the reference). Unlike the other exercises' references
 (in the project's tests, compared with through stored values), this one stays in the package:
 `translate` needs it, and the grader runs it here. A solution that runs it is refused
 (minigrad.grade.answers). Beam search is a heuristic, so the grader does not insist on the
@@ -31,9 +31,9 @@ import minigrad.functional as F
 from minigrad.grade.grader import Exercise, SolutionFailed, call, compare_arrays, grade, main
 from minigrad.grade.process import run_child
 from minigrad.optim import Adam
-from seq2seq.batching import pad_sources, pad_targets
-from seq2seq.decoding import beam_search, greedy
-from seq2seq.model import Seq2Seq
+from seq2seq.data.batching import pad_sources, pad_targets
+from seq2seq.models.decoding import beam_search, greedy
+from seq2seq.models.rnn import Seq2Seq
 
 PAD, BOS, EOS = 0, 1, 2
 VOCAB = 9                           # ids 4..8 are the "digits"
@@ -200,7 +200,7 @@ def run(path, exercise):
 
 
 # The reference is the project's own beam search, which `translate` uses: a solution may not run
-# it (greedy decoding, the rest of seq2seq.decoding, the model: all allowed).
+# it (greedy decoding, the rest of seq2seq.models.decoding, the model: all allowed).
 EXERCISES = {"beam_search": Exercise(
     "beam_search", "beam search over a Seq2Seq model's decoder", "beam_search",
     "beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50) -> (ids, weights)",

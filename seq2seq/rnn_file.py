@@ -284,13 +284,13 @@ def _moved_class(saved, checkpoint, moved):
 
 
 # What the child process runs: import the file, make its layer and check it on a tiny batch
-# (seq2seq.recurrent.make_rnn), whatever fails; then print the token it was given. No token
+# (seq2seq.models.recurrent.make_rnn), whatever fails; then print the token it was given. No token
 # means the layer's code ended the process itself.
 _CHILD = """
 import sys
 token, spec = sys.argv[1], sys.argv[2]
 try:
-    from seq2seq.recurrent import make_rnn
+    from seq2seq.models.recurrent import make_rnn
     from seq2seq.rnn_file import load
     make_rnn(load(spec)[0], 3, 4)
 except BaseException:

@@ -70,7 +70,7 @@ def check_settings(**settings):
     if "sep" in settings and settings["sep"] == "":
         raise SettingError("sep", "must not be empty")
     if isinstance(settings.get("columns"), str):   # "1,2"
-        from seq2seq.corpus import parse_columns
+        from seq2seq.data.corpus import parse_columns
         parse_columns(settings["columns"])
     if isinstance(settings.get("rnn"), str):        # FILE.py:CLASS (a class, in Python: as is)
         from seq2seq.rnn_file import split

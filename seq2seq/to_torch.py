@@ -32,7 +32,7 @@ import numpy as np
 
 
 def to_torch(model):
-    """torch.nn modules holding a copy of the weights of `model` (a seq2seq.model.Seq2Seq), in
+    """torch.nn modules holding a copy of the weights of `model` (a seq2seq.models.rnn.Seq2Seq), in
     its dtype, in eval mode: a torch.nn.ModuleDict {"encoder", "decoder"}, with the model's
     settings in `.config`. Run it with `torch_forward`. Only a model of LSTMs converts (another
     recurrent layer, `rnn`, is a class of the user's, which torch does not know)."""
@@ -99,7 +99,7 @@ def _check_left_padded(mask):
         if not real[first:].all():
             gap = first + int((~real[first:]).argmax())
             raise ValueError(f"torch_forward: src row {row} has a pad at position {gap}, after "
-                             "a token: pad sources on the left (seq2seq.batching.pad_sources)")
+                             "a token: pad sources on the left (seq2seq.data.batching.pad_sources)")
 
 
 def _encode(encoder, src, mask):
@@ -142,7 +142,7 @@ def _attend(attention, scoring, queries, keys, mask):
 
 
 def _decode(decoder, config, tgt_in, state, enc_outputs, mask):
-    """The two wirings of seq2seq.model.AttentionDecoder, or the plain Decoder."""
+    """The two wirings of seq2seq.models.rnn.AttentionDecoder, or the plain Decoder."""
     import torch
     x = decoder.embedding(tgt_in)                                           # (B, T, E)
     scoring, attention = config["attention"], getattr(decoder, "attention", None)

@@ -18,13 +18,14 @@ import minigrad
 from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
-from seq2seq import data, heldout, rnn_file, runs, sizes
-from seq2seq.batching import batches, encode_source, encode_target
-from seq2seq.model import Seq2Seq
+from seq2seq import rnn_file, runs, sizes
+from seq2seq.data import heldout, tasks
+from seq2seq.data.batching import batches, encode_source, encode_target
+from seq2seq.data.vocab import Vocab, tokenize
+from seq2seq.models.rnn import Seq2Seq
 from seq2seq.progress import epoch_progress
 from seq2seq.settings import check_split, check_train_config
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
-from seq2seq.vocab import Vocab, tokenize
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,20 +62,20 @@ class TrainConfig:
 
 def task_pairs(config):
     """The (source, target) text pairs of the config's task or file."""
-    if config.task in data.TASKS:
-        return data.make_task(config.task, config.num_examples, seed=config.seed,
+    if config.task in tasks.TASKS:
+        return tasks.make_task(config.task, config.num_examples, seed=config.seed,
                               min_len=config.min_len, max_len=config.max_len)
     if not Path(config.task).exists():
         raise FileNotFoundError(f"no such task or file: {config.task!r} "
-                                f"(tasks: {', '.join(data.TASKS)})")
-    columns = None if config.columns is None else data.parse_columns(config.columns)
-    return data.load_pairs(config.task, sep=config.sep, columns=columns,
+                                f"(tasks: {', '.join(tasks.TASKS)})")
+    columns = None if config.columns is None else tasks.parse_columns(config.columns)
+    return tasks.load_pairs(config.task, sep=config.sep, columns=columns,
                            level=token_level(config))
 
 
 def token_level(config):
     """The config's level, or its task's own: "word" or "char"."""
-    return config.level or (data.task_level(config.task) if config.task in data.TASKS else "char")
+    return config.level or (tasks.task_level(config.task) if config.task in tasks.TASKS else "char")
 
 
 def build(config, pairs):
@@ -116,17 +117,17 @@ def train(config, log=runs.say, layer_file=None):
     created = runs.make_folder(out)
     with threadpool_limits(limits=config.threads), runs.hold(out, log, created):
         pairs = task_pairs(config)
-        train_pairs, val_pairs = data.split_pairs(pairs, config.val_fraction, seed=config.seed)
+        train_pairs, val_pairs = tasks.split_pairs(pairs, config.val_fraction, seed=config.seed)
         check_split(len(pairs), len(train_pairs), config.val_fraction)
         corpus = heldout.corpus_sha256(config.task, pairs)
         split = heldout.make_record(train_pairs, val_pairs, corpus)
         if config.rnn is not None and not config.resume:
             rnn_file.check_in_child(config.rnn)         # an os._exit there is an error here
         state, changed = runs.start(out, config, token_level(config), log)    # the data is good
-        if config.task not in data.TASKS:
+        if config.task not in tasks.TASKS:
             log(level_note(config))
         if not val_pairs and config.val_fraction > 0:       # a tiny file: no epoch is scored
-            sources = len({data.source_key(s) for s, _ in pairs})
+            sources = len({tasks.source_key(s) for s, _ in pairs})
             log(f"warning: no validation pairs: --val-fraction {config.val_fraction:g} of "
                 f"{sources} distinct source{'s' if sources != 1 else ''} holds out none, so no "
                 f"epoch is scored")
@@ -270,7 +271,7 @@ def _stopped(progress, what, epoch, batch, config):
 
 def save_run(out, config, translator, optimizer, history, split=None, longest_source=None):
     """The checkpoint and report.json. `split`: the record of the train/validation split
-    (seq2seq.heldout), which `evaluate` scores against; `longest_source`: the longest training
+    (seq2seq.data.heldout), which `evaluate` scores against; `longest_source`: the longest training
     source in tokens, beyond which `translate` warns that the model was never taught. A layer
     from a file is copied into the run folder first (rnn_file.keep_copy): later commands run it
     only from there."""

@@ -87,8 +87,8 @@ def check_config(config):
 def check_pairs_options(task, sep, columns):
     """--sep and --columns say how to read a pairs file: with a built-in task (or, on evaluate,
     the run's recorded split: task None) there is no file to read, and they would be ignored."""
-    from seq2seq import data
-    if task is not None and task not in data.TASKS:
+    from seq2seq.data import tasks
+    if task is not None and task not in tasks.TASKS:
         return
     given = [option for option, used in (("--sep", sep != "\t"), ("--columns", columns))
              if used]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from seq2seq.vocab import EOS
+from seq2seq.data.vocab import EOS
 
 
 @dataclass(frozen=True, repr=False, eq=False)

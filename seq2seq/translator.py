@@ -8,12 +8,12 @@ Inference needs nothing from training: `translate`, `evaluate` and `draw` import
 from pathlib import Path
 
 from seq2seq import metrics, rnn_file
-from seq2seq.batching import encode_source, pad_sources
 from seq2seq.checkpoint_reading import checked_config, entry, read_checkpoint, renamed
-from seq2seq.decoding import beam_search, greedy
-from seq2seq.model import Seq2Seq
+from seq2seq.data.batching import encode_source, pad_sources
+from seq2seq.data.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
+from seq2seq.models.decoding import beam_search, greedy
+from seq2seq.models.rnn import Seq2Seq
 from seq2seq.translation import Translation
-from seq2seq.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
 
 CHECKPOINT = "checkpoint.npz"
 

@@ -144,12 +144,12 @@ def test_the_attention_reference_and_the_projects_multi_head_module_are_refused(
 
 
 def test_the_projects_beam_search_imported_is_refused_and_greedy_is_not(tmp_path):
-    path = student_file(tmp_path, "from seq2seq.decoding import beam_search\n")
+    path = student_file(tmp_path, "from seq2seq.models.decoding import beam_search\n")
     message = refusal("seq2seq", "beam_search", path)
     assert message.startswith("beam_search: your beam_search runs "
-                              "seq2seq.decoding.beam_search, an answer to this exercise")
+                              "seq2seq.models.decoding.beam_search, an answer to this exercise")
     greedy = student_file(tmp_path, """
-        from seq2seq.decoding import greedy
+        from seq2seq.models.decoding import greedy
 
         def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
             [ids], [weights] = greedy(model, src, bos_id, eos_id, max_len)

@@ -40,15 +40,15 @@ def test_beam_search_of_a_reloaded_decoding_module_is_refused(tmp_path):
     path = student_file(tmp_path, """
         import importlib
 
-        import seq2seq.decoding
+        import seq2seq.models.decoding
 
         def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
-            again = importlib.reload(seq2seq.decoding)
+            again = importlib.reload(seq2seq.models.decoding)
             return again.beam_search(model, src, bos_id, eos_id, beam_size, max_len)
     """)
     message = failure(grade_beam_search, path)
-    assert message.startswith("beam_search: your beam_search runs seq2seq.decoding.beam_search "
-                              "(again, as beam_search from ")
+    assert message.startswith("beam_search: your beam_search runs "
+                              "seq2seq.models.decoding.beam_search (again, as beam_search from ")
 
 
 def test_multi_head_attention_of_a_reloaded_modules_module_is_refused(tmp_path):
@@ -77,7 +77,7 @@ def test_the_projects_beam_search_rebuilt_under_another_name_is_refused(tmp_path
         import inspect
         import types
 
-        from seq2seq import decoding
+        from seq2seq.models import decoding
 
         f = inspect.unwrap(decoding.beam_search)
         mine = types.FunctionType(f.__code__.replace(co_name="mine", co_qualname="mine"),
@@ -87,8 +87,8 @@ def test_the_projects_beam_search_rebuilt_under_another_name_is_refused(tmp_path
             return mine(model, src, bos_id, eos_id, beam_size, max_len)
     """)
     message = failure(grade_beam_search, path)
-    assert message.startswith("beam_search: your beam_search runs seq2seq.decoding.beam_search "
-                              "(again, as mine from ")
+    assert message.startswith("beam_search: your beam_search runs "
+                              "seq2seq.models.decoding.beam_search (again, as mine from ")
 
 
 def test_logsumexps_own_op_is_judged_by_the_grader_not_by_a_flag_from_the_process(tmp_path):

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from minigrad.grade import SolutionFailed
-from seq2seq import decoding
 from seq2seq.grade import BOS, CASES, EOS, grade_file, grading_model, score
+from seq2seq.models import decoding
 
 from conftest import student_file
 
@@ -55,7 +55,7 @@ def test_the_cases_need_a_real_beam():
 
 def test_greedy_decoding_fails_with_both_log_probabilities(tmp_path):
     path = student_file(tmp_path, textwrap.dedent("""
-        from seq2seq.decoding import greedy
+        from seq2seq.models.decoding import greedy
 
         def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
             [ids], [weights] = greedy(model, src, bos_id, eos_id, max_len)

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import minigrad
-from seq2seq import data, heldout
 from seq2seq.cli import main
+from seq2seq.data import heldout, tasks
 from seq2seq.experiments import demo_config, held_out_pairs
 from seq2seq.papers.lengths import compare_lengths
 from seq2seq.train import TrainConfig, train
@@ -35,24 +35,24 @@ def _sources(pairs):
 
 # ---- splits by source ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(data.TASKS))
+@pytest.mark.parametrize("name", list(tasks.TASKS))
 def test_every_builtin_split_has_no_validation_source_in_training(name):
-    pairs = data.make_task(name, 3000, seed=0)
+    pairs = tasks.make_task(name, 3000, seed=0)
     assert len(_sources(pairs)) < len(pairs)            # sources repeat: a pair split would leak
-    train_pairs, val_pairs = data.split_pairs(pairs, 0.1, seed=0)
+    train_pairs, val_pairs = tasks.split_pairs(pairs, 0.1, seed=0)
     assert val_pairs and not _sources(train_pairs) & _sources(val_pairs)
     assert sorted(train_pairs + val_pairs) == sorted(pairs)
 
 
 def test_split_keeps_every_pair_of_a_source_on_one_side():
     pairs = [(f"s{i % 40}", f"t{i}") for i in range(200)]          # 40 sources, 5 targets each
-    train_pairs, val_pairs = data.split_pairs(pairs, 0.25, seed=3)
+    train_pairs, val_pairs = tasks.split_pairs(pairs, 0.25, seed=3)
     assert len(_sources(val_pairs)) == 10 and len(val_pairs) == 50  # a quarter of the sources
     assert not _sources(train_pairs) & _sources(val_pairs)
 
 
 def test_source_hashes_are_stable_across_processes_and_hash_seeds():
-    code = "from seq2seq.heldout import source_hash; print(source_hash('ねこ が ねる'))"
+    code = "from seq2seq.data.heldout import source_hash; print(source_hash('ねこ が ねる'))"
     values = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                              text=True, env={"PYTHONHASHSEED": seed}, check=True).stdout
               for seed in ("1", "2")}
@@ -76,7 +76,7 @@ def test_sources_that_differ_only_in_whitespace_are_one_source_in_the_split_and_
     # by raw strings put one copy in training and the other in validation.
     words = [f"w{i} x{i % 7} y{i % 5}" for i in range(60)]
     pairs = [(w, w.upper()) for w in words] + [(w.replace(" ", "  "), w.upper()) for w in words]
-    train_pairs, val_pairs = data.split_pairs(pairs, 0.2, seed=0)
+    train_pairs, val_pairs = tasks.split_pairs(pairs, 0.2, seed=0)
     train_keys = {" ".join(s.split()) for s, _ in train_pairs}
     assert len(val_pairs) == 24 and not train_keys & {" ".join(s.split()) for s, _ in val_pairs}
     assert heldout.source_hash("a  b") == heldout.source_hash(" a b\t")
@@ -111,7 +111,7 @@ def _evaluate(capsys, *args):
 
 def test_checkpoint_records_the_validation_pairs_and_the_training_sources(tmp_path):
     config, corpus = _trained_on_file(tmp_path)
-    train_pairs, val_pairs = data.split_pairs(data.load_pairs(corpus), 0.1, seed=0)
+    train_pairs, val_pairs = tasks.split_pairs(tasks.load_pairs(corpus), 0.1, seed=0)
     record = heldout.read_record(load_translator(config.out)[1], config.out)
     assert [tuple(p) for p in record["val_pairs"]] == val_pairs and len(val_pairs) == 12
     np.testing.assert_array_equal(record["train_sources"],
@@ -121,13 +121,13 @@ def test_checkpoint_records_the_validation_pairs_and_the_training_sources(tmp_pa
 
 def test_evaluate_uses_the_recorded_split_after_the_corpus_changed(tmp_path, capsys):
     config, corpus = _trained_on_file(tmp_path)
-    _, val_pairs = data.split_pairs(data.load_pairs(corpus), 0.1, seed=0)
+    _, val_pairs = tasks.split_pairs(tasks.load_pairs(corpus), 0.1, seed=0)
     scores, err = _evaluate(capsys, config.out)
     assert err == "" and scores["examples"] == 12 and scores["seen_in_training"] == 0
 
     with open(corpus, "a", encoding="utf-8") as f:          # lines appended after training
         f.write("".join(f"9{i:03d}\t{i:03d}9\n" for i in range(40)))
-    rebuilt = data.split_pairs(data.load_pairs(corpus), 0.1, seed=0)[1]
+    rebuilt = tasks.split_pairs(tasks.load_pairs(corpus), 0.1, seed=0)[1]
     assert rebuilt != val_pairs                             # rebuilding would score other pairs
     scores_after, err = _evaluate(capsys, config.out)
     assert len(err.splitlines()) == 1 and "pairs.tsv has changed since the run" in err
@@ -138,7 +138,7 @@ def test_evaluate_uses_the_recorded_split_after_the_corpus_changed(tmp_path, cap
 
 def test_evaluate_counts_training_sources_in_a_pairs_file(tmp_path, capsys):
     config, corpus = _trained_on_file(tmp_path)
-    train_pairs, val_pairs = data.split_pairs(data.load_pairs(corpus), 0.1, seed=0)
+    train_pairs, val_pairs = tasks.split_pairs(tasks.load_pairs(corpus), 0.1, seed=0)
     mixed = tmp_path / "mixed.tsv"
     mixed.write_text("".join(f"{s}\t{t}\n" for s, t in train_pairs[:7] + val_pairs[:5]
                              + [("98765", "56789")]), encoding="utf-8")
@@ -154,8 +154,8 @@ def test_evaluate_builtin_task_drops_and_counts_training_sources(tmp_path, capsy
     train(config, log=quiet)
     scores, _ = _evaluate(capsys, config.out, "--task", "reverse", "--num-examples", "300")
     # 3-digit strings: 1,000 sources, of which the run trained on about 300
-    generated = data.make_task("reverse", 300, seed=12345, min_len=3, max_len=3)    # the run's
-    train_sources = _sources(data.split_pairs(data.make_task("reverse", 400, 0, 3, 3), 0.1, 0)[0])
+    generated = tasks.make_task("reverse", 300, seed=12345, min_len=3, max_len=3)    # the run's
+    train_sources = _sources(tasks.split_pairs(tasks.make_task("reverse", 400, 0, 3, 3), 0.1, 0)[0])
     expected_dropped = sum(s in train_sources for s, _ in generated)
     assert expected_dropped > 0 and scores["dropped_as_seen"] == expected_dropped
     assert scores["examples"] == 300 - expected_dropped and scores["seen_in_training"] == 0
@@ -222,8 +222,8 @@ def test_demo_held_out_set_has_no_training_source(tmp_path):
                                  max_len=6)     # short sentences: many repeats
     train(config, log=quiet)
     held_out, dropped = held_out_pairs(config, 500, seed=1)
-    train_pairs, _ = data.split_pairs(data.make_task("toy-ja-en", 300, 0, max_len=6), 0.1, 0)
-    generated = data.make_task("toy-ja-en", 500, seed=1, max_len=6)
+    train_pairs, _ = tasks.split_pairs(tasks.make_task("toy-ja-en", 300, 0, max_len=6), 0.1, 0)
+    generated = tasks.make_task("toy-ja-en", 500, seed=1, max_len=6)
     assert dropped == sum(s in _sources(train_pairs) for s, _ in generated) > 50
     assert len(held_out) == 500 - dropped and not _sources(held_out) & _sources(train_pairs)
 
@@ -235,7 +235,7 @@ def test_compare_lengths_scores_sentences_neither_model_trained_on(tmp_path, mon
                         translated.append(texts) or original(self, texts, **kw))
     compare_lengths(tmp_path, "toy-ja-en", epochs=1, num_examples=300, hidden_size=8, log=quiet,
                     n_held_out=200)
-    train_pairs, _ = data.split_pairs(data.make_task("toy-ja-en", 300, seed=0), 0.1, 0)
+    train_pairs, _ = tasks.split_pairs(tasks.make_task("toy-ja-en", 300, seed=0), 0.1, 0)
     # each model: its validation split after the epoch, then the held-out set
     assert len(translated) == 4 and translated[1] == translated[3] and len(translated[1]) < 200
     assert all(not set(texts) & _sources(train_pairs) for texts in translated)
@@ -244,7 +244,7 @@ def test_compare_lengths_scores_sentences_neither_model_trained_on(tmp_path, mon
 # ---- BLEU on the run's own tokens ------------------------------------------------------------
 
 def test_bleu_of_a_char_level_run_is_not_zero_when_exact_match_is_high(monkeypatch):
-    pairs = data.make_task("copy", 100, seed=0)
+    pairs = tasks.make_task("copy", 100, seed=0)
     outputs = [s for s, _ in pairs[:-2]] + ["0", pairs[-1][0][:-1]]  # 98 right
     translator = Translator(None, None, None, "char", False)
     monkeypatch.setattr(translator, "translate", lambda texts, beam_size=1: [
@@ -260,13 +260,13 @@ def test_bleu_of_a_char_level_run_is_not_zero_when_exact_match_is_high(monkeypat
 
 def test_a_line_over_the_limit_names_the_file_the_line_and_the_limit(tmp_path):
     path = tmp_path / "long.tsv"
-    limit = data.MAX_LINE_BYTES
+    limit = tasks.MAX_LINE_BYTES
     ok = "a" * (limit - 2) + "\tb"                              # exactly the limit
     path.write_bytes(f"x\ty\r\n{ok}\r\n{ok}\n{ok}".encode())
-    assert len(data.load_pairs(path)) == 4
+    assert len(tasks.load_pairs(path)) == 4
     path.write_bytes(f"x\ty\n{ok}\n{ok}b\nz\tw\n".encode())
-    with pytest.raises(data.CorpusError) as info:
-        data.load_pairs(path)
+    with pytest.raises(tasks.CorpusError) as info:
+        tasks.load_pairs(path)
     assert str(info.value) == (f"{path}:3: line longer than {limit} bytes, the limit for a line of "
                                f"a pairs file")
 
@@ -277,8 +277,8 @@ def test_a_huge_line_fails_fast_in_bounded_memory(tmp_path):
         f.write(b"12\t21\n")
         f.write(b"1" * 20_000_000 + b"\t1\n")                  # 20 MB on line 2
     tracemalloc.start()
-    with pytest.raises(data.CorpusError, match=r"huge.tsv:2: line longer than 4096 bytes"):
-        data.load_pairs(path)
+    with pytest.raises(tasks.CorpusError, match=r"huge.tsv:2: line longer than 4096 bytes"):
+        tasks.load_pairs(path)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 1_000_000

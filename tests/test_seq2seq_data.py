@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from attention.figures import font_family
-from seq2seq import data
+from seq2seq.data import tasks
+from seq2seq.data.vocab import BOS, EOS, PAD, UNK, Vocab, detokenize, tokenize
 from seq2seq.heatmap import SHADES, display_width, plot_heatmap, text_heatmap
-from seq2seq.vocab import BOS, EOS, PAD, UNK, Vocab, detokenize, tokenize
 
 SHARED_DATES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dates-dlfs2.txt"
 
@@ -83,9 +83,9 @@ def _translate(source):
             possessor = part[0] if len(part) > 1 and part[1] == "の" else None
             rest = part[2:] if possessor else part
             adjective, noun = (rest[0], rest[1]) if len(rest) == 2 else (None, rest[0])
-            out += ["and"] * (k > 0) + ["the"] * bool(possessor or noun in data.ANIMATE)
-            out += ([data.ADJECTIVES[adjective]] if adjective else []) + [data.NOUNS[noun]]
-            out += ["of", "the", data.ANIMATE[possessor]] if possessor else []
+            out += ["and"] * (k > 0) + ["the"] * bool(possessor or noun in tasks.ANIMATE)
+            out += ([tasks.ADJECTIVES[adjective]] if adjective else []) + [tasks.NOUNS[noun]]
+            out += ["of", "the", tasks.ANIMATE[possessor]] if possessor else []
         return out, k + 1
 
     english = []
@@ -95,48 +95,48 @@ def _translate(source):
         subject, n_subjects = np_english(words[:marker])
         verb = words[-1]
         obj = np_english(words[marker + 1:-2])[0] if words[-2] == "を" else []
-        verb_english = data.VERBS[verb][0 if n_subjects == 1 else 1]     # "eats" or "eat"
+        verb_english = tasks.VERBS[verb][0 if n_subjects == 1 else 1]     # "eats" or "eat"
         english += ["and"] * (k > 0) + subject + [verb_english] + obj
     return " ".join(english)
 
 
 def test_toy_grammar_makes_the_example_sentence():
-    pairs = data.make_task("toy-ja-en", 3000, seed=0, max_len=5)
+    pairs = tasks.make_task("toy-ja-en", 3000, seed=0, max_len=5)
     assert ("ねこ が さかな を たべる", "the cat eats fish") in pairs
 
 
 def test_toy_translation_is_a_function_of_the_source():
-    pairs = data.make_task("toy-ja-en", 2000, seed=3)
+    pairs = tasks.make_task("toy-ja-en", 2000, seed=3)
     for source, target in pairs:
         assert _translate(source) == target, source
     seen = {}
-    for source, target in data.make_task("toy-ja-en", 5000, seed=4, max_len=6):
+    for source, target in tasks.make_task("toy-ja-en", 5000, seed=4, max_len=6):
         assert seen.setdefault(source, target) == target        # no source with two translations
 
 
 def test_toy_alignment_crosses_verb_and_object():
-    pairs = data.make_task("toy-ja-en", 1000, seed=5, max_len=8)
+    pairs = tasks.make_task("toy-ja-en", 1000, seed=5, max_len=8)
     simple = [(s.split(), t.split()) for s, t in pairs
               if "を" in s and not any(word in s for word in ("そして", "と", "の"))]
     assert len(simple) > 20
     for src, tgt in simple:
-        assert src[-1] in data.VERBS                            # Japanese: the verb is last
-        verb = data.VERBS[src[-1]][0]
-        obj = data.NOUNS[src[src.index("を") - 1]]
+        assert src[-1] in tasks.VERBS                            # Japanese: the verb is last
+        verb = tasks.VERBS[src[-1]][0]
+        obj = tasks.NOUNS[src[src.index("を") - 1]]
         assert tgt.index(verb) < tgt.index(obj)                 # English: verb before object
         assert src.index("を") < len(src) - 1
 
 
 def test_toy_lengths_follow_min_len_and_max_len():
-    lengths = Counter(len(s.split()) for s, _ in data.make_task("toy-ja-en", 2000, seed=0))
+    lengths = Counter(len(s.split()) for s, _ in tasks.make_task("toy-ja-en", 2000, seed=0))
     assert min(lengths) == 3 and max(lengths) == 25              # the default range, both ends
     assert len(lengths) == 23                                   # and every length in between
-    lengths = {len(s.split()) for s, _ in data.make_task("toy-ja-en", 300, min_len=8, max_len=10)}
+    lengths = {len(s.split()) for s, _ in tasks.make_task("toy-ja-en", 300, min_len=8, max_len=10)}
     assert lengths == {8, 9, 10}
 
 
 def test_toy_vocabulary_is_small():
-    pairs = data.make_task("toy-ja-en", 3000, seed=1)
+    pairs = tasks.make_task("toy-ja-en", 3000, seed=1)
     source_words = {w for s, _ in pairs for w in s.split()}
     assert len(source_words) == 15 + 8 + 6 + 6          # nouns, verbs, adjectives, particles
     assert {"が", "を", "は", "の", "と", "そして"} <= source_words
@@ -161,15 +161,15 @@ def _parse_dates(source):
 
 
 def test_dates_parse_back_to_exactly_their_iso_target():
-    pairs = data.make_task("dates", 1500, seed=2)
+    pairs = tasks.make_task("dates", 1500, seed=2)
     for source, target in pairs:
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", target)
         date = datetime.date.fromisoformat(target)
         assert datetime.date(1970, 1, 1) <= date <= datetime.date(2029, 12, 31)
         assert _parse_dates(source) == {date}, source          # readable, and only one way
         weekday = source.split(",")[0].lower()
-        if weekday in data.WEEKDAYS:
-            assert weekday == data.WEEKDAYS[date.weekday()], source
+        if weekday in tasks.WEEKDAYS:
+            assert weekday == tasks.WEEKDAYS[date.weekday()], source
     sources = [s for s, _ in pairs]
     assert any(s.isupper() for s in sources)
     assert any(s[0].isupper() and not s.isupper() for s in sources)
@@ -178,35 +178,35 @@ def test_dates_parse_back_to_exactly_their_iso_target():
 
 
 def test_reverse_and_copy_are_digit_strings_of_the_asked_lengths():
-    for source, target in data.make_task("reverse", 200, min_len=4, max_len=6):
+    for source, target in tasks.make_task("reverse", 200, min_len=4, max_len=6):
         assert source.isdigit() and target == source[::-1] and 4 <= len(source) <= 6
-    copies = data.make_task("copy", 200)
+    copies = tasks.make_task("copy", 200)
     assert all(s.isdigit() and t == s for s, t in copies)
     assert {len(s) for s, _ in copies} == set(range(3, 13))
 
 
 def test_make_task_is_reproducible_from_its_seed():
-    for name in data.TASKS:
-        assert data.make_task(name, 50, seed=7) == data.make_task(name, 50, seed=7)
-        assert data.make_task(name, 50, seed=7) != data.make_task(name, 50, seed=8)
-    assert data.make_task("dates", 0) == []
+    for name in tasks.TASKS:
+        assert tasks.make_task(name, 50, seed=7) == tasks.make_task(name, 50, seed=7)
+        assert tasks.make_task(name, 50, seed=7) != tasks.make_task(name, 50, seed=8)
+    assert tasks.make_task("dates", 0) == []
 
 
 def test_make_task_errors_name_the_tasks_and_the_lengths():
     with pytest.raises(ValueError, match="toy-ja-en, dates, reverse, copy"):
-        data.make_task("french", 10)
+        tasks.make_task("french", 10)
     with pytest.raises(ValueError, match="min_len"):
-        data.make_task("copy", 10, min_len=5, max_len=2)
+        tasks.make_task("copy", 10, min_len=5, max_len=2)
     with pytest.raises(ValueError, match="length 1..3"):
-        data.make_task("dates", 10, max_len=3)                  # no date is that short
+        tasks.make_task("dates", 10, max_len=3)                  # no date is that short
     with pytest.raises(ValueError, match="at least 3 words"):
-        data.make_task("toy-ja-en", 10, min_len=1, max_len=2)
+        tasks.make_task("toy-ja-en", 10, min_len=1, max_len=2)
 
 
 def test_task_level():
-    assert [data.task_level(n) for n in data.TASKS] == ["word", "char", "char", "char"]
+    assert [tasks.task_level(n) for n in tasks.TASKS] == ["word", "char", "char", "char"]
     with pytest.raises(ValueError):
-        data.task_level("nope")
+        tasks.task_level("nope")
 
 
 # ---- corpus files --------------------------------------------------------------------------
@@ -219,12 +219,12 @@ def _write(tmp_path, content, name="pairs.txt"):
 
 def test_load_pairs_tab_separated_strips_and_skips_blank_lines(tmp_path):
     path = _write(tmp_path, "\ufeffねこ が ねる\tthe cat sleeps\r\n\n  a b \t x y  \n")
-    assert data.load_pairs(path) == [("ねこ が ねる", "the cat sleeps"), ("a b", "x y")]
+    assert tasks.load_pairs(path) == [("ねこ が ねる", "the cat sleeps"), ("a b", "x y")]
 
 
 def test_load_pairs_custom_separator_strips_both_sides(tmp_path):
     path = _write(tmp_path, "september 27, 1994           _1994-09-27\n9/27/94 _a b\n")
-    assert data.load_pairs(path, sep="_") == [("september 27, 1994", "1994-09-27"),
+    assert tasks.load_pairs(path, sep="_") == [("september 27, 1994", "1994-09-27"),
                                               ("9/27/94", "a b")]
 
 
@@ -234,59 +234,59 @@ ANKI = ("Go.\tVa !\tCC-BY 2.0 (France) Attribution: tatoeba.org #2877272 (CM)\n"
 
 def test_a_line_with_a_third_column_is_refused_not_trained_as_part_of_the_target(tmp_path):
     path = _write(tmp_path, ANKI)
-    with pytest.raises(data.CorpusError) as info:
-        data.load_pairs(path)
+    with pytest.raises(tasks.CorpusError) as info:
+        tasks.load_pairs(path)
     message = str(info.value)
     assert message.startswith(f"{path}:1: found 3 columns separated by '\\t' in 'Go.\\tVa !")
     assert "--columns 1,2" in message and "\n" not in message
-    with pytest.raises(data.CorpusError, match=r":2: found 3 columns separated by '_'"):
-        data.load_pairs(_write(tmp_path, "a_b\n9/27/94 _a_b\n", "under.txt"), sep="_")
+    with pytest.raises(tasks.CorpusError, match=r":2: found 3 columns separated by '_'"):
+        tasks.load_pairs(_write(tmp_path, "a_b\n9/27/94 _a_b\n", "under.txt"), sep="_")
 
 
 def test_columns_choose_the_source_and_target_of_a_tatoeba_export(tmp_path):
     path = _write(tmp_path, ANKI)
-    assert data.load_pairs(path, columns=(1, 2)) == [("Go.", "Va !"), ("Hi.", "Salut !")]
-    assert data.load_pairs(path, columns=(2, 1)) == [("Va !", "Go."), ("Salut !", "Hi.")]
-    with pytest.raises(data.CorpusError, match=rf"^{re.escape(str(path))}:1: --columns 1,4 "
+    assert tasks.load_pairs(path, columns=(1, 2)) == [("Go.", "Va !"), ("Hi.", "Salut !")]
+    assert tasks.load_pairs(path, columns=(2, 1)) == [("Va !", "Go."), ("Salut !", "Hi.")]
+    with pytest.raises(tasks.CorpusError, match=rf"^{re.escape(str(path))}:1: --columns 1,4 "
                                                "needs 4 columns, found 3 in "):
-        data.load_pairs(path, columns=(1, 4))
+        tasks.load_pairs(path, columns=(1, 4))
 
 
 @pytest.mark.parametrize("text", ["1", "1,2,3", "0,1", "a,b", "2,2", "1,²"])
 def test_parse_columns_takes_two_different_column_numbers(text):
     with pytest.raises(ValueError, match="^columns "):
-        data.parse_columns(text)
-    assert data.parse_columns(" 3, 1") == (3, 1)
+        tasks.parse_columns(text)
+    assert tasks.parse_columns(" 3, 1") == (3, 1)
 
 
 @pytest.mark.parametrize("ending", ["\r", "\r\n", "\n"])
 def test_every_line_ending_gives_one_pair_a_line(tmp_path, ending):
     lines = [f"{i}{i + 1}\t{i + 1}{i}" for i in range(5)]
     path = _write(tmp_path, ending.join(lines) + ending)
-    assert data.load_pairs(path) == [(f"{i}{i + 1}", f"{i + 1}{i}") for i in range(5)]
+    assert tasks.load_pairs(path) == [(f"{i}{i + 1}", f"{i + 1}{i}") for i in range(5)]
     path = _write(tmp_path, ending.join(lines + ["", "x y"]))      # a blank line, no last end
-    with pytest.raises(data.CorpusError, match=r":7: expected 'source\\ttarget', found no"):
-        data.load_pairs(path)
+    with pytest.raises(tasks.CorpusError, match=r":7: expected 'source\\ttarget', found no"):
+        tasks.load_pairs(path)
 
 
 def test_a_crlf_split_across_two_reads_is_one_line_end(tmp_path, monkeypatch):
-    from seq2seq import corpus
+    from seq2seq.data import corpus
     monkeypatch.setattr(corpus, "CHUNK_BYTES", 4)       # "ab\tb" then "a\r" | "\ncd..."
     path = _write(tmp_path, "ab\tba\r\ncd\tdc\r\n\r\nef\tfe")
-    assert data.load_pairs(path) == [("ab", "ba"), ("cd", "dc"), ("ef", "fe")]
+    assert tasks.load_pairs(path) == [("ab", "ba"), ("cd", "dc"), ("ef", "fe")]
     path = _write(tmp_path, "ab\tba\r" + "x" * 10 + "\r")
-    with pytest.raises(data.CorpusError, match=":2: line longer than 8 bytes"):
-        data.load_pairs(path, max_line_bytes=8)
+    with pytest.raises(tasks.CorpusError, match=":2: line longer than 8 bytes"):
+        tasks.load_pairs(path, max_line_bytes=8)
 
 
 @pytest.mark.parametrize("reserved", ["<pad>", "<bos>", "<eos>", "<unk>"])
 def test_a_reserved_token_written_in_a_word_level_sentence_is_refused(tmp_path, reserved):
     path = _write(tmp_path, f"the cat\tle chat\nthe {reserved} dog\tle chien\n")
-    with pytest.raises(data.CorpusError) as info:
-        data.load_pairs(path, level="word")
+    with pytest.raises(tasks.CorpusError) as info:
+        tasks.load_pairs(path, level="word")
     assert str(info.value).startswith(f"{path}:2: {reserved!r} is a reserved token at the word "
                                       "level")
-    assert len(data.load_pairs(path, level="char")) == 2        # five characters there
+    assert len(tasks.load_pairs(path, level="char")) == 2        # five characters there
 
 
 @pytest.mark.parametrize("content, line, message", [
@@ -298,8 +298,8 @@ def test_a_reserved_token_written_in_a_word_level_sentence_is_refused(tmp_path, 
 ])
 def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, message):
     path = _write(tmp_path, content)
-    with pytest.raises(data.CorpusError, match=message) as info:
-        data.load_pairs(path)
+    with pytest.raises(tasks.CorpusError, match=message) as info:
+        tasks.load_pairs(path)
     assert str(info.value).startswith(f"{path}:{line}: ")
     assert isinstance(info.value, ValueError)
 
@@ -312,29 +312,29 @@ def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, m
 def test_a_line_of_only_whitespace_is_refused_like_an_empty_side_and_only_empty_lines_skipped(
         tmp_path, blank, message):
     path = _write(tmp_path, f"a\tb\n\n{blank}\nc\td\n")
-    with pytest.raises(data.CorpusError) as info:
-        data.load_pairs(path)
+    with pytest.raises(tasks.CorpusError) as info:
+        tasks.load_pairs(path)
     assert str(info.value) == f"{path}:3: {message}"
-    assert data.load_pairs(_write(tmp_path, "a\tb\n\n\r\nc\td\n\n")) == [("a", "b"),
+    assert tasks.load_pairs(_write(tmp_path, "a\tb\n\n\r\nc\td\n\n")) == [("a", "b"),
                                                                      ("c", "d")]
 
 
 def test_split_pairs_is_a_deterministic_shuffled_partition():
     pairs = [(str(i), str(i)) for i in range(100)]
-    train, val = data.split_pairs(pairs, val_fraction=0.2, seed=1)
+    train, val = tasks.split_pairs(pairs, val_fraction=0.2, seed=1)
     assert len(train) == 80 and len(val) == 20
     assert sorted(train + val) == sorted(pairs)
     assert train != pairs[:80]                                  # shuffled
-    assert (train, val) == data.split_pairs(pairs, val_fraction=0.2, seed=1)
-    assert val != data.split_pairs(pairs, val_fraction=0.2, seed=2)[1]
-    assert data.split_pairs(pairs, val_fraction=0.0)[1] == []
+    assert (train, val) == tasks.split_pairs(pairs, val_fraction=0.2, seed=1)
+    assert val != tasks.split_pairs(pairs, val_fraction=0.2, seed=2)[1]
+    assert tasks.split_pairs(pairs, val_fraction=0.0)[1] == []
     with pytest.raises(ValueError):
-        data.split_pairs(pairs, val_fraction=1.0)
+        tasks.split_pairs(pairs, val_fraction=1.0)
 
 
 @pytest.mark.skipif(not SHARED_DATES.exists(), reason="the shared dates file is not there")
 def test_shared_dates_file_loads_fifty_thousand_pairs():
-    pairs = data.load_pairs(SHARED_DATES, sep="_")
+    pairs = tasks.load_pairs(SHARED_DATES, sep="_")
     assert len(pairs) == 50_000
     assert pairs[0] == ("september 27, 1994", "1994-09-27")
     assert all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", t) for _, t in pairs)
@@ -414,11 +414,11 @@ def test_a_fifo_or_directory_as_pairs_file_is_refused_at_once_naming_it(tmp_path
     outcome = []
 
     def read():
-        from seq2seq.heldout import file_sha256
-        for read_file in (data.load_pairs, file_sha256):   # the pairs, the run's fingerprint
+        from seq2seq.data.heldout import file_sha256
+        for read_file in (tasks.load_pairs, file_sha256):   # the pairs, the run's fingerprint
             try:
                 read_file(fifo)
-            except data.CorpusError as error:
+            except tasks.CorpusError as error:
                 outcome.append(str(error))
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
@@ -428,8 +428,8 @@ def test_a_fifo_or_directory_as_pairs_file_is_refused_at_once_naming_it(tmp_path
         pytest.fail("load_pairs(FIFO) blocked")
     assert outcome == 2 * [f"{str(fifo)!r} is not a pairs file (a FIFO, not a regular file; "
                            "refused, nothing read)"]
-    with pytest.raises(data.CorpusError, match="is not a pairs file .a directory"):
-        data.load_pairs(tmp_path)
+    with pytest.raises(tasks.CorpusError, match="is not a pairs file .a directory"):
+        tasks.load_pairs(tmp_path)
     done = subprocess.run([sys.executable, "-m", "seq2seq", "train", "--task", str(fifo),
                            "--out", str(tmp_path / "run")], capture_output=True, text=True,
                           timeout=60, stdin=subprocess.DEVNULL)

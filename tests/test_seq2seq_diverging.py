@@ -63,7 +63,7 @@ def test_weights_blown_up_with_a_finite_loss_stop_the_run_without_numpy_warnings
 
 def test_a_loss_or_gradient_norm_that_is_not_finite_stops_the_run(tmp_path, monkeypatch):
     import seq2seq.train
-    from seq2seq.model import Seq2Seq
+    from seq2seq.models.rnn import Seq2Seq
     loss = Seq2Seq.loss
     monkeypatch.setattr(Seq2Seq, "loss", lambda *args: loss(*args) * float("inf"))
     with pytest.raises(TrainingDiverged, match="^the loss became inf at epoch 1, batch 1: "):

@@ -6,9 +6,9 @@ import pytest
 import minigrad
 from minigrad import gradcheck
 from seq2seq import Seq2Seq
-from seq2seq.batching import pad_sources, pad_targets
-from seq2seq.decoding import beam_search, greedy
-from seq2seq.model import run_steps
+from seq2seq.data.batching import pad_sources, pad_targets
+from seq2seq.models.decoding import beam_search, greedy
+from seq2seq.models.rnn import run_steps
 
 PAD, BOS, EOS = 0, 1, 2
 

@@ -14,11 +14,11 @@ import minigrad
 from minigrad import nn
 from minigrad.nn.recurrent import RecurrentLayerError
 from seq2seq import Seq2Seq
-from seq2seq.batching import pad_sources, pad_targets
+from seq2seq.data.batching import pad_sources, pad_targets
 from seq2seq.cli import main
-from seq2seq.decoding import beam_search, greedy
-from seq2seq.model import Decoder, Encoder, run_steps
-from seq2seq.recurrent import bridge
+from seq2seq.models.decoding import beam_search, greedy
+from seq2seq.models.rnn import Decoder, Encoder, run_steps
+from seq2seq.models.recurrent import bridge
 from tests.reference import minigrad_reference as reference
 from tests.reference.minigrad_reference import GRU
 from tests.test_explorer import page_data

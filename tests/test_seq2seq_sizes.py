@@ -9,7 +9,7 @@ from minigrad.memory import available_bytes
 from minigrad.settings import SettingError
 from seq2seq import sizes
 from seq2seq.cli import main
-from seq2seq.model import Seq2Seq
+from seq2seq.models.rnn import Seq2Seq
 
 
 @pytest.mark.parametrize("attention,wiring,bidirectional", [

@@ -13,8 +13,8 @@ import pytest
 
 from minigrad import Tensor, optim
 from attention import MultiHeadAttention
-from seq2seq.batching import pad_sources, pad_targets
-from seq2seq.model import Seq2Seq
+from seq2seq.data.batching import pad_sources, pad_targets
+from seq2seq.models.rnn import Seq2Seq
 from seq2seq.to_torch import (
     multihead_attention_to_torch,
     to_torch,

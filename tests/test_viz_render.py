@@ -193,11 +193,11 @@ def test_attention_draw_command(tmp_path, capsys):
 # ---- seq2seq ------------------------------------------------------------------------------
 
 def tiny_translator(attention="dot", wiring="luong"):
-    from seq2seq import data
+    from seq2seq.data import tasks
     from seq2seq.train import TrainConfig, build
     config = TrainConfig(task="reverse", num_examples=40, min_len=3, max_len=5, embed_size=4,
                          hidden_size=6, attention=attention, wiring=wiring, progress=False)
-    pairs = data.make_task("reverse", 40, seed=0, min_len=3, max_len=5)
+    pairs = tasks.make_task("reverse", 40, seed=0, min_len=3, max_len=5)
     return config, build(config, pairs)
 
 

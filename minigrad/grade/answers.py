@@ -1,6 +1,6 @@
 """Refusing a solution that runs the answer it is graded against.
 
-Some exercises re-create a piece the project already has (`seq2seq.decoding.beam_search`,
+Some exercises re-create a piece the project already has (`seq2seq.models.decoding.beam_search`,
 `attention.MultiHeadAttention`), so a file holding one import of it would compare the answer
 with itself and pass.
 

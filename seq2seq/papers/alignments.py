@@ -14,7 +14,7 @@ toy-ja-en  "ねこ が さかな を たべる" -> "the cat eats fish": the obje
            Japanese and after it in English, so the verb's row crosses to the end of its clause
            (the crossing verb: an English verb with an object, whose Japanese verb follows を).
            Nouns, adjectives and verbs ("content words") are measured too, each on the
-           Japanese word it translates (data.NOUNS, ADJECTIVES, VERBS); "the", "of", "and" have
+           Japanese word it translates (tasks.NOUNS, ADJECTIVES, VERBS); "the", "of", "and" have
            no single source word and are left out, as is a word whose source word occurs twice.
 
 The encoder reads left to right only: its state at a word has read that word and the ones before
@@ -28,7 +28,8 @@ of rows whose largest weight is on the expected cell, for each kind of row) and 
 
 import numpy as np
 
-from seq2seq import data, runs
+from seq2seq import runs
+from seq2seq.data import tasks
 from seq2seq.experiments import held_out_pairs
 from seq2seq.papers.folder import experiment_folder, trained, write_results
 from seq2seq.train import TrainConfig
@@ -37,9 +38,9 @@ RESULTS = ("alignments.json", "alignments.png")
 
 # English word -> the Japanese word it translates (every English word here comes from one)
 ENGLISH_TO_JAPANESE = {
-    **{english: japanese for japanese, english in {**data.NOUNS, **data.ADJECTIVES}.items()},
-    **{form: japanese for japanese, (one, two, _) in data.VERBS.items() for form in (one, two)}}
-VERB_FORMS = {form for one, two, _ in data.VERBS.values() for form in (one, two)}
+    **{english: japanese for japanese, english in {**tasks.NOUNS, **tasks.ADJECTIVES}.items()},
+    **{form: japanese for japanese, (one, two, _) in tasks.VERBS.items() for form in (one, two)}}
+VERB_FORMS = {form for one, two, _ in tasks.VERBS.values() for form in (one, two)}
 
 
 def alignment_config(out, name, seed=0):

@@ -33,12 +33,13 @@ from pathlib import Path
 import numpy as np
 
 from minigrad.files import atomic_write
-from seq2seq import data, metrics, runs
+from seq2seq import metrics, runs
+from seq2seq.data import tasks
+from seq2seq.data.vocab import tokenize
 from seq2seq.papers.alignments import expected_cells
 from seq2seq.papers.folder import experiment_folder, trained, write_results
 from seq2seq.settings import check_settings
 from seq2seq.train import TrainConfig
-from seq2seq.vocab import tokenize
 
 RESULTS = ("uniform-and-seeds.json", "uniform-and-seeds.png", "pairs.tsv")
 
@@ -66,11 +67,11 @@ def uniform_and_seeds(out="runs/uniform-and-seeds", seeds=3, log=runs.say, num_e
     configs = {name: explanation_config(out, name, hidden_size, epochs, max_len)
                for name in names}
     with experiment_folder(out, "uniform-and-seeds", configs, RESULTS, overwrite, log):
-        pairs = data.make_task("toy-ja-en", num_examples, seed=0, max_len=max_len)
+        pairs = tasks.make_task("toy-ja-en", num_examples, seed=0, max_len=max_len)
         text = "".join(f"{source}\t{target}\n" for source, target in pairs)
         atomic_write(out / "pairs.tsv", lambda file: file.write(text), text=True)
         trained = {source for source, _ in pairs}
-        held_out = [pair for pair in data.make_task("toy-ja-en", n_held_out, seed=1,
+        held_out = [pair for pair in tasks.make_task("toy-ja-en", n_held_out, seed=1,
                                                     max_len=max_len) if pair[0] not in trained]
         return _compare(out, configs, held_out, log)
 

@@ -4,11 +4,12 @@
 
 The paper trains an encoder-decoder without attention (RNNenc) and one with it (RNNsearch) on
 sentences of up to 30 or 50 words and plots BLEU against the length of the test sentences, up to
-60 words: RNNenc falls as sentences grow, RNNsearch holds up. Here the two models (seq2seq.model:
-the plain Decoder and the AttentionDecoder) train with the same budget on the same sentences of
-a built-in task, with source lengths up to --max-len; both are scored on held-out sentences up to
---test-max-len, longer than any they trained on when it is above --max-len. For each source
-length: exact match and BLEU (metrics.bleu_by_length), on the run's own tokens.
+60 words: RNNenc falls as sentences grow, RNNsearch holds up. Here the two models
+(seq2seq.models: the plain Decoder and the AttentionDecoder) train with the same budget on the
+same sentences of a built-in task, with source lengths up to --max-len; both are scored on
+held-out sentences up to --test-max-len, longer than any they trained on when it is above
+--max-len. For each source length: exact match and BLEU (metrics.bleu_by_length), on the run's
+own tokens.
 
 Writes OUT/plain/ and OUT/attention/ (the two runs), compare-lengths.json (the scores and how
 many sentences each is over) and compare-lengths.png (plots.plot_lengths).
@@ -17,12 +18,13 @@ many sentences each is over) and compare-lengths.png (plots.plot_lengths).
 from pathlib import Path
 
 from minigrad.settings import SettingError
-from seq2seq import data, metrics, runs
+from seq2seq import metrics, runs
+from seq2seq.data import tasks
+from seq2seq.data.vocab import tokenize
 from seq2seq.experiments import held_out_pairs
 from seq2seq.papers.folder import experiment_folder, trained, write_results
 from seq2seq.settings import check_settings
 from seq2seq.train import TrainConfig
-from seq2seq.vocab import tokenize
 
 LENGTH_MODELS = {"plain": None, "attention": "dot"}      # subfolder: attention scoring
 RESULTS = ("compare-lengths.json", "compare-lengths.png")
@@ -49,8 +51,8 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
     task's own range by default); score both, by source length, on n_held_out sentences of
     min_len..test_max_len tokens (default: max_len) that neither trained on. Returns the
     result written to compare-lengths.json."""
-    if task not in data.TASKS:          # before any training: the held-out pairs are generated
-        raise SettingError("task", f"must be a built-in task ({', '.join(data.TASKS)}): "
+    if task not in tasks.TASKS:          # before any training: the held-out pairs are generated
+        raise SettingError("task", f"must be a built-in task ({', '.join(tasks.TASKS)}): "
                            f"compare-lengths generates new sentences of it to score, got {task!r}")
     check_settings(min_len=min_len, max_len=max_len, test_max_len=test_max_len,
                    num_examples=num_examples)
@@ -58,8 +60,8 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
         raise SettingError("num_examples", f"must be at least {MIN_EXAMPLES} for compare-lengths, "
                            f"got {num_examples}: on fewer pairs neither model learns the task, "
                            f"and two models that both fail say nothing about length")
-    low, high = (data.DEFAULT_LENGTHS[task][0] if min_len is None else min_len,
-                 data.DEFAULT_LENGTHS[task][1] if max_len is None else max_len)
+    low, high = (tasks.DEFAULT_LENGTHS[task][0] if min_len is None else min_len,
+                 tasks.DEFAULT_LENGTHS[task][1] if max_len is None else max_len)
     tested = high if test_max_len is None else test_max_len
     if tested < high:
         raise SettingError("test_max_len", f"{tested} is below the longest training source, "

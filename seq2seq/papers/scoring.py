@@ -10,7 +10,7 @@ Luong et al. compare ways to score a decoder state h_t against an encoder state 
                                                                    et al.: AdditiveAttention)
 
 and find, for their global attention, dot and general about as good and concat worse. Here the
-same model (seq2seq.model.AttentionDecoder, the Luong wiring) is trained with each score, with
+same model (seq2seq.models.rnn.AttentionDecoder, the Luong wiring) is trained with each score, with
 the same data, budget and seeds, and scored on held-out sentences: exact match, BLEU, and the
 CPU time of an epoch (process time, so that other programs on the machine do not count; one BLAS
 thread). The additive score builds a (B, T, S, H) tensor of tanh features where the others make
@@ -23,7 +23,8 @@ compare-scoring.png (plots.plot_scoring).
 from pathlib import Path
 
 from minigrad.settings import SettingError, check_number
-from seq2seq import data, metrics, runs
+from seq2seq import metrics, runs
+from seq2seq.data import tasks
 from seq2seq.papers.folder import experiment_folder, trained, write_results
 from seq2seq.settings import check_settings
 from seq2seq.train import TrainConfig
@@ -47,8 +48,8 @@ def compare_scoring(out="runs/compare-scoring", task="toy-ja-en", seeds=2, epoch
                     n_held_out=1000, overwrite=False):
     """Train the model with each score and each of `seeds` seeds alike; score each on held-out
     sentences. Returns the result written to compare-scoring.json."""
-    if task not in data.TASKS:          # before any training: the held-out pairs are generated
-        raise SettingError("task", f"must be a built-in task ({', '.join(data.TASKS)}): "
+    if task not in tasks.TASKS:          # before any training: the held-out pairs are generated
+        raise SettingError("task", f"must be a built-in task ({', '.join(tasks.TASKS)}): "
                            f"compare-scoring generates new sentences of it to score, got {task!r}")
     check_number("seeds", seeds, low=1, high=10, integer=True)
     check_settings(epochs=epochs, num_examples=num_examples, hidden_size=hidden_size,
@@ -62,7 +63,7 @@ def compare_scoring(out="runs/compare-scoring", task="toy-ja-en", seeds=2, epoch
 
 
 def _compare(out, configs, log, n_held_out):
-    from seq2seq import heldout
+    from seq2seq.data import heldout
     from seq2seq.papers.plots import plot_scoring
     from seq2seq.translator import load_translator
 
@@ -71,7 +72,7 @@ def _compare(out, configs, log, n_held_out):
               "hidden_size": first.hidden_size, "scores": {}}
     models = [(config, translator, seconds / config.epochs)
               for _, config, translator, seconds in trained(configs, log)]
-    pairs = data.make_task(first.task, n_held_out, seed=12345, min_len=first.min_len,
+    pairs = tasks.make_task(first.task, n_held_out, seed=12345, min_len=first.min_len,
                            max_len=first.max_len)
     for config, _, _ in models:             # held out from every model: the same for all
         state = load_translator(config.out)[1]

@@ -1,5 +1,5 @@
 """Corpus files: pairs read from a text file, one "source<sep>target" a line, and the split of
-any pairs (a corpus's or a built-in task's, `seq2seq.data`) into training and validation.
+any pairs (a corpus's or a built-in task's, `seq2seq.data.tasks`) into training and validation.
 
     load_pairs("dates.txt", sep="_")           one "source<sep>target" pair a line
     load_pairs("fra.txt", columns=(1, 2))      two columns of a longer line (an Anki export)
@@ -12,7 +12,7 @@ import re
 
 from minigrad.files import open_regular
 from minigrad.settings import SettingError
-from seq2seq.vocab import SPECIALS
+from seq2seq.data.vocab import SPECIALS
 
 
 class CorpusError(ValueError):

@@ -24,7 +24,7 @@ import numpy as np
 import minigrad.functional as F
 from minigrad import nn, scope
 import attention as attn
-from seq2seq.recurrent import hidden, make_rnn, named_parts
+from seq2seq.models.recurrent import hidden, make_rnn, named_parts
 
 SCORINGS = ("dot", "general", "additive", "uniform")     # uniform: a baseline
 WIRINGS = ("luong", "bahdanau")

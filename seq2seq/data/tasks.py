@@ -1,4 +1,4 @@
-"""Source/target sentence pairs: four built-in tasks (corpus files: `seq2seq.corpus`, whose
+"""Source/target sentence pairs: four built-in tasks (corpus files: `seq2seq.data.corpus`, whose
 names are here too).
 
     make_task("toy-ja-en", 3)   -> [("ねこ が さかな を たべる", "the cat eats fish"), ...]
@@ -16,7 +16,7 @@ the others.
 import datetime
 import random
 
-from seq2seq.corpus import (  # noqa: F401  (the corpus files' names, where they always were)
+from seq2seq.data.corpus import (  # noqa: F401  (the corpus files' names, where they always were)
     MAX_LINE_BYTES,
     CorpusError,
     load_pairs,
@@ -24,7 +24,7 @@ from seq2seq.corpus import (  # noqa: F401  (the corpus files' names, where they
     source_key,
     split_pairs,
 )
-from seq2seq.vocab import tokenize
+from seq2seq.data.vocab import tokenize
 
 # ---- toy-ja-en: Japanese -> English from a small grammar (see `toy_ja_en`) -----------------
 

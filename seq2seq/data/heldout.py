@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from minigrad.files import open_regular
-from seq2seq.data import TASKS, CorpusError, source_key
+from seq2seq.data.tasks import TASKS, CorpusError, source_key
 
 HASH = "blake2b-64"
 
@@ -107,7 +107,7 @@ def task_lengths(task, config, min_len=None, max_len=None):
     from: --min-len/--max-len if given, else the run's own when it trained on that very task
     (a model trained on sources of up to 8 digits is scored on such sources, not on the task's
     default 3 to 12), else the task's defaults. Returns (low, high, a phrase for the note)."""
-    from seq2seq.data import DEFAULT_LENGTHS
+    from seq2seq.data.tasks import DEFAULT_LENGTHS
 
     same = isinstance(config, dict) and config.get("task") == task
     run = [config.get(k) if same else None for k in ("min_len", "max_len")]

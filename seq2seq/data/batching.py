@@ -12,7 +12,7 @@ the last column and is scored on all but the first.
 
 import numpy as np
 
-from seq2seq.vocab import tokenize
+from seq2seq.data.vocab import tokenize
 
 
 def encode_source(text, vocab, level, reverse_input=False):

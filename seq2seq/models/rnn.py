@@ -4,16 +4,16 @@ Shapes: B batch, S source length, T target length, E embedding size, H hidden si
 
 Encoder       ids (B, S) -> Embedding -> recurrent layer -> hidden states (B, S, H) and its final
               state ((h, c) for an LSTM, h for a GRU)
-Decoder, AttentionDecoder   in seq2seq/decoders.py: the plain decoder, and the one that looks
+Decoder, AttentionDecoder   in seq2seq/models/decoders.py: the plain decoder, and the one that looks
               back at every encoder hidden state through attention ("luong" or "bahdanau")
-Seq2Seq       the two, and the bridge between them (seq2seq/recurrent.py)
+Seq2Seq       the two, and the bridge between them (seq2seq/models/recurrent.py)
 
 The recurrent layers are LSTMs unless `rnn` names another class that meets the contract of
 `minigrad.nn.recurrent`: `Seq2Seq(..., rnn=GRU)`, or `python -m seq2seq train --rnn
 my_gru.py:GRU`. The encoder's final state reaches the decoder through `bridge`, part by part.
 
-Source batches are padded on the left (see `seq2seq.batching`); the encoder's layers skip padded
-positions (their state passes through unchanged: the contract's mask), so the encoder's last
+Source batches are padded on the left (see `seq2seq.data.batching`); the encoder's layers skip
+padded positions (their state passes through unchanged: the contract's mask), so the encoder's last
 state is the state after the last real token, the same as for the sentence alone; padded
 positions get no attention (the mask), padded target positions no loss (ignore_index).
 """
@@ -22,11 +22,11 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad import nn, scope
-from seq2seq.decoders import SCORINGS, WIRINGS, AttentionDecoder, Decoder, run_steps
-from seq2seq.recurrent import bridge, make_rnn
+from seq2seq.models.decoders import SCORINGS, WIRINGS, AttentionDecoder, Decoder, run_steps
+from seq2seq.models.recurrent import bridge, make_rnn
 
-# The decoders and the settings' choices live in seq2seq/decoders.py; they are here too, where
-# the model is, so that `from seq2seq.model import ...` finds every part of it.
+# The decoders and the settings' choices live in seq2seq/models/decoders.py; they are here too,
+# where the model is, so that `from seq2seq.models.rnn import ...` finds every part of it.
 __all__ = ["SCORINGS", "WIRINGS", "AttentionDecoder", "Decoder", "Encoder", "Seq2Seq",
            "run_steps"]
 

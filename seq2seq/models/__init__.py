@@ -1,0 +1,19 @@
+"""The models: what to read to understand how the encoder-decoder translates.
+
+    rnn.py          Encoder and Seq2Seq: a recurrent layer reads the source, another writes the
+                    target, and the bridge hands the encoder's final state across
+    decoders.py     Decoder (the encoder's final state only) and AttentionDecoder (looks back
+                    at every encoder state, "luong" or "bahdanau" wiring)
+    recurrent.py    the recurrent layers: made from a class (nn.LSTM unless another is given),
+                    checked against minigrad.nn.recurrent's contract; the bridge
+    decoding.py     writing a translation: greedy decoding and beam search
+
+A second model (a Transformer) gets its file here, beside rnn.py; the decoding works with any
+model whose `encode` and `decoder.step` work as Seq2Seq's do.
+"""
+
+from seq2seq.models.decoding import beam_search, greedy
+from seq2seq.models.rnn import SCORINGS, WIRINGS, AttentionDecoder, Decoder, Encoder, Seq2Seq
+
+__all__ = ["Encoder", "Decoder", "AttentionDecoder", "Seq2Seq", "SCORINGS", "WIRINGS", "greedy",
+           "beam_search"]
