@@ -42,7 +42,7 @@ def lstm_cell_page(folder):
 
 
 def seq2seq_page(folder, run):
-    from seq2seq.cli import main
+    from seq2seq.commands.cli import main
     if run is None:
         run = folder / "run"
         main(["train", "--task", "reverse", "--num-examples", "300", "--min-len", "3",

@@ -32,11 +32,11 @@ import minigrad
 from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
+from seq2seq.commands.train import TrainConfig, train
 from seq2seq.data import tasks
 from seq2seq.data.batching import batches, encode_source, encode_target
 from seq2seq.data.vocab import Vocab, tokenize
 from seq2seq.models.rnn import Seq2Seq
-from seq2seq.train import TrainConfig, train
 
 DATES = ROOT.parent / "shared" / "data" / "dates-dlfs2.txt"
 

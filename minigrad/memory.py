@@ -29,7 +29,7 @@ def keep_freed_memory(limit=2 ** 30):
 def available_bytes():
     """The memory the system could give this process now without swapping (Linux's
     MemAvailable, which counts the caches it can drop), in bytes; None where it cannot be read.
-    A size check before a large allocation compares with it (seq2seq.sizes)."""
+    A size check before a large allocation compares with it (seq2seq.commands.sizes)."""
     try:
         with open("/proc/meminfo", encoding="ascii") as file:
             for line in file:

@@ -1,5 +1,5 @@
 import sys
 
-from seq2seq.cli import main
+from seq2seq.commands.cli import main
 
 sys.exit(main())

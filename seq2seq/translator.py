@@ -7,8 +7,9 @@ Inference needs nothing from training: `translate`, `evaluate` and `draw` import
 
 from pathlib import Path
 
-from seq2seq import metrics, rnn_file
-from seq2seq.checkpoint_reading import checked_config, entry, read_checkpoint, renamed
+from seq2seq import metrics
+from seq2seq.commands import rnn_file
+from seq2seq.commands.checkpoint_reading import checked_config, entry, read_checkpoint, renamed
 from seq2seq.data.batching import encode_source, pad_sources
 from seq2seq.data.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
 from seq2seq.models.decoding import beam_search, greedy
@@ -28,8 +29,8 @@ MAX_SOURCE_TOKENS = 1000
 
 class Translator:
     """A trained model with what it needs to read and write text: vocabularies and settings.
-    `rnn_record`: where the model's recurrent layer comes from (seq2seq.rnn_file), None for the
-    LSTM."""
+    `rnn_record`: where the model's recurrent layer comes from (seq2seq.commands.rnn_file), None for
+    the LSTM."""
 
     def __init__(self, model, src_vocab, tgt_vocab, level, reverse_input, rnn_record=None):
         self.model, self.src_vocab, self.tgt_vocab = model, src_vocab, tgt_vocab
@@ -133,13 +134,15 @@ def load_translator(path, layer_file=None):
     """A run folder (or its checkpoint file) -> (Translator, the checkpoint dict). A recurrent
     layer from a file runs only from the copy in the checkpoint's folder, or from `layer_file`,
     a file the user named (--rnn-file), taken in its place; either only if its bytes hash as
-    the recorded ones (seq2seq.rnn_file.class_of). Never from a path the checkpoint alone names.
+    the recorded ones (seq2seq.commands.rnn_file.class_of). Never from a path the checkpoint alone
+    names.
 
     Whatever is wrong with the file's content (a missing entry, weights whose shapes disagree
     with the model's settings, a vocabulary that is not one) is a ValueError that starts with
     the file's name and names the entry: the error is about that file, whichever line found it.
     Every entry's type, and every weight's declared shape, is checked before any array's data
-    is read (seq2seq.checkpoint_entries); weights that are not finite, once they are read."""
+    is read (seq2seq.commands.checkpoint_entries); weights that are not finite, once they are
+    read."""
     path = Path(path)
     _check_run_there(path)
     file = path / CHECKPOINT if path.is_dir() else path

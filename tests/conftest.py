@@ -44,7 +44,7 @@ def student_file(tmp_path, code, name="solution.py"):
 def tiny_run(tmp_path_factory):
     """A seq2seq run trained for one epoch on a tiny reversal task (a few seconds), in a
     temporary folder: never the repository's runs/. Its folder, for commands that take a RUN."""
-    from seq2seq.train import TrainConfig, train
+    from seq2seq.commands.train import TrainConfig, train
     out = tmp_path_factory.mktemp("runs") / "tiny"
     train(TrainConfig(task="reverse", num_examples=300, min_len=3, max_len=5, embed_size=8,
                       hidden_size=16, batch_size=32, epochs=1, progress=False, out=str(out)),
@@ -56,7 +56,7 @@ def tiny_run(tmp_path_factory):
 def smallest_run(tmp_path_factory):
     """A run of the smallest sizes (hidden 8, embedding 4, 60 examples), whose weights' shapes
     the checkpoint tests name; they copy it before changing anything."""
-    from seq2seq.train import TrainConfig, train
+    from seq2seq.commands.train import TrainConfig, train
     out = tmp_path_factory.mktemp("runs") / "smallest"
     train(TrainConfig(task="reverse", num_examples=60, min_len=3, max_len=4, embed_size=4,
                       hidden_size=8, epochs=1, progress=False, out=str(out)), log=lambda *a: None)
@@ -66,7 +66,7 @@ def smallest_run(tmp_path_factory):
 @pytest.fixture(scope="session")
 def composed_run(tmp_path_factory):
     """A tiny run whose LSTMs are built from primitive ops, with a bidirectional encoder."""
-    from seq2seq.train import TrainConfig, train
+    from seq2seq.commands.train import TrainConfig, train
     out = tmp_path_factory.mktemp("runs") / "composed"
     train(TrainConfig(task="reverse", num_examples=200, min_len=3, max_len=5, embed_size=8,
                       hidden_size=8, batch_size=32, epochs=1, bidirectional=True, fused=False,

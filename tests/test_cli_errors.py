@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import minigrad
-from seq2seq.cli import main
-from seq2seq.train import TrainConfig, train
+from seq2seq.commands.cli import main
+from seq2seq.commands.train import TrainConfig, train
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--task", "copy", "--num-examples", "20", "--epochs", "1", "--embed-size", "4",
@@ -88,7 +88,7 @@ def test_demo_and_compare_lengths_make_the_checks_train_makes(tmp_path, capsys, 
 
 
 def test_demo_epochs_0_is_refused_as_train_refuses_it_not_read_as_the_default():
-    from seq2seq.experiments import demo_config
+    from seq2seq.commands.demo import demo_config
     assert demo_config("out").epochs == 6 and demo_config("out").num_examples == 12000
     assert demo_config("out", epochs=1, num_examples=50).epochs == 1
     for epochs in (0, -1):
@@ -137,7 +137,7 @@ def test_settings_without_an_upper_bound_are_refused_at_once(run_folder, tmp_pat
 
 
 def test_the_length_bound_is_what_translate_takes():
-    from seq2seq.settings import MAX_STEP, MAX_TOKENS
+    from seq2seq.commands.settings import MAX_STEP, MAX_TOKENS
     from seq2seq.translator import MAX_SOURCE_TOKENS
     assert MAX_TOKENS == MAX_SOURCE_TOKENS and MAX_STEP == 2 * MAX_SOURCE_TOKENS + 9
 
@@ -166,7 +166,8 @@ def broken_copy(run_folder, tmp_path, change):
     (lambda s: s.pop("src_vocab"), ["no 'src_vocab' entry"]),
     (lambda s: s["model_config"].update(hidden_size=0), ["hidden_size must be an integer"]),
     (lambda s: s.update(src_vocab="not a vocabulary"), ["src_vocab", "str"]),
-    # every entry by type, read or not by the command (one place: seq2seq/checkpoint_entries.py)
+    # every entry by type, read or not by the command (one place:
+    # seq2seq/commands/checkpoint_entries.py)
     (lambda s: s["split"].update(val_pairs=7), ["'split.val_pairs' entry should be a list of "
                                                 "[source, target] pairs, found 7 (int)"]),
     (lambda s: s["split"].update(val_pairs=[["1", 2]]), ["'split.val_pairs[0]'", "of str"]),
@@ -221,7 +222,7 @@ def test_a_checkpoint_whose_content_does_not_fit_names_the_file(run_folder, tmp_
 def test_any_exception_is_one_line_with_status_1(tmp_path, capsys, monkeypatch, error, shown):
     def fail(config, log=print, layer_file=None):
         raise error
-    monkeypatch.setattr("seq2seq.train.train", fail)
+    monkeypatch.setattr("seq2seq.commands.train.train", fail)
     monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
     assert main(["train", *TINY, "--hidden-size", "1000000", "--out", str(tmp_path)]) == 1
     assert shown in one_error_line(capsys)
@@ -230,7 +231,7 @@ def test_any_exception_is_one_line_with_status_1(tmp_path, capsys, monkeypatch, 
 def test_ctrl_c_exits_with_130(tmp_path, capsys, monkeypatch):
     def interrupted(config, log=print, layer_file=None):
         raise KeyboardInterrupt
-    monkeypatch.setattr("seq2seq.train.train", interrupted)
+    monkeypatch.setattr("seq2seq.commands.train.train", interrupted)
     assert main(["train", *TINY, "--out", str(tmp_path)]) == 130
     assert capsys.readouterr().err.strip() == "interrupted"
 
@@ -242,7 +243,7 @@ def test_a_sys_exit_in_code_a_command_runs_is_an_error_line_with_status_1(
     pass, and the command would end without a word."""
     def exits(config, log=print, layer_file=None):
         sys.exit(code)                                  # the line the message names
-    monkeypatch.setattr("seq2seq.train.train", exits)
+    monkeypatch.setattr("seq2seq.commands.train.train", exits)
     monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
     assert main(["train", *TINY, "--out", str(tmp_path)]) == 1
     line = one_error_line(capsys)
@@ -261,7 +262,7 @@ def test_debug_flag_or_environment_reraises(tmp_path, monkeypatch, args, environ
 
 
 def test_a_huge_size_names_the_setting(tmp_path, capsys):
-    """Refused from the settings, before any array is made (seq2seq/sizes.py), naming the
+    """Refused from the settings, before any array is made (seq2seq/commands/sizes.py), naming the
     setting."""
     assert main(["train", *TINY, "--hidden-size", str(10**20), "--out", str(tmp_path)]) == 1
     assert one_error_line(capsys).startswith(f"error: --hidden-size {10**20} is too large: ")
@@ -364,7 +365,7 @@ def test_draw_and_explore_refuse_a_step_past_the_last_one_decoding_reaches(run_f
 
 
 def test_a_step_past_the_end_of_the_translation_is_refused_naming_its_length(run_folder):
-    from seq2seq.draw import decoder_step
+    from seq2seq.commands.draw import decoder_step
     from seq2seq.translator import load_translator
     translator, _ = load_translator(run_folder)
     bias = translator.model.decoder.out.bias

@@ -222,8 +222,8 @@ def test_the_page_reports_when_it_became_interactive(tmp_path, open_page):
 
 
 def test_a_seq2seq_decoder_step_folds_to_about_60_boxes(tiny_run, tmp_path, open_page):
-    from seq2seq.draw import load_step
-    from seq2seq.explore import explore_decoder_step
+    from seq2seq.commands.draw import load_step
+    from seq2seq.commands.explore import explore_decoder_step
 
     class Args:
         run, sentence = str(tiny_run), None

@@ -5,7 +5,7 @@ import pytest
 
 from minigrad.viz.__main__ import main as viz_main
 from attention.__main__ import main as attention_main
-from seq2seq.cli import main as seq2seq_main
+from seq2seq.commands.cli import main as seq2seq_main
 from tests.test_explorer import page_data
 
 

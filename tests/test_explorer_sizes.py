@@ -46,9 +46,9 @@ def test_the_thousand_op_page_is_the_size_the_tutorial_says(tmp_path):
 
 @pytest.mark.slow
 def test_a_demo_sized_decoder_step_is_the_size_the_tutorial_says(tmp_path):
-    from seq2seq.draw import load_step
-    from seq2seq.explore import explore_decoder_step
-    from seq2seq.train import TrainConfig, train
+    from seq2seq.commands.draw import load_step
+    from seq2seq.commands.explore import explore_decoder_step
+    from seq2seq.commands.train import TrainConfig, train
 
     expected = stated(r"is a (\d+ KB) page showing \d+ boxes folded by default, and "
                       r"([\d.]+ MB) when its LSTMs are built from primitive ops")

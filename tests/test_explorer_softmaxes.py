@@ -6,7 +6,7 @@ import numpy as np
 
 from minigrad import Tensor, scope
 from minigrad.viz import explore
-from seq2seq.cli import main as seq2seq_main
+from seq2seq.commands.cli import main as seq2seq_main
 from tests.test_explorer import page_data
 
 

@@ -8,7 +8,7 @@ import json
 import shlex
 from pathlib import Path
 
-from seq2seq.cli import main
+from seq2seq.commands.cli import main
 from tests.reference import minigrad_reference as reference
 
 ROOT = Path(__file__).resolve().parent.parent

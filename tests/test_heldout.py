@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 import minigrad
-from seq2seq.cli import main
+from seq2seq.commands.cli import main
+from seq2seq.commands.demo import demo_config, held_out_pairs
+from seq2seq.commands.train import TrainConfig, train
 from seq2seq.data import heldout, tasks
-from seq2seq.experiments import demo_config, held_out_pairs
 from seq2seq.papers.lengths import compare_lengths
-from seq2seq.train import TrainConfig, train
 from seq2seq.translation import Translation
 from seq2seq.translator import Translator, load_translator
 

@@ -66,7 +66,8 @@ def test_importing_the_packages_and_their_commands_raises_no_warning():
     RuntimeWarning from running a module twice (python -m of a module imported by its
     package's __init__)."""
     modules = ("minigrad", "attention", "seq2seq", "minigrad.viz", "minigrad.grade",
-               "attention.grade", "seq2seq.grade", "seq2seq.cli", "attention.draw", "seq2seq.draw")
+               "attention.grade", "seq2seq.grade", "seq2seq.commands.cli", "attention.draw",
+               "seq2seq.commands.draw")
     code = "import importlib, sys\nfor m in sys.argv[1:]: importlib.import_module(m)"
     run = subprocess.run([sys.executable, "-W", "error", "-c", code, *modules], cwd=ROOT,
                          capture_output=True, text=True, check=False)

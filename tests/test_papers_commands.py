@@ -5,9 +5,9 @@ test_papers_*.py files do that)."""
 
 import pytest
 
-from seq2seq.cli import main
+from seq2seq.commands.cli import main
+from seq2seq.commands.runs import RunFolderError
 from seq2seq.papers.alignments import alignments
-from seq2seq.runs import RunFolderError
 
 from test_runs import one_error_line, quiet, tiny
 

@@ -17,9 +17,9 @@ import pytest
 
 import minigrad
 from minigrad.files import atomic_write, stale_temporaries
-from seq2seq import runs
-from seq2seq.cli import main
-from seq2seq.train import TrainConfig, train
+from seq2seq.commands import runs
+from seq2seq.commands.cli import main
+from seq2seq.commands.train import TrainConfig, train
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--task", "reverse", "--num-examples", "200", "--min-len", "3", "--max-len", "5",
@@ -178,7 +178,7 @@ def test_train_into_a_file_is_one_line(tmp_path, capsys):
 
 HOLDER = textwrap.dedent("""
     import sys, time
-    from seq2seq import runs
+    from seq2seq.commands import runs
     with runs.hold(sys.argv[1], log=lambda *a: None):
         print("held", flush=True)
         time.sleep(60)

@@ -8,17 +8,18 @@ import pytest
 
 import minigrad
 from minigrad.files import atomic_write
-from seq2seq import experiments, heatmap
-from seq2seq.cli import main
+from seq2seq import heatmap
+from seq2seq.commands import demo
+from seq2seq.commands.cli import main
+from seq2seq.commands.train import train
 from seq2seq.papers import lengths
-from seq2seq.train import train
 
 from test_runs import one_error_line, quiet, tiny
 
 
 @pytest.fixture
 def small(monkeypatch):
-    demo_config = experiments.demo_config
+    demo_config = demo.demo_config
     lengths_config = lengths.lengths_config
 
     def small_demo(out, seed=0, epochs=None, num_examples=None):
@@ -29,24 +30,24 @@ def small(monkeypatch):
                       seed=0, min_len=None, max_len=None):
         return dataclasses.replace(lengths_config(out, name, task, 1, 200, 8, seed, min_len,
                                                   max_len), embed_size=8, progress=False)
-    monkeypatch.setattr(experiments, "demo_config", small_demo)
+    monkeypatch.setattr(demo, "demo_config", small_demo)
     monkeypatch.setattr(lengths, "lengths_config", small_lengths)
-    monkeypatch.setattr(experiments, "draw_pictures", lambda *args: [])    # no Graphviz needed
+    monkeypatch.setattr(demo, "draw_pictures", lambda *args: [])    # no Graphviz needed
     monkeypatch.setattr(heatmap, "plot_heatmap",                # matplotlib is slow here
                         lambda weights, source, target, path=None, title=None, overwrite=False:
                         atomic_write(path, lambda file: file.write(b"\x89PNG")))
-    monkeypatch.setattr(experiments, "DEMO_HELD_OUT", 40)
+    monkeypatch.setattr(demo, "DEMO_HELD_OUT", 40)
 
 
 def test_demo_twice_replaces_its_own_run_and_says_so(small, tmp_path):
     out = tmp_path / "demo"
     first = []
-    experiments.run_demo(out, log=first.append)
+    demo.run_demo(out, log=first.append)
     assert not any("replacing" in line for line in first)
     report = json.loads((out / "demo-report.json").read_text(encoding="utf-8"))
     (out / "attention-9.png").write_bytes(b"an old heatmap of an earlier demo")
     second = []
-    experiments.run_demo(out, log=second.append)
+    demo.run_demo(out, log=second.append)
     assert [line for line in second if "replacing" in line] == [
         f"replacing the earlier demo run in {out}"]
     assert not (out / "attention-9.png").exists()           # the old demo's files are gone
@@ -55,16 +56,16 @@ def test_demo_twice_replaces_its_own_run_and_says_so(small, tmp_path):
 
 def test_a_demo_stopped_in_training_is_still_its_own(small, tmp_path):
     out = tmp_path / "demo"
-    train(experiments.demo_config(out), log=quiet)        # a checkpoint, no demo report yet
+    train(demo.demo_config(out), log=quiet)        # a checkpoint, no demo report yet
     lines = []
-    experiments.run_demo(out, log=lines.append)
+    demo.run_demo(out, log=lines.append)
     assert f"replacing the earlier demo run in {out}" in lines
 
 
 @pytest.mark.parametrize("what", ["other file", "train run", "foreign report"])
 def test_demo_never_replaces_anything_else(small, tmp_path, what, capsys):
     out = tmp_path / "demo"
-    experiments.run_demo(out, log=quiet)
+    demo.run_demo(out, log=quiet)
     if what == "other file":
         (out / "notes.txt").write_text("mine")
     elif what == "train run":

@@ -15,9 +15,9 @@ import pytest
 
 import minigrad
 from minigrad.files import stale_temporaries
-from seq2seq import train as train_module
-from seq2seq.cli import main
-from seq2seq.train import TrainConfig, train
+from seq2seq.commands import train as train_module
+from seq2seq.commands.cli import main
+from seq2seq.commands.train import TrainConfig, train
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "reference" / "minigrad_reference.py"
@@ -149,7 +149,7 @@ def test_a_layer_that_ends_the_process_is_an_error_and_the_earlier_run_stays(ear
 KILLER = """
 import os, signal, sys
 import minigrad.files
-from seq2seq import cli, runs, train
+from seq2seq.commands import cli, runs, train
 
 point = sys.argv[1]
 

@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from seq2seq import data
-from seq2seq.train import TrainConfig, build, train
+from seq2seq.commands.train import TrainConfig, build, train
+from seq2seq.data import tasks
 from tests.reference import minigrad_reference as reference
 
 SOURCES = ["ねこ が さかな を たべる", "いぬ が はしる",
            "ちいさい ねこ が おおきい いぬ を みる", "とり が なく"]
-PAIRS = data.make_task("toy-ja-en", 200, seed=0)
+PAIRS = tasks.make_task("toy-ja-en", 200, seed=0)
 
 MODELS = [dict(attention=a, wiring=w, bidirectional=b, reverse_input=r, fused=f)
           for a, w, b, r, f in itertools.product(["dot", "general", "additive", None],
@@ -53,7 +53,7 @@ def test_beam_search_is_not_worse_than_greedy_on_held_out_data(tmp_path):
                          hidden_size=32, batch_size=32, epochs=4, lr=1e-2, progress=False,
                          seed=0, out=str(tmp_path / "run"))
     translator, _ = train(config, log=lambda *a: None)
-    held_out = data.make_task("reverse", 200, seed=99, min_len=3, max_len=8)
+    held_out = tasks.make_task("reverse", 200, seed=99, min_len=3, max_len=8)
     greedy = translator.evaluate(held_out)["exact_match"]
     beam = translator.evaluate(held_out, beam_size=4)["exact_match"]
     assert 0.3 < greedy < 1.0                           # a model that is neither hopeless nor done

@@ -15,8 +15,8 @@ import pytest
 
 import minigrad
 from minigrad import checkpoint
-from seq2seq import sizes
-from seq2seq.cli import main
+from seq2seq.commands import sizes
+from seq2seq.commands.cli import main
 
 MiB = 1024 ** 2
 
@@ -141,7 +141,7 @@ def test_train_sources_inflating_to_more_hashes_than_the_run_had_sources_is_refu
 
 def test_a_run_from_a_pairs_file_may_record_at_most_max_sources_hashes(
         run, tmp_path, capsys, monkeypatch):
-    from seq2seq import checkpoint_entries
+    from seq2seq.commands import checkpoint_entries
     monkeypatch.setattr(checkpoint_entries, "MAX_SOURCES", 100)
     state = minigrad.load(run / "checkpoint.npz")
     state["config"]["task"] = str(tmp_path / "pairs.tsv")          # (never read: refused first)

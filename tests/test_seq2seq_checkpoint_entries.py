@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import minigrad
-from seq2seq.cli import main
+from seq2seq.commands.cli import main
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import minigrad
-from seq2seq.cli import main
-from seq2seq.train import TrainConfig, train
+from seq2seq.commands.cli import main
+from seq2seq.commands.train import TrainConfig, train
 from seq2seq.translator import load_translator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +118,7 @@ def test_bad_checkpoint_and_bad_corpus(tmp_path):
 
 
 def test_demo_writes_heatmaps_graphs_checkpoint_and_report(tmp_path):
-    from seq2seq.experiments import run_demo
+    from seq2seq.commands.demo import run_demo
     lines = []
     scores = run_demo(tmp_path, epochs=1, num_examples=300, log=lines.append)
     names = {p.name for p in tmp_path.iterdir()}

@@ -4,7 +4,7 @@ label with dollar signs, an unknown space, a source longer than any trained on, 
 that blows the weights up: each is refused or said, in one line."""
 
 import minigrad
-from seq2seq.cli import main
+from seq2seq.commands.cli import main
 
 TINY = ["--embed-size", "4", "--hidden-size", "8", "--batch-size", "32", "--no-progress"]
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from attention.figures import MAX_FIGURE_INCHES, figure_axis
-from seq2seq.cli import main
+from seq2seq.commands.cli import main
+from seq2seq.commands.train import TrainConfig, train
 from seq2seq.heatmap import MAX_TEXT_TOKENS, plot_heatmap, text_heatmap
-from seq2seq.train import TrainConfig, train
 from seq2seq.translator import MAX_SOURCE_TOKENS, load_translator
 
 

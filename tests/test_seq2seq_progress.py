@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from seq2seq import progress
-from seq2seq.progress import EpochLine, display_kind, epoch_progress
+from seq2seq.commands import progress
+from seq2seq.commands.progress import EpochLine, display_kind, epoch_progress
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--task", "reverse", "--num-examples", "200", "--min-len", "3", "--max-len", "5",

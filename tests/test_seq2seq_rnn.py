@@ -14,8 +14,8 @@ import minigrad
 from minigrad import nn
 from minigrad.nn.recurrent import RecurrentLayerError
 from seq2seq import Seq2Seq
+from seq2seq.commands.cli import main
 from seq2seq.data.batching import pad_sources, pad_targets
-from seq2seq.cli import main
 from seq2seq.models.decoding import beam_search, greedy
 from seq2seq.models.rnn import Decoder, Encoder, run_steps
 from seq2seq.models.recurrent import bridge
@@ -93,9 +93,9 @@ def test_an_lstm_encoder_and_a_gru_decoder_work_together():
 
 
 def test_a_train_config_may_name_the_class_and_the_run_records_its_file():
-    from seq2seq import data
-    from seq2seq.train import TrainConfig, build
-    pairs = data.make_task("reverse", 20, seed=0, min_len=3, max_len=5)
+    from seq2seq.commands.train import TrainConfig, build
+    from seq2seq.data import tasks
+    pairs = tasks.make_task("reverse", 20, seed=0, min_len=3, max_len=5)
     translator = build(TrainConfig(embed_size=4, hidden_size=6, rnn=GRU), pairs)
     assert translator.rnn_record["file"] == str(REFERENCE)
     assert translator.rnn_record["class"] == "GRU"

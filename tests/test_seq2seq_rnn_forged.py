@@ -11,8 +11,8 @@ import sys
 import pytest
 
 import minigrad
-from seq2seq import rnn_file
-from seq2seq.cli import main
+from seq2seq.commands import rnn_file
+from seq2seq.commands.cli import main
 from tests.reference import minigrad_reference as reference
 
 TINY = ["--task", "reverse", "--num-examples", "40", "--min-len", "3", "--max-len", "5",

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from seq2seq.cli import main
+from seq2seq.commands.cli import main
 from tests.reference import minigrad_reference as reference
 
 TINY = ["--task", "reverse", "--num-examples", "40", "--min-len", "3", "--max-len", "5",

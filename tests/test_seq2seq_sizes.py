@@ -7,8 +7,8 @@ import pytest
 
 from minigrad.memory import available_bytes
 from minigrad.settings import SettingError
-from seq2seq import sizes
-from seq2seq.cli import main
+from seq2seq.commands import sizes
+from seq2seq.commands.cli import main
 from seq2seq.models.rnn import Seq2Seq
 
 

@@ -6,10 +6,10 @@ text "<unk>" splits into five characters)."""
 import numpy as np
 import pytest
 
+from seq2seq.commands.train import TrainConfig, build
 from seq2seq.data import tasks
 from seq2seq.data.vocab import tokenize
 from seq2seq.heatmap import plot_heatmap
-from seq2seq.train import TrainConfig, build
 from seq2seq.translation import Translation
 
 PAIRS = tasks.make_task("reverse", 200, seed=0, min_len=3, max_len=5)      # characters

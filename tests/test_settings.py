@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from minigrad.settings import SettingError, SettingTypeError, check_number
-from seq2seq.settings import check_settings, check_split, too_large
+from seq2seq.commands.settings import check_settings, check_split, too_large
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), np.float32("nan")])

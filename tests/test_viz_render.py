@@ -193,8 +193,8 @@ def test_attention_draw_command(tmp_path, capsys):
 # ---- seq2seq ------------------------------------------------------------------------------
 
 def tiny_translator(attention="dot", wiring="luong"):
+    from seq2seq.commands.train import TrainConfig, build
     from seq2seq.data import tasks
-    from seq2seq.train import TrainConfig, build
     config = TrainConfig(task="reverse", num_examples=40, min_len=3, max_len=5, embed_size=4,
                          hidden_size=6, attention=attention, wiring=wiring, progress=False)
     pairs = tasks.make_task("reverse", 40, seed=0, min_len=3, max_len=5)
@@ -205,7 +205,7 @@ def tiny_translator(attention="dot", wiring="luong"):
                                                (None, "luong")])
 def test_the_drawn_decoder_step_computes_what_the_model_computes(attention, wiring):
     from minigrad import no_grad
-    from seq2seq.draw import decoder_step
+    from seq2seq.commands.draw import decoder_step
     _, translator = tiny_translator(attention, wiring)
     model, sentence = translator.model, "3 1 4 1"
     run = decoder_step(translator, sentence, step=2)
@@ -222,8 +222,8 @@ def test_the_drawn_decoder_step_computes_what_the_model_computes(attention, wiri
 
 def test_seq2seq_draw_command(tmp_path, capsys):
     from minigrad.optim import Adam
-    from seq2seq.draw import add_command
-    from seq2seq.train import save_run
+    from seq2seq.commands.draw import add_command
+    from seq2seq.commands.train import save_run
     config, translator = tiny_translator()
     (tmp_path / "run").mkdir()
     save_run(tmp_path / "run", config, translator, Adam(translator.model.parameters()), [])

@@ -12,7 +12,7 @@ import numpy as np
 from minigrad import Tensor, nn
 from minigrad.nn.module import check_sizes
 from minigrad.nn.recurrent import RecurrentLayerError, check_recurrent, hidden, join_parts, parts
-from seq2seq import rnn_file
+from seq2seq.commands import rnn_file
 
 __all__ = ["bridge", "hidden", "make_rnn", "named_parts"]
 

@@ -28,11 +28,11 @@ of rows whose largest weight is on the expected cell, for each kind of row) and 
 
 import numpy as np
 
-from seq2seq import runs
+from seq2seq.commands import runs
+from seq2seq.commands.demo import held_out_pairs
+from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
-from seq2seq.experiments import held_out_pairs
 from seq2seq.papers.folder import experiment_folder, trained, write_results
-from seq2seq.train import TrainConfig
 
 RESULTS = ("alignments.json", "alignments.png")
 

@@ -33,13 +33,14 @@ from pathlib import Path
 import numpy as np
 
 from minigrad.files import atomic_write
-from seq2seq import metrics, runs
+from seq2seq import metrics
+from seq2seq.commands import runs
+from seq2seq.commands.settings import check_settings
+from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.data.vocab import tokenize
 from seq2seq.papers.alignments import expected_cells
 from seq2seq.papers.folder import experiment_folder, trained, write_results
-from seq2seq.settings import check_settings
-from seq2seq.train import TrainConfig
 
 RESULTS = ("uniform-and-seeds.json", "uniform-and-seeds.png", "pairs.tsv")
 

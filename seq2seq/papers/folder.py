@@ -7,9 +7,9 @@ and the experiment's own results beside them:
     OUT/compare-lengths.json   what it measured        OUT/plain/checkpoint.npz   a model
     OUT/compare-lengths.png    its figure              OUT/plain/report.json
 
-As for the demo (seq2seq.experiments), a second run of the experiment replaces the first and
-says so, and nothing else is replaced without --overwrite (seq2seq.runs.claim). A folder is the
-experiment's own earlier run when every checkpoint in it has the config the experiment would
+As for the demo (seq2seq.commands.demo), a second run of the experiment replaces the first and
+says so, and nothing else is replaced without --overwrite (seq2seq.commands.runs.claim). A folder is
+the experiment's own earlier run when every checkpoint in it has the config the experiment would
 train now, but for the options its command line may change, and its JSON names the experiment.
 """
 
@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from minigrad.files import atomic_write
-from seq2seq import runs
-from seq2seq.experiments import FREE, same_config, saved_config
-from seq2seq.settings import check_train_config
+from seq2seq.commands import runs
+from seq2seq.commands.demo import FREE, same_config, saved_config
+from seq2seq.commands.settings import check_train_config
 
 
 @contextlib.contextmanager
@@ -80,7 +80,7 @@ def trained(configs, log, announce="training {}"):
     """Train the model of each config, in order, each announced on the log (`announce` with its
     name): yields (name, config, translator, cpu_seconds), the process time its training took
     (other programs on the machine do not count)."""
-    from seq2seq.train import train
+    from seq2seq.commands.train import train
 
     for name, config in configs.items():
         log(announce.format(name))

@@ -18,13 +18,14 @@ many sentences each is over) and compare-lengths.png (plots.plot_lengths).
 from pathlib import Path
 
 from minigrad.settings import SettingError
-from seq2seq import metrics, runs
+from seq2seq import metrics
+from seq2seq.commands import runs
+from seq2seq.commands.demo import held_out_pairs
+from seq2seq.commands.settings import check_settings
+from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.data.vocab import tokenize
-from seq2seq.experiments import held_out_pairs
 from seq2seq.papers.folder import experiment_folder, trained, write_results
-from seq2seq.settings import check_settings
-from seq2seq.train import TrainConfig
 
 LENGTH_MODELS = {"plain": None, "attention": "dot"}      # subfolder: attention scoring
 RESULTS = ("compare-lengths.json", "compare-lengths.png")

@@ -23,11 +23,12 @@ compare-scoring.png (plots.plot_scoring).
 from pathlib import Path
 
 from minigrad.settings import SettingError, check_number
-from seq2seq import metrics, runs
+from seq2seq import metrics
+from seq2seq.commands import runs
+from seq2seq.commands.settings import check_settings
+from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.papers.folder import experiment_folder, trained, write_results
-from seq2seq.settings import check_settings
-from seq2seq.train import TrainConfig
 
 SCORES = ("dot", "general", "additive")
 RESULTS = ("compare-scoring.json", "compare-scoring.png")

@@ -5,7 +5,7 @@ A run is a folder: `checkpoint.npz` (model, optimiser, vocabularies, config, his
 continues from the last finished epoch and gives exactly the weights an uninterrupted run would:
 each epoch's shuffle comes from (seed, epoch) alone, and the optimiser's state is saved with the
 model. The folder's rules (one run at a time, nothing replaced unasked, what a resumed run may
-change) are in seq2seq/runs.py.
+change) are in seq2seq/commands/runs.py.
 """
 
 import dataclasses
@@ -18,13 +18,13 @@ import minigrad
 from minigrad.memory import keep_freed_memory
 from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
-from seq2seq import rnn_file, runs, sizes
+from seq2seq.commands import rnn_file, runs, sizes
+from seq2seq.commands.progress import epoch_progress
+from seq2seq.commands.settings import check_split, check_train_config
 from seq2seq.data import heldout, tasks
 from seq2seq.data.batching import batches, encode_source, encode_target
 from seq2seq.data.vocab import Vocab, tokenize
 from seq2seq.models.rnn import Seq2Seq
-from seq2seq.progress import epoch_progress
-from seq2seq.settings import check_split, check_train_config
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
 
 
@@ -102,7 +102,7 @@ def train(config, log=runs.say, layer_file=None):
     lock it holds throughout (runs.hold); refuses a folder holding a run unless the config says
     resume or overwrite, and a resume that changes what the saved model cannot honour.
     `layer_file`: on resume, the run's --rnn file named on the command line, taken in place of
-    the run folder's copy (seq2seq.rnn_file.class_of); without it, the copy.
+    the run folder's copy (seq2seq.commands.rnn_file.class_of); without it, the copy.
 
     A new run's layer file is first run in a child process (rnn_file.check_in_child), and
     --overwrite leaves the earlier run as it is until this run's first checkpoint replaces it

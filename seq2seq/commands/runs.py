@@ -11,14 +11,14 @@
   fails or is killed before its first epoch is saved (bad settings, no memory, a broken
   --rnn file) leaves the earlier run whole, and a kill at any point leaves one checkpoint,
   the old one or the new one. (A new run's --rnn file is kept beside the old one's, under
-  a name that holds its hash, seq2seq.rnn_file.keep_copy; the old one's copy is removed once
-  the new checkpoint has replaced the old.)
+  a name that holds its hash, seq2seq.commands.rnn_file.keep_copy; the old one's copy is removed
+  once the new checkpoint has replaced the old.)
 - An experiment (the demo, compare-lengths) replaces its own earlier run and nothing else
   (`claim`).
 - `resume` refuses, naming each option, any change the saved model cannot honour (its shape,
   its wiring, its recurrent layer, its data); the changes it can honour are returned, to be
   noted in the history. A layer from a file (--rnn) must also be unchanged: loading the run
-  checks the file's hash (seq2seq.rnn_file).
+  checks the file's hash (seq2seq.commands.rnn_file).
 - The checkpoint is the truth: report.json is made from its history (`report_of`), written
   after it, and rewritten from it when a kill came between the two (`reconcile_report`, on
   resume; `repair_report`, on evaluate).
@@ -229,7 +229,7 @@ def start(folder, config, level, log=say):
     if not present(folder, [CHECKPOINT]):
         raise RunFolderError(f"nothing to resume in {folder}: it holds no {CHECKPOINT} "
                              "(pass --overwrite instead of --resume to start a new run there)")
-    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
+    from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
     state = read_checkpoint(folder / CHECKPOINT)
     changed = check_resume(folder, state, config, level)
     reconcile_report(folder, state, log)
@@ -253,7 +253,7 @@ def experiment_in(folder):
 
 def check_resume(folder, state, config, level):
     """Refuse the options the saved model cannot honour; return those it can, as changed."""
-    from seq2seq.train import TrainConfig
+    from seq2seq.commands.train import TrainConfig
     saved = {**TrainConfig().__dict__, **state.get("config", {})}
     new = dict(config.__dict__)
     saved["level"], new["level"] = state.get("level", saved["level"]), level
@@ -334,7 +334,7 @@ def repair_report(path, log=say):
     folder = Path(path)
     if not (folder / CHECKPOINT).is_file():
         return
-    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
+    from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
     try:
         with hold(folder, log):
             reconcile_report(folder, read_checkpoint(folder / CHECKPOINT), log)

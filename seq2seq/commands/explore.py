@@ -1,10 +1,11 @@
 """`python -m seq2seq explore RUN`: one decoder step of a trained model, as a page that steps
 through its backward pass op by op (minigrad.viz.explore).
 
-The step is the one `seq2seq draw` draws (seq2seq/draw.py: the model's own `encode` and `step`,
-the loss -log p(token) of the token it writes as the root). The page starts with the big parts
-folded (the encoder, its time steps when its recurrent layer is built from primitive ops, and the
-decoder's recurrent layer), so that the attention is drawn op by op; a click unfolds any of them.
+The step is the one `seq2seq draw` draws (seq2seq/commands/draw.py: the model's own `encode` and
+`step`, the loss -log p(token) of the token it writes as the root). The page starts with the big
+parts folded (the encoder, its time steps when its recurrent layer is built from primitive ops, and
+the decoder's recurrent layer), so that the attention is drawn op by op; a click unfolds any of
+them.
 
     python -m seq2seq explore runs/demo --out decoder-step.html
     python -m seq2seq explore runs/demo --step 2 --predict --out predict.html
@@ -12,7 +13,7 @@ decoder's recurrent layer), so that the attention is drawn op by op; a click unf
 
 from minigrad.graph import walk
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
-from seq2seq.draw import add_step_options, decoder_step, load_step, step_collapse
+from seq2seq.commands.draw import add_step_options, decoder_step, load_step, step_collapse
 
 
 def explore_decoder_step(translator, sentence, step=0, collapse=None,

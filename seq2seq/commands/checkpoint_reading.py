@@ -1,13 +1,13 @@
 """Reading a run's checkpoint as data to be checked, never trusted: every entry by type and every
-weight's declared shape (seq2seq.checkpoint_entries) before any array's data is read, then what
-needs the values (finite weights, a model_config that agrees with the weights and vocabularies).
-Whatever is wrong is a ValueError that starts with the file's name and names the entry.
-`seq2seq.translator.load_translator` builds a model from what this reads."""
+weight's declared shape (seq2seq.commands.checkpoint_entries) before any array's data is read, then
+what needs the values (finite weights, a model_config that agrees with the weights and
+vocabularies). Whatever is wrong is a ValueError that starts with the file's name and names the
+entry. `seq2seq.translator.load_translator` builds a model from what this reads."""
 
 import numpy as np
 
 import minigrad
-from seq2seq import checkpoint_entries, sizes
+from seq2seq.commands import checkpoint_entries, sizes
 from seq2seq.data.vocab import Vocab
 from seq2seq.models.rnn import SCORINGS
 
@@ -57,8 +57,8 @@ def entry(file, state, name, use):
 
 
 def _check_declared(state, file):
-    """Every entry of the checkpoint `file` checked (seq2seq.checkpoint_entries), and its weights'
-    declared shapes compared with its model_config, before any array's data is read: a file
+    """Every entry of the checkpoint `file` checked (seq2seq.commands.checkpoint_entries), and its
+    weights' declared shapes compared with its model_config, before any array's data is read: a file
     whose weights declare gigabytes is refused without taking them."""
     if not isinstance(state, dict):
         raise ValueError(f"{file}: not a seq2seq checkpoint: it holds a "

@@ -291,7 +291,7 @@ import sys
 token, spec = sys.argv[1], sys.argv[2]
 try:
     from seq2seq.models.recurrent import make_rnn
-    from seq2seq.rnn_file import load
+    from seq2seq.commands.rnn_file import load
     make_rnn(load(spec)[0], 3, 4)
 except BaseException:
     pass

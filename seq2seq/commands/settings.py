@@ -73,7 +73,7 @@ def check_settings(**settings):
         from seq2seq.data.corpus import parse_columns
         parse_columns(settings["columns"])
     if isinstance(settings.get("rnn"), str):        # FILE.py:CLASS (a class, in Python: as is)
-        from seq2seq.rnn_file import split
+        from seq2seq.commands.rnn_file import split
         split(settings["rnn"])
 
 

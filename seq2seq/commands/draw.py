@@ -22,7 +22,7 @@ import numpy as np
 import minigrad.functional as F
 from minigrad import no_grad, scope
 from minigrad.settings import SettingError
-from seq2seq.settings import check_settings
+from seq2seq.commands.settings import check_settings
 
 
 def default_collapse(model):
@@ -142,7 +142,7 @@ def add_command(subparsers):
 
 def add_step_options(p):
     """The options that choose the step and its folding, the same for `draw` and `explore`."""
-    from seq2seq import rnn_file
+    from seq2seq.commands import rnn_file
 
     p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("--sentence", help="the source sentence (default: one made by the model's "

@@ -19,7 +19,7 @@ import importlib.util
 import sys
 import time
 
-from seq2seq.runs import QuietStream
+from seq2seq.commands.runs import QuietStream
 
 
 def in_notebook():

@@ -118,7 +118,7 @@ def _check(need, what, config, src_vocab_size, tgt_vocab_size):
 
 def _largest(sizes):
     """The size furthest above its usual value: the one the message blames."""
-    from seq2seq.settings import SIZE_DEFAULTS
+    from seq2seq.commands.settings import SIZE_DEFAULTS
     usual = dict(SIZE_DEFAULTS, src_vocab_size=1000, tgt_vocab_size=1000)
     names = [name for name in (*SIZE_SETTINGS, "src_vocab_size", "tgt_vocab_size")
              if isinstance(sizes.get(name), int)]

@@ -11,8 +11,8 @@ import json
 import sys
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
-from seq2seq.settings import check_settings, too_large
-from seq2seq.train_options import (
+from seq2seq.commands.settings import check_settings, too_large
+from seq2seq.commands.train_options import (
     add_columns_option,
     add_train_options,
     check_config,
@@ -25,9 +25,9 @@ from seq2seq.train_options import (
 
 
 def cmd_train(args):
-    from seq2seq.rnn_file import resolved, split
-    from seq2seq.runs import check_resume, say
-    from seq2seq.train import token_level, train
+    from seq2seq.commands.rnn_file import resolved, split
+    from seq2seq.commands.runs import check_resume, say
+    from seq2seq.commands.train import token_level, train
     config = config_from(args)
     check_config(config)
     config = dataclasses.replace(config, rnn=resolved(config.rnn))     # an absolute path
@@ -46,7 +46,8 @@ def cmd_train(args):
                 f"(--epochs {config.epochs}); pass a larger --epochs to train on")
             return
     # On resume, the saved layer runs from the run folder's copy, or from the file --rnn names
-    # on this command line; never from a path the checkpoint alone names (seq2seq.rnn_file).
+    # on this command line; never from a path the checkpoint alone names
+    # (seq2seq.commands.rnn_file).
     named = (split(config.rnn)[0] if config.resume and config.rnn is not None
              and "rnn" in args.given else None)
     train(config, log=say, layer_file=named)
@@ -56,8 +57,8 @@ def cmd_train(args):
 def cmd_evaluate(args):
     """Score a run on the validation pairs it recorded, or on --task; count (or, for a generated
     task, drop) the sources it trained on, so that a held-out score is held out."""
+    from seq2seq.commands.runs import repair_report
     from seq2seq.data import heldout, tasks
-    from seq2seq.runs import repair_report
     from seq2seq.translator import load_translator
     check_pairs_options(args.task, args.sep, args.columns)
     translator, state = load_translator(args.run, args.rnn_file)      # refused: report kept
@@ -164,7 +165,7 @@ def cmd_translate(args):
 
 
 def main(argv=None):
-    from seq2seq import rnn_file
+    from seq2seq.commands import rnn_file
     parser = Parser(prog="python -m seq2seq", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -198,8 +199,9 @@ def main(argv=None):
     rnn_file.add_option(p)
     p.set_defaults(func=cmd_translate)
 
-    from seq2seq import draw, experiments, explore, papers
-    experiments.add_commands(sub)
+    from seq2seq import papers
+    from seq2seq.commands import demo, draw, explore
+    demo.add_commands(sub)
     papers.add_commands(sub)
     draw.add_command(sub)
     explore.add_command(sub)
@@ -220,11 +222,11 @@ class LayerCodeError(ValueError):
 
 def naming_the_layer(command, debug=False):
     """command(), with an exception raised inside a --rnn layer's code put as one line that
-    names the layer's file and line (`seq2seq.rnn_file.layer_site`): "boom" alone would not say
-    whose code failed. With `debug` the exception goes through as it is, traceback and all. A
+    names the layer's file and line (`seq2seq.commands.rnn_file.layer_site`): "boom" alone would not
+    say whose code failed. With `debug` the exception goes through as it is, traceback and all. A
     KeyboardInterrupt stays one: a real Ctrl-C stops whatever line is running, most often the
     layer's cell, and the two cannot be told apart."""
-    from seq2seq.rnn_file import layer_site, raised
+    from seq2seq.commands.rnn_file import layer_site, raised
     try:
         return command()
     except Exception as error:
@@ -235,8 +237,8 @@ def naming_the_layer(command, debug=False):
 
 
 def check_options(args):
-    """What every subcommand checks before it starts: its numeric options (seq2seq.settings) and
-    a text that is not blank."""
+    """What every subcommand checks before it starts: its numeric options
+    (seq2seq.commands.settings) and a text that is not blank."""
     check_settings(**vars(args))
     for name in ("text", "sentence"):
         if isinstance(getattr(args, name, None), str) and not getattr(args, name).strip():

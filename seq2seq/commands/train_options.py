@@ -1,11 +1,11 @@
 """The training settings on the command line: the options `train` takes (and `evaluate`'s
 pairs-file options), their checks, and how `--resume` fills in the options not written again
-from the saved run. `seq2seq.cli` wires them to the commands."""
+from the saved run. `seq2seq.commands.cli` wires them to the commands."""
 
 import dataclasses
 
-from seq2seq.settings import check_train_config
-from seq2seq.train import TrainConfig
+from seq2seq.commands.settings import check_train_config
+from seq2seq.commands.train import TrainConfig
 
 
 def add_train_options(parser, defaults=TrainConfig()):
@@ -76,7 +76,8 @@ def config_from(args):
 
 
 def check_config(config):
-    """The training settings: seq2seq.settings checks them for every command that trains."""
+    """The training settings: seq2seq.commands.settings checks them for every command that
+    trains."""
     check_train_config(config)
     check_pairs_options(config.task, config.sep, config.columns)
     if config.rnn is not None and not config.fused:
@@ -109,8 +110,8 @@ def saved_run(config):
     there is none (train then says that there is nothing to resume)."""
     from pathlib import Path
 
-    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
-    from seq2seq.runs import CHECKPOINT
+    from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
+    from seq2seq.commands.runs import CHECKPOINT
     path = Path(config.out) / CHECKPOINT
     return read_checkpoint(path) if path.is_file() else None
 

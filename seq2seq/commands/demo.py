@@ -14,9 +14,9 @@ import re
 from pathlib import Path
 
 from minigrad.files import atomic_write
-from seq2seq import runs
-from seq2seq.settings import check_train_config
-from seq2seq.train import TrainConfig
+from seq2seq.commands import runs
+from seq2seq.commands.settings import check_train_config
+from seq2seq.commands.train import TrainConfig
 
 DEMO_SENTENCES = [
     "ねこ が さかな を たべる",
@@ -48,7 +48,7 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=runs.s
 
 
 def _run_demo(out, config, seed, log):
-    from seq2seq.train import train
+    from seq2seq.commands.train import train
 
     log(f"training an LSTM encoder-decoder with {config.attention}-product attention on "
         f"{config.task} ({config.num_examples} sentence pairs, {config.epochs} epochs, "
@@ -106,7 +106,7 @@ def draw_pictures(translator, sentence, out, log):
     """The computation graphs: one attention step (the worked example) and one decoder step of
     the trained model. Drawing needs Graphviz; without it the demo says so and goes on."""
     from attention.draw import write_attention_step
-    from seq2seq.draw import draw_decoder_step
+    from seq2seq.commands.draw import draw_decoder_step
     try:
         write_attention_step(out / "attention-step.svg")
         draw_decoder_step(translator, sentence, out / "decoder-step.svg", step=2,
@@ -150,7 +150,7 @@ def _is_demo_file(path):
 
 def saved_config(folder):
     """The config in folder's checkpoint, or None (no checkpoint, or not one of ours)."""
-    from seq2seq.checkpoint_reading import read_checkpoint  # every entry checked first
+    from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
     try:
         config = read_checkpoint(Path(folder) / runs.CHECKPOINT).get("config")
     except (OSError, ValueError, AttributeError):
