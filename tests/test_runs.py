@@ -17,7 +17,7 @@ import pytest
 
 import minigrad
 from minigrad.files import atomic_write, stale_temporaries
-from seq2seq.commands import runs
+from seq2seq.commands import reports, runs
 from seq2seq.commands.cli import main
 from seq2seq.commands.train import TrainConfig, train
 
@@ -78,7 +78,7 @@ def test_atomic_write_replaces_a_symlink_never_its_target(tmp_path):
     (tmp_path / "run").mkdir()
     link = tmp_path / "run" / "report.json"
     link.symlink_to(target)
-    runs.write_report(tmp_path / "run", [{"epoch": 1}])
+    reports.write_report(tmp_path / "run", [{"epoch": 1}])
     assert target.read_text() == "precious"
     assert not link.is_symlink() and json.loads(link.read_text()) == [{"epoch": 1}]
 
@@ -215,18 +215,18 @@ def test_stale_temporaries_are_removed_when_a_run_starts(copy):
 
 def test_a_kill_between_checkpoint_and_report_is_repaired_on_resume(tmp_path, monkeypatch):
     out = tmp_path / "run"
-    write_report = runs.write_report
+    write_report = reports.write_report
 
     def killed_at_epoch_2(folder, history):
         if len(history) == 2:
             raise KeyboardInterrupt                 # after the checkpoint's rename
         write_report(folder, history)
-    monkeypatch.setattr(runs, "write_report", killed_at_epoch_2)
+    monkeypatch.setattr(reports, "write_report", killed_at_epoch_2)
     with pytest.raises(KeyboardInterrupt):
         train(tiny(out, epochs=3), log=quiet)
     assert len(minigrad.load(out / "checkpoint.npz")["history"]) == 2
     assert len(json.loads((out / "report.json").read_text())) == 1      # they disagree
-    monkeypatch.setattr(runs, "write_report", write_report)
+    monkeypatch.setattr(reports, "write_report", write_report)
 
     lines = []
     train(tiny(out, epochs=2, resume=True), log=lines.append)          # nothing left to train
@@ -241,7 +241,7 @@ def test_a_kill_between_checkpoint_and_report_is_repaired_on_resume(tmp_path, mo
 
 def test_evaluate_repairs_a_report_that_disagrees_with_the_checkpoint(copy, capsys):
     history = minigrad.load(copy / "checkpoint.npz")["history"]
-    runs.write_report(copy, history[:1])                # as a kill after the checkpoint leaves it
+    reports.write_report(copy, history[:1])             # as a kill after the checkpoint leaves it
     assert main(["evaluate", str(copy), "--json"]) == 0
     assert json.loads((copy / "report.json").read_text()) == history
     captured = capsys.readouterr()

@@ -149,7 +149,7 @@ def test_a_layer_that_ends_the_process_is_an_error_and_the_earlier_run_stays(ear
 KILLER = """
 import os, signal, sys
 import minigrad.files
-from seq2seq.commands import cli, runs, train
+from seq2seq.commands import cli, reports, train
 
 point = sys.argv[1]
 
@@ -166,7 +166,7 @@ elif point == "before the checkpoint's rename":
         replace(source, target)
     minigrad.files.os.replace = killing_replace
 elif point == "after the checkpoint's rename":
-    runs.write_report = kill
+    reports.write_report = kill
 cli.main(sys.argv[2:])
 """
 

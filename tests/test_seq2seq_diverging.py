@@ -8,7 +8,8 @@ import pytest
 
 import minigrad
 from seq2seq.commands.cli import main
-from seq2seq.commands.train import TrainConfig, TrainingDiverged, train
+from seq2seq.commands.epoch import TrainingDiverged
+from seq2seq.commands.train import TrainConfig, train
 
 TINY = dict(task="reverse", num_examples=200, min_len=3, max_len=6, embed_size=4, hidden_size=6,
             batch_size=32, progress=False, seed=0)
@@ -62,14 +63,14 @@ def test_weights_blown_up_with_a_finite_loss_stop_the_run_without_numpy_warnings
 
 
 def test_a_loss_or_gradient_norm_that_is_not_finite_stops_the_run(tmp_path, monkeypatch):
-    import seq2seq.commands.train
+    import seq2seq.commands.epoch
     from seq2seq.models.rnn import Seq2Seq
     loss = Seq2Seq.loss
     monkeypatch.setattr(Seq2Seq, "loss", lambda *args: loss(*args) * float("inf"))
     with pytest.raises(TrainingDiverged, match="^the loss became inf at epoch 1, batch 1: "):
         train(TrainConfig(out=str(tmp_path / "a"), epochs=1, **TINY), log=lambda *a: None)
     monkeypatch.setattr(Seq2Seq, "loss", loss)
-    monkeypatch.setattr(seq2seq.commands.train, "clip_grad_norm_", lambda *args: float("nan"))
+    monkeypatch.setattr(seq2seq.commands.epoch, "clip_grad_norm_", lambda *args: float("nan"))
     with pytest.raises(TrainingDiverged, match="^the gradients' norm became nan at epoch 1, "
                                                "batch 1: "):
         train(TrainConfig(out=str(tmp_path / "b"), epochs=1, **TINY), log=lambda *a: None)

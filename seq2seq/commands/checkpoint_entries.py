@@ -6,7 +6,7 @@ minigrad.checkpoint.Declared: shape and dtype), before any array's data is read.
 split is `7`, whose vocabulary holds a number, or whose weights declare gigabytes the model's
 settings do not want, is then one line naming the file, the entry and what was expected, and
 takes no memory. `check_finite` runs on the weights once they are read (NaN, infinity, or
-beyond seq2seq.commands.train.MAX_WEIGHT in size).
+beyond seq2seq.commands.epoch.MAX_WEIGHT in size).
 
     {"model":         {name: float array}        the state dict, shapes as model_config wants
      "model_config":  {src_vocab_size, ...}       seq2seq.translator checks its values
@@ -32,6 +32,7 @@ import numpy as np
 
 from minigrad.checkpoint import Declared
 from seq2seq.commands import sizes
+from seq2seq.commands.epoch import MAX_WEIGHT
 from seq2seq.commands.settings import MAX_EXAMPLES
 from seq2seq.data.tasks import TASKS
 
@@ -133,12 +134,11 @@ def check_shapes(arrays, config, layer_is_lstm):
 
 
 def check_finite(arrays):
-    """Refuse NaN or infinite weights, and weights beyond seq2seq.commands.train.MAX_WEIGHT in size:
+    """Refuse NaN or infinite weights, and weights beyond seq2seq.commands.epoch.MAX_WEIGHT in size:
     a model with them writes nothing sensible (an empty translation, or one digit over and over)
     and gives no sign why. Training never saves such weights (it stops the run first), so a
     checkpoint that holds them was written by something else, and `train --resume` of it
     blames the file, not the learning rate."""
-    from seq2seq.commands.train import MAX_WEIGHT  # here, not at the top: train imports this file
     for name, array in arrays.items():
         if not np.isfinite(array).all():
             bad = int(np.size(array) - np.isfinite(array).sum())

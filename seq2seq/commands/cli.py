@@ -25,8 +25,9 @@ from seq2seq.commands.train_options import (
 
 
 def cmd_train(args):
+    from seq2seq.commands.progress import say
     from seq2seq.commands.rnn_file import resolved, split
-    from seq2seq.commands.runs import check_resume, say
+    from seq2seq.commands.runs import check_resume
     from seq2seq.commands.train import token_level, train
     config = config_from(args)
     check_config(config)
@@ -57,7 +58,7 @@ def cmd_train(args):
 def cmd_evaluate(args):
     """Score a run on the validation pairs it recorded, or on --task; count (or, for a generated
     task, drop) the sources it trained on, so that a held-out score is held out."""
-    from seq2seq.commands.runs import repair_report
+    from seq2seq.commands.reports import repair_report
     from seq2seq.data import heldout, tasks
     from seq2seq.translator import load_translator
     check_pairs_options(args.task, args.sep, args.columns)

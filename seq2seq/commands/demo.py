@@ -15,6 +15,7 @@ from pathlib import Path
 
 from minigrad.files import atomic_write
 from seq2seq.commands import runs
+from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_train_config
 from seq2seq.commands.train import TrainConfig
 
@@ -37,7 +38,7 @@ def demo_config(out, seed=0, epochs=None, num_examples=None):
     return config
 
 
-def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=runs.say,
+def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=say,
              overwrite=False):
     out = Path(runs.check_out(out))
     config = demo_config(out, seed, epochs, num_examples)       # checked before any file goes

@@ -1,4 +1,5 @@
-"""A training epoch's progress, shown the way the place it goes to can show it.
+"""What a run shows while it works: a training epoch's progress, shown the way the place it goes
+to can show it, and `say`, the lines it prints, which a closed pipe cannot stop.
 
     where stderr goes                      what is shown
     a terminal                             a tqdm bar, redrawn in place, removed at the epoch's end
@@ -19,7 +20,7 @@ import importlib.util
 import sys
 import time
 
-from seq2seq.commands.runs import QuietStream
+from minigrad.command import drop_stdout
 
 
 def in_notebook():
@@ -86,3 +87,35 @@ class EpochLine:
         self.stream.write(f"{self.description}: {done} batches in {seconds:.1f} s{rate}"
                           f"{extra}\n")
         self.stream.flush()
+
+
+# ---- printing that a closed pipe cannot stop ------------------------------------------------
+
+def say(*args, **kwargs):
+    """print(), flushed at once; once stdout is gone (a closed pipe), output is dropped."""
+    try:
+        print(*args, **kwargs, flush=True)
+    except (OSError, ValueError):            # BrokenPipeError, or stdout closed
+        drop_stdout()
+
+
+class QuietStream:
+    """A stream (stderr, for the progress bar) whose write errors are dropped, not raised."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        try:
+            return self.stream.write(text)
+        except (OSError, ValueError):           # a closed pipe: drop the stream for good
+            drop_stdout(self.stream)
+
+    def flush(self):
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            drop_stdout(self.stream)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)

@@ -19,11 +19,11 @@
   its wiring, its recurrent layer, its data); the changes it can honour are returned, to be
   noted in the history. A layer from a file (--rnn) must also be unchanged: loading the run
   checks the file's hash (seq2seq.commands.rnn_file).
-- The checkpoint is the truth: report.json is made from its history (`report_of`), written
-  after it, and rewritten from it when a kill came between the two (`reconcile_report`, on
-  resume; `repair_report`, on evaluate).
-- `say` prints, and keeps quiet once stdout is closed (`train ... | head -1`): a closed pipe
-  must not stop a run before its epoch is saved.
+- The checkpoint is the truth: report.json is made from its history, written after it, and
+  rewritten from it when a kill came between the two (seq2seq.commands.reports).
+- What a run prints goes through `say` (seq2seq.commands.progress), which keeps quiet once
+  stdout is closed (`train ... | head -1`): a closed pipe must not stop a run before its epoch
+  is saved.
 """
 
 import contextlib
@@ -31,8 +31,8 @@ import json
 import os
 from pathlib import Path
 
-from minigrad.command import drop_stdout
-from minigrad.files import atomic_write, stale_temporaries
+from minigrad.files import stale_temporaries
+from seq2seq.commands.progress import say
 
 CHECKPOINT, REPORT, LOCK = "checkpoint.npz", "report.json", ".lock"
 RUN_FILES = (CHECKPOINT, REPORT)            # what `train` writes in its folder
@@ -48,38 +48,6 @@ NOT_SETTINGS = ("out", "resume", "overwrite")
 
 class RunFolderError(ValueError):
     """The run folder cannot be used as asked; the message names the folder and the way out."""
-
-
-# ---- printing that a closed pipe cannot stop ------------------------------------------------
-
-def say(*args, **kwargs):
-    """print(), flushed at once; once stdout is gone (a closed pipe), output is dropped."""
-    try:
-        print(*args, **kwargs, flush=True)
-    except (OSError, ValueError):            # BrokenPipeError, or stdout closed
-        drop_stdout()
-
-
-class QuietStream:
-    """A stream (stderr, for the progress bar) whose write errors are dropped, not raised."""
-
-    def __init__(self, stream):
-        self.stream = stream
-
-    def write(self, text):
-        try:
-            return self.stream.write(text)
-        except (OSError, ValueError):           # a closed pipe: drop the stream for good
-            drop_stdout(self.stream)
-
-    def flush(self):
-        try:
-            self.stream.flush()
-        except (OSError, ValueError):
-            drop_stdout(self.stream)
-
-    def __getattr__(self, name):
-        return getattr(self.stream, name)
 
 
 # ---- the lock --------------------------------------------------------------------------------
@@ -230,6 +198,7 @@ def start(folder, config, level, log=say):
         raise RunFolderError(f"nothing to resume in {folder}: it holds no {CHECKPOINT} "
                              "(pass --overwrite instead of --resume to start a new run there)")
     from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
+    from seq2seq.commands.reports import reconcile_report  # reports imports this file
     state = read_checkpoint(folder / CHECKPOINT)
     changed = check_resume(folder, state, config, level)
     reconcile_report(folder, state, log)
@@ -310,46 +279,3 @@ def _files(out, subfolders):
         else:
             files.append(entry.name)
     return files
-
-
-# ---- the report ------------------------------------------------------------------------------
-
-def report_of(history):
-    """report.json's content: made from the checkpoint's history, so the two cannot differ."""
-    return list(history)
-
-
-def report_text(history):
-    return json.dumps(report_of(history), indent=2)
-
-
-def write_report(folder, history):
-    text = report_text(history)
-    atomic_write(Path(folder) / REPORT, lambda file: file.write(text), text=True)
-
-
-def repair_report(path, log=say):
-    """Before reading a run (evaluate): if `path` is a run folder that no run holds, rewrite its
-    report from the checkpoint where they disagree. A folder in use is left to its run."""
-    folder = Path(path)
-    if not (folder / CHECKPOINT).is_file():
-        return
-    from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
-    try:
-        with hold(folder, log):
-            reconcile_report(folder, read_checkpoint(folder / CHECKPOINT), log)
-    except (RunFolderError, OSError):       # in use, or read-only: reading goes on
-        pass
-
-
-def reconcile_report(folder, state, log=say):
-    """Rewrite report.json from the checkpoint if they disagree (a kill between the two)."""
-    path = Path(folder) / REPORT
-    try:
-        report = path.read_text(encoding="utf-8")
-    except (OSError, ValueError):
-        report = None
-    if report != report_text(state["history"]):
-        write_report(folder, state["history"])
-        log(f"{path} did not match {CHECKPOINT}: rewritten from the checkpoint's history "
-            f"({len(state['history'])} epochs)")

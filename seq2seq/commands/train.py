@@ -5,24 +5,24 @@ A run is a folder: `checkpoint.npz` (model, optimiser, vocabularies, config, his
 continues from the last finished epoch and gives exactly the weights an uninterrupted run would:
 each epoch's shuffle comes from (seed, epoch) alone, and the optimiser's state is saved with the
 model. The folder's rules (one run at a time, nothing replaced unasked, what a resumed run may
-change) are in seq2seq/commands/runs.py.
+change) are in seq2seq/commands/runs.py; one epoch's steps, and the checks that stop a run that
+diverges, in seq2seq/commands/epoch.py.
 """
 
 import dataclasses
-import math
 from pathlib import Path
 
 import numpy as np
 
 import minigrad
 from minigrad.memory import keep_freed_memory
-from minigrad.nn.utils import clip_grad_norm_
 from minigrad.optim import Adam
-from seq2seq.commands import rnn_file, runs, sizes
-from seq2seq.commands.progress import epoch_progress
+from seq2seq.commands import reports, rnn_file, runs, sizes
+from seq2seq.commands.epoch import run_epoch
+from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_split, check_train_config
 from seq2seq.data import heldout, tasks
-from seq2seq.data.batching import batches, encode_source, encode_target
+from seq2seq.data.batching import encode_source, encode_target
 from seq2seq.data.vocab import Vocab, tokenize
 from seq2seq.models.rnn import Seq2Seq
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
@@ -97,7 +97,7 @@ def build(config, pairs):
     return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record)
 
 
-def train(config, log=runs.say, layer_file=None):
+def train(config, log=say, layer_file=None):
     """Train as the config says; returns (translator, history). Writes the run folder, whose
     lock it holds throughout (runs.hold); refuses a folder holding a run unless the config says
     resume or overwrite, and a resume that changes what the saved model cannot honour.
@@ -186,89 +186,6 @@ def blank_warning(n, level):
             f"{hint}")
 
 
-class TrainingDiverged(ValueError):
-    """The loss or the gradients stopped being finite numbers, the loss went far above a uniform
-    guess's (MAX_LOSS_RATIO), or a weight outgrew MAX_WEIGHT; the message says when and what to
-    change. Raised before the epoch is saved, so the checkpoint keeps the last good one."""
-
-
-# The largest |weight| a run may reach before it is stopped as diverged. The weights of the
-# models here stay within a few units while they learn (3.3 at most on `reverse` at lr 1e-3 to
-# 1e-1; 20 at lr 1 and 1.6e3 at lr 100, which learnt nothing in 3 epochs); past 1e6 every gate is
-# saturated and the products overflow soon after, while the loss may stay finite (one epoch at lr
-# 1e30 took the weights to 3e30 with a finite loss of 2.8e30). Looking costs under 1 ms a step
-# for the default dates model (570,095 weights), whose step takes about 230 ms.
-MAX_WEIGHT = 1e6
-
-# The largest per-token training loss of a batch, as a multiple of ln V (V: the target
-# vocabulary's size), before a run is stopped as diverged. A model that guesses uniformly among
-# the V tokens scores ln V, where every run starts; one that scores ten times worse has learnt to
-# be confidently wrong. Measured on `reverse`, `dates` and `toy-ja-en` (hidden size 64, 3 to 10
-# epochs), no batch of a run that learnt (lr 1e-3 to 1e-1) went above 1.5 x ln V; lr 0.3 reached
-# 3.4 x and lr 1 (which learnt nothing) 5.3 to 9.0 x, while lr 3 went to 17 to 21 x and lr 30
-# to 155 to 188 x. With Adam the weights may stay under MAX_WEIGHT all the while: lr 3e4 took
-# the loss to 2.6e5 per token (about 1e5 x ln V) at the second batch of `reverse`; without
-# this bound the run went on to save epochs that translate nothing, with exit status 0.
-MAX_LOSS_RATIO = 10
-
-
-def _diverged(what, epoch, batch, config):
-    return TrainingDiverged(
-        f"the {what} at epoch {epoch + 1}, batch {batch}: lower --lr (now {config.lr:g}) or "
-        f"--clip (now {config.clip:g}); this epoch was not saved")
-
-
-def run_epoch(model, optimizer, examples, config, rng, epoch, log):
-    """One pass over the shuffled training examples; returns the mean loss.
-
-    Four checks at every step stop the run at once with TrainingDiverged: a loss that is not a
-    finite number, a loss above MAX_LOSS_RATIO x ln V (far worse than guessing uniformly among
-    the V target tokens), gradients whose norm is not finite, and a weight larger than
-    MAX_WEIGHT after the step (a learning rate of 1e30 makes every weight huge while the loss
-    stays finite). Going on would only save weights that translate nothing. NumPy's overflow
-    warnings, which say the same in many lines, are silenced inside the step; the checks say it
-    in one."""
-    pad = model.padding_idx
-    n_batches = -(-len(examples) // config.batch_size)
-    progress = epoch_progress(n_batches, f"epoch {epoch + 1}/{config.epochs}", config.progress)
-    uniform = math.log(model.config["tgt_vocab_size"])      # the loss of a uniform guess
-    total = 0.0
-    for i, (src, tgt) in enumerate(batches(examples, config.batch_size, pad, rng), 1):
-        with np.errstate(all="ignore"):     # an overflow shows in the checks, below
-            loss = model.loss(src, tgt, config.teacher_forcing_ratio, rng)
-            value = loss.item()
-            if not math.isfinite(value):
-                raise _stopped(progress, f"loss became {value}", epoch, i, config)
-            if value > MAX_LOSS_RATIO * uniform:
-                raise _stopped(progress, f"loss became {value:.4g} per token (the bound is "
-                               f"{MAX_LOSS_RATIO} x ln V = {MAX_LOSS_RATIO * uniform:.3g}, where "
-                               f"a uniform guess among the V = {model.config['tgt_vocab_size']} "
-                               f"target tokens scores {uniform:.3g})", epoch, i, config)
-            optimizer.zero_grad()
-            loss.backward()
-            norm = clip_grad_norm_(model.parameters(), config.clip)
-            if not math.isfinite(norm):
-                raise _stopped(progress, f"gradients' norm became {norm}", epoch, i, config)
-            optimizer.step()
-            largest = np.max([np.abs(p.data).max() for p in model.parameters()])   # nan stays
-            if not largest <= MAX_WEIGHT:
-                raise _stopped(progress, f"largest weight became {largest:.3g} (the bound is "
-                               f"{MAX_WEIGHT:g})", epoch, i, config)
-        total += value
-        if progress is not None:
-            progress.set_postfix(loss=f"{total / i:.4f}")      # tqdm shows the rate itself
-            progress.update()
-    if progress is not None:
-        progress.close()
-    return total / max(n_batches, 1)
-
-
-def _stopped(progress, what, epoch, batch, config):
-    if progress is not None:
-        progress.close()                    # the error's line, not the bar's
-    return _diverged(what, epoch, batch, config)
-
-
 def save_run(out, config, translator, optimizer, history, split=None, longest_source=None):
     """The checkpoint and report.json. `split`: the record of the train/validation split
     (seq2seq.data.heldout), which `evaluate` scores against; `longest_source`: the longest training
@@ -291,7 +208,7 @@ def save_run(out, config, translator, optimizer, history, split=None, longest_so
         "split": split,
         "longest_source": longest_source,
     }, Path(out) / CHECKPOINT)
-    runs.write_report(out, history)         # after the checkpoint: runs.reconcile_report
+    reports.write_report(out, history)      # after the checkpoint: reports.reconcile_report
 
 
 def check_same_data(out, config, split, state):

@@ -30,6 +30,7 @@ import numpy as np
 
 from seq2seq.commands import runs
 from seq2seq.commands.demo import held_out_pairs
+from seq2seq.commands.progress import say
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.papers.folder import experiment_folder, trained, write_results
@@ -89,7 +90,7 @@ def measure(task, translations, references):
             for kind, cells in found.items()}
 
 
-def alignments(out="runs/alignments", seed=0, log=runs.say, n_held_out=500, overwrite=False,
+def alignments(out="runs/alignments", seed=0, log=say, n_held_out=500, overwrite=False,
                configs=None):
     """Train both models, measure their alignment on held-out sentences, draw two of each.
     `configs` replaces the models' configs (a test's smaller budget). Returns the result written

@@ -35,6 +35,7 @@ import numpy as np
 from minigrad.files import atomic_write
 from seq2seq import metrics
 from seq2seq.commands import runs
+from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
@@ -56,7 +57,7 @@ def explanation_config(out, name, hidden_size=64, epochs=5, max_len=12):
                        progress=False)
 
 
-def uniform_and_seeds(out="runs/uniform-and-seeds", seeds=3, log=runs.say, num_examples=4000,
+def uniform_and_seeds(out="runs/uniform-and-seeds", seeds=3, log=say, num_examples=4000,
                       n_held_out=600, overwrite=False, hidden_size=64, epochs=5, max_len=12):
     """Train `seeds` models with learned weights and one with uniform weights on the same
     num_examples toy-ja-en pairs of up to max_len words; compare them on n_held_out sentences

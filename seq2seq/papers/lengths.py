@@ -21,6 +21,7 @@ from minigrad.settings import SettingError
 from seq2seq import metrics
 from seq2seq.commands import runs
 from seq2seq.commands.demo import held_out_pairs
+from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
@@ -46,7 +47,7 @@ def lengths_config(out, name, task="toy-ja-en", epochs=8, num_examples=12000, hi
 
 
 def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_examples=12000,
-                    hidden_size=128, seed=0, log=runs.say, n_held_out=3000, overwrite=False,
+                    hidden_size=128, seed=0, log=say, n_held_out=3000, overwrite=False,
                     min_len=None, max_len=None, test_max_len=None):
     """Train the plain and the attention model alike on sources of min_len..max_len tokens (the
     task's own range by default); score both, by source length, on n_held_out sentences of

@@ -25,6 +25,7 @@ from pathlib import Path
 from minigrad.settings import SettingError, check_number
 from seq2seq import metrics
 from seq2seq.commands import runs
+from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
@@ -45,7 +46,7 @@ def scoring_config(out, score, seed, task="toy-ja-en", epochs=5, num_examples=40
 
 
 def compare_scoring(out="runs/compare-scoring", task="toy-ja-en", seeds=2, epochs=5,
-                    num_examples=4000, hidden_size=64, max_len=None, log=runs.say,
+                    num_examples=4000, hidden_size=64, max_len=None, log=say,
                     n_held_out=1000, overwrite=False):
     """Train the model with each score and each of `seeds` seeds alike; score each on held-out
     sentences. Returns the result written to compare-scoring.json."""

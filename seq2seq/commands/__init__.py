@@ -1,0 +1,19 @@
+"""The machinery that runs the models: `python -m seq2seq COMMAND` and what it needs.
+
+    cli.py                 the commands, wired to argparse; train_options.py: train's options
+    train.py               training a model into a run folder; epoch.py: one epoch, and what
+                           stops a run that diverges
+    runs.py                a run folder's rules (one run at a time, nothing replaced unasked,
+                           what a resumed run may change); reports.py: report.json
+    settings.py            every numeric setting's rule, checked in one place
+    sizes.py               a model's memory, estimated from its settings before it is built
+    progress.py            a training epoch's progress, as the place it goes to can show it
+    rnn_file.py            a recurrent layer from the user's file (--rnn my_gru.py:GRU);
+                           rnn_copy.py: the copy a run keeps of it, and loading it again
+    checkpoint_entries.py  what a checkpoint holds, entry by entry, checked before it is used;
+    checkpoint_reading.py  a checkpoint read through those checks
+    demo.py                the demo, the project's main job
+    draw.py, explore.py    one decoder step of a trained model, as a graph or as a page
+
+The models themselves are in seq2seq.models, their data in seq2seq.data.
+"""

@@ -1,0 +1,53 @@
+"""A run folder's report.json: made from the checkpoint's history, written after it, and
+rewritten from it when a kill came between the two (`reconcile_report` when a run resumes,
+`repair_report` before evaluate reads a run). The checkpoint is the truth; the report is its
+history as JSON, for people and scripts that do not read .npz files.
+"""
+
+import json
+from pathlib import Path
+
+from minigrad.files import atomic_write
+from seq2seq.commands.progress import say
+from seq2seq.commands.runs import CHECKPOINT, REPORT, RunFolderError, hold
+
+
+def report_of(history):
+    """report.json's content: made from the checkpoint's history, so the two cannot differ."""
+    return list(history)
+
+
+def report_text(history):
+    return json.dumps(report_of(history), indent=2)
+
+
+def write_report(folder, history):
+    text = report_text(history)
+    atomic_write(Path(folder) / REPORT, lambda file: file.write(text), text=True)
+
+
+def repair_report(path, log=say):
+    """Before reading a run (evaluate): if `path` is a run folder that no run holds, rewrite its
+    report from the checkpoint where they disagree. A folder in use is left to its run."""
+    folder = Path(path)
+    if not (folder / CHECKPOINT).is_file():
+        return
+    from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
+    try:
+        with hold(folder, log):
+            reconcile_report(folder, read_checkpoint(folder / CHECKPOINT), log)
+    except (RunFolderError, OSError):       # in use, or read-only: reading goes on
+        pass
+
+
+def reconcile_report(folder, state, log=say):
+    """Rewrite report.json from the checkpoint if they disagree (a kill between the two)."""
+    path = Path(folder) / REPORT
+    try:
+        report = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        report = None
+    if report != report_text(state["history"]):
+        write_report(folder, state["history"])
+        log(f"{path} did not match {CHECKPOINT}: rewritten from the checkpoint's history "
+            f"({len(state['history'])} epochs)")
