@@ -223,11 +223,12 @@ class LayerCodeError(ValueError):
 
 def naming_the_layer(command, debug=False):
     """command(), with an exception raised inside a --rnn layer's code put as one line that
-    names the layer's file and line (`seq2seq.commands.rnn_file.layer_site`): "boom" alone would not
-    say whose code failed. With `debug` the exception goes through as it is, traceback and all. A
-    KeyboardInterrupt stays one: a real Ctrl-C stops whatever line is running, most often the
+    names the layer's file and line (`seq2seq.commands.rnn_failures.layer_site`): "boom" alone would
+    not say whose code failed. With `debug` the exception goes through as it is, traceback and all.
+    A KeyboardInterrupt stays one: a real Ctrl-C stops whatever line is running, most often the
     layer's cell, and the two cannot be told apart."""
-    from seq2seq.commands.rnn_file import layer_site, raised
+    from seq2seq.commands.rnn_failures import layer_site
+    from seq2seq.models.recurrent import raised
     try:
         return command()
     except Exception as error:

@@ -30,24 +30,20 @@ is then searched), or is kept as one file.
 
 A run folder that holds a layer file is code, as that file is: load only runs you trust.
 
-`check_in_child` imports the file and checks its layer on a tiny batch in a child process
-first, so that a layer which ends the process (`os._exit(0)`) is an error line, not a silent
-exit with status 0.
+A layer file's code that fails is seq2seq.commands.rnn_failures's: checked in a child process
+first, and named by its line when it fails later.
 """
 
 import hashlib
 import importlib.util
 import inspect
-import os
 import reprlib
-import secrets
-import subprocess
 import sys
 import traceback
 from pathlib import Path
 
-from minigrad.command import exit_call
 from minigrad.files import atomic_write
+from seq2seq.models.recurrent import raised
 
 FORM = "FILE.py:CLASS (e.g. my_gru.py:GRU)"
 MAX_PATH = 4096         # Linux's PATH_MAX: a longer recorded path is no file's, only a long line
@@ -143,24 +139,6 @@ def _module(path, source, digest, beside=True):
         if folder is not None:
             del sys.path[len(sys.path) - 1 - sys.path[::-1].index(folder)]     # the last: ours
     return module
-
-
-def raised(error):
-    """'raised ValueError: message', or 'called sys.exit(3)' for a SystemExit."""
-    if isinstance(error, SystemExit):
-        return f"called {exit_call(error)}"
-    return f"raised {type(error).__name__}: {error}"
-
-
-def layer_site(error):
-    """'FILE, line N': the innermost line of a layer file (one `load` ran in this process) that
-    `error` passed through, or None. A layer that passed its checks may still raise later, in
-    training or in a later command: the line that says so should name the layer's line, not
-    only its message ("boom"), as the one for a sys.exit() there does."""
-    files = {getattr(module, "__file__", None) for name, module in list(sys.modules.items())
-             if name.startswith("seq2seq_rnn_")}
-    mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename in files]
-    return f"{mine[-1].filename}, line {mine[-1].lineno}" if mine else None
 
 
 def record(spec):
@@ -281,39 +259,3 @@ def _moved_class(saved, checkpoint, moved):
         return load(f"{path.resolve()}:{saved['class']}", saved["sha256"])[0]
     except RnnFileError as error:
         raise RnnFileError(f"{checkpoint}: {error}") from None
-
-
-# What the child process runs: import the file, make its layer and check it on a tiny batch
-# (seq2seq.models.recurrent.make_rnn), whatever fails; then print the token it was given. No token
-# means the layer's code ended the process itself.
-_CHILD = """
-import sys
-token, spec = sys.argv[1], sys.argv[2]
-try:
-    from seq2seq.models.recurrent import make_rnn
-    from seq2seq.commands.rnn_file import load
-    make_rnn(load(spec)[0], 3, 4)
-except BaseException:
-    pass
-sys.stdout.flush()
-print(token, flush=True)
-"""
-
-
-def check_in_child(spec):
-    """Run the layer file `spec` ('PATH.py:CLASS'), and its layer's contract check, in a child
-    process: a file that ends the process (os._exit, at import or in its layer's methods) is a
-    RnnFileError here, before the run touches its folder. Other failures are left to the
-    import in this process, whose messages say more."""
-    token = secrets.token_hex(8)
-    package = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [package, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    child = subprocess.run([sys.executable, "-c", _CHILD, token, spec], env=env,
-                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           errors="replace")
-    if token not in child.stdout:
-        raise RnnFileError(f"--rnn {spec}: the file ended the process (exit status "
-                           f"{child.returncode}) while it was run or its layer checked on a "
-                           f"tiny batch: a layer file must return or raise, never exit the "
-                           f"process (os._exit)")

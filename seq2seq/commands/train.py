@@ -17,7 +17,7 @@ import numpy as np
 import minigrad
 from minigrad.memory import keep_freed_memory
 from minigrad.optim import Adam
-from seq2seq.commands import reports, rnn_file, runs, sizes
+from seq2seq.commands import reports, rnn_failures, rnn_file, runs, sizes
 from seq2seq.commands.epoch import run_epoch
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_split, check_train_config
@@ -104,7 +104,7 @@ def train(config, log=say, layer_file=None):
     `layer_file`: on resume, the run's --rnn file named on the command line, taken in place of
     the run folder's copy (seq2seq.commands.rnn_file.class_of); without it, the copy.
 
-    A new run's layer file is first run in a child process (rnn_file.check_in_child), and
+    A new run's layer file is first run in a child process (rnn_failures.check_in_child), and
     --overwrite leaves the earlier run as it is until this run's first checkpoint replaces it
     (runs.start), so a run that fails, or is killed, before then leaves the earlier one whole."""
     from threadpoolctl import threadpool_limits
@@ -122,7 +122,7 @@ def train(config, log=say, layer_file=None):
         corpus = heldout.corpus_sha256(config.task, pairs)
         split = heldout.make_record(train_pairs, val_pairs, corpus)
         if config.rnn is not None and not config.resume:
-            rnn_file.check_in_child(config.rnn)         # an os._exit there is an error here
+            rnn_failures.check_in_child(config.rnn)         # an os._exit there is an error here
         state, changed = runs.start(out, config, token_level(config), log)    # the data is good
         if config.task not in tasks.TASKS:
             log(level_note(config))

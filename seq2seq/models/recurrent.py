@@ -10,11 +10,11 @@ message that says what is wrong.
 import numpy as np
 
 from minigrad import Tensor, nn
+from minigrad.command import exit_call
 from minigrad.nn.module import check_sizes
 from minigrad.nn.recurrent import RecurrentLayerError, check_recurrent, hidden, join_parts, parts
-from seq2seq.commands import rnn_file
 
-__all__ = ["bridge", "hidden", "make_rnn", "named_parts"]
+__all__ = ["bridge", "hidden", "make_rnn", "named_parts", "raised"]
 
 
 def make_rnn(rnn, input_size, hidden_size, fused=True):
@@ -35,9 +35,16 @@ def make_rnn(rnn, input_size, hidden_size, fused=True):
         layer = rnn(input_size, hidden_size)
     except (Exception, SystemExit) as error:    # the user's code (a sys.exit() too)
         raise RecurrentLayerError(f"{name}({input_size}, {hidden_size}) "
-                                  f"{rnn_file.raised(error)}") from error
+                                  f"{raised(error)}") from error
     check_recurrent(layer, input_size, hidden_size)
     return layer
+
+
+def raised(error):
+    """'raised ValueError: message', or 'called sys.exit(3)' for a SystemExit."""
+    if isinstance(error, SystemExit):
+        return f"called {exit_call(error)}"
+    return f"raised {type(error).__name__}: {error}"
 
 
 def named_parts(layer, state):

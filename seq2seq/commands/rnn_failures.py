@@ -1,0 +1,66 @@
+"""A layer file's code that fails, said in one line that names it.
+
+- Before a run touches its folder, `check_in_child` imports the file and checks its layer on a
+  tiny batch in a child process, so that a layer which ends the process (`os._exit(0)`) is an
+  error line, not a silent exit with status 0.
+- A layer that passed its checks may still raise later, in training or in a later command:
+  `layer_site` finds the layer file's line the error passed through, for the line that says so.
+
+Loading the file, and the copy a run keeps of it: seq2seq.commands.rnn_file.
+"""
+
+import os
+import secrets
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+from seq2seq.commands.rnn_file import RnnFileError
+
+
+def layer_site(error):
+    """'FILE, line N': the innermost line of a layer file (one `load` ran in this process) that
+    `error` passed through, or None. A layer that passed its checks may still raise later, in
+    training or in a later command: the line that says so should name the layer's line, not
+    only its message ("boom"), as the one for a sys.exit() there does."""
+    files = {getattr(module, "__file__", None) for name, module in list(sys.modules.items())
+             if name.startswith("seq2seq_rnn_")}
+    mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename in files]
+    return f"{mine[-1].filename}, line {mine[-1].lineno}" if mine else None
+
+
+# What the child process runs: import the file, make its layer and check it on a tiny batch
+# (seq2seq.models.recurrent.make_rnn), whatever fails; then print the token it was given. No token
+# means the layer's code ended the process itself.
+_CHILD = """
+import sys
+token, spec = sys.argv[1], sys.argv[2]
+try:
+    from seq2seq.models.recurrent import make_rnn
+    from seq2seq.commands.rnn_file import load
+    make_rnn(load(spec)[0], 3, 4)
+except BaseException:
+    pass
+sys.stdout.flush()
+print(token, flush=True)
+"""
+
+
+def check_in_child(spec):
+    """Run the layer file `spec` ('PATH.py:CLASS'), and its layer's contract check, in a child
+    process: a file that ends the process (os._exit, at import or in its layer's methods) is a
+    RnnFileError here, before the run touches its folder. Other failures are left to the
+    import in this process, whose messages say more."""
+    token = secrets.token_hex(8)
+    package = str(Path(__file__).resolve().parents[2])   # holds seq2seq/
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [package, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    child = subprocess.run([sys.executable, "-c", _CHILD, token, spec], env=env,
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           errors="replace")
+    if token not in child.stdout:
+        raise RnnFileError(f"--rnn {spec}: the file ended the process (exit status "
+                           f"{child.returncode}) while it was run or its layer checked on a "
+                           f"tiny batch: a layer file must return or raise, never exit the "
+                           f"process (os._exit)")
