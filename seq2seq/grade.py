@@ -3,9 +3,9 @@
     python -m seq2seq.grade beam_search my_beam.py
 
 The student writes `beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50)` with the
-contract of `seq2seq.models.decoding.beam_search` (the reference). Unlike the other exercises' references
-(in the project's tests, compared with through stored values), this one stays in the package:
-`translate` needs it, and the grader runs it here. A solution that runs it is refused
+contract of `seq2seq.models.decoding.beam_search` (the reference). Unlike the other exercises'
+references (in the project's tests, compared with through stored values), this one stays in the
+package: `translate` needs it, and the grader runs it here. A solution that runs it is refused
 (minigrad.grade.answers). Beam search is a heuristic, so the grader does not insist on the
 reference's exact tokens; for each case it asks:
 

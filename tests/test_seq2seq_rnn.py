@@ -17,8 +17,8 @@ from seq2seq import Seq2Seq
 from seq2seq.commands.cli import main
 from seq2seq.data.batching import pad_sources, pad_targets
 from seq2seq.models.decoding import beam_search, greedy
-from seq2seq.models.rnn import Decoder, Encoder, run_steps
 from seq2seq.models.recurrent import bridge
+from seq2seq.models.rnn import Decoder, Encoder, run_steps
 from tests.reference import minigrad_reference as reference
 from tests.reference.minigrad_reference import GRU
 from tests.test_explorer import page_data
