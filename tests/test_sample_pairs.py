@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from seq2seq.corpus import load_pairs
-from seq2seq.train import TrainConfig, train
+from seq2seq.commands.train import TrainConfig, train
+from seq2seq.data.corpus import load_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = ROOT / "examples" / "numbers.tsv"
