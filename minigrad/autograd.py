@@ -37,8 +37,8 @@ watchers = []       # objects with after_forward(op, inputs, out), before_backwa
                     # empty they cost one `if` per op.
 _patterns = {}      # (True, False) -> (True, False): the needs_input_grad tuples seen, so that ops
                     # share them. Each object an op keeps alive is one more for Python's garbage
-                    # collector to count and scan while the graph lives (a graph of small ops
-                    # spends a tenth of its time there), and ops come in a handful of patterns.
+                    # collector to count and scan while the graph lives (see bench/engine.py),
+                    # and ops come in a handful of patterns.
 
 
 # ---------------------------------------------------------------------------------------------
