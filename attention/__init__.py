@@ -7,6 +7,8 @@ softmax      softmax from primitive ops (subtract the max, exp, sum, divide)
 functional   dot_product_attention, hard_attention, self_attention, attend, one_hot_argmax
 modules      DotProductAttention, ScaledDotProductAttention, GeneralAttention,
              AdditiveAttention, MultiHeadAttention, UniformAttention (a baseline)
+masks        causal_mask, padding_mask (boolean, True = may attend)
+positions    SinusoidalPositions, LearnedPositions (added to a (B, T, d) input)
 demo         `python -m attention demo`: why the soft mixture trains and the hard choice cannot
 """
 
@@ -18,6 +20,7 @@ from attention.functional import (
     one_hot_argmax,
     self_attention,
 )
+from attention.masks import causal_mask, padding_mask
 from attention.modules import (
     AdditiveAttention,
     DotProductAttention,
@@ -26,8 +29,10 @@ from attention.modules import (
     ScaledDotProductAttention,
     UniformAttention,
 )
+from attention.positions import LearnedPositions, SinusoidalPositions
 from attention.softmax import softmax
 
 __all__ = ["__version__", "softmax", "dot_product_attention", "attend", "hard_attention",
            "one_hot_argmax", "self_attention", "DotProductAttention", "ScaledDotProductAttention",
-           "GeneralAttention", "AdditiveAttention", "MultiHeadAttention", "UniformAttention"]
+           "GeneralAttention", "AdditiveAttention", "MultiHeadAttention", "UniformAttention",
+           "causal_mask", "padding_mask", "SinusoidalPositions", "LearnedPositions"]
