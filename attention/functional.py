@@ -86,10 +86,19 @@ def one_hot_argmax(scores):
 def self_attention(x, attention=None, mask=None, scale=None):
     """Every position of the sequence `x` (..., T, d) attends over the same sequence: the queries,
     the keys and the values are all `x`. `attention`: a module (or function) called as
-    attention(x, x, x, mask); by default `dot_product_attention` with `scale`.
+    attention(x, x, x, mask=mask), e.g. a MultiHeadAttention, whose projections make the
+    queries, keys and values differ; by default `dot_product_attention` with `scale` (a module
+    has its own scaling: giving both is an error). mask: (..., T, T), e.g. `causal_mask(T)`.
     ->  context (..., T, d), weights (..., T, T)"""
+    x = x if isinstance(x, Tensor) else Tensor(x)
+    if x.ndim < 2:
+        raise ValueError(f"self_attention: x must be a sequence (..., T, d), got shape {x.shape}")
     if attention is None:
         return dot_product_attention(x, x, x, mask=mask, scale=scale)
+    if scale is not None:
+        name = getattr(attention, "__name__", type(attention).__name__)
+        raise ValueError(f"self_attention: scale={scale!r} applies to the default dot-product "
+                         f"attention; {name} scales its scores itself")
     return attention(x, x, x, mask=mask)
 
 
