@@ -9,10 +9,12 @@ modules      DotProductAttention, ScaledDotProductAttention, GeneralAttention,
              AdditiveAttention, MultiHeadAttention, UniformAttention (a baseline)
 masks        causal_mask, padding_mask (boolean, True = may attend)
 positions    SinusoidalPositions, LearnedPositions (added to a (B, T, d) input)
+cache        KeyValueCache, the keys and values of earlier steps (decoding one step at a time)
 demo         `python -m attention demo`: why the soft mixture trains and the hard choice cannot
 """
 
 from minigrad import __version__  # one version for the three packages
+from attention.cache import KeyValueCache
 from attention.functional import (
     attend,
     dot_product_attention,
@@ -35,4 +37,5 @@ from attention.softmax import softmax
 __all__ = ["__version__", "softmax", "dot_product_attention", "attend", "hard_attention",
            "one_hot_argmax", "self_attention", "DotProductAttention", "ScaledDotProductAttention",
            "GeneralAttention", "AdditiveAttention", "MultiHeadAttention", "UniformAttention",
-           "causal_mask", "padding_mask", "SinusoidalPositions", "LearnedPositions"]
+           "causal_mask", "padding_mask", "SinusoidalPositions", "LearnedPositions",
+           "KeyValueCache"]

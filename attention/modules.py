@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 import minigrad.functional as F
-from minigrad import Tensor
+from minigrad import Tensor, scope
 from minigrad.nn import Linear, Module, Parameter, init
 from minigrad.nn.module import check_dtype, check_sizes
 from attention.functional import as_matrices, attend, dot_product_attention
@@ -143,6 +143,14 @@ class MultiHeadAttention(Module):
     to (B, Tq, Tk); the same for every head. For a padding mask over keys use shape (B, 1, Tk).
     weights: (B, Tq, Tk), averaged over the heads, as PyTorch returns by default; the per-head
     weights (B, H, Tq, Tk) are kept in `self.head_weights`.
+    cache: a KeyValueCache (attention.cache) for decoding one step at a time: the new keys and
+    values are appended to those kept from earlier steps and the queries attend over all of them
+    (Tk counts the kept steps too, for the mask).
+
+    Used as self-attention, query, key and value are the same sequence x: `self_attention(x,
+    attention=module, mask=causal_mask(T))`. The projections run in one scope, each head's
+    attention in its own ("head 0", "head 1", ...), the output projection in a third, so a
+    drawing can fold any of them.
     """
 
     def __init__(self, embed_dim, num_heads):
@@ -165,20 +173,28 @@ class MultiHeadAttention(Module):
         init.zeros_(self.in_proj_bias)
         init.zeros_(self.out_proj.bias)
 
-    def forward(self, query, key, value, mask=None):
+    def forward(self, query, key, value, mask=None, cache=None):
         for x in (query, key, value):
             check_dtype(self, x, self.in_proj_weight)
-        w_q, w_k, w_v = F.split(self.in_proj_weight, 3)                 # 3 x (E, E)
-        b_q, b_k, b_v = F.split(self.in_proj_bias, 3)                   # 3 x (E,)
-        q = self.split_heads(query @ w_q.T + b_q)                       # (B, H, Tq, Dh)
-        k = self.split_heads(key @ w_k.T + b_k)                         # (B, H, Tk, Dh)
-        v = self.split_heads(value @ w_v.T + b_v)                       # (B, H, Tk, Dh)
-        if mask is not None:
-            mask = np.atleast_2d(np.asarray(getattr(mask, "data", mask)))     # (B, Tq, Tk)
-            mask = np.expand_dims(mask, -3)                                 # (B, 1, Tq, Tk)
-        context, weights = dot_product_attention(q, k, v, mask=mask, scale=True)
-        context = self.merge_heads(context)                             # (B, Tq, E)
-        output = self.out_proj(context)                                 # (B, Tq, E)
+        with scope("projections"):
+            w_q, w_k, w_v = F.split(self.in_proj_weight, 3)             # 3 x (E, E)
+            b_q, b_k, b_v = F.split(self.in_proj_bias, 3)               # 3 x (E,)
+            q = self.split_heads(query @ w_q.T + b_q)                   # (B, H, Tq, Dh)
+            k = self.split_heads(key @ w_k.T + b_k)                     # (B, H, Tk, Dh)
+            v = self.split_heads(value @ w_v.T + b_v)                   # (B, H, Tk, Dh)
+        if cache is not None:
+            k, v = cache.extend(k, v)                   # (B, H, t + Tk, Dh): kept steps first
+        contexts, head_weights = [], []
+        for h in range(self.num_heads):                 # one scaled dot-product attention each
+            with scope(f"head {h}"):
+                context, weights = dot_product_attention(
+                    q[..., h, :, :], k[..., h, :, :], v[..., h, :, :], mask=mask, scale=True)
+            contexts.append(context)                                    # (B, Tq, Dh)
+            head_weights.append(weights)                                # (B, Tq, Tk)
+        with scope("output"):
+            context = self.merge_heads(F.stack(contexts, axis=-3))      # (B, Tq, E)
+            output = self.out_proj(context)                             # (B, Tq, E)
+        weights = F.stack(head_weights, axis=-3)                        # (B, H, Tq, Tk)
         average = weights.mean(axis=-3)                                 # (B, Tq, Tk)
         self.weights, self.head_weights = average.data, weights.data
         return output, average
