@@ -32,9 +32,7 @@ from minigrad.nn.module import check_sizes
 from attention.masks import causal_mask
 from attention.modules import MultiHeadAttention
 
-ACTIVATIONS = {"relu": F.relu}
-if hasattr(F, "gelu"):                  # minigrad's GELU, where it has one
-    ACTIVATIONS["gelu"] = F.gelu
+ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}        # F.gelu: the exact form, as PyTorch's "gelu"
 
 
 class EncoderBlock(Module):
@@ -46,7 +44,7 @@ class EncoderBlock(Module):
     dim_feedforward  the feed-forward network's hidden size (the paper's d_ff, 2048)
     dropout  the probability of each dropout: on the attention's and the feed-forward's outputs
              (before they are added to the residual), and on the feed-forward's hidden layer
-    activation  "relu" (the paper's), "gelu" (where minigrad has it), or a function of a tensor
+    activation  "relu" (the paper's), "gelu" (GPT's and BERT's), or a function of a tensor
 
     forward(x (B, T, d_model), mask=None) -> (B, T, d_model). mask: True = may attend,
     broadcastable to (B, T, T); for padded inputs `padding_mask(...)`, shape (B, 1, T).

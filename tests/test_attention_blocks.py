@@ -25,11 +25,11 @@ def randomised(block, rng, scale=0.4):
     return block
 
 
-def make(kind, norm_first, rng, d_model=D, nhead=H, dim_feedforward=FF):
+def make(kind, norm_first, rng, d_model=D, nhead=H, dim_feedforward=FF, activation="relu"):
     manual_seed(0)
     cls = EncoderBlock if kind == "encoder" else DecoderBlock
-    return randomised(cls(d_model, nhead, dim_feedforward, dropout=0.0, norm_first=norm_first),
-                      rng)
+    return randomised(cls(d_model, nhead, dim_feedforward, dropout=0.0, norm_first=norm_first,
+                          activation=activation), rng)
 
 
 def backward_with(output, upstream):
@@ -82,6 +82,29 @@ def test_decoder_block_matches_torch_outputs_and_every_gradient(norm_first, padd
     (expected * torch.tensor(upstream)).sum().backward()
 
     compare(output, expected, [(x_ours, x_theirs), (memory_ours, memory_theirs)], ours, theirs)
+
+
+@pytest.mark.parametrize("kind", ["encoder", "decoder"])
+def test_gelu_blocks_match_torch(kind):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(12)
+    ours = make(kind, True, rng, activation="gelu")
+    theirs = (encoder_block_to_torch if kind == "encoder" else decoder_block_to_torch)(ours)
+    x, memory = rng.standard_normal((2, 3, D)), rng.standard_normal((2, 4, D))
+    upstream = rng.standard_normal((2, 3, D))
+    x_ours = Tensor(x, requires_grad=True)
+    x_theirs = torch.tensor(x, requires_grad=True)
+    if kind == "encoder":
+        output, expected = ours(x_ours), theirs(x_theirs)
+    else:
+        output = ours(x_ours, Tensor(memory))
+        expected = theirs(x_theirs, torch.tensor(memory), **torch_masks(causal_length=3))
+    backward_with(output, upstream)
+    (expected * torch.tensor(upstream)).sum().backward()
+    compare(output, expected, [(x_ours, x_theirs)], ours, theirs)
+    relu_output = make(kind, True, np.random.default_rng(12))(
+        *([Tensor(x)] if kind == "encoder" else [Tensor(x), Tensor(memory)]))
+    assert not np.allclose(relu_output.data, output.data)           # GELU is not ReLU
 
 
 def compare(output, expected, inputs, ours, theirs):
