@@ -10,10 +10,13 @@ modules      DotProductAttention, ScaledDotProductAttention, GeneralAttention,
 masks        causal_mask, padding_mask (boolean, True = may attend)
 positions    SinusoidalPositions, LearnedPositions (added to a (B, T, d) input)
 cache        KeyValueCache, the keys and values of earlier steps (decoding one step at a time)
+blocks       EncoderBlock, DecoderBlock: the Transformer's layers, pre-norm or post-norm
+to_torch     a block copied into torch.nn.TransformerEncoderLayer / TransformerDecoderLayer
 demo         `python -m attention demo`: why the soft mixture trains and the hard choice cannot
 """
 
 from minigrad import __version__  # one version for the three packages
+from attention.blocks import DecoderBlock, EncoderBlock
 from attention.cache import KeyValueCache
 from attention.functional import (
     attend,
@@ -38,4 +41,4 @@ __all__ = ["__version__", "softmax", "dot_product_attention", "attend", "hard_at
            "one_hot_argmax", "self_attention", "DotProductAttention", "ScaledDotProductAttention",
            "GeneralAttention", "AdditiveAttention", "MultiHeadAttention", "UniformAttention",
            "causal_mask", "padding_mask", "SinusoidalPositions", "LearnedPositions",
-           "KeyValueCache"]
+           "KeyValueCache", "EncoderBlock", "DecoderBlock"]

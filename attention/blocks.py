@@ -207,7 +207,6 @@ def _norm_first(where, norm_first):
 
 def _settings(block):
     attention = block.self_attn
-    norm = "pre" if block.norm_first else "post"
     return (f"d_model={attention.embed_dim}, nhead={attention.num_heads}, "
             f"dim_feedforward={block.linear1.out_features}, dropout={block.dropout.p}, "
-            f"norm={norm}")
+            f"norm_first={block.norm_first}")
