@@ -13,13 +13,14 @@ depends on its position, before the first block, breaks that symmetry.
 
 Both are modules called on x (B, T, d_model) -> x + P[start : start + T], P (max_len, d_model).
 `start` is the position of x's first token: 0 for a whole sequence, t when decoding step t alone.
+The sum is recorded in a scope "positions" (a drawing can fold it).
 (The paper also multiplies the token embeddings by sqrt(d_model) before adding the positions;
 that belongs to the embedding, not here.)
 """
 
 import numpy as np
 
-from minigrad import Tensor
+from minigrad import Tensor, scope
 from minigrad.nn import Embedding, Module
 from minigrad.nn.module import check_sizes
 from minigrad.settings import check_number
@@ -47,7 +48,8 @@ class SinusoidalPositions(Module):
 
     def forward(self, x, start=0):
         table = _rows(self, self.pe, x, start)                         # (T, d_model)
-        return x + Tensor(table.astype(x.dtype), name="positions")     # (..., T, d_model)
+        with scope("positions"):
+            return x + Tensor(table.astype(x.dtype), name="positions")  # (..., T, d_model)
 
     def extra_repr(self):
         return f"d_model={self.d_model}, max_len={self.max_len}"
@@ -83,7 +85,8 @@ class LearnedPositions(Module):
     def forward(self, x, start=0):
         _rows(self, self.embedding.weight.data, x, start)              # checks only
         positions = np.arange(start, start + x.shape[-2])              # (T,)
-        return x + self.embedding(positions)                           # (..., T, d_model)
+        with scope("positions"):
+            return x + self.embedding(positions)                       # (..., T, d_model)
 
     def extra_repr(self):
         return f"max_len={self.max_len}, d_model={self.d_model}"

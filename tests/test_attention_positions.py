@@ -28,12 +28,13 @@ def test_sinusoids_follow_the_paper_entry_by_entry():
 def test_sinusoidal_positions_add_the_rows_from_start_in_the_inputs_dtype():
     module = SinusoidalPositions(4, max_len=10)
     x = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
-    y = module(Tensor(x))
+    y = module(Tensor(x, requires_grad=True))
     assert y.dtype == np.float32 and y.shape == (2, 3, 4)
     np.testing.assert_allclose(y.data, x + sinusoids(10, 4)[:3], rtol=1e-6)
     later = module(Tensor(x[:, :1].astype(np.float64)), start=7)             # decoding step 7
     np.testing.assert_array_equal(later.data, x[:, :1] + sinusoids(10, 4)[7])
     assert list(module.parameters()) == [] and module.state_dict() == {}
+    assert y.creator.scope == ("positions",)
 
 
 def test_learned_positions_add_one_vector_per_position_and_learn_them():
@@ -45,6 +46,7 @@ def test_learned_positions_add_one_vector_per_position_and_learn_them():
     np.testing.assert_array_equal(y.data[1], module.embedding.weight.data[:4])
     y2 = module(Tensor(np.zeros((1, 2, 3))), start=3)
     np.testing.assert_array_equal(y2.data[0], module.embedding.weight.data[3:5])
+    assert y.creator.scope == ("positions",)
     y.sum().backward()
     np.testing.assert_array_equal(module.embedding.weight.grad[:4], 2)  # two examples each
     np.testing.assert_array_equal(module.embedding.weight.grad[4], 0)   # position 4 unused
