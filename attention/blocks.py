@@ -7,9 +7,11 @@ project's own pieces: MultiHeadAttention, Linear, Dropout and LayerNorm.
                                             x = x + FeedForward(x)
 
 each line with a layer norm: before the sublayer, inside the residual (pre-norm, the default
-here, as in GPT-2 and nanoGPT: the residual path stays a plain sum from input to output, which
-trains deep stacks without a learning-rate warm-up), or after the sum (post-norm, as the 2017
-paper writes it: LayerNorm(x + Sublayer(x))). Both orders are written out below, one method each.
+here, as in GPT-2 and nanoGPT: the residual path stays a plain sum from input to output, and
+Xiong et al., 2020, train such stacks without a learning-rate warm-up), or after the sum
+(post-norm, as the 2017 paper writes it: LayerNorm(x + Sublayer(x))). Both orders are written
+out below, one method each. (A pre-norm stack usually ends with one more LayerNorm, applied by
+the stack, not by the block.)
 
 FeedForward(x) = linear2(activation(linear1(x))): two Linear layers, d_model -> dim_feedforward ->
 d_model, applied to each position alone (the paper's d_ff; ReLU in the paper).
