@@ -33,6 +33,7 @@ from attention.modules import (
     MultiHeadAttention,
     ScaledDotProductAttention,
     UniformAttention,
+    show_heads,
 )
 from attention.positions import LearnedPositions, SinusoidalPositions
 from attention.softmax import softmax
@@ -41,4 +42,4 @@ __all__ = ["__version__", "softmax", "dot_product_attention", "attend", "hard_at
            "one_hot_argmax", "self_attention", "DotProductAttention", "ScaledDotProductAttention",
            "GeneralAttention", "AdditiveAttention", "MultiHeadAttention", "UniformAttention",
            "causal_mask", "padding_mask", "SinusoidalPositions", "LearnedPositions",
-           "KeyValueCache", "EncoderBlock", "DecoderBlock"]
+           "KeyValueCache", "EncoderBlock", "DecoderBlock", "show_heads"]

@@ -22,7 +22,8 @@ dict copies across (attention.to_torch). Masks are ours: True = may attend.
 
 Scopes, for the drawings and the explorer: the block ("encoder block", or `scope_name`), each
 sublayer inside it ("self-attention", "cross-attention", "feed-forward"), and inside each
-attention its projections, "head 0", "head 1", ... and its output projection.
+attention its projections, its heads ("heads", or "head 0", "head 1", ... after
+`attention.show_heads(block)`) and its output projection.
 """
 
 import numpy as np

@@ -10,6 +10,7 @@ import minigrad.functional as F
 from minigrad import Tensor, gradcheck, manual_seed, topological_order
 from attention.blocks import DecoderBlock, EncoderBlock
 from attention.masks import padding_mask
+from attention.modules import show_heads
 from attention.to_torch import decoder_block_to_torch, encoder_block_to_torch, torch_masks
 
 D, H, FF = 8, 2, 12
@@ -171,7 +172,7 @@ def test_encoder_block_is_the_two_residual_lines_in_its_norm_order(norm_first):
 
 def test_blocks_record_each_sublayer_and_head_in_named_scopes():
     rng = np.random.default_rng(6)
-    block = make("decoder", True, rng)
+    block = show_heads(make("decoder", True, rng))          # each head in a scope of its own
     x = Tensor(rng.standard_normal((1, 3, D)), requires_grad=True)
     output = block(x, Tensor(rng.standard_normal((1, 2, D))))
     scopes = {t.creator.scope for t in topological_order(output) if t.creator is not None}
@@ -235,7 +236,7 @@ def test_a_drawing_folds_a_block_a_sublayer_or_a_head_into_one_box():
     pytest.importorskip("graphviz")
     from minigrad.viz.dot import draw_graph
     rng = np.random.default_rng(11)
-    block = make("encoder", True, rng, d_model=4, nhead=2, dim_feedforward=6)
+    block = show_heads(make("encoder", True, rng, d_model=4, nhead=2, dim_feedforward=6))
     loss = block(Tensor(rng.standard_normal((1, 3, 4)), requires_grad=True)).sum()
 
     def arrows(collapse):

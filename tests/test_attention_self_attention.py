@@ -7,11 +7,13 @@ import pytest
 
 from minigrad import Tensor, gradcheck, manual_seed, topological_order
 from attention import (
+    DecoderBlock,
     MultiHeadAttention,
     causal_mask,
     dot_product_attention,
     padding_mask,
     self_attention,
+    show_heads,
 )
 from attention.cache import KeyValueCache
 
@@ -27,10 +29,14 @@ def test_self_attention_refuses_a_scale_its_module_would_ignore():
         self_attention(Tensor(np.ones(4)))
 
 
-def test_multihead_records_projections_each_head_and_the_output_in_scopes_of_their_own():
+def test_multihead_records_projections_the_heads_and_the_output_in_scopes_of_their_own():
     rng = np.random.default_rng(0)
     module = MultiHeadAttention(6, 3).double()
     x = Tensor(rng.standard_normal((2, 4, 6)), requires_grad=True)
+    output, _ = self_attention(x, attention=module, mask=causal_mask(4))
+    scopes = {t.creator.scope for t in topological_order(output) if t.creator is not None}
+    assert scopes == {("projections",), ("heads",), ("output",)}          # all heads at once
+    module.heads_apart = True
     output, _ = self_attention(x, attention=module, mask=causal_mask(4))
     scopes = {t.creator.scope for t in topological_order(output) if t.creator is not None}
     assert scopes == {("projections",), ("head 0",), ("head 1",), ("head 2",), ("output",)}
@@ -122,3 +128,32 @@ def test_a_cache_refuses_steps_of_another_batch():
     with pytest.raises(ValueError, match=r"^KeyValueCache: new keys \(3, 2, 1, 2\) do not "
                                          r"continue the kept ones \(2, 2, 1, 2\)"):
         module(other, other, other, cache=cache)
+
+
+@pytest.mark.parametrize("mask", ["none", "causal", "padding"])
+def test_heads_apart_gives_the_same_numbers_as_all_heads_at_once(mask):
+    rng = np.random.default_rng(3)
+    module = MultiHeadAttention(8, 4).double()
+    x_data = rng.standard_normal((2, 5, 8))
+    masks = {"none": None, "causal": causal_mask(5),
+             "padding": np.array([[True] * 5, [False, False, True, True, True]])[:, None, :]}
+    upstream = rng.standard_normal((2, 5, 8))
+    results = []
+    for apart in (False, True):
+        module.heads_apart = apart
+        module.zero_grad()
+        x = Tensor(x_data, requires_grad=True)
+        output, _ = self_attention(x, attention=module, mask=masks[mask])
+        output.backward(upstream)
+        results.append([output.data, x.grad, module.head_weights,
+                        *[p.grad for p in module.parameters()]])
+    for together, apart in zip(*results):
+        np.testing.assert_allclose(apart, together, rtol=0, atol=1e-13)
+
+
+def test_show_heads_sets_every_multihead_module_of_a_model():
+    block = DecoderBlock(8, 2, 16, dropout=0.0)
+    assert not block.self_attn.heads_apart and "heads_apart" not in repr(block)
+    assert show_heads(block) is block
+    assert block.self_attn.heads_apart and block.multihead_attn.heads_apart
+    assert "heads_apart=True" in repr(block.self_attn)
