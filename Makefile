@@ -48,6 +48,7 @@ bench: venv
 	$(PY) bench/engine.py
 	$(PY) bench/lstm.py
 	$(PY) bench/layer_norm.py
+	$(PY) bench/gelu.py
 	$(PY) bench/seq2seq.py
 	$(PY) bench/explorer.py
 

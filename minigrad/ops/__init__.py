@@ -2,6 +2,7 @@
 
 arithmetic   + - * / ** @ and unary minus, and `unbroadcast`
 elementwise  exp, log, sqrt, tanh, sigmoid, relu, gelu, abs, clip, where
+erf          erf over NumPy arrays (for the exact gelu)
 reduce       sum, mean, max, min
 shapes       reshape, transpose, indexing, concat (cat), stack, split
 softmax      softmax, log_softmax, cross_entropy
