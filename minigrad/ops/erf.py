@@ -42,7 +42,7 @@ Q3 = [1.0, 2.56852019228982242e0, 1.87295284992346725e0, 5.27905102951428412e-1,
 
 def erf(x):
     """erf of every element of the array x, in x's dtype (a float dtype; ints give float64).
-    Relative error about 1e-16 against math.erf (tests/test_erf.py sweeps it)."""
+    Relative error below 5e-16 against math.erf (tests/test_erf.py sweeps it: 1e-15)."""
     x = np.asarray(x)
     dtype = x.dtype if np.issubdtype(x.dtype, np.floating) else np.dtype(np.float64)
     a = np.minimum(np.abs(x.astype(np.float64)), 6.0).ravel()   # |x|, clipped; NaN stays NaN
