@@ -40,32 +40,48 @@ Q3 = [1.0, 2.56852019228982242e0, 1.87295284992346725e0, 5.27905102951428412e-1,
       6.05183413124413191e-2, 2.33520497626869185e-3]
 
 
+BLOCK = 8192     # elements per block: 64 kB of float64, in the cache and below glibc's mmap
+                 # threshold, so no temporary is faulted in afresh (whole arrays of 1 MB
+                 # were: about 900 page faults, 3/4 of the time, on (32, 20, 256))
+
+
 def erf(x):
     """erf of every element of the array x, in x's dtype (a float dtype; ints give float64).
     Relative error below 5e-16 against math.erf (tests/test_erf.py sweeps it: 1e-15)."""
     x = np.asarray(x)
     dtype = x.dtype if np.issubdtype(x.dtype, np.floating) else np.dtype(np.float64)
-    a = np.minimum(np.abs(x.astype(np.float64)), 6.0).ravel()   # |x|, clipped; NaN stays NaN
+    flat = x.ravel()
+    result = np.empty(flat.shape, dtype=dtype)
+    for start in range(0, flat.size, BLOCK):                # block by block
+        block = flat[start:start + BLOCK]
+        result[start:start + BLOCK] = np.copysign(_erf_of_abs(block), block)  # erf(-x) = -erf(x)
+    return result.reshape(x.shape)
+
+
+def _erf_of_abs(x):
+    """erf(|x|) for a 1-d block, in float64."""
+    a = np.minimum(np.abs(x, dtype=np.float64), 6.0)        # |x|, clipped; NaN stays NaN
     result = np.full_like(a, np.nan)                        # NaN where no range takes a
 
     # Each range gathers its elements by an array of indices: with the ranges mixed at random
     # (as in any activation), that is several times faster than indexing with boolean masks.
     small = np.flatnonzero(a <= 0.5)                        # erf directly
-    t = a[small]
-    result[small] = t * _polynomial(P1, t * t) / _polynomial(Q1, t * t)
+    if small.size:
+        t = a[small]
+        result[small] = t * _polynomial(P1, t * t) / _polynomial(Q1, t * t)
 
     middle = np.flatnonzero((a > 0.5) & (a <= 4.0))         # 1 - erfc
-    t = a[middle]
-    result[middle] = 1 - np.exp(-t * t) * _polynomial(P2, t) / _polynomial(Q2, t)
+    if middle.size:
+        t = a[middle]
+        result[middle] = 1 - np.exp(-t * t) * _polynomial(P2, t) / _polynomial(Q2, t)
 
     large = np.flatnonzero(a > 4.0)                         # 1 - erfc, asymptotic form
-    t = a[large]
-    z = 1 / (t * t)
-    tail = z * _polynomial(P3, z) / _polynomial(Q3, z)
-    result[large] = 1 - np.exp(-t * t) / t * (1 / math.sqrt(math.pi) - tail)
-
-    result = np.copysign(result.reshape(x.shape), x)          # erf(-x) = -erf(x)
-    return result.astype(dtype, copy=False)
+    if large.size:
+        t = a[large]
+        z = 1 / (t * t)
+        tail = z * _polynomial(P3, z) / _polynomial(Q3, z)
+        result[large] = 1 - np.exp(-t * t) / t * (1 / math.sqrt(math.pi) - tail)
+    return result
 
 
 def _polynomial(coefficients, t):
