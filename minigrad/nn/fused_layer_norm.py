@@ -52,13 +52,14 @@ and it needs two arrays of x's size: xc, and one that holds dy * xc, then g, the
 import numpy as np
 
 from minigrad.autograd import Function
+from minigrad.ops.arithmetic import as_floating
 
 
 class FusedLayerNorm(Function):
     """y = (x - mean(x)) / sqrt(var(x) + eps) * weight + bias, over the last axis
     (the derivation is in this file's docstring)
 
-    x: (..., D)   weight, bias: (D,)   ->   y: (..., D)
+    x: (..., D)   weight, bias: (D,)   ->   y: (..., D), float64 for integer x
     dx = (1/sigma) (g - mean(g) - xhat * mean(g * xhat)),  g = dy * weight
     dweight = sum(dy * xhat), dbias = sum(dy), over every axis but the last
     """
@@ -70,6 +71,7 @@ class FusedLayerNorm(Function):
         self.eps = eps
 
     def forward(self, x, weight, bias):
+        x = as_floating(x)                                      # integers: float64, as mean
         D = x.shape[-1]
         if weight.shape != (D,) or bias.shape != (D,):
             raise ValueError(f"FusedLayerNorm: weight {weight.shape} and bias {bias.shape} "

@@ -24,9 +24,11 @@ def layer_norm(x, weight, bias, eps=1e-5):
         xhat  = (x - mu) / sigma              mean 0, variance ~1
         y     = xhat * weight + bias          a learned scale and shift per feature
 
-    x: (..., D)   weight, bias: (D,) or None (no scale, no shift)   ->   y: (..., D)
+    x: (..., D), a tensor or an array   weight, bias: (D,) or None (no scale, no shift)
+    ->   y: (..., D) (float64 for integer x, as `mean` gives)
     Backward needs nothing special: every op here has its own.
     """
+    x = x if isinstance(x, Tensor) else Tensor(x)   # an array: the methods below are Tensor's
     mu = x.mean(axis=-1, keepdims=True)             # mean                  (..., 1)
     centred = x - mu                                # subtract              (..., D)
     squares = centred ** 2                          # square                (..., D)
@@ -81,6 +83,8 @@ class LayerNorm(Module):
         if not self.fused:
             return layer_norm(x, self.weight, self.bias, self.eps)           # (..., D)
         dtype = (x.data if isinstance(x, Tensor) else np.asarray(x)).dtype
+        if dtype.kind in "biu":                 # integers: float64 results, as composed gives
+            dtype = np.dtype(np.float64)
         weight = self.weight if self.weight is not None else Tensor(np.ones(D, dtype=dtype))
         bias = self.bias if self.bias is not None else Tensor(np.zeros(D, dtype=dtype))
         return fused_layer_norm(x, weight, bias, self.eps)                   # (..., D)

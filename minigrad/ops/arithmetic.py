@@ -21,6 +21,17 @@ def unbroadcast(grad, shape):
     return grad.sum(axis=axes, keepdims=True).reshape(shape)
 
 
+def as_floating(x):
+    """x itself if it holds floats; x as float64 if it holds integers or booleans.
+
+    An op whose result is not a whole number (gelu, cross_entropy, dropout's scaling, a layer
+    norm) starts its forward with this, so that integer input gives float64 results, as np.exp,
+    np.tanh and np.mean give for int64: arange(3) -> gelu [0, 0.841, 1.954], not results cut
+    back to the input's integers ([0, 0, 1]).
+    """
+    return x.astype(np.float64) if x.dtype.kind in "biu" else x
+
+
 class Add(Function):
     """y = a + b        dL/da = dL/dy        dL/db = dL/dy        (each unbroadcast)"""
 

@@ -1,11 +1,15 @@
-"""Elementwise functions: y has x's shape, and dL/dx = dL/dy * f'(x), element by element."""
+"""Elementwise functions: y has x's shape, and dL/dx = dL/dy * f'(x), element by element.
+
+Those whose results are not whole numbers (exp, log, sqrt, tanh, sigmoid, gelu) give float64 for
+integer x, whatever its width (`as_floating`): NumPy alone would give float16 for int8 and uint8,
+where exp(12) is already inf."""
 
 import math
 
 import numpy as np
 
 from minigrad.autograd import Function
-from minigrad.ops.arithmetic import unbroadcast
+from minigrad.ops.arithmetic import as_floating, unbroadcast
 from minigrad.ops.erf import erf
 
 
@@ -15,7 +19,7 @@ class Exp(Function):
     saves = ("y",)
 
     def forward(self, x):
-        self.y = np.exp(x)
+        self.y = np.exp(as_floating(x))
         return self.y
 
     def backward(self, grad_y):
@@ -28,8 +32,8 @@ class Log(Function):
     saves = ("x",)
 
     def forward(self, x):
-        self.x = x
-        return np.log(x)
+        self.x = as_floating(x)
+        return np.log(self.x)
 
     def backward(self, grad_y):
         return (grad_y / self.x,)
@@ -41,7 +45,7 @@ class Sqrt(Function):
     saves = ("y",)
 
     def forward(self, x):
-        self.y = np.sqrt(x)
+        self.y = np.sqrt(as_floating(x))
         return self.y
 
     def backward(self, grad_y):
@@ -54,7 +58,7 @@ class Tanh(Function):
     saves = ("y",)
 
     def forward(self, x):
-        self.y = np.tanh(x)             # the derivative is cheapest in terms of y
+        self.y = np.tanh(as_floating(x))    # the derivative is cheapest in terms of y
         return self.y
 
     def backward(self, grad_y):
@@ -67,6 +71,7 @@ class Sigmoid(Function):
     saves = ("y",)
 
     def forward(self, x):
+        x = as_floating(x)                  # (uint8: -x would wrap around to 256 - x)
         with np.errstate(over="ignore"):    # exp(-x) = inf for very negative x: y = 0, rightly
             self.y = 1 / (1 + np.exp(-x))
         return self.y
@@ -97,8 +102,9 @@ class GELU(Function):
     approximate="tanh"  y = x (1 + t) / 2,  t = tanh(u),  u = sqrt(2/pi) (x + 0.044715 x^3)
                         dL/dx = dL/dy * ((1 + t) / 2 + x (1 - t^2) / 2 * du/dx),
                         du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2)
-    x, y: any shape. (NumPy has no erf: the exact form uses minigrad/ops/erf.py, Cody's
-    rational approximations over whole arrays, as exact as math.erf.)
+    x, y: any shape; y has x's dtype, or float64 for integer x. (NumPy has no erf: the exact
+    form uses minigrad/ops/erf.py, Cody's rational approximations over whole arrays, as exact
+    as math.erf.)
     """
 
     settings = ("approximate",)
@@ -108,6 +114,7 @@ class GELU(Function):
         self.approximate = approximate
 
     def forward(self, x):
+        x = as_floating(x)                      # integers: float64, not y cut back to integers
         if self.approximate == "tanh":
             x2 = x * x                          # (x * x * x, not x ** 3: NumPy's float
             u = math.sqrt(2 / math.pi) * (x + 0.044715 * x2 * x)     # power is far slower)

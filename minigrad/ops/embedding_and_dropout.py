@@ -6,6 +6,7 @@ import numpy as np
 
 from minigrad import random
 from minigrad.autograd import Function
+from minigrad.ops.arithmetic import as_floating
 
 
 class EmbeddingLookup(Function):
@@ -46,6 +47,7 @@ class DropoutMask(Function):
         self.p = p
 
     def forward(self, x):
+        x = as_floating(x)                      # integers: 1/(1 - p) is not cut to an integer
         keep = random.generator().random(x.shape) >= self.p
         self.scale = keep.astype(x.dtype) / np.asarray(1 - self.p, dtype=x.dtype)
         return x * self.scale

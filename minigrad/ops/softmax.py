@@ -9,6 +9,7 @@ that is all `-inf` (fully masked) gets weights of 0, never NaN.
 import numpy as np
 
 from minigrad.autograd import Function
+from minigrad.ops.arithmetic import as_floating
 from minigrad.ops.pytorch_words import axis_or_dim
 from minigrad.settings import check_number
 
@@ -31,7 +32,7 @@ class Softmax(Function):
         self.axis = axis
 
     def forward(self, x):
-        e = np.exp(_shifted(x, self.axis))
+        e = np.exp(_shifted(as_floating(x), self.axis))     # integers: float64
         total = np.sum(e, axis=self.axis, keepdims=True)
         self.y = e / np.where(total == 0, 1, total)      # a fully masked row stays all 0
         return self.y
@@ -52,7 +53,7 @@ class LogSoftmax(Function):
         self.axis = axis
 
     def forward(self, x):
-        z = _shifted(x, self.axis)
+        z = _shifted(as_floating(x), self.axis)             # integers: float64
         total = np.sum(np.exp(z), axis=self.axis, keepdims=True)
         y = z - np.log(np.where(total == 0, 1, total))
         self.softmax = np.exp(y)
@@ -69,7 +70,8 @@ class CrossEntropy(Function):
     al., 2016; PyTorch's label_smoothing) q = (1 - eps) onehot(target) + eps / C, so that
         L_n = (1 - eps) (-log p_target) + eps * mean_c(-log p_c)
 
-    logits: (..., C), classes on the last axis    targets: (...) integer class ids (fixed)
+    logits: (..., C), classes on the last axis (integer logits give a float64 loss)
+    targets: (...) integer class ids (fixed)
     dL/dlogits = (softmax(logits) - q) * dL/dL_n, 0 where target == ignore_index
     (since sum_c q_c = 1; with eps = 0 this is softmax - onehot)
     reduction: "mean" (over counted targets; 0 when none counts), "sum", or "none" (shape (...)).
@@ -83,6 +85,7 @@ class CrossEntropy(Function):
         self.label_smoothing = label_smoothing
 
     def forward(self, logits):
+        logits = as_floating(logits)            # integers: a float64 loss, as softmax gives
         targets, classes = self.targets, logits.shape[-1]
         if targets.shape != logits.shape[:-1]:
             raise ValueError(f"targets of shape {targets.shape} do not fit logits of shape "
