@@ -371,6 +371,19 @@ def test_cross_entropy_ignore_index_adds_no_loss_and_no_gradient(rng):
     assert gradcheck(lambda z: F.cross_entropy(z, targets, ignore_index=-100), logits)
 
 
+@pytest.mark.parametrize("value, shown", [(float("nan"), "nan (float)"), (1.5, "1.5 (float)"),
+                                           ("x", "'x' (str)"), (1.0, "1.0 (float)")])
+def test_cross_entropy_refuses_an_ignore_index_that_is_not_an_integer_naming_it(value, shown):
+    with pytest.raises(TypeError) as raised:
+        F.cross_entropy(Tensor(np.zeros((2, 3))), np.array([0, 1]), ignore_index=value)
+    assert str(raised.value) == f"cross_entropy: ignore_index must be an integer, got {shown}"
+
+
+def test_cross_entropy_takes_a_numpy_integer_ignore_index():
+    loss = F.cross_entropy(Tensor(np.zeros((2, 3))), np.array([0, 1]), ignore_index=np.int64(1))
+    assert loss.data == pytest.approx(np.log(3))
+
+
 def test_cross_entropy_gradient_is_softmax_minus_onehot_over_n():
     logits = Tensor(np.zeros((2, 4)), requires_grad=True)
     F.cross_entropy(logits, np.array([1, 3])).backward()

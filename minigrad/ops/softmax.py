@@ -136,7 +136,8 @@ def cross_entropy(logits, targets, ignore_index=None, reduction="mean", label_sm
     """Mean negative log-likelihood of integer class `targets` under softmax(`logits`).
 
     Classes are on the last axis of `logits` (PyTorch puts them on axis 1; with 2-d logits the
-    two agree). Targets equal to `ignore_index` (e.g. padding) add no loss and get no gradient.
+    two agree). Targets equal to `ignore_index` (an integer, e.g. padding's id; None: every
+    target counts) add no loss and get no gradient.
     label_smoothing in [0, 1]: the target becomes (1 - eps) onehot + eps / C, as in PyTorch
     (the formula and its derivative are in `CrossEntropy`).
     """
@@ -144,6 +145,8 @@ def cross_entropy(logits, targets, ignore_index=None, reduction="mean", label_sm
         raise ValueError(f"cross_entropy: reduction must be 'mean', 'sum' or 'none', "
                          f"not {reduction!r}")
     check_number("label_smoothing", label_smoothing, low=0, high=1, where="cross_entropy")
+    if ignore_index is not None:                # a class id, as PyTorch requires: nan or 1.5
+        check_number("ignore_index", ignore_index, integer=True, where="cross_entropy")
     targets = np.asarray(getattr(targets, "data", targets))
     if not np.issubdtype(targets.dtype, np.integer):
         raise TypeError(f"cross_entropy: targets must be integer class ids, not {targets.dtype}")
