@@ -22,7 +22,8 @@ depends on its batch). A layer whose forward takes no mask is refused with an er
 so (`check_recurrent`), rather than run on padding.
 
 Why the parts have names: the model hands the encoder's final state to the decoder part by part
-(`seq2seq.bridge`), by name, so an LSTM's (h, c) and a GRU's h each go where they belong.
+(`seq2seq.models.recurrent.bridge`), by name, so an LSTM's (h, c) and a GRU's h each go where
+they belong.
 """
 
 import inspect
