@@ -1,8 +1,9 @@
 """Learning-rate schedules, as in `torch.optim.lr_scheduler`: `LambdaLR`, and `NoamLR`, the
 Transformer's warm-up then inverse-square-root decay.
 
-A schedule changes the optimiser's `lr` attribute (the optimiser reads it at every step), and
-counts its own steps in `last_epoch`, as PyTorch's do:
+A schedule changes the optimiser's `lr` attribute (the optimiser reads it at every step), from
+the optimiser's `initial_lr` (its lr when the first schedule was made on it), and counts its own
+steps in `last_epoch`, as PyTorch's do:
 
     opt = optim.Adam(model.parameters(), lr=1.0, betas=(0.9, 0.98), eps=1e-9)
     schedule = optim.lr_scheduler.NoamLR(opt, d_model=512, warmup_steps=4000)
@@ -10,14 +11,22 @@ counts its own steps in `last_epoch`, as PyTorch's do:
         ...; loss.backward(); opt.step(); schedule.step()
 """
 
+import math
+import numbers
+
 from minigrad.settings import check_number
 
 
 class LambdaLR:
     """lr = base_lr * lr_lambda(last_epoch), as torch.optim.lr_scheduler.LambdaLR.
 
-    base_lr is the optimiser's lr when the schedule is made. Making the schedule sets lr for
-    last_epoch = 0 (the first update); each `step()` adds one to last_epoch and sets lr again.
+    base_lr is the optimiser's `initial_lr`: its lr when the first schedule on it was made,
+    which that schedule keeps on the optimiser (and in its state_dict), as PyTorch does. So a
+    second schedule made on the same optimiser starts from the same base, not from the lr the
+    first one set. Making the schedule sets lr for last_epoch = 0 (the first update); each
+    `step()` adds one to last_epoch and sets lr again. An lr that is not a finite number >= 0
+    (lr_lambda gave inf, NaN or a negative factor) is refused, naming the schedule and the step,
+    and leaves the lr and the step count as they were.
     """
 
     def __init__(self, optimizer, lr_lambda):
@@ -25,13 +34,28 @@ class LambdaLR:
             raise TypeError(f"{type(self).__name__}: expected an optimiser with an lr, got a "
                             f"{type(optimizer).__name__}")
         self.optimizer, self.lr_lambda = optimizer, lr_lambda
-        self.base_lr = optimizer.lr
+        if getattr(optimizer, "initial_lr", None) is None:     # the first schedule on it
+            optimizer.initial_lr = optimizer.lr
+        self.base_lr = optimizer.initial_lr
         self.last_epoch = -1
         self.step()
 
     def step(self):
+        self.optimizer.lr = self.lr_at(self.last_epoch + 1, self.base_lr)   # checked first
         self.last_epoch += 1
-        self.optimizer.lr = self.base_lr * self.lr_lambda(self.last_epoch)
+
+    def lr_at(self, epoch, base_lr):
+        """base_lr * lr_lambda(epoch), refused unless a finite number >= 0 (SGD and Adam refuse
+        any other lr when they are made; a schedule must not slip one in later)."""
+        factor = self.lr_lambda(epoch)
+        said = f"{type(self).__name__}: step {epoch}: lr_lambda({epoch}) returned {factor!r:.40}"
+        if not isinstance(factor, numbers.Real):
+            raise TypeError(f"{said} ({type(factor).__name__}), not a number")
+        lr = base_lr * factor
+        if not math.isfinite(lr) or lr < 0:
+            raise ValueError(f"{said}, so lr = base_lr {base_lr} * {factor!r:.40} = {lr}; an lr "
+                             f"must be a finite number >= 0")
+        return lr
 
     def get_last_lr(self):
         """[the lr set last], a list as in PyTorch (which has one entry per parameter group)."""
@@ -45,10 +69,10 @@ class LambdaLR:
         if set(state_dict) != {"base_lr", "last_epoch"}:
             raise ValueError(f"{type(self).__name__}.load_state_dict: expected the keys "
                              f"'base_lr' and 'last_epoch', got {list(state_dict)}")
-        self.base_lr = check_number("base_lr", state_dict["base_lr"], low=0)
-        self.last_epoch = check_number("last_epoch", state_dict["last_epoch"], low=0,
-                                       integer=True)
-        self.optimizer.lr = self.base_lr * self.lr_lambda(self.last_epoch)
+        base_lr = check_number("base_lr", state_dict["base_lr"], low=0)
+        last_epoch = check_number("last_epoch", state_dict["last_epoch"], low=0, integer=True)
+        self.optimizer.lr = self.lr_at(last_epoch, base_lr)
+        self.base_lr, self.last_epoch = base_lr, last_epoch
 
 
 def noam_lrate(step_num, d_model, warmup_steps):

@@ -14,10 +14,15 @@ The state dict has PyTorch's layout, so it reads the same as `torch.optim`'s:
     {"state": {0: {"momentum_buffer": array}, 1: {...}},          # only parameters with state
      "param_groups": [{"lr": 0.1, "momentum": 0.9, ..., "params": [0, 1, 2]}]}
 
+and, once a learning-rate schedule has been made on the optimiser, its base "initial_lr" in the
+group, as PyTorch keeps it.
+
 minigrad has a single parameter group, so "param_groups" always has one entry.
 """
 
 import numpy as np
+
+from minigrad.settings import check_number
 
 
 class Optimizer:
@@ -30,6 +35,8 @@ class Optimizer:
 
     hyperparameters = ()
     state_names = ()        # what one parameter's saved state holds (load_state_dict checks)
+    initial_lr = None       # the lr when the first schedule on this optimiser was made: the base
+                            # of every schedule on it (lr_scheduler.py), saved with the rest
 
     def __init__(self, params):
         self.params = list(params)      # the order fixes the indices used by state and state_dict
@@ -72,6 +79,8 @@ class Optimizer:
         state = {i: {name: _copy(value) for name, value in entry.items()}
                  for i, entry in self.state.items()}
         group = {name: getattr(self, name) for name in self.hyperparameters}
+        if self.initial_lr is not None:             # a schedule's base lr, as in PyTorch
+            group["initial_lr"] = self.initial_lr
         group["params"] = list(range(len(self.params)))
         return {"state": state, "param_groups": [group]}
 
@@ -87,6 +96,7 @@ class Optimizer:
                              f"{len(state_dict['param_groups'])}")
         group = dict(state_dict["param_groups"][0])
         indices = list(group.pop("params", []))
+        initial_lr = group.pop("initial_lr", None)     # there once a schedule was made
         if indices != list(range(len(self.params))):
             raise ValueError(f"{me}.load_state_dict: the state dict is for {len(indices)} "
                              f"parameters, this optimiser has {len(self.params)}")
@@ -96,6 +106,8 @@ class Optimizer:
                              "(a state dict of another kind of optimiser?)")
 
         self.check_hyperparameters(group)     # a NaN learning rate in a file is refused too
+        if initial_lr is not None:
+            check_number("initial_lr", initial_lr, low=0, where=f"{me}.load_state_dict")
         state = {}
         for i, entry in state_dict["state"].items():
             i = int(i)
@@ -121,6 +133,7 @@ class Optimizer:
                 state[i][name] = value
         for name in self.hyperparameters:
             setattr(self, name, group[name])
+        self.initial_lr = initial_lr
         self._restore_types()
         self.state = state
 
