@@ -1,6 +1,7 @@
 """An exception raised inside a --rnn layer's code after it passed its checks (in training, or
 in a later command) is one line naming the layer's file and line, as a sys.exit() there is."""
 
+import re
 import shutil
 import sys
 
@@ -67,3 +68,31 @@ def test_a_keyboard_interrupt_from_a_layer_reads_as_ctrl_c_which_may_land_there_
     assert main(["train", *TINY, "--rnn", f"{path}:LateGRU", "--out",
                  str(tmp_path / "run")]) == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+SHRINKS = '''
+
+_calls = [0]
+
+
+class ShrinkingGRU(GRU):
+    def cell(self, x, state):
+        _calls[0] += 1
+        h = super().cell(x, state)
+        return h[:, :-1] if _calls[0] > 40 else h       # past the contract's checks
+'''
+
+
+def test_a_state_that_goes_wrong_late_in_training_is_named_with_the_layer_and_the_shapes(
+        tmp_path, capsys):
+    path = tmp_path / "shrinking_gru.py"
+    shutil.copy(reference.__file__, path)
+    path.write_text(path.read_text() + SHRINKS)
+    status = main(["train", *TINY, "--rnn", f"{path}:ShrinkingGRU", "--out",
+                   str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert status == 1 and len(err.strip().splitlines()) == 1, err
+    assert re.fullmatch(r"error: ShrinkingGRU: at (time step \d+|a decoder step), cell\(x, "
+                        r"state\) returned h \(\d+, 7\) float32, but the state it was given has "
+                        r"h \(\d+, 8\) float32: a step keeps the state's shape \(batch, "
+                        r"hidden_size\) and dtype\n", err), err

@@ -14,7 +14,9 @@ that meets it can take the LSTM's place: `Seq2Seq(..., rnn=GRU)`, or from the co
         padding; a padded step leaves every part of the state as it was.
     state = layer.cell(x, state)                   one step: x (B, input_size), the state as
                                                    above; for decoders that feed each step's
-                                                   output back in
+                                                   output back in. Every step's state keeps
+                                                   the parts, shapes and dtype of the state
+                                                   it was given (`check_step`)
 
 Why a mask is part of the contract: the seq2seq encoder reads batches padded on the left, and a
 sentence must end in the same state whether it was read alone or in a batch (a translation never
@@ -77,6 +79,7 @@ class Recurrent(Module):
         for t in range(steps):
             with scope(f"time step {t}"):                       # a drawing can fold each step
                 new = self.cell(x[:, t], state)                 # each part (B, H)
+                check_step(self, new, state, f"time step {t}", same_dtype=t > 0)
                 if mask is not None:                            # padded rows keep their state
                     real = mask[:, t, None]                                     # (B, 1)
                     new = join_parts(self, [F.where(real, n, old)
@@ -87,6 +90,39 @@ class Recurrent(Module):
 
     def extra_repr(self):
         return f"{self.input_size}, {self.hidden_size}"
+
+
+def check_step(layer, new, old, where, same_dtype=True):
+    """Raise RecurrentLayerError unless the state that layer.cell returned (`new`) has the parts
+    and shapes of the state it was given (`old`), and its dtype unless same_dtype=False (at a
+    sequence's first step, whose given state may be zeros of the input's dtype). `where` names
+    the step in the message: "time step 7".
+    `check_recurrent` tries a layer on a tiny batch once; a cell may still go wrong later (at
+    step 7, or on a batch of another size), and without this the error would come from a later
+    op (stack, where, attention) and name neither the layer nor the step. A few comparisons per
+    step: nothing beside the cell's own ops."""
+    if isinstance(new, Tensor) and isinstance(old, Tensor):                 # one part: h
+        if new.shape == old.shape and (new.dtype == old.dtype or not same_dtype):
+            return
+    elif isinstance(new, tuple) and len(new) == len(layer.state_parts) == len(old):
+        for n, o in zip(new, old):                                          # (h, c, ...)
+            if not (isinstance(n, Tensor) and n.shape == o.shape
+                    and (n.dtype == o.dtype or not same_dtype)):
+                break
+        else:
+            return
+    name = type(layer).__name__
+    if len(parts(new)) != len(parts(old)) or not all(isinstance(n, Tensor) for n in parts(new)):
+        got = type(new).__name__ + (f" of {len(new)}" if isinstance(new, tuple) else "")
+        raise RecurrentLayerError(f"{name}: at {where}, cell(x, state) returned a {got}, but "
+                                  f"state_parts {layer.state_parts} make the state "
+                                  f"{len(parts(old))} tensor(s), as the state it was given")
+    for part, n, o in zip(layer.state_parts, parts(new), parts(old)):
+        if n.shape != o.shape or (same_dtype and n.dtype != o.dtype):
+            raise RecurrentLayerError(f"{name}: at {where}, cell(x, state) returned {part} "
+                                      f"{n.shape} {n.dtype}, but the state it was given has "
+                                      f"{part} {o.shape} {o.dtype}: a step keeps the state's "
+                                      f"shape (batch, hidden_size) and dtype")
 
 
 # ---- states: one tensor, or a tuple of them -------------------------------------------------

@@ -24,7 +24,7 @@ import numpy as np
 import minigrad.functional as F
 from minigrad import nn, scope
 import attention as attn
-from seq2seq.models.recurrent import hidden, make_rnn, named_parts
+from seq2seq.models.recurrent import checked_step, hidden, make_rnn, named_parts
 
 SCORINGS = ("dot", "general", "additive", "uniform")     # uniform: a baseline
 WIRINGS = ("luong", "bahdanau")
@@ -57,7 +57,8 @@ class Decoder(nn.Module):
         with scope("embedding"):
             x = self.embedding(token)                   # (B, E)
         with scope(self.rnn_scope):
-            state = self.rnn.cell(x, state)             # (B, H) each part
+            new = self.rnn.cell(x, state)               # (B, H) each part
+            state = checked_step(self.rnn, new, state)
         with scope("output"):
             logits = self.out(hidden(state))            # (B, V)
         if named is not None:
@@ -118,7 +119,8 @@ class AttentionDecoder(nn.Module):
             x = self.embedding(token)                   # (B, E)
         if self.wiring == "luong":
             with scope(self.rnn_scope):
-                state = self.rnn.cell(x, state)         # s_t, (B, H) each part
+                new = self.rnn.cell(x, state)           # s_t, (B, H) each part
+                state = checked_step(self.rnn, new, state)
             h = hidden(state)                           # (B, H)
             with scope("attention"):
                 context, mixed = self.attend(h, enc_outputs, src_mask)   # (B, H), (B, 1, S)
@@ -128,7 +130,8 @@ class AttentionDecoder(nn.Module):
             with scope("attention"):                    # s_{t-1} queries the encoder
                 context, mixed = self.attend(hidden(state), enc_outputs, src_mask)  # (B, H)
             with scope(self.rnn_scope):
-                state = self.rnn.cell(F.concat([x, context], axis=-1), state)   # (B, H) each
+                new = self.rnn.cell(F.concat([x, context], axis=-1), state)     # (B, H) each
+                state = checked_step(self.rnn, new, state)
             h = hidden(state)                           # (B, H)
             with scope("output"):
                 logits = self.out(F.concat([h, context], axis=-1))              # (B, V)

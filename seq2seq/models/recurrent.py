@@ -12,9 +12,16 @@ import numpy as np
 from minigrad import Tensor, nn
 from minigrad.command import exit_call
 from minigrad.nn.module import check_sizes
-from minigrad.nn.recurrent import RecurrentLayerError, check_recurrent, hidden, join_parts, parts
+from minigrad.nn.recurrent import (
+    RecurrentLayerError,
+    check_recurrent,
+    check_step,
+    hidden,
+    join_parts,
+    parts,
+)
 
-__all__ = ["bridge", "hidden", "make_rnn", "named_parts", "raised"]
+__all__ = ["bridge", "checked_step", "hidden", "make_rnn", "named_parts", "raised"]
 
 
 def make_rnn(rnn, input_size, hidden_size, fused=True):
@@ -45,6 +52,15 @@ def raised(error):
     if isinstance(error, SystemExit):
         return f"called {exit_call(error)}"
     return f"raised {type(error).__name__}: {error}"
+
+
+def checked_step(layer, new, state):
+    """`new`, the state layer.cell returned from `state` at a decoder step, once checked to have
+    its parts, shapes and dtype (`minigrad.nn.recurrent.check_step`): a cell that goes wrong
+    late in training is named here, not by the attention or output layer it reaches next."""
+    if state is not None:                       # None: zeros, made by the cell itself
+        check_step(layer, new, state, "a decoder step")
+    return new
 
 
 def named_parts(layer, state):
