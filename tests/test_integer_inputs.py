@@ -93,13 +93,14 @@ LAYER_INPUTS = {
 }
 
 
-@pytest.mark.parametrize("affine", [True, False], ids=["affine", "no-affine"])
-@pytest.mark.parametrize("make", LAYER_INPUTS.values(), ids=LAYER_INPUTS.keys())
-def test_composed_and_fused_layer_norm_take_the_same_inputs_and_agree(make, affine):
-    x = make()
+CASES = [(name, affine) for name in LAYER_INPUTS for affine in (True, False)
+         if not affine or name.startswith("float32")]      # float32 parameters: float32 input
+
+
+@pytest.mark.parametrize("name, affine", CASES, ids=[f"{n}-{a}" for n, a in CASES])
+def test_composed_and_fused_layer_norm_take_the_same_inputs_and_agree(name, affine):
+    x = LAYER_INPUTS[name]()
     dtype = np.asarray(getattr(x, "data", x)).dtype
-    if affine and dtype != np.float32:
-        pytest.skip("a layer with float32 parameters refuses other dtypes, as Linear does")
     composed = nn.LayerNorm(4, elementwise_affine=affine)(x).data
     fused = nn.LayerNorm(4, elementwise_affine=affine, fused=True)(x).data
     assert composed.dtype == fused.dtype == (np.float32 if dtype == np.float32 else np.float64)
@@ -108,6 +109,16 @@ def test_composed_and_fused_layer_norm_take_the_same_inputs_and_agree(make, affi
     rows = np.asarray(getattr(x, "data", x), dtype=np.float64)
     expected = (rows - rows.mean(-1, keepdims=True)) / np.sqrt(rows.var(-1, keepdims=True) + 1e-5)
     np.testing.assert_allclose(composed, expected, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("fused", [False, True], ids=["composed", "fused"])
+def test_an_affine_layer_norm_refuses_integers_as_linear_does(fused):
+    x = Tensor(np.arange(12).reshape(3, 4))
+    with pytest.raises(TypeError, match="^LayerNorm: the input is int64 but the layer's "
+                                        "parameters are float32"):
+        nn.LayerNorm(4, fused=fused)(x)
+    with pytest.raises(TypeError, match="^Linear: the input is int64"):
+        nn.Linear(4, 2)(x)
 
 
 def test_layer_norm_of_an_integer_arange_is_the_normalised_ramp():
