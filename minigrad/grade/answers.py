@@ -1,8 +1,9 @@
 """Refusing a solution that runs the answer it is graded against.
 
 Some exercises re-create a piece the project already has (`seq2seq.models.decoding.beam_search`,
-`attention.MultiHeadAttention`), so a file holding one import of it would compare the answer
-with itself and pass.
+`attention.MultiHeadAttention`, `minigrad.nn.LayerNorm`, the softmaxes that compute a
+log-sum-exp), so a file holding one import of it would compare the answer with itself and pass.
+Each exercise names them (its `answers`).
 
 The reference solutions of the other exercises are not in the package (they are in the
 project's tests, tests/reference/; the grader compares with values they gave, stored in
@@ -19,7 +20,7 @@ answer modules (a module imported a second time, by `importlib.reload` or from i
 new code objects but the same file); a function or class answer's code is also known in its
 file by its qualified name, or by its bytecode (answer_code). A solution fails when any answer
 ran, whatever its outputs (`solution.refusing_answers`); and when it calls `sys.setprofile`
-itself (child.py).
+itself (audit.py).
 
 This watch is there to keep an honest mistake from passing. Code set on getting round it can
 (by Python's C API through ctypes, say): it runs in the student's own process. What it cannot

@@ -24,7 +24,7 @@ back, for a debugger.
 The verdict is written here, from the arrays alone: what the graded code prints, its exit status
 or anything it changes in its own process is no verdict. It cannot open the expected values there
 (nor the reference solutions, in a clone that has them), nor run the project's own version of
-the piece unnoticed (answers.py, child.py). Loading and calling
+the piece unnoticed (answers.py, audit.py). Loading and calling
 the student's code is in `solution`; comparing arrays and writing what differs, in `compare`.
 
 Other packages (attention, seq2seq) build their graders from these same pieces.
@@ -81,7 +81,7 @@ class Exercise:
 
 def function_exercise(name, title, defines, signature, expected, cases, outputs,
                       atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=(),
-                      intermediates=(), parts=None):
+                      intermediates=(), parts=None, by_hand=False):
     """An Exercise for a function of tensors: `expected(cases, outputs, names)` gives, per case,
     the right outputs (named by `outputs`), gradients and intermediates (expected.stored: read
     from a data file; expected.computed: a reference run here); `cases()` lists the inputs.
@@ -89,14 +89,16 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
     noted (`facts`, a dict; raising SolutionFailed); `answers` what the solution may not run
     (Exercise). For the diagnosis (diagnose.py): `intermediates`, ((local name, what it is),
     ...) in the formulas' order, are compared when an output is wrong; `parts`, {input name:
-    (block names)}, names the blocks of a stacked weight that a cut graph may starve."""
+    (block names)}, names the blocks of a stacked weight that a cut graph may starve.
+    `by_hand`: the backward must be derived by hand; one that runs the student's forward (or
+    their function) again, as finite differences do, fails (by_hand.py)."""
 
     def run(path, exercise):
         all_cases = cases()
         names = [local for local, _ in intermediates]
         right = expected(all_cases, outputs, names)
         results = run_child(exercise, path, "minigrad.grade.run_cases:function_results",
-                            request(all_cases, outputs, names),
+                            dict(request(all_cases, outputs, names), by_hand=by_hand),
                             request_arrays(all_cases, right))
         finish_first(results)
         for number, (case, wanted) in enumerate(zip(all_cases, right), 1):

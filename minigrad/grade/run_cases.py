@@ -22,6 +22,7 @@ from minigrad import autograd
 from minigrad.grad_mode import is_grad_enabled
 from minigrad.gradcheck import GradcheckError, analytic_and_numeric, send_back
 from minigrad.grade import diagnose
+from minigrad.grade.by_hand import forward_watch, numerical_backward
 from minigrad.grade.compare import as_outputs, describe
 from minigrad.grade.solution import SolutionFailed, call, error_text, refusing_answers
 from minigrad.tensor import Tensor
@@ -91,8 +92,10 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
                                  f"inputs (it does not require grad) for {where}: compute it with "
                                  f"tensor operations, not on .data or with NumPy")
     try:
-        with refusing_answers(exercise):
+        with refusing_answers(exercise), forward_watch(path, fn, meta.get("by_hand")) as again:
             send_back(mine, case.upstream)
+        if again:
+            raise SolutionFailed(numerical_backward(exercise, again[0], where))
     except SolutionFailed:
         raise
     except (Exception, SystemExit) as error:  # the student's code: anything can happen

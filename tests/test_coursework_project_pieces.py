@@ -1,0 +1,132 @@
+"""A solution that hands in the project's own version of the piece fails, for every exercise
+whose piece the project has: layer normalisation (minigrad.nn), logsumexp's pieces (softmax,
+log-softmax, cross-entropy, each of which computes a log-sum-exp). And logsumexp's backward
+must be derived by hand: a backward that runs the op's forward again (central differences)
+fails with a message that says so."""
+
+import dataclasses
+from unittest import mock
+
+import pytest
+
+import minigrad.grade
+from minigrad.grade import SolutionFailed, grader, process
+
+from conftest import student_file
+
+LOGSUMEXP_FORWARD = """
+import numpy as np
+from minigrad import Function
+
+
+class LogSumExp(Function):
+    settings = ("axis", "keepdims")
+    saves = ("softmax", "x")
+
+    def __init__(self, axis=-1, keepdims=False):
+        self.axis, self.keepdims = axis, keepdims
+
+    def forward(self, x):
+        self.x = x
+        peak = np.max(x, axis=self.axis, keepdims=True)
+        total = np.sum(np.exp(x - peak), axis=self.axis, keepdims=True)
+        y = peak + np.log(total)
+        self.softmax = np.exp(x - y)
+        return y if self.keepdims else np.squeeze(y, axis=self.axis)
+
+
+def logsumexp(x, axis=-1, keepdims=False):
+    return LogSumExp(axis, keepdims)(x)
+"""
+
+BY_HAND = """
+    def backward(self, grad_y):
+        if not self.keepdims:
+            grad_y = np.expand_dims(grad_y, self.axis)
+        return (grad_y * self.softmax,)
+"""
+
+
+def logsumexp_file(tmp_path, backward, head=""):
+    source = LOGSUMEXP_FORWARD.replace("\n\ndef logsumexp", backward + "\n\ndef logsumexp")
+    return student_file(tmp_path, head + source)
+
+
+def refusal(exercise, path):
+    """The failure message; and the same file passes once the exercise watches nothing."""
+    exercises = minigrad.grade.EXERCISES
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade(exercises, exercise, path)
+    open_book = dict(exercises)
+    open_book[exercise] = dataclasses.replace(exercises[exercise], answers=())
+    with mock.patch.object(process, "blocked_files", list):
+        assert grader.grade(open_book, exercise, path).startswith(f"passed: {exercise}")
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("body", [
+    "from minigrad.nn.layer_norm import layer_norm as _ln\n\n"
+    "def layer_norm(x, weight, bias, eps=1e-5):\n    return _ln(x, weight, bias, eps)\n",
+    "from minigrad.nn.fused_layer_norm import fused_layer_norm\n\n"
+    "def layer_norm(x, weight, bias, eps=1e-5):\n"
+    "    return fused_layer_norm(x, weight, bias, eps)\n",
+    "from minigrad import nn\n\n"
+    "def layer_norm(x, weight, bias, eps=1e-5):\n"
+    "    norm = nn.LayerNorm(x.shape[-1], eps=eps).double()\n"
+    "    norm.weight, norm.bias = weight, bias\n"
+    "    return norm(x)\n",
+], ids=["layer_norm", "fused_layer_norm", "nn.LayerNorm"])
+def test_the_projects_own_layer_norm_is_refused(tmp_path, body):
+    message = refusal("layer_norm", student_file(tmp_path, body))
+    assert message.startswith("layer_norm: your layer_norm runs minigrad.nn.")
+    assert "the project's own version of it" in message
+
+
+def test_the_projects_softmax_in_logsumexps_backward_is_refused(tmp_path):
+    path = logsumexp_file(tmp_path, """
+    def backward(self, grad_y):
+        from minigrad.ops.softmax import Softmax
+        if not self.keepdims:
+            grad_y = np.expand_dims(grad_y, self.axis)
+        return (grad_y * Softmax(self.axis).forward(self.x),)
+""")
+    message = refusal("logsumexp", path)
+    assert message.startswith("logsumexp: your logsumexp runs minigrad.ops.softmax.Softmax")
+
+
+def test_the_projects_log_softmax_in_logsumexps_forward_is_refused(tmp_path):
+    source = LOGSUMEXP_FORWARD.replace(
+        "        total = np.sum(np.exp(x - peak), axis=self.axis, keepdims=True)\n"
+        "        y = peak + np.log(total)\n",
+        "        from minigrad.ops.softmax import LogSoftmax\n"
+        "        y = np.take(x - LogSoftmax(self.axis).forward(x), [0], axis=self.axis)\n")
+    path = student_file(tmp_path, source.replace("\n\ndef logsumexp",
+                                                  BY_HAND + "\n\ndef logsumexp"))
+    message = refusal("logsumexp", path)
+    assert message.startswith("logsumexp: your logsumexp runs minigrad.ops.softmax.LogSoftmax")
+
+
+def test_a_logsumexp_derived_by_hand_passes(tmp_path):
+    assert grader.grade(minigrad.grade.EXERCISES, "logsumexp",
+                        logsumexp_file(tmp_path, BY_HAND)).startswith("passed: logsumexp")
+
+
+def test_a_numerical_backward_in_logsumexp_is_refused(tmp_path):
+    path = logsumexp_file(tmp_path, """
+    def backward(self, grad_y):
+        x, h = self.x, 1e-6
+        grad_x = np.zeros_like(x)
+        for i in np.ndindex(x.shape):
+            up, down = x.copy(), x.copy()
+            up[i] += h
+            down[i] -= h
+            slope = (self.forward(up) - self.forward(down)) / (2 * h)
+            grad_x[i] = np.sum(grad_y * slope)
+        return (grad_x,)
+""")
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade(minigrad.grade.EXERCISES, "logsumexp", path)
+    message = str(caught.value)
+    assert message.startswith("logsumexp: your backward runs your forward "
+                              "(LogSumExp.forward)"), message
+    assert "finite differences, not a derivative derived by hand" in message
