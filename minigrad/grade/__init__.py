@@ -14,10 +14,12 @@ expected    the right answers, stored in expected.npz (made by the reference sol
 grader      the machinery, shared with `attention.grade` and `seq2seq.grade`: the verdict
 process     the graded code's own process: started, given the cases, its results read back
 child       what runs in that process: the student's file loaded and guarded, results written
+audit       the guard there: what the graded code may not open, start, write or replace
 run_cases   there, the student's function on every case: outputs, gradients, finite differences
 solution    the student's file: loading it, calling it
 compare     the student's results against the expected ones: the element off, the case
 answers     a solution that runs the project's own version of the piece is refused
+by_hand     a backward that runs its own forward again (finite differences) is refused
 diagnose    where a wrong solution goes wrong (student_code: the lines of yours that made what)
 """
 

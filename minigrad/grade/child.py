@@ -11,21 +11,11 @@ process, which never imports the student's code: whatever the graded code does h
 First this process forks (`step_aside`): the graded code runs in the new one, whose parent
 is this one, not the grader, and each dies with its parent (`die_with_parent`).
 
-Before the student's file is loaded, an audit hook (`sys.addaudithook`; Python has no call to
-remove one) guards the process for as long as it runs (`guard`):
-
-- the grade packages' stored expected values (expected.npz) cannot be opened, nor the
-  reference solutions in the project's tests (tests/reference/, in a clone that has them):
-  importing a reference, loading it from its path or a link to it, `exec` of its source read
-  here, copying it elsewhere to load the copy, reading the expected values, all fail;
-- no other process can be started (a copy made by `cp`, a grader of one's own), nor sent a
-  signal (`os.kill` of the grader, to stop or kill it);
-- `gc.get_objects` and its kin are refused: they reach the hook's own data;
-- no file can be written, moved or removed outside the temporary folder: a graded file that
-  rewrote the grader's code (or numpy's) on disk would pass its next grading, and others';
-- `sys.setprofile` called from outside minigrad's own files is noted: it would switch off the
-  watch for the project's own versions of the piece (answers.py); so is replacing a function's
-  `__code__`.
+Before the student's file is loaded, an audit hook guards the process for as long as it runs
+(audit.py): the expected values and the reference solutions cannot be opened, nor another
+process's files under /proc; no other process can be started or sent a signal; no file can be
+written outside the temporary folder; `gc.get_objects`, `sys.setprofile` and replacing the code
+of the project's functions are refused.
 
 And the grader's modules here (minigrad.grade.*, minigrad.gradcheck) are compared, name by
 name, before the student's file is loaded and after their code has run (`unchanged`): a name
@@ -37,141 +27,19 @@ watch for answers against the plain ways round it; the verdict needs no guard, a
 in the grader's own process from the numbers.
 """
 
+
 import ctypes
-import functools
 import importlib
 import json
 import os
 import signal
 import sys
-import tempfile
-import threading
 import types
 from types import SimpleNamespace
 
 import numpy as np
 
-from minigrad.debug.watch import MINIGRAD
-
-PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
-                  "os.fork", "os.forkpty", "pty.spawn")
-FILE_EVENTS = ("open", "os.link", "os.symlink", "shutil.copyfile")
-CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,),
-                 "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
-                 "os.link": (1,), "os.symlink": (1,), "shutil.copyfile": (1,),
-                 "shutil.rmtree": (0,)}            # the arguments that name what changes
-WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
-THREADING = os.path.abspath(threading.__file__)
-SIGNAL_EVENTS = ("os.kill", "os.killpg")
-NAMED_PLACES = {"sqlite3.connect": 0, "socket.bind": 1}  # each makes a file at a path it names
-GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds the hook's data
-EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tuple(CHANGE_EVENTS)
-                   + tuple(NAMED_PLACES)
-                   + ("sys.setprofile", "object.__setattr__"))
-
-
-def guard(blocked, scratch):
-    """Install the audit hook; return the list it notes refusals in (their messages' middles).
-    `blocked`: [(path, what it is)] no one may open here (process.blocked_files): a file, or a
-    folder and all in it; `scratch`: the one folder the graded code may write in, this grading's
-    own temporary folder (not the system's: a checkout or an install may sit inside that one).
-
-    The hook is a `functools.partial` of `refused_or_not` over frozen data (tuples, frozensets,
-    a string): no flag or dict in it that `gc.get_objects()` finds and flips or empties. (A
-    partial can still be rebuilt by `__setstate__`, and this module's globals replaced: code in
-    this process can reach everything in it.)"""
-    files = tuple((os.path.realpath(path), what) for path, what in blocked)
-    caches = tuple((os.path.join(os.path.dirname(file), "__pycache__"),
-                    os.path.splitext(os.path.basename(file))[0] + ".", what)
-                   for file, what in files if file.endswith(".py"))   # reference.cpython-311.pyc
-    noted = []
-    scratch = os.path.realpath(scratch) + os.sep
-    sys.addaudithook(functools.partial(hook, files, caches, scratch, os.getpid(), noted))
-    return noted
-
-
-def hook(files, caches, scratch, own, noted, event, args):
-    if event not in EVENTS:             # the watch for answers raises events on every call
-        return                          # (builtins.id, ...): those pass at once
-    why = refused(files, caches, scratch, own, event, args)
-    if why is not None:
-        noted.append(why)
-        raise PermissionError(f"the grader refuses this: {why}")
-
-
-def changed(scratch, event, args):
-    """The paths outside the temporary folder that the event writes to or changes. Opening a
-    folder counts, for reading too: its handle, as `dir_fd`, would let later calls name files
-    in it by a relative path that this check reads against the working folder."""
-    if event == "open":
-        writes = isinstance(args[2], int) and args[2] & WRITING
-        paths = [args[0]] if writes or folder(args[0]) else []
-    elif event in NAMED_PLACES:
-        paths = [args[NAMED_PLACES[event]]]
-        if not isinstance(paths[0], (str, bytes)) or paths[0] in (":memory:", "", b"") or \
-                paths[0][:1] in ("\0", b"\0"):             # a database in memory, an abstract
-            return []                                       # socket, an address: no file
-    else:
-        paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
-    paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
-             if path is not None and not isinstance(path, int)]
-    return [path for path in paths if path != os.devnull and not path.startswith(scratch)
-            and path != scratch.rstrip(os.sep)]         # O_TMPFILE opens the folder itself
-
-
-def folder(path):
-    """Whether `path` (a path, or an open file's number) names a folder."""
-    if isinstance(path, int) or path is None:
-        return False
-    return os.path.isdir(os.fsdecode(os.fspath(path)))
-
-
-def blocked_file(files, caches, path):
-    """'what it is (file name)' when `path` is a blocked file, in a blocked folder, or a
-    blocked module's compiled file; else None."""
-    if isinstance(path, int) or path is None:               # an open file descriptor
-        return None
-    full = os.path.realpath(os.fsdecode(os.fspath(path)))
-    folder, name = os.path.split(full)
-    what = next((what for file, what in files
-                 if full == file or full.startswith(file + os.sep)), None) or next(
-        (what for where, stem, what in caches if folder == where and name.startswith(stem)),
-        None)
-    pyc = os.path.basename(folder) == "__pycache__"         # name the source, not its .pyc
-    return None if what is None else f"{what} ({name.split('.')[0] + '.py' if pyc else name})"
-
-
-def refused(files, caches, scratch, own, event, args):
-    what = blocked_file(files, caches, args[0]) if event in FILE_EVENTS else None
-    if what is not None:
-        return f"opens {what}"
-    outside = changed(scratch, event, args)
-    if outside and event == "open" and folder(args[0]):
-        return f"writes to {outside[0]}, or could: it opens that folder, whose handle names files"
-    if outside:
-        return f"writes to {outside[0]}"
-    if event in PROCESS_EVENTS:
-        return f"starts another process ({event})"
-    if event in SIGNAL_EVENTS and (event == "os.killpg" or args[0] != own):
-        return f"sends a signal to another process ({event})"
-    if event in GC_EVENTS:
-        return f"looks through the interpreter's objects ({event})"
-    if event == "sys.setprofile" and not minigrads_own(sys._getframe(1).f_back):
-        return "calls sys.setprofile (your file, or a module it imports)"
-    if (event == "object.__setattr__" and args[1] == "__code__"
-            and not minigrads_own(sys._getframe(1).f_back)):
-        return f"replaces the code of {getattr(args[0], '__qualname__', 'a function')}"
-    return None
-
-
-def minigrads_own(caller):
-    """Whether the frame `caller` (the one that raised an event; 0 in the hook is the hook's
-    own, 1 `refused`) runs a file of the minigrad package, or threading's: a new thread sets
-    the profile hook that `threading.setprofile` gave it (the watch, in answers.py)."""
-    if caller is None:
-        return False
-    file = os.path.abspath(caller.f_code.co_filename)
-    return file.startswith(MINIGRAD + os.sep) or file == THREADING
+from minigrad.grade.audit import guard, refusal_text
 
 
 def grader_modules():
@@ -193,24 +61,6 @@ def unchanged(before):
             if names.get(name, unchanged) is not now.get(name, unchanged):
                 return f"changes {module.__name__}.{name}, the grader's own code in its process"
     return None
-
-
-def refusal_text(exercise, why):
-    """The failure message for a refusal the hook noted."""
-    if why.startswith("writes"):
-        return (f"{exercise['name']}: your code {why} while it is graded: it may write files in "
-                f"its own temporary folder only ({tempfile.gettempdir()}), so that it cannot "
-                f"change the grader, or any other code, for the next grading.")
-    if why.startswith("opens"):
-        return (f"{exercise['name']}: your code {why}, an answer to this exercise, while it is "
-                f"graded: importing or reading it would pass whatever you wrote. Write it "
-                f"yourself: reading the answer is allowed, running it is not.")
-    if why.startswith("sends a signal"):
-        return (f"{exercise['name']}: your code {why} while it is graded: it may signal its own "
-                f"process only, so that it cannot stop or kill the grader.")
-    return (f"{exercise['name']}: your code {why} while it is graded, which would hide from the "
-            f"grader whether it runs an answer to this exercise. Write it yourself: reading the "
-            f"answer is allowed, running it is not.")
 
 
 def read(path):
@@ -277,7 +127,8 @@ def main(request_path, result_path, grader=None):
     runner = resolve(meta["runner"])
     exercise = SimpleNamespace(**meta["exercise"],
                                answers=tuple(resolve(spec) for spec in meta["watched"]))
-    noted = guard(meta["blocked"], os.path.dirname(os.path.abspath(result_path)))
+    noted = guard(meta["blocked"], os.path.dirname(os.path.abspath(result_path)),
+                  meta.get("project", ()))
     before, compare = grader_modules(), unchanged       # bound before the student's file runs
     result, facts = {}, {"cases": []}
     try:

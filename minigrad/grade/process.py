@@ -18,12 +18,17 @@ The grader also keeps itself bounded against that process, which runs as the sam
   leaves nothing running behind it;
 - of its stderr only the last few KiB are kept, read as it comes; its stdout is not read;
 - the results file is read member by member, each checked before its data is read
-  (results.py).
+  (results.py);
+- while it runs, the grader is not dumpable (`not_dumpable`): its memory, which holds the
+  right answers, is the kernel's to give, and it gives it to no process of the same user
+  (root, or a process allowed to trace any other, still gets it). Its settings and caches
+  (MPLCONFIGDIR, XDG_CACHE_HOME) are in its temporary folder, the one it may write in.
 
 What it cannot prevent: a process of the same user can find the grader (in /proc, say) and
 stop or kill it; a grader stopped or killed so ends without a verdict, never with a pass.
 """
 
+import ctypes
 import json
 import os
 import signal
@@ -61,6 +66,13 @@ def blocked_files():
     return found
 
 
+def project_folders():
+    """The folders of the project's packages (those with a grader beside minigrad's): the
+    graded code may not replace their functions' code (audit.py)."""
+    return sorted({str(path.parent) for path in Path(ROOT).glob("*/grade.py")}
+                  | {str(path.parent.parent) for path in Path(ROOT).glob("*/grade/__init__.py")})
+
+
 def answer_specs(answers):
     """(blocked, watched) for the child: the files no one may open there (blocked_files, and
     any module among the answers, by its file); the functions and classes, by name, it
@@ -84,16 +96,19 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
     request."""
     blocked, watched = answer_specs(exercise.answers)
     meta = dict(meta, path=str(Path(path).resolve()), runner=runner, blocked=blocked,
-                watched=watched, exercise={"name": exercise.name, "defines": exercise.defines,
-                                           "signature": exercise.signature})
+                watched=watched, project=project_folders(),
+                exercise={"name": exercise.name, "defines": exercise.defines,
+                          "signature": exercise.signature})
     limit = TIME_LIMIT if time_limit is None else time_limit
     with tempfile.TemporaryDirectory(prefix="minigrad-grade-") as folder:
         request, result = Path(folder) / "request.npz", Path(folder) / "result.npz"
         np.savez(request, meta=np.array(json.dumps(meta)), **arrays)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]),
-            TMPDIR=folder, TEMP=folder, TMP=folder)     # the one folder it may write in
-        with stopping_kills_the_group() as started:
+            TMPDIR=folder, TEMP=folder, TMP=folder,     # the one folder it may write in,
+            MPLCONFIGDIR=str(Path(folder) / "matplotlib"),      # with matplotlib's settings
+            XDG_CACHE_HOME=str(Path(folder) / "cache"))         # and the caches in it
+        with stopping_kills_the_group() as started, not_dumpable():
             child = subprocess.Popen(
                 [sys.executable, "-m", "minigrad.grade.child", str(request), str(result),
                  str(os.getpid())],
@@ -112,6 +127,33 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
                 tail.join()
         return Results(exercise, result, child.returncode, tail.text(),
                        member_limit(arrays))
+
+
+class not_dumpable:
+    """While the block runs, this process is not dumpable (prctl PR_SET_DUMPABLE 0, Linux):
+    its /proc/PID files (mem, maps, environ, fd) are then the kernel's, not the user's, and
+    other processes of the same user cannot open them, nor trace it, so that the graded code
+    cannot read the right answers from the grader's memory, even by a route the audit hook
+    does not see (ctypes). It is put back after, for debuggers and profilers. Elsewhere, and
+    where prctl is missing, nothing changes."""
+
+    GET, SET = 3, 4                                     # PR_GET_DUMPABLE, PR_SET_DUMPABLE
+
+    def __enter__(self):
+        self.prctl, self.before = None, None
+        if sys.platform.startswith("linux"):
+            try:
+                self.prctl = ctypes.CDLL(None, use_errno=True).prctl
+                self.before = self.prctl(self.GET, 0, 0, 0, 0)
+                self.prctl(self.SET, 0, 0, 0, 0)
+            except (OSError, AttributeError, TypeError):
+                self.prctl = None
+        return self
+
+    def __exit__(self, *error):
+        if self.prctl is not None and self.before is not None and self.before > 0:
+            self.prctl(self.SET, self.before, 0, 0, 0)
+        return False
 
 
 class stopping_kills_the_group:

@@ -1,0 +1,72 @@
+"""A correct solution passes whatever well-known library it imports at its top: some replace
+the code of one of their own functions when imported (asyncio's types.coroutine), some write a
+configuration or cache folder in the home directory (matplotlib). Only replacing the code of the
+grader's or the project's functions is refused, and those folders go to the grading's own
+temporary folder."""
+
+import importlib.util
+import textwrap
+
+import pytest
+
+from minigrad.grade import SolutionFailed, grade
+
+from conftest import student_file
+
+LAYER_NORM = """
+def layer_norm(x, weight, bias, eps=1e-5):
+    mean = x.mean(axis=-1, keepdims=True)
+    centred = x - mean
+    variance = (centred ** 2).mean(axis=-1, keepdims=True)
+    return centred / (variance + eps).sqrt() * weight + bias
+"""
+
+
+def solution(tmp_path, code):
+    """A student's file: `code` (dedented), then a correct layer_norm."""
+    return student_file(tmp_path, textwrap.dedent(code) + LAYER_NORM)
+
+
+def installed(name):
+    return pytest.param(name, marks=pytest.mark.skipif(
+        importlib.util.find_spec(name.split(".")[0]) is None, reason=f"{name} is not installed"))
+
+
+@pytest.mark.parametrize("module", ["asyncio", "unittest.mock", installed("matplotlib.pyplot"),
+                                    installed("torch")])
+def test_a_correct_solution_that_imports_a_well_known_library_passes(tmp_path, module):
+    path = solution(tmp_path, f"import {module}\n")
+    assert grade("layer_norm", path).startswith("passed: layer_norm")
+
+
+def test_replacing_the_code_of_a_project_function_is_still_refused(tmp_path):
+    path = solution(tmp_path, """
+        import minigrad.tensor
+        import minigrad.nn.layer_norm
+
+
+        def mean(self, axis=None, keepdims=False):
+            return self
+
+
+        minigrad.nn.layer_norm.LayerNorm.extra_repr.__code__ = mean.__code__
+    """)
+    with pytest.raises(SolutionFailed) as caught:
+        grade("layer_norm", path)
+    assert str(caught.value).startswith("layer_norm: your code replaces the code of "
+                                        "LayerNorm.extra_repr while it is graded")
+
+
+def test_replacing_the_code_of_ones_own_function_passes(tmp_path):
+    path = solution(tmp_path, """
+        def helper():
+            return 1
+
+
+        def other():
+            return 2
+
+
+        helper.__code__ = other.__code__
+    """)
+    assert grade("layer_norm", path).startswith("passed: layer_norm")
