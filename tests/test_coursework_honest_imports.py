@@ -70,3 +70,38 @@ def test_replacing_the_code_of_ones_own_function_passes(tmp_path):
         helper.__code__ = other.__code__
     """)
     assert grade("layer_norm", path).startswith("passed: layer_norm")
+
+
+def test_making_an_existing_folder_again_passes_and_a_new_one_outside_is_refused(tmp_path):
+    path = solution(tmp_path, f"""
+        import os
+
+        os.makedirs(os.path.expanduser("~"), exist_ok=True)
+        try:
+            os.makedirs({str(tmp_path / "new")!r}, exist_ok=True)
+        except OSError:
+            pass
+    """)
+    with pytest.raises(SolutionFailed) as caught:
+        grade("layer_norm", path)
+    assert str(caught.value).startswith(f"layer_norm: your code writes to {tmp_path / 'new'}")
+    assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("command, passes", [("fc-list", True), ("ls", False)])
+def test_fc_list_is_refused_quietly_and_other_processes_fail_the_solution(tmp_path, command,
+                                                                          passes):
+    path = solution(tmp_path, f"""
+        import subprocess
+
+        try:
+            subprocess.run([{command!r}], capture_output=True)
+        except OSError:
+            pass
+    """)
+    if passes:
+        assert grade("layer_norm", path).startswith("passed: layer_norm")
+    else:
+        with pytest.raises(SolutionFailed) as caught:
+            grade("layer_norm", path)
+        assert "starts another process (subprocess.Popen)" in str(caught.value)

@@ -130,3 +130,24 @@ def test_a_numerical_backward_in_logsumexp_is_refused(tmp_path):
     assert message.startswith("logsumexp: your backward runs your forward "
                               "(LogSumExp.forward)"), message
     assert "finite differences, not a derivative derived by hand" in message
+
+
+def test_a_backward_that_runs_the_students_logsumexp_again_is_refused(tmp_path):
+    path = logsumexp_file(tmp_path, """
+    def backward(self, grad_y):
+        import minigrad
+        x, h = self.x, 1e-6
+        grad_x = np.zeros_like(x)
+        with minigrad.no_grad():
+            for i in np.ndindex(x.shape):
+                up, down = x.copy(), x.copy()
+                up[i] += h
+                down[i] -= h
+                slope = (logsumexp(minigrad.Tensor(up), self.axis, self.keepdims).data
+                         - logsumexp(minigrad.Tensor(down), self.axis, self.keepdims).data)
+                grad_x[i] = np.sum(grad_y * slope / (2 * h))
+        return (grad_x,)
+""")
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade(minigrad.grade.EXERCISES, "logsumexp", path)
+    assert str(caught.value).startswith("logsumexp: your backward runs your forward (logsumexp)")

@@ -108,7 +108,7 @@ def changed(scratch, event, args):
         if not isinstance(paths[0], (str, bytes)) or paths[0] in (":memory:", "", b"") or \
                 paths[0][:1] in ("\0", b"\0"):             # a database in memory, an abstract
             return []                                       # socket, an address: no file
-    elif event == "os.mkdir" and args[2] is None and folder(args[0]):
+    elif event == "os.mkdir" and args[2] in (None, -1) and folder(args[0]):
         return []               # an existing folder made again (os.makedirs(exist_ok=True)):
                                 # it fails and changes nothing
     else:
