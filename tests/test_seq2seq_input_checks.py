@@ -51,6 +51,35 @@ def test_train_with_columns_trains_on_them_and_resume_keeps_them(tmp_path, capsy
     assert capsys.readouterr().err.startswith("error: --columns 1,1: the source and the target")
 
 
+def test_resume_of_a_pairs_file_run_takes_its_own_columns_and_sep(tmp_path, capsys):
+    corpus, out = tmp_path / "three.tsv", tmp_path / "run"
+    corpus.write_text(ANKI.replace("\t", ","), encoding="utf-8")
+    assert main(["train", "--task", str(corpus), "--sep", ",", "--columns", "1,2",
+                 "--epochs", "1", *TINY, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["train", "--out", str(out), "--resume", "--columns", "1,2", "--sep", ",",
+                 "--epochs", "2", "--no-progress"]) == 0        # the run's own values: accepted
+    assert "resuming after epoch 1" in capsys.readouterr().out
+    assert len(minigrad.load(out / "checkpoint.npz")["history"]) == 2
+    for changed, shown in ((["--columns", "1,3"], "--columns 1,3 (saved: 1,2)"),
+                           (["--sep", ";"], "--sep ; (saved: ,)")):
+        status = main(["train", "--out", str(out), "--resume", *changed, "--epochs", "3"])
+        err = capsys.readouterr().err
+        assert status == 1 and len(_lines(err)) == 1, err
+        assert f"error: cannot resume {out} with other settings" in err and shown in err, err
+        assert "built-in task" not in err
+
+
+def test_resume_of_a_built_in_task_run_refuses_columns_naming_that_task(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", "--task", "reverse", "--num-examples", "40", "--epochs", "1", *TINY,
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["train", "--out", str(out), "--resume", "--columns", "1,2"]) == 1
+    assert capsys.readouterr().err == ("error: --columns applies only to a pairs file (--task "
+                                       "FILE), not to the built-in task reverse: leave it out\n")
+
+
 def test_evaluate_reads_a_file_with_columns(tmp_path, capsys):
     corpus, out = tmp_path / "fra.txt", tmp_path / "run"
     corpus.write_text(ANKI, encoding="utf-8")

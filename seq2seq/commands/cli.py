@@ -30,11 +30,14 @@ def cmd_train(args):
     from seq2seq.commands.runs import check_resume
     from seq2seq.commands.train import token_level, train
     config = config_from(args)
-    check_config(config)
+    # On resume without --task the task is the saved run's, known only once its checkpoint is
+    # read: --sep and --columns are checked against it then, not against the default task.
+    check_config(config, pairs=not (config.resume and "task" not in args.given))
     config = dataclasses.replace(config, rnn=resolved(config.rnn))     # an absolute path
     saved = saved_run(config) if config.resume and not config.overwrite else None
     if saved is not None:
         config = resumed_config(config, saved["config"], args.given)
+        check_pairs_options(config.task, config.sep, config.columns)   # the run's own task
         try:                # the command line's values passed above: what fails came from the file
             check_config(config)
         except ValueError as error:

@@ -75,11 +75,13 @@ def config_from(args):
     return TrainConfig(**values)
 
 
-def check_config(config):
+def check_config(config, pairs=True):
     """The training settings: seq2seq.commands.settings checks them for every command that
-    trains."""
+    trains. `pairs`: check --sep and --columns against config.task (False when the task is yet
+    to come from the saved run)."""
     check_train_config(config)
-    check_pairs_options(config.task, config.sep, config.columns)
+    if pairs:
+        check_pairs_options(config.task, config.sep, config.columns)
     if config.rnn is not None and not config.fused:
         raise ValueError("--composed chooses how the LSTM is computed, and --rnn replaces the "
                          "LSTM: leave one of them out")
