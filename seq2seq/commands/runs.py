@@ -3,7 +3,9 @@
 - One run at a time: `hold(folder)` locks `folder/.lock` (fcntl.flock) for as long as the run
   lasts; a second run on the folder is refused. The operating system drops the lock when the
   process ends, however it ends, so a killed run never leaves the folder locked. On taking the
-  lock, the temporary files that a killed writer left (`.NAME.XXXXXXXX.tmp`) are removed.
+  lock, the temporary files that a killed writer left (`.NAME.XXXXXXXX.tmp`) are removed. A
+  command refused (or failed) removes the `.lock` it made, and the folder if it made that: the
+  user's folder is left as it was (seq2seq.commands.lock_file).
 - Nothing is replaced unasked: `start(folder, config)` refuses a folder that holds a run (or any
   file the run would write) unless the config says `resume` (continue it) or `overwrite`
   (start afresh). Nothing of the earlier run is removed: the new run's first checkpoint
@@ -32,9 +34,11 @@ import os
 from pathlib import Path
 
 from minigrad.files import stale_temporaries
+from seq2seq.commands import lock_file
+from seq2seq.commands.lock_file import LOCK
 from seq2seq.commands.progress import say
 
-CHECKPOINT, REPORT, LOCK = "checkpoint.npz", "report.json", ".lock"
+CHECKPOINT, REPORT = "checkpoint.npz", "report.json"
 RUN_FILES = (CHECKPOINT, REPORT)            # what `train` writes in its folder
 
 # The options of a run (TrainConfig's fields), by what a resumed run may do with them.
@@ -59,9 +63,9 @@ _held = {}                                  # real path of a folder -> [lock fil
 def hold(folder, log=say, created=False):
     """Hold the folder's lock: refuse (RunFolderError) if another process holds it. Re-entrant
     within one process (the demo holds it around the `train` it calls). On taking it, remove
-    the temporary files a killed writer left there. `created`: the folder was made for this
-    run, so a run refused or failed before saving anything leaves no trace (the .lock and the
-    folder, if empty, are removed)."""
+    the temporary files a killed writer left there. A command refused or failed leaves no
+    trace: the .lock is removed if this call made it, and the folder, if empty, when `created`
+    says it was made for this command."""
     folder = Path(folder)
     key = os.path.realpath(folder)
     if key in _held:
@@ -71,12 +75,7 @@ def hold(folder, log=say, created=False):
         finally:
             _held[key][1] -= 1
         return
-    fd = _open_lock(folder)
-    try:
-        _lock(fd, folder)
-    except BaseException:
-        os.close(fd)
-        raise
+    fd, made = lock_file.take(folder, RunFolderError)
     _held[key] = [fd, 1]
     try:
         with contextlib.suppress(OSError):          # who holds it, for the message of the next
@@ -89,58 +88,15 @@ def hold(folder, log=say, created=False):
             log(f"removed {len(stale)} temporary file(s) that a stopped run left in {folder}")
         yield
     except BaseException:
-        if created:
-            with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):
+            if made:                        # removed while still locked: see lock_file
                 os.remove(folder / LOCK)
+            if created:
                 folder.rmdir()              # only if nothing else is there
         raise
     finally:
         del _held[key]
         os.close(fd)                        # closing the file releases the lock
-
-
-def _open_lock(folder):
-    """Open folder/.lock, never through a symlink (the pid written in it would land in whatever
-    file the link names) and only if it is a regular file."""
-    path = Path(folder) / LOCK
-    if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise RunFolderError(f"{path} is not a regular file (a symlink, or a folder): remove it")
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
-    except OSError as error:
-        raise RunFolderError(f"cannot open the lock {path}: {error.strerror}") from None
-    import stat
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise RunFolderError(f"{path} is not a regular file: remove it")
-    return fd
-
-
-def _lock(fd, folder):
-    try:
-        import fcntl
-    except ImportError:
-        # Windows: a lock on the file's first byte, which the system also drops when the
-        # process ends
-        import msvcrt
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            raise RunFolderError(_busy(folder)) from None
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        raise RunFolderError(_busy(folder)) from None
-
-
-def _busy(folder):
-    try:
-        pid = (Path(folder) / LOCK).read_text().strip()
-    except OSError:
-        pid = ""
-    who = f"another run (process {pid})" if pid.isdigit() else "another run"
-    return f"{folder} is in use by {who}: wait for it to finish, or choose another --out"
 
 
 # ---- starting a run --------------------------------------------------------------------------
