@@ -105,3 +105,44 @@ def test_a_resume_of_a_bad_saved_state_blames_the_file_not_the_options(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"error: {resumable}/checkpoint.npz: ")
     assert said in err
+
+
+def _set(path, value):
+    """A change(state) that sets state[path[0]][path[1]]... to `value`."""
+    def change(state):
+        holder = state
+        for key in path[:-1]:
+            holder = holder[key]
+        holder[path[-1]] = value
+    return change
+
+
+@pytest.mark.parametrize("path, value, entry, expected", [
+    (["history", 0, "loss"], float("nan"), "history[0].loss", "a finite number >= 0"),
+    (["history", 0, "loss"], float("inf"), "history[0].loss", "a finite number >= 0"),
+    (["history", 0, "bleu"], 1.5, "history[0].bleu", "a finite number in [0, 1]"),
+    (["history", 0, "epoch"], 3, "history[0].epoch", "1 (epochs are numbered from 1"),
+    (["history", 0, "examples"], -1, "history[0].examples", "a whole number >= 0"),
+    (["history", 0, "note"], [1.0, float("nan")], "history[0].note[1]", "a finite number"),
+])
+def test_a_history_that_json_cannot_hold_is_refused_and_report_kept(
+        run, tmp_path, capsys, path, value, entry, expected):
+    folder = changed(run, tmp_path, _set(path, value))
+    report = (folder / "report.json").read_text(encoding="utf-8")
+    err = refused(folder, capsys)
+    assert err.startswith(f"error: {folder / 'checkpoint.npz'}: not a seq2seq checkpoint"), err
+    assert f"its {entry!r} entry should be {expected}" in err, err
+    assert (folder / "report.json").read_text(encoding="utf-8") == report
+    json.loads(report)
+
+
+def test_a_history_without_a_loss_is_refused(run, tmp_path, capsys):
+    folder = changed(run, tmp_path, lambda state: state["history"][0].pop("loss"))
+    assert "no 'history[0].loss' entry" in refused(folder, capsys)
+
+
+def test_the_report_is_never_written_with_a_bare_nan(tmp_path):
+    from seq2seq.commands import reports
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        reports.write_report(tmp_path, [{"epoch": 1, "loss": float("nan")}])
+    assert not (tmp_path / "report.json").exists()

@@ -13,7 +13,8 @@ beyond seq2seq.commands.epoch.MAX_WEIGHT in size).
      "src_vocab", "tgt_vocab": {"tokens": [str, ...]}
      "level":         "char" or "word",   "reverse_input": bool
      "config":        {"task": str, ...}          the training settings
-     "history":       [{"epoch": int, ...}, ...]
+     "history":       [{"epoch": 1, "loss": float, ...}, ...]   epochs 1, 2, ... in order, every
+                      number finite: report.json is written from it, and JSON has no NaN
      "split":         None, or the record of seq2seq.data.heldout: its train_sources one hash per
                       training source, so no more hashes than the run could have had sources
                       (config.num_examples for a built-in task, MAX_SOURCES for a pairs file)
@@ -86,8 +87,6 @@ def check_declared(state, renamed):
     if found is not None and (isinstance(found, bool) or not isinstance(found, int)
                               or found < 1):
         raise EntryError("longest_source", "None or a whole number of tokens, at least 1", found)
-    if "history" in state:
-        _list_of(state["history"], "history", dict, "dicts, one an epoch")
     if state.get("split") is not None:
         _split(state["split"], _most_sources(state.get("config")))
     largest = max((a.nbytes for a in model.values()), default=0)
@@ -96,6 +95,8 @@ def check_declared(state, renamed):
             value = {key: v for key, v in value.items() if key != "train_sources"}
         if name != "model":
             _no_array_larger(value, name, largest)
+    if "history" in state:
+        _history(state["history"])
     return renamed(model)
 
 
@@ -200,6 +201,64 @@ def _split(value, most_sources):
     for name in ("hash", "corpus_sha256"):
         if not isinstance(value.get(name), str):
             raise EntryError(f"split.{name}", "a str", value.get(name))
+
+
+# An epoch's record as `train` writes it: what the numbers must be, key by key; a record may
+# leave out the validation scores (no validation pairs), and `changed` ({option: [old, new]})
+# is there on the first epoch of a resumed run that changed an option.
+SCORES = ("exact_match", "token_accuracy", "bleu")          # in [0, 1]
+COUNTS = ("examples", "blank_outputs")                      # whole numbers >= 0
+BLEU_TOKENS = ("char", "13a")
+
+
+def _history(value):
+    """Each epoch's record: its number (1, 2, ... in order), a finite loss >= 0, scores in
+    [0, 1], counts >= 0, and nothing that JSON cannot hold (NaN, infinity, an array)."""
+    _list_of(value, "history", dict, "dicts, one an epoch")
+    for i, record in enumerate(value):
+        where = f"history[{i}]"
+        epoch = record.get("epoch")
+        if isinstance(epoch, bool) or epoch != i + 1 or not isinstance(epoch, int):
+            raise EntryError(f"{where}.epoch", f"{i + 1} (epochs are numbered from 1, in "
+                             f"order)", epoch)
+        if "loss" not in record:
+            raise EntryError.missing(f"{where}.loss")
+        for key, item in record.items():
+            if key == "loss":
+                _number(item, f"{where}.loss", "a finite number >= 0", 0, math.inf)
+            elif key in SCORES:
+                _number(item, f"{where}.{key}", "a finite number in [0, 1]", 0, 1)
+            elif key in COUNTS:
+                if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+                    raise EntryError(f"{where}.{key}", "a whole number >= 0", item)
+            elif key == "bleu_tokens" and item not in BLEU_TOKENS:
+                raise EntryError(f"{where}.{key}", "'char' or '13a'", item)
+            elif key != "epoch":
+                _plain(item, f"{where}.{key}")
+
+
+def _number(value, entry, expected, low, high):
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not low <= value <= high or not math.isfinite(value)):
+        raise EntryError(entry, expected, value)
+
+
+def _plain(value, entry):
+    """Nothing in `value` but what JSON holds as it is: str, finite numbers, True, False,
+    None, lists and dicts with str keys (iteratively: no deep stack)."""
+    todo = [(entry, value)]
+    while todo:
+        where, item = todo.pop()
+        if isinstance(item, dict):
+            if not all(isinstance(key, str) for key in item):
+                raise EntryError(where, "a dict with str keys", item)
+            todo += [(f"{where}.{key}", v) for key, v in item.items()]
+        elif isinstance(item, list):
+            todo += [(f"{where}[{i}]", v) for i, v in enumerate(item)]
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise EntryError(where, "a finite number", item)
+        elif item is not None and not isinstance(item, (str, int, float)):
+            raise EntryError(where, "a str, a number, true, false or null", item)
 
 
 def _list_of(value, entry, kind, what):

@@ -104,7 +104,7 @@ def cmd_evaluate(args):
         print(f"warning: every one of the {scores['examples']} outputs is blank (empty or only "
               "spaces)", file=sys.stderr)
     if args.json:
-        print(json.dumps(scores))
+        print(json.dumps(scores, allow_nan=False))
         return
     print(f"{'examples':16s} {scores['examples']}")
     print(f"{'seen_in_training':16s} {'unknown' if seen is None else seen}"

@@ -81,7 +81,7 @@ def _run_demo(out, config, seed, log):
               "translations": [{"source": s, "output": t.text}
                                for s, t in zip(sentences, translations)],
               "heatmaps": pictures}
-    text = json.dumps(report, indent=2, ensure_ascii=False)
+    text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
     atomic_write(out / DEMO_REPORT, lambda file: file.write(text), text=True)
     drawings = [f"{Path(name).stem}.dot" for name in pictures if name.endswith(".svg")]
     written = [runs.CHECKPOINT, runs.REPORT, *pictures, *drawings, DEMO_REPORT]

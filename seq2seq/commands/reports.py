@@ -18,7 +18,9 @@ def report_of(history):
 
 
 def report_text(history):
-    return json.dumps(report_of(history), indent=2)
+    """JSON, strictly: a NaN would be written as a bare NaN, which no JSON reader accepts (the
+    checkpoint's history is checked for them when read, seq2seq.commands.checkpoint_entries)."""
+    return json.dumps(report_of(history), indent=2, allow_nan=False)
 
 
 def write_report(folder, history):

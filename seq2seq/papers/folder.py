@@ -71,7 +71,7 @@ def _earlier(what, configs, results, free):
 
 
 def write_json(path, result):
-    text = json.dumps(result, indent=2, ensure_ascii=False)
+    text = json.dumps(result, indent=2, ensure_ascii=False, allow_nan=False)
     atomic_write(path, lambda file: file.write(text), text=True)
 
 
