@@ -3,7 +3,13 @@ line, 1,500 numbers below a million.
 
     forty-two thousand seven hundred one<TAB>42701
 
-    python examples/numbers.py          # writes examples/numbers.tsv again, byte for byte
+    python examples/numbers.py            # writes examples/numbers.tsv again, byte for byte
+    python examples/numbers.py --check    # says whether the file is that, and writes nothing
+    python examples/numbers.py --out my.tsv
+
+The file is written atomically (a temporary file renamed over it: a kill leaves the old file or
+the new one). A file that is already there and holds anything else, an edited copy, is not
+replaced unless --overwrite says so.
 
 Train on it with `python -m seq2seq train --task examples/numbers.tsv ...` (README, "The command
 line"). The file holds every pair; training holds out a tenth of the sources itself, as it does
@@ -17,7 +23,11 @@ The numbers: every one from 0 to 99, then 350 of each length from 3 to 6 digits,
 repeats by Python's `random.Random(0)` (whose draws from a seed are the same in every Python 3).
 """
 
+import argparse
+import os
 import random
+import sys
+import tempfile
 from pathlib import Path
 
 ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -68,6 +78,70 @@ def text():
     return "".join(f"{words}\t{digits}\n" for words, digits in pairs())
 
 
+def main(argv=None):
+    """The command line: write the file (or check it, --check); 0 when done, 1 with one line
+    on stderr when refused."""
+    parser = argparse.ArgumentParser(prog="python examples/numbers.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", metavar="PATH", type=Path, default=FILE,
+                        help=f"the file to write (default: {FILE.name} beside this script)")
+    parser.add_argument("--check", action="store_true",
+                        help="check that the file is what this script writes; write nothing")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace a file at --out that holds anything else")
+    args = parser.parse_args(argv)
+    wanted = text().encode("utf-8")
+    if args.out.is_dir():
+        return _refused(f"--out {args.out} is a folder: name a file")
+    try:
+        found = args.out.read_bytes() if args.out.exists() else None
+    except OSError as error:
+        return _refused(f"cannot read {args.out}: {error.strerror or error}")
+    if args.check:
+        if found == wanted:
+            print(f"{args.out}: the {len(pairs())} pairs this script writes, byte for byte")
+            return 0
+        return _refused(f"{args.out}: " + ("no such file" if found is None else
+                                           "differs from what this script writes") +
+                        "; run this script without --check to write it")
+    if found == wanted:
+        print(f"{args.out} is already what this script writes: left as it is")
+        return 0
+    if found is not None and not args.overwrite:
+        return _refused(f"{args.out} holds something else than this script writes (an edited "
+                        f"copy?): pass --overwrite to replace it, or choose another --out")
+    try:
+        write_atomically(args.out, wanted)
+    except OSError as error:
+        return _refused(f"cannot write {args.out}: {error.strerror or error}")
+    print(f"wrote {args.out}: {len(pairs())} pairs")
+    return 0
+
+
+def write_atomically(path, data):
+    """`data` into a temporary file beside `path`, flushed to disk, then renamed over `path`:
+    a kill leaves the old file or the new one, never half of one. (The standard library alone,
+    as minigrad.files.atomic_write does it: this script's name, numbers.py, hides the standard
+    `numbers` module that NumPy imports, so it cannot import NumPy or minigrad.)"""
+    fd, temporary = tempfile.mkstemp(dir=Path(path).resolve().parent,
+                                     prefix=f".{Path(path).name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise
+
+
+def _refused(message):
+    print(f"error: {message}", file=sys.stderr)
+    return 1
+
+
 if __name__ == "__main__":
-    FILE.write_text(text(), encoding="utf-8", newline="\n")
-    print(f"wrote {FILE.name}: {len(pairs())} pairs")
+    sys.exit(main())

@@ -55,6 +55,44 @@ def test_the_sample_file_is_byte_for_byte_what_its_script_writes():
     assert FILE.read_bytes() == script().text().encode("utf-8")
 
 
+def numbers_script(*args, cwd):
+    return subprocess.run([sys.executable, str(ROOT / "examples" / "numbers.py"), *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=60)
+
+
+def test_the_scripts_help_writes_nothing(tmp_path):
+    before = FILE.stat().st_mtime_ns
+    done = numbers_script("--help", cwd=tmp_path)
+    assert done.returncode == 0 and "--check" in done.stdout and "--overwrite" in done.stdout
+    assert FILE.stat().st_mtime_ns == before and list(tmp_path.iterdir()) == []
+    done = numbers_script("--no-such-option", cwd=tmp_path)
+    assert done.returncode == 2 and FILE.stat().st_mtime_ns == before
+
+
+def test_the_script_checks_writes_and_never_replaces_an_edited_file_unasked(tmp_path):
+    out = tmp_path / "numbers.tsv"
+    assert numbers_script("--check", "--out", str(out), cwd=tmp_path).returncode == 1
+    assert not out.exists()                                     # --check writes nothing
+    done = numbers_script("--out", str(out), cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == f"wrote {out}: 1500 pairs\n"
+    assert out.read_bytes() == FILE.read_bytes()
+    assert numbers_script("--check", "--out", str(out), cwd=tmp_path).returncode == 0
+    out.write_bytes(FILE.read_bytes() + b"my own pair\tmine\n")     # the user's edit
+    edited = out.read_bytes()
+    done = numbers_script("--out", str(out), cwd=tmp_path)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"error: {out} holds something else") and "--overwrite" in \
+        done.stderr
+    assert out.read_bytes() == edited
+    done = numbers_script("--check", "--out", str(out), cwd=tmp_path)
+    assert done.returncode == 1 and "differs from what this script writes" in done.stderr
+    assert numbers_script("--out", str(out), "--overwrite", cwd=tmp_path).returncode == 0
+    assert out.read_bytes() == FILE.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["numbers.tsv"]   # no temporary left
+    assert numbers_script("--out", str(tmp_path), cwd=tmp_path).stderr == (
+        f"error: --out {tmp_path} is a folder: name a file\n")
+
+
 def test_the_script_writes_numbers_in_words_as_english_does():
     words = script().number_words
     assert [words(n) for n in (0, 15, 40, 99, 100, 101, 1000, 42701, 100005, 999999)] == [
