@@ -436,3 +436,65 @@ def test_a_fifo_or_directory_as_pairs_file_is_refused_at_once_naming_it(tmp_path
     assert done.returncode != 0
     assert "fifo.tsv" in done.stderr and "a FIFO" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+# ---- how big a pairs file may be -----------------------------------------------------------
+
+def _refused_before_parsing(path, match):
+    """load_pairs(path) refused with `match`, and not for its last line, which is no pair:
+    the size was checked before a line was parsed."""
+    from seq2seq.data import corpus
+    with pytest.raises(corpus.CorpusError, match=match):
+        corpus.load_pairs(path)
+
+
+def test_a_pairs_file_with_more_lines_than_max_pairs_is_refused_before_parsing(
+        tmp_path, monkeypatch):
+    from seq2seq.data import corpus
+    monkeypatch.setattr(corpus, "MAX_PAIRS", 5)
+    monkeypatch.setattr(corpus, "CHUNK_BYTES", 7)           # line ends cut across pieces
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(b"a\tb\r\n" * 5)
+    assert corpus.load_pairs(path) == [("a", "b")] * 5      # five: at the limit, read
+    path.write_bytes(b"a\tb\r\n" * 5 + b"no pair")         # a sixth line, unended
+    _refused_before_parsing(path, rf"^{re.escape(str(path))}: 6 lines, more than the 5 pairs "
+                                  "a pairs file may have$")
+    path.write_bytes(b"a\tb\r" * 6)                        # old Mac line ends count too
+    _refused_before_parsing(path, "6 lines, more than the 5 pairs")
+
+
+def test_a_pairs_file_larger_than_max_file_bytes_is_refused_unread(tmp_path, monkeypatch):
+    from seq2seq.data import corpus
+    monkeypatch.setattr(corpus, "MAX_FILE_BYTES", 1024)
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(b"a\tb\n" * 256 + b"no pair")
+    _refused_before_parsing(path, rf"^{re.escape(str(path))}: 1.0 KiB, more than the 1.0 KiB "
+                                  "a pairs file may have$")
+
+
+def test_a_pairs_file_too_big_for_the_memory_available_is_refused(tmp_path, monkeypatch):
+    import minigrad.memory
+    from seq2seq.data import corpus
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(b"12\t21\n" * 1000 + b"no pair")       # 1,001 lines, 6,007 bytes
+    need = 1001 * corpus.BYTES_PER_PAIR + 6007 * corpus.BYTES_PER_FILE_BYTE
+    monkeypatch.setattr(minigrad.memory, "available_bytes", lambda: need - 1)
+    _refused_before_parsing(path, r"1,001 lines, 5.9 KiB: read and made ready to train on, "
+                                  r"they would take about 492.7 KiB, more than the 492.7 KiB of "
+                                  "memory available$")
+    monkeypatch.setattr(minigrad.memory, "available_bytes", lambda: need)
+    with pytest.raises(corpus.CorpusError, match=":1001: expected 'source"):
+        corpus.load_pairs(path)                             # fits: read, and its last line refused
+
+
+def test_train_refuses_a_pairs_file_too_big_in_one_line_leaving_no_folder(
+        tmp_path, monkeypatch, capsys):
+    from seq2seq.commands.cli import main
+    from seq2seq.data import corpus
+    monkeypatch.setattr(corpus, "MAX_PAIRS", 100)
+    path = tmp_path / "big.tsv"
+    path.write_text("".join(f"{i}\t{i}\n" for i in range(101)))
+    assert main(["train", "--task", str(path), "--out", str(tmp_path / "run")]) == 1
+    assert capsys.readouterr().err == (f"error: {path}: 101 lines, more than the 100 pairs a "
+                                       "pairs file may have\n")
+    assert not (tmp_path / "run").exists()

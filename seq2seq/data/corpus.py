@@ -7,6 +7,7 @@ any pairs (a corpus's or a built-in task's, `seq2seq.data.tasks`) into training 
                                                training source
 """
 
+import os
 import random
 import re
 
@@ -22,6 +23,14 @@ class CorpusError(ValueError):
 MAX_LINE_BYTES = 4096          # the longest line a pairs file may have (UTF-8 bytes, no newline)
 LINE_END = re.compile(rb"\r\n|\r|\n")     # Unix, Windows, and the lone "\r" of old Mac files
 CHUNK_BYTES = 65536
+
+# How big a pairs file may be, checked before a line of it is parsed (`check_size`). Read and
+# made ready to train on (split, vocabularies, every pair encoded), a file takes about
+# BYTES_PER_PAIR for each line and BYTES_PER_FILE_BYTE for each byte of it: a 32 MB file of
+# 2,000,000 short lines took 1.2 GB, a 32 MB file of 32,000 lines of 1,000 characters 0.3 GB.
+MAX_FILE_BYTES = 256 * 1024 ** 2
+MAX_PAIRS = 1_000_000
+BYTES_PER_PAIR, BYTES_PER_FILE_BYTE = 450, 9
 
 
 def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, level=None):
@@ -42,9 +51,11 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
     refused: it would be read as that token, and <pad> would be masked out as padding.
 
     Raises CorpusError, naming the file (and the line), for a path that is not a regular file
-    (a FIFO, a directory: refused before it is read), for text that is not UTF-8, a line with
-    too few or too many columns, an empty source or target, a reserved word, a line longer
-    than `max_line_bytes` bytes, or a file without pairs.
+    (a FIFO, a directory: refused before it is read), a file too big (`check_size`: more than
+    MAX_FILE_BYTES, more than MAX_PAIRS lines, or more than the memory available could hold
+    once read), for text that is not UTF-8, a line with too few or too many columns, an empty
+    source or target, a reserved word, a line longer than `max_line_bytes` bytes, or a file
+    without pairs.
 
     The length limit is checked while reading, a bounded piece at a time, so that one huge line
     (a file that is not a corpus, a missing newline) fails at once, before it can take the memory
@@ -52,6 +63,7 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
     """
     pairs, lineno = [], 0
     with open_regular(path, "a pairs file", CorpusError) as f:     # a FIFO would block forever
+        check_size(f, path)
         for lineno, raw in _lines(f, path, max_line_bytes):
             try:
                 line = raw.decode("utf-8")
@@ -71,6 +83,35 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
         raise CorpusError(f"{path}:{max(lineno, 1)}: no pairs, {what}; expected "
                           f"'source{sep}target' lines")
     return pairs
+
+
+def check_size(f, path):
+    """Refuse the pairs file open in `f` (binary, at its start) if it is larger than
+    MAX_FILE_BYTES (from its size, before reading), has more than MAX_PAIRS lines, or would
+    need more memory than is available once read and made ready to train on (counted from its
+    line ends alone, a bounded piece at a time: before any line becomes a Python object). A
+    file read whole first and refused after would have taken that memory already."""
+    from minigrad.memory import available_bytes
+    from minigrad.npz_reader import size
+    nbytes = os.fstat(f.fileno()).st_size
+    if nbytes > MAX_FILE_BYTES:
+        raise CorpusError(f"{path}: {size(nbytes)}, more than the {size(MAX_FILE_BYTES)} a "
+                          f"pairs file may have")
+    lines, last = 0, b""
+    while chunk := f.read(CHUNK_BYTES):
+        lines += chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")
+        lines -= last == b"\r" and chunk[:1] == b"\n"          # a "\r\n" cut in two
+        last = chunk[-1:]
+    lines += last not in (b"", b"\n", b"\r")                   # the last line, unended
+    f.seek(0)
+    if lines > MAX_PAIRS:
+        raise CorpusError(f"{path}: {lines:,} lines, more than the {MAX_PAIRS:,} pairs a pairs "
+                          f"file may have")
+    need, limit = BYTES_PER_PAIR * lines + BYTES_PER_FILE_BYTE * nbytes, available_bytes()
+    if limit is not None and need > limit:
+        raise CorpusError(f"{path}: {lines:,} lines, {size(nbytes)}: read and made ready to "
+                          f"train on, they would take about {size(need)}, more than the "
+                          f"{size(limit)} of memory available")
 
 
 def _lines(f, path, max_line_bytes):
