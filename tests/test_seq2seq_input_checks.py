@@ -45,7 +45,7 @@ def test_train_with_columns_trains_on_them_and_resume_keeps_them(tmp_path, capsy
     status = main(["train", "--task", str(corpus), "--columns", "2,1", "--epochs", "2", *TINY,
                    "--out", str(out), "--resume"])
     err = capsys.readouterr().err
-    assert status == 1 and "--columns 2,1 (saved: 1,2)" in err, err
+    assert status == 1 and f"--columns 2,1 (saved: 1,2 for {corpus})" in err, err
     assert main(["train", "--task", str(corpus), "--columns", "1,1", "--out",
                  str(tmp_path / "other")]) == 1
     assert capsys.readouterr().err.startswith("error: --columns 1,1: the source and the target")
@@ -61,8 +61,8 @@ def test_resume_of_a_pairs_file_run_takes_its_own_columns_and_sep(tmp_path, caps
                  "--epochs", "2", "--no-progress"]) == 0        # the run's own values: accepted
     assert "resuming after epoch 1" in capsys.readouterr().out
     assert len(minigrad.load(out / "checkpoint.npz")["history"]) == 2
-    for changed, shown in ((["--columns", "1,3"], "--columns 1,3 (saved: 1,2)"),
-                           (["--sep", ";"], "--sep ; (saved: ,)")):
+    for changed, shown in ((["--columns", "1,3"], f"--columns 1,3 (saved: 1,2 for {corpus})"),
+                           (["--sep", ";"], f"--sep ; (saved: , for {corpus})")):
         status = main(["train", "--out", str(out), "--resume", *changed, "--epochs", "3"])
         err = capsys.readouterr().err
         assert status == 1 and len(_lines(err)) == 1, err

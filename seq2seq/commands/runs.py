@@ -182,7 +182,8 @@ def check_resume(folder, state, config, level):
     saved = {**TrainConfig().__dict__, **state.get("config", {})}
     new = dict(config.__dict__)
     saved["level"], new["level"] = state.get("level", saved["level"]), level
-    refused = [f"--{name.replace('_', '-')} {_shown(new[name])} (saved: {_shown(saved[name])})"
+    refused = [f"--{name.replace('_', '-')} {_shown(new[name])} (saved: {_shown(saved[name])}"
+               + (f" for {saved['task']})" if name in ("sep", "columns") else ")")
                for name in MUST_MATCH if new[name] != saved[name]]
     if refused:
         raise RunFolderError(f"cannot resume {folder} with other settings than its model was "
