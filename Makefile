@@ -50,6 +50,7 @@ bench: venv
 	$(PY) bench/layer_norm.py
 	$(PY) bench/gelu.py
 	$(PY) bench/seq2seq.py
+	$(PY) bench/transformer.py
 	$(PY) bench/explorer.py
 
 # Made from docs/*.md, the only source; a notebook you changed is not replaced (see the script).
