@@ -183,11 +183,7 @@ class MultiHeadAttention(Module):
         for x in (query, key, value):
             check_dtype(self, x, self.in_proj_weight)
         with scope("projections"):
-            w_q, w_k, w_v = F.split(self.in_proj_weight, 3)             # 3 x (E, E)
-            b_q, b_k, b_v = F.split(self.in_proj_bias, 3)               # 3 x (E,)
-            q = self.split_heads(query @ w_q.T + b_q)                   # (B, H, Tq, Dh)
-            k = self.split_heads(key @ w_k.T + b_k)                     # (B, H, Tk, Dh)
-            v = self.split_heads(value @ w_v.T + b_v)                   # (B, H, Tk, Dh)
+            q, k, v = self.project(query, key, value)                  # (B, H, Tq|Tk, Dh) each
         if cache is not None:
             k, v = cache.extend(k, v)                   # (B, H, t + Tk, Dh): kept steps first
         if self.heads_apart:
@@ -219,10 +215,32 @@ class MultiHeadAttention(Module):
             context = F.stack(contexts, axis=-3)                        # (B, H, Tq, Dh)
         return context, F.stack(head_weights, axis=-3)
 
-    def split_heads(self, x):
-        """(..., T, E) -> (..., H, T, Dh): head h gets features h*Dh ... (h+1)*Dh - 1."""
-        x = x.reshape(*x.shape[:-1], self.num_heads, self.head_dim)    # (..., T, H, Dh)
-        return x.swapaxes(-2, -3)                                       # (..., H, T, Dh)
+    def project(self, query, key, value):
+        """q = query W_q^T + b_q, k = key W_k^T + b_k, v = value W_v^T + b_v, each split into
+        heads: (B, T, E) -> (B, H, T, Dh). W_q, W_k, W_v are the rows of in_proj_weight (and
+        the biases of in_proj_bias) taken E at a time. Each distinct input is projected once,
+        as PyTorch does: self-attention (query, key and value the same tensor) multiplies x by
+        all 3E rows at once; cross-attention (key and value the same memory) multiplies the
+        memory by the 2E rows [W_k; W_v] at once. The same numbers as three products, from
+        fewer and larger ones."""
+        E, weight, bias = self.embed_dim, self.in_proj_weight, self.in_proj_bias
+        if query is key is value:                       # self-attention: [q k v] = x W^T
+            return self.split_heads(linear(query, weight, bias), parts=3)
+        q, = self.split_heads(linear(query, weight[:E], bias[:E]))
+        if key is value:                                # cross-attention: [k v] = m [W_k W_v]^T
+            k, v = self.split_heads(linear(key, weight[E:], bias[E:]), parts=2)
+        else:
+            k, = self.split_heads(linear(key, weight[E:2 * E], bias[E:2 * E]))
+            v, = self.split_heads(linear(value, weight[2 * E:], bias[2 * E:]))
+        return q, k, v
+
+    def split_heads(self, x, parts=1):
+        """(..., T, parts * E) -> a list of `parts` tensors (..., H, T, Dh): in part p, head h
+        gets features p*E + h*Dh ... p*E + (h+1)*Dh - 1."""
+        x = x.reshape(*x.shape[:-1], parts, self.num_heads, self.head_dim)    # (.., T, P, H, Dh)
+        n = x.ndim - 4                                                        # batch axes
+        x = x.transpose(n + 1, *range(n), n + 2, n, n + 3)                    # (P, .., H, T, Dh)
+        return [x[p] for p in range(parts)]                                   # P x (.., H, T, Dh)
 
     def merge_heads(self, x):
         """(..., H, T, Dh) -> (..., T, E): the heads' outputs side by side."""
@@ -232,6 +250,16 @@ class MultiHeadAttention(Module):
     def extra_repr(self):
         apart = ", heads_apart=True" if self.heads_apart else ""
         return f"embed_dim={self.embed_dim}, num_heads={self.num_heads}{apart}"
+
+
+def linear(x, weight, bias):
+    """x @ weight^T + bias over the last axis: x (..., in), weight (out, in), bias (out,) ->
+    (..., out). The leading axes are flattened into rows first, as nn.Linear does, so the product
+    is one 2-d matmul and its weight gradient one GEMM (a 3-d x times a 2-d weight would be a
+    stack of small products, whose weight gradients are then summed over the batch)."""
+    rows = x.reshape(-1, x.shape[-1])                                   # (N, in)
+    y = rows @ weight.T + bias                                          # (N, out)
+    return y.reshape(*x.shape[:-1], weight.shape[0])                    # (..., out)
 
 
 def show_heads(model, apart=True):

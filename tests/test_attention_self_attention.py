@@ -157,3 +157,38 @@ def test_show_heads_sets_every_multihead_module_of_a_model():
     assert show_heads(block) is block
     assert block.self_attn.heads_apart and block.multihead_attn.heads_apart
     assert "heads_apart=True" in repr(block.self_attn)
+
+
+@pytest.mark.parametrize("inputs, products", [("x, x, x", 1), ("x, m, m", 2), ("x, k, v", 3)])
+def test_each_distinct_input_is_projected_once_with_the_numbers_of_one_head_at_a_time(
+        inputs, products):
+    """Self-attention multiplies x by all of in_proj_weight at once, cross-attention the memory
+    by [W_k; W_v] at once (as PyTorch does); the reference projects each head apart."""
+    from tests.reference.attention_reference import multi_head_attention
+    rng = np.random.default_rng(6)
+    module = MultiHeadAttention(8, 2).double()
+    module.in_proj_bias.data = rng.standard_normal(24)
+    data = {name: rng.standard_normal((2, 3 if name == "x" else 4, 8)) for name in "xmkv"}
+    upstream = rng.standard_normal((2, 3, 8))
+    results = []
+    for run in ("ours", "reference"):
+        module.zero_grad()
+        leaves = {name: Tensor(array, requires_grad=True) for name, array in data.items()}
+        query, key, value = (leaves[name] for name in inputs.split(", "))
+        if run == "ours":
+            output, weights = module(query, key, value)
+            products_made = [t.creator for t in topological_order(output)
+                             if type(t.creator).__name__ == "MatMul"
+                             and t.creator.scope == ("projections",)]
+            assert len(products_made) == products
+            assert all(op.inputs[0].ndim == 2 for op in products_made)      # rows (N, E)
+        else:
+            output, weights = multi_head_attention(
+                query, key, value, module.in_proj_weight, module.in_proj_bias,
+                module.out_proj.weight, module.out_proj.bias, num_heads=2)
+        output.backward(upstream)
+        names = sorted(set(inputs.split(", ")))                     # the inputs given
+        results.append([output.data, weights.data, *(leaves[name].grad for name in names),
+                        *(p.grad for p in module.parameters())])
+    for ours, reference in zip(*results):
+        np.testing.assert_allclose(ours, reference, rtol=0, atol=1e-12)
