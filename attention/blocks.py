@@ -13,6 +13,15 @@ Xiong et al., 2020, train such stacks without a learning-rate warm-up), or after
 out below, one method each. (A pre-norm stack usually ends with one more LayerNorm, applied by
 the stack, not by the block.)
 
+The layer norms are `LayerNorm(fused=True)`: one op each, whose backward is derived by hand in
+minigrad/nn/fused_layer_norm.py (the same numbers as the nine primitive ops of the composed
+version, checked against them and against PyTorch). To see and step through those nine steps
+inside a block, set `fused = False` on its norms (the numbers stay the same):
+
+    for module in block.modules():
+        if isinstance(module, LayerNorm):
+            module.fused = False
+
 FeedForward(x) = linear2(activation(linear1(x))): two Linear layers, d_model -> dim_feedforward ->
 d_model, applied to each position alone (the paper's d_ff; ReLU in the paper).
 
@@ -61,8 +70,8 @@ class EncoderBlock(Module):
         self.linear1 = Linear(d_model, dim_feedforward)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model)
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps)
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, fused=True)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, fused=True)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.activation = _activation("EncoderBlock", activation)
@@ -132,9 +141,9 @@ class DecoderBlock(Module):
         self.linear1 = Linear(d_model, dim_feedforward)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model)
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps)
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, fused=True)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, fused=True)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, fused=True)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.dropout3 = Dropout(dropout)

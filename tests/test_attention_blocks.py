@@ -8,6 +8,7 @@ import pytest
 
 import minigrad.functional as F
 from minigrad import Tensor, gradcheck, manual_seed, topological_order
+from minigrad.nn import LayerNorm
 from attention.blocks import DecoderBlock, EncoderBlock
 from attention.masks import padding_mask
 from attention.modules import show_heads
@@ -245,3 +246,32 @@ def test_a_drawing_folds_a_block_a_sublayer_or_a_head_into_one_box():
     assert arrows(["head 0"]) < everything and arrows(["feed-forward"]) < everything
     assert arrows(["head 0", "head 1"]) < arrows(["head 0"])
     assert arrows(["encoder block"]) < 20 < everything              # the block as one box
+
+
+@pytest.mark.parametrize("kind", ["encoder", "decoder"])
+@pytest.mark.parametrize("norm_first", [True, False], ids=["pre-norm", "post-norm"])
+def test_blocks_normalise_with_one_fused_op_each_and_the_numbers_of_the_composed_steps(
+        kind, norm_first):
+    rng = np.random.default_rng(13)
+    block = make(kind, norm_first, rng)
+    x, memory = rng.standard_normal((2, 3, D)), Tensor(rng.standard_normal((2, 4, D)))
+    upstream = rng.standard_normal((2, 3, D))
+    results = []
+    for fused in (True, False):                     # as the block is made, then composed
+        if not fused:
+            for module in block.modules():
+                if isinstance(module, LayerNorm):
+                    module.fused = False
+        block.zero_grad()
+        x_in = Tensor(x, requires_grad=True)
+        output = block(x_in) if kind == "encoder" else block(x_in, memory)
+        ops = [type(t.creator).__name__ for t in topological_order(output) if t.creator]
+        norms = 2 if kind == "encoder" else 3
+        if fused:
+            assert ops.count("FusedLayerNorm") == norms and "Sqrt" not in ops
+        else:                                        # the nine steps, for stepping through
+            assert "FusedLayerNorm" not in ops and ops.count("Sqrt") == norms
+        backward_with(output, upstream)
+        results.append([output.data, x_in.grad, *(p.grad for p in block.parameters())])
+    for fused, composed in zip(*results):
+        np.testing.assert_allclose(fused, composed, rtol=0, atol=1e-12)
