@@ -110,6 +110,39 @@ def test_matmul_gradients_including_vectors_and_batches(rng, a_shape, b_shape):
     assert gradcheck(lambda a, b: a @ b, a, b)
 
 
+@pytest.mark.parametrize("a_shape", [(5, 2, 3), (2, 3, 2, 3)])
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_a_stack_times_one_matrix_is_one_product_of_rows_with_the_same_gradients(
+        rng, a_shape, contiguous):
+    """(..., n, k) @ (k, m), as in a Linear layer on (batch, time, in): forward and both
+    gradients are 2-d products (one BLAS call each, dL/dB summed over the stack by it)."""
+    from minigrad.ops.arithmetic import MatMul
+    products = []
+
+    class Recorded(np.ndarray):                     # notes the shapes of every `@` on it
+        def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+            plain = [np.asarray(x) for x in inputs]
+            if ufunc is np.matmul:
+                products.append([x.ndim for x in plain])
+            return getattr(ufunc, method)(*plain, **kwargs)
+
+    a = rng.standard_normal(a_shape if contiguous else a_shape[:-2] + a_shape[:-3:-1])
+    a = a if contiguous else np.swapaxes(a, -1, -2)              # a transposed stack
+    b, grad_y = rng.standard_normal((3, 4)), rng.standard_normal(a_shape[:-1] + (4,))
+    op = MatMul()
+    op.needs_input_grad = (True, True)
+    y = op.forward(a.view(Recorded), b.view(Recorded))
+    grad_a, grad_b = op.backward(grad_y)
+    assert products == [[2, 2]] * 3                              # forward, dL/dA, dL/dB
+    np.testing.assert_allclose(np.asarray(y), a @ b, rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(grad_a), grad_y @ b.T, rtol=1e-13)
+    summed = np.swapaxes(a, -1, -2) @ grad_y                     # A^T dL/dY, each matrix
+    summed = summed.reshape(-1, 3, 4).sum(axis=0)                # summed over the stack
+    np.testing.assert_allclose(np.asarray(grad_b), summed, rtol=1e-12)
+    x, w = leaf(rng, a_shape), leaf(rng, (3, 4))
+    assert gradcheck(lambda x, w: x @ w, x, w)
+
+
 # ---- elementwise functions -------------------------------------------------------------------
 
 SHAPES = [(), (4,), (2, 3), (2, 1, 3)]

@@ -155,15 +155,26 @@ class PowConstant(Function):
 class MatMul(Function):
     """Y = A @ B     A: (..., n, k)  B: (..., k, m)  ->  Y: (..., n, m)
     dL/dA = dL/dY @ B^T        dL/dB = A^T @ dL/dY   (summed over broadcast batch dims)
-    A vector is a matrix with one row (as A) or one column (as B), as in NumPy."""
+    A vector is a matrix with one row (as A) or one column (as B), as in NumPy.
+
+    A stack of matrices times one matrix, A (..., n, k) @ B (k, m) (the input of a Linear layer,
+    (batch, time, in) @ (in, out)), is computed as rows: A's rows (N, k), N = all of its
+    leading sizes multiplied, times B. The same numbers, but one matrix product instead of one
+    per matrix of the stack, and dL/dB = rows^T @ dL/dY's rows comes out summed over the stack
+    by that one product (`rows_backward`)."""
 
     saves = ("a", "b")
 
     def forward(self, a, b):
         self.a, self.b = a, b
+        if a.ndim > 2 and b.ndim == 2:                               # a stack times one matrix
+            rows = a.reshape(-1, a.shape[-1])                        # (N, k)
+            return (rows @ b).reshape(*a.shape[:-1], b.shape[-1])    # (..., n, m)
         return a @ b
 
     def backward(self, grad_y):
+        if self.a.ndim > 2 and self.b.ndim == 2:
+            return self.rows_backward(grad_y)
         a = self.a[None, :] if self.a.ndim == 1 else self.a          # (k,) -> (1, k)
         b = self.b[:, None] if self.b.ndim == 1 else self.b          # (k,) -> (k, 1)
         batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
@@ -176,6 +187,18 @@ class MatMul(Function):
         if need_b:
             grad_b = np.swapaxes(a, -1, -2) @ grad_y                 # (..., k, m)
             grad_b = unbroadcast(grad_b, b.shape).reshape(self.b.shape)
+        return grad_a, grad_b
+
+    def rows_backward(self, grad_y):
+        """The backward of A (..., n, k) @ B (k, m), as rows (see the class docstring)."""
+        a, b = self.a, self.b
+        rows_grad_y = grad_y.reshape(-1, b.shape[-1])                # (N, m)
+        need_a, need_b = self.needs_input_grad
+        grad_a = grad_b = None
+        if need_a:
+            grad_a = (rows_grad_y @ b.T).reshape(a.shape)            # (..., n, k)
+        if need_b:
+            grad_b = a.reshape(-1, a.shape[-1]).T @ rows_grad_y      # (k, m), summed over N
         return grad_a, grad_b
 
 
