@@ -225,13 +225,13 @@ class MultiHeadAttention(Module):
         fewer and larger ones."""
         E, weight, bias = self.embed_dim, self.in_proj_weight, self.in_proj_bias
         if query is key is value:                       # self-attention: [q k v] = x W^T
-            return self.split_heads(linear(query, weight, bias), parts=3)
-        q, = self.split_heads(linear(query, weight[:E], bias[:E]))
+            return self.split_heads(query @ weight.T + bias, parts=3)
+        q, = self.split_heads(query @ weight[:E].T + bias[:E])
         if key is value:                                # cross-attention: [k v] = m [W_k W_v]^T
-            k, v = self.split_heads(linear(key, weight[E:], bias[E:]), parts=2)
+            k, v = self.split_heads(key @ weight[E:].T + bias[E:], parts=2)
         else:
-            k, = self.split_heads(linear(key, weight[E:2 * E], bias[E:2 * E]))
-            v, = self.split_heads(linear(value, weight[2 * E:], bias[2 * E:]))
+            k, = self.split_heads(key @ weight[E:2 * E].T + bias[E:2 * E])
+            v, = self.split_heads(value @ weight[2 * E:].T + bias[2 * E:])
         return q, k, v
 
     def split_heads(self, x, parts=1):
@@ -250,16 +250,6 @@ class MultiHeadAttention(Module):
     def extra_repr(self):
         apart = ", heads_apart=True" if self.heads_apart else ""
         return f"embed_dim={self.embed_dim}, num_heads={self.num_heads}{apart}"
-
-
-def linear(x, weight, bias):
-    """x @ weight^T + bias over the last axis: x (..., in), weight (out, in), bias (out,) ->
-    (..., out). The leading axes are flattened into rows first, as nn.Linear does, so the product
-    is one 2-d matmul and its weight gradient one GEMM (a 3-d x times a 2-d weight would be a
-    stack of small products, whose weight gradients are then summed over the batch)."""
-    rows = x.reshape(-1, x.shape[-1])                                   # (N, in)
-    y = rows @ weight.T + bias                                          # (N, out)
-    return y.reshape(*x.shape[:-1], weight.shape[0])                    # (..., out)
 
 
 def show_heads(model, apart=True):

@@ -39,11 +39,7 @@ class Linear(Module):
         if x.shape[-1:] != (self.in_features,):
             raise ValueError(f"Linear: expected inputs of shape (..., {self.in_features}), "
                              f"got {x.shape}")
-        if x.ndim <= 2:
-            y = x @ self.weight.T                                   # (B, out)
-        else:                                   # one 2-d matmul: its weight gradient is one GEMM
-            rows = x.reshape(-1, self.in_features)                  # (N, in)
-            y = (rows @ self.weight.T).reshape(*x.shape[:-1], self.out_features)   # (..., out)
+        y = x @ self.weight.T               # (..., out): one matrix product of x's rows (MatMul)
         if self.bias is not None:
             y = y + self.bias
         return y
