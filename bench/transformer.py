@@ -22,7 +22,9 @@ Everything runs in this one process on one BLAS thread (OPENBLAS_NUM_THREADS=1 a
 torch.set_num_threads(1)). The two frameworks take turns, round after round (--rounds), each
 running --iterations iterations per round, so that a machine busy with other work slows them
 alike; the table gives the median time per iteration over the rounds, and the ratio of the
-medians, minigrad / PyTorch (below 1: minigrad is faster).
+medians, minigrad / PyTorch (below 1: minigrad is faster). Each in wall-clock time and in CPU
+time (time.process_time, all of this process's threads): on a machine busy with other work the
+wall clock also counts the time other processes held the CPU, and the CPU time does not.
 """
 
 import os
@@ -202,18 +204,19 @@ def check_agreement(ours, theirs):
 
 
 def side_by_side(steps, config):
-    """{name: [seconds per iteration, each round]}: each framework in turn, round after round,
-    after a few warm-up iterations."""
-    times = {name: [] for name in steps}
+    """{name: ([wall-clock seconds per iteration, each round], [CPU seconds likewise])}: each
+    framework in turn, round after round, after a few warm-up iterations."""
+    times = {name: ([], []) for name in steps}
     for step in steps.values():
         for _ in range(3):
             step()
     for _ in range(config.rounds):
         for name, step in steps.items():
-            start = time.perf_counter()
+            wall, cpu = time.perf_counter(), time.process_time()
             for _ in range(config.iterations):
                 step()
-            times[name].append((time.perf_counter() - start) / config.iterations)
+            times[name][0].append((time.perf_counter() - wall) / config.iterations)
+            times[name][1].append((time.process_time() - cpu) / config.iterations)
     return times
 
 
@@ -253,8 +256,8 @@ def main(argv=None):
         import torch
         torch.set_num_threads(1)
         torch.manual_seed(0)
-    print(f"\n   {'':14s}{'minigrad ms':>12s}" +
-          (f"{'PyTorch ms':>12s}{'minigrad / PyTorch':>20s}" if has_torch else ""))
+    print(f"\n   {'':14s}{'wall clock, ms':^26s}{'':6s}{'CPU time, ms':^26s}")
+    print((f"   {'':14s}" + f"{'minigrad':>10s}{'PyTorch':>9s}{'ratio':>7s}{'':6s}" * 2).rstrip())
     for dropout in (0.1, 0.0):
         model, ours = minigrad_contender(config, dropout)
         steps = {"minigrad": ours}
@@ -262,12 +265,15 @@ def main(argv=None):
             _, steps["pytorch"] = torch_contender(config, dropout, model)
             if dropout == 0:
                 check_agreement(*steps.values())
-        times = {name: statistics.median(t) for name, t in side_by_side(steps, config).items()}
-        line = f"   {f'dropout {dropout}':14s}{times['minigrad'] * 1e3:12.2f}"
-        if has_torch:
-            line += f"{times['pytorch'] * 1e3:12.2f}{times['minigrad'] / times['pytorch']:19.2f}x"
-        print(line)
-
+        times = side_by_side(steps, config)
+        line = f"   {f'dropout {dropout}':14s}"
+        for clock in (0, 1):                        # wall clock, then CPU time
+            medians = {name: statistics.median(t[clock]) for name, t in times.items()}
+            line += f"{medians['minigrad'] * 1e3:10.1f}"
+            if has_torch:
+                line += (f"{medians['pytorch'] * 1e3:9.1f}"
+                         f"{medians['minigrad'] / medians['pytorch']:6.2f}x{'':6s}")
+        print(line.rstrip())
 
 if __name__ == "__main__":
     main()
