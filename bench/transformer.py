@@ -113,20 +113,21 @@ def make_batch(config, seed=0):
 
 
 def minigrad_contender(config, dropout):
-    """(model, step) where step() runs one iteration and returns (loss, gradients)."""
+    """(model, step): step() runs one iteration; step(check=True) the same without the Adam step,
+    returning the loss and the gradients {name: array}."""
     minigrad.manual_seed(0)
     model = Transformer(config, dropout).to(config.dtype)
     optimizer = Adam(model.parameters(), lr=1e-4)
     src, tgt = make_batch(config)
 
-    def step(update=True):
+    def step(check=False):
         logits = model(src, tgt[:, :-1])                                # (B, T, V)
         loss = F.cross_entropy(logits, tgt[:, 1:], ignore_index=PAD)
         optimizer.zero_grad()
         loss.backward()
-        if update:
-            optimizer.step()
-        return loss.item(), {name: p.grad for name, p in model.named_parameters()}
+        if check:                               # no step: the loss and the gradients
+            return loss.item(), {name: p.grad for name, p in model.named_parameters()}
+        optimizer.step()
 
     return model, step
 
@@ -178,23 +179,23 @@ def torch_contender(config, dropout, ours):
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
     src, tgt = (torch.from_numpy(a) for a in make_batch(config))
 
-    def step(update=True):
+    def step(check=False):
         logits = model(src, tgt[:, :-1])
         loss = nn.functional.cross_entropy(logits.reshape(-1, config.vocab),
                                            tgt[:, 1:].reshape(-1), ignore_index=PAD)
         optimizer.zero_grad()
         loss.backward()
-        if update:
-            optimizer.step()
-        return loss.item(), {name: p.grad.numpy() for name, p in model.named_parameters()}
+        if check:
+            return loss.item(), {name: p.grad.numpy() for name, p in model.named_parameters()}
+        optimizer.step()
 
     return model, step
 
 
 def check_agreement(ours, theirs):
     """At dropout 0, before any step: the same loss and the same gradients."""
-    loss, grads = ours(update=False)
-    their_loss, their_grads = theirs(update=False)
+    loss, grads = ours(check=True)
+    their_loss, their_grads = theirs(check=True)
     if not np.isclose(loss, their_loss, rtol=1e-5):
         raise SystemExit(f"bench/transformer.py: the losses differ: {loss} and {their_loss}")
     for name, grad in grads.items():
