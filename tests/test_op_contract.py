@@ -128,6 +128,10 @@ def test_backward_skips_the_work_for_a_constant_input():
     op = (constant[:2, :3] * x).creator
     grad_constant, grad_x = op.backward(np.ones((2, 3)))                # the op itself skips it
     assert grad_constant is None and np.array_equal(grad_x, constant.data[:2, :3])
+    mask = np.array([[True, False, True]])                             # masking scores by -inf:
+    op = F.where(mask, x, Tensor(np.array(-np.inf))).creator            # the -inf gets nothing
+    grad_x, grad_masked = op.backward(np.ones((2, 3)))
+    assert grad_masked is None and np.array_equal(grad_x, np.broadcast_to(mask, (2, 3)))
 
 
 def test_the_fused_lstm_computes_no_gradient_for_a_constant_sequence():

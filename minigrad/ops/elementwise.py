@@ -183,9 +183,10 @@ class Where(Function):
         return np.where(self.cond, a, b)
 
     def backward(self, grad_y):
+        need_a, need_b = self.needs_input_grad      # where(mask, scores, -inf): a constant b
         zero = np.zeros((), dtype=grad_y.dtype)
-        grad_a = unbroadcast(np.where(self.cond, grad_y, zero), self.a_shape)
-        grad_b = unbroadcast(np.where(self.cond, zero, grad_y), self.b_shape)
+        grad_a = unbroadcast(np.where(self.cond, grad_y, zero), self.a_shape) if need_a else None
+        grad_b = unbroadcast(np.where(self.cond, zero, grad_y), self.b_shape) if need_b else None
         return grad_a, grad_b
 
 
