@@ -24,7 +24,7 @@ import minigrad.functional as F
 from minigrad import Tensor, scope
 from minigrad.nn import Linear, Module, Parameter, init
 from minigrad.nn.module import check_dtype, check_sizes
-from attention.functional import as_matrices, attend, dot_product_attention
+from attention.functional import _masked, as_matrices, attend, dot_product_attention
 
 
 class DotProductAttention(Module):
@@ -193,13 +193,24 @@ class MultiHeadAttention(Module):
                 mask = np.atleast_2d(np.asarray(getattr(mask, "data", mask)))  # (.., Tq, Tk)
                 mask = np.expand_dims(mask, -3)                             # (.., 1, Tq, Tk)
             with scope("heads"):                        # H scaled dot-product attentions at once
-                context, weights = dot_product_attention(q, k, v, mask=mask, scale=True)
+                context, weights = self.all_heads(q, k, v, mask)    # (B, H, Tq, Dh), (..Tk)
         with scope("output"):
             context = self.merge_heads(context)                         # (B, Tq, E)
             output = self.out_proj(context)                             # (B, Tq, E)
         average = weights.mean(axis=-3)                                 # (B, Tq, Tk)
         self.weights, self.head_weights = average.data, weights.data
         return output, average
+
+    def all_heads(self, q, k, v, mask):
+        """softmax(q k^T / sqrt(Dh)) v for every head at once, batched over the heads axis:
+        q (B, H, Tq, Dh), k, v (B, H, Tk, Dh), mask (.., 1, Tq, Tk) -> contexts (B, H, Tq, Dh),
+        weights (B, H, Tq, Tk). dot_product_attention's three steps, with the softmax as one op
+        (F.softmax, its backward written by hand) where dot_product_attention builds it from
+        four, to show them: the same numbers (tests/test_attention_softmax.py), fewer ops.
+        `heads_apart` runs dot_product_attention itself, head by head."""
+        scores = q @ k.swapaxes(-1, -2) / math.sqrt(self.head_dim)     # (B, H, Tq, Tk)
+        weights = F.softmax(_masked(scores, mask, "MultiHeadAttention"))  # (B, H, Tq, Tk)
+        return weights @ v, weights                                     # (B, H, Tq, Dh)
 
     def each_head_apart(self, q, k, v, mask):
         """The heads one by one, head h in scope "head h": q (B, H, Tq, Dh), k, v (B, H, Tk, Dh)

@@ -191,3 +191,17 @@ def test_each_distinct_input_is_projected_once_with_the_numbers_of_one_head_at_a
                         *(p.grad for p in module.parameters())])
     for ours, reference in zip(*results):
         np.testing.assert_allclose(ours, reference, rtol=0, atol=1e-12)
+
+
+def test_all_heads_at_once_take_the_softmax_as_one_op_and_apart_show_its_steps():
+    rng = np.random.default_rng(7)
+    module = MultiHeadAttention(8, 2).double()
+    x = Tensor(rng.standard_normal((2, 4, 8)), requires_grad=True)
+    ops = {}
+    for apart in (False, True):
+        module.heads_apart = apart
+        output, _ = self_attention(x, attention=module, mask=causal_mask(4))
+        ops[apart] = [type(t.creator).__name__ for t in topological_order(output)
+                      if t.creator is not None and t.creator.scope[0].startswith("head")]
+    assert ops[False] == ["Transpose", "MatMul", "Div", "Where", "Softmax", "MatMul"]
+    assert "Softmax" not in ops[True] and ops[True].count("Exp") == 2      # one per head
