@@ -257,7 +257,7 @@ def main(argv=None):
         import torch
         torch.set_num_threads(1)
         torch.manual_seed(0)
-    print(f"\n   {'':14s}{'wall clock, ms':^26s}{'':6s}{'CPU time, ms':^26s}")
+    print(f"\n   {'':14s}{'wall clock, ms':^26s}{'':6s}{'CPU time, ms':^26s}".rstrip())
     print((f"   {'':14s}" + f"{'minigrad':>10s}{'PyTorch':>9s}{'ratio':>7s}{'':6s}" * 2).rstrip())
     for dropout in (0.1, 0.0):
         model, ours = minigrad_contender(config, dropout)
