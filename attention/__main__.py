@@ -32,8 +32,10 @@ def main(argv=None):
     run.add_argument("--out", default=DEMO_OUT, help="directory for soft-vs-hard-attention.png "
                      f"(default: {DEMO_OUT}, beside make demo's runs/demo)")
     defaults = DemoConfig()
-    for option in ("seed", "steps"):
-        run.add_argument(f"--{option}", type=int, default=getattr(defaults, option))
+    run.add_argument("--seed", type=int, default=defaults.seed, help="seeds the task and the "
+                     "weights")
+    run.add_argument("--steps", type=int, default=defaults.steps, help="training steps of each "
+                     "model")
     draw.add_command(commands)
     explore.add_command(commands)
     scaling.add_command(commands)

@@ -116,8 +116,8 @@ def add_command(commands):
                                "and gradients (the worked example by default)")
     draw.add_argument("--out", default="attention-step.svg", help="the picture (.svg, .png, "
                       ".pdf); the DOT text goes beside it (.dot)")
-    draw.add_argument("--overwrite", action="store_true", help="replace a picture or .dot file "
-                      "there that no earlier drawing wrote")
+    draw.add_argument("--overwrite", action="store_true", help="replace the picture and its "
+                      ".dot file if they exist (without it, an existing one is refused)")
     add_example_options(draw)
     draw.add_argument("--backward-order", action="store_true",
                       help="number the ops as backward visits them; gradients on the arrows")
@@ -165,7 +165,10 @@ def run_command(args, log=print):
 
     options = dict(hard=args.hard, backward_order=args.backward_order, rankdir=args.rankdir,
                    legend=args.legend, compact=args.compact, **example_from_options(args))
+    from minigrad.viz.render import refuse_existing_drawing
+
     try:
+        refuse_existing_drawing(args.out, overwrite=args.overwrite)
         path = write_attention_step(args.out, engine=args.engine, overwrite=args.overwrite,
                                     **options)
     except (OSError, ValueError) as error:          # minigrad.viz.RenderError is an OSError

@@ -155,6 +155,6 @@ def add_command(commands):
     p = commands.add_parser("scaling", help="why scores are divided by sqrt(d_k): softmax "
                             "entropy and gradients as d_k grows")
     p.add_argument("--out", default="scaling.png", help="the figure (default: scaling.png)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seeds the random queries and keys")
     p.add_argument("--overwrite", action="store_true", help="replace a file at --out that no "
                    "earlier figure wrote")

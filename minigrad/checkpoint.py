@@ -54,7 +54,7 @@ import zipfile
 
 import numpy as np
 
-from minigrad.files import atomic_write
+from minigrad.files import atomic_write, no_directory
 from minigrad.npz_reader import Declared, NpzRefused, open_regular, read_header, read_member, size
 from minigrad.tensor import Tensor
 
@@ -82,9 +82,8 @@ def save(obj, path):
     arrays["metadata"] = np.array(json.dumps(metadata, ensure_ascii=False, allow_nan=False))
     _check_loadable(arrays, path)
 
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise FileNotFoundError(f"cannot save to {path!r}: no directory {directory!r}")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise no_directory(path, verb="save to")
     atomic_write(path, lambda file: np.savez(file, **arrays))
 
 

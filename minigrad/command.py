@@ -30,11 +30,35 @@ DEPENDENCIES = {"numpy", "tqdm", "threadpoolctl", "matplotlib", "matplotlib_font
                 "pygraphviz"}
 
 
+class DefaultsFormatter(argparse.HelpFormatter):
+    """`--help` with each option's default after its text, "(default: 128)", unless the text
+    says it already; flags (on or off) and options with no default get none."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        if (action.nargs == 0 or default is None or default is argparse.SUPPRESS
+                or "default" in text or not action.option_strings):
+            return text
+        shown = repr(default) if isinstance(default, str) and (
+            not default.isprintable() or not default or default.strip() != default) else default
+        return f"{text} (default: {str(shown).replace('%', '%%')})"
+
+
+class RawDescriptionDefaultsFormatter(DefaultsFormatter, argparse.RawDescriptionHelpFormatter):
+    """DefaultsFormatter, with the description and epilog printed as written."""
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose own errors (`--lr abc`, a missing argument or command) are one
     line, `error: ... (see PROG --help)`, and exit status 2, like every other error of the
     project's tools; argparse would print the whole usage first. Its subcommands' parsers are
-    of this class too (add_subparsers makes them of the parser's own type)."""
+    of this class too (add_subparsers makes them of the parser's own type). Its `--help` shows
+    each option's default (DefaultsFormatter)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", DefaultsFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         self.exit(2, f"error: {' '.join(message.split())} (see {self.prog} --help)\n")

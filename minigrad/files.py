@@ -17,6 +17,7 @@ so that a FIFO given where a file is expected is refused at once instead of bloc
 import os
 import re
 import secrets
+import shlex
 import stat
 
 TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{8}\.tmp$")        # .NAME.XXXXXXXX.tmp
@@ -29,7 +30,7 @@ def atomic_write(path, write, text=False):
     file is removed."""
     directory, name = os.path.split(os.path.abspath(os.fspath(path)))
     if not os.path.isdir(directory):
-        raise FileNotFoundError(f"cannot write {os.fspath(path)!r}: no directory {directory!r}")
+        raise no_directory(path)
     temporary = os.path.join(directory, f".{name}.{secrets.token_hex(4)}.tmp")
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)   # umask applies
@@ -50,6 +51,29 @@ def atomic_write(path, write, text=False):
         raise
     _fsync_directory(directory)             # the rename itself survives a power cut
     return path
+
+
+def no_directory(path, verb="write"):
+    """The error for a file whose folder does not exist, saying how to make it:
+    "cannot write 'nodir/step.html': no directory 'nodir' (create it first: mkdir -p nodir)".
+    Every command that writes a file the user names reports a missing folder with this."""
+    given = os.path.dirname(os.fspath(path)) or "."
+    return FileNotFoundError(f"cannot {verb} {os.fspath(path)!r}: no directory {given!r} "
+                             f"(create it first: mkdir -p {shlex.quote(given)})")
+
+
+def refuse_existing(path, overwrite=False, option="--overwrite"):
+    """Raise FileExistsError if something is at `path` (a file, a folder, a link, even a broken
+    one) and `overwrite` is false: a command never replaces a file the user has unless told.
+    "runs/step.html exists; pass --overwrite to replace it" (`option` names the switch)."""
+    if not overwrite and os.path.lexists(path):
+        raise FileExistsError(exists_message(path, option))
+
+
+def exists_message(path, option="--overwrite"):
+    """The one line every refusal to replace a file says: "runs/x.svg exists; pass --overwrite
+    to replace it" (`option="overwrite=True"` for a function's caller)."""
+    return f"{os.fspath(path)} exists; pass {option} to replace it"
 
 
 def stale_temporaries(folder):

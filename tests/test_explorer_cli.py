@@ -30,8 +30,16 @@ def test_an_existing_file_is_refused_in_one_line_without_overwrite(tmp_path, cap
     out.write_text("mine")
     assert attention_main(["explore", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "pass --overwrite" in err
+    assert err == f"error: {out} exists; pass --overwrite to replace it\n"   # said once
     assert out.read_text() == "mine"
+
+
+def test_a_page_into_a_missing_folder_says_how_to_make_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert attention_main(["explore", "--out", "nodir/step.html"]) == 1
+    assert capsys.readouterr().err == ("error: cannot write 'nodir/step.html': no directory "
+                                       "'nodir' (create it first: mkdir -p nodir)\n")
+    assert not (tmp_path / "nodir").exists()
 
 
 @pytest.mark.parametrize("args, words", [
@@ -179,3 +187,20 @@ def test_a_whole_gradient_question_is_neither_the_sum_so_far_nor_one_term(
             for value in shown + [m["value"] for m in q["mistakes"]]:
                 assert abs(value - q["answer"]) > q["tolerance"], (name, q["step"], value)
     assert asked >= 3
+
+
+def test_seq2seq_draw_twice_to_one_name_refuses_the_second_unless_overwrite(tiny_run, tmp_path,
+                                                                             capsys):
+    """As explore does: a drawing there, even the command's own, is replaced only with
+    --overwrite."""
+    out = tmp_path / "decoder-step.svg"
+    assert seq2seq_main(["draw", str(tiny_run), "--sentence", "3 1 4", "--out", str(out)]) == 0
+    first = out.read_bytes()
+    out.write_bytes(b"<svg>kept</svg>")
+    assert seq2seq_main(["draw", str(tiny_run), "--sentence", "3 1 4", "--out", str(out)]) == 1
+    assert capsys.readouterr().err.endswith(
+        f"error: {out} exists; pass --overwrite to replace it\n")
+    assert out.read_bytes() == b"<svg>kept</svg>"
+    assert seq2seq_main(["draw", str(tiny_run), "--sentence", "3 1 4", "--out", str(out),
+                         "--overwrite"]) == 0
+    assert out.read_bytes() == first

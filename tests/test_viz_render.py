@@ -287,9 +287,54 @@ def test_a_drawing_into_a_folder_that_does_not_exist_is_refused_and_no_folder_is
     from minigrad.viz import draw_graph, render
     x = Tensor([1.0, 2.0], requires_grad=True)
     path = tmp_path / "no" / "such" / "step.svg"
-    with pytest.raises(FileNotFoundError, match=f"cannot write {path}: no folder {path.parent}"):
+    with pytest.raises(FileNotFoundError) as error:
         render(draw_graph((x * x).sum()), path)
+    assert str(error.value) == (f"cannot write '{path}': no directory '{path.parent}' "
+                                f"(create it first: mkdir -p {path.parent})")
     assert not (tmp_path / "no").exists()
+
+
+def test_the_drawing_commands_refuse_to_replace_a_drawing_of_their_own_unless_overwrite(
+        tmp_path, capsys):
+    """Drawn twice to the same name, the second run refuses in one line, as explore does, even
+    though the first run drew it; --overwrite replaces it."""
+    from minigrad.viz.__main__ import main as viz_main
+    from attention.__main__ import main as attention_main
+    for main, command in ((attention_main, ["draw"]), (viz_main, ["lstm-cell"])):
+        out = tmp_path / f"{command[0]}.svg"
+        assert main([*command, "--out", str(out)]) == 0
+        capsys.readouterr()
+        drawn = out.read_bytes()
+        out.write_bytes(b"<svg>kept</svg>")
+        assert main([*command, "--out", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert err == f"error: {out} exists; pass --overwrite to replace it\n"
+        assert out.read_bytes() == b"<svg>kept</svg>"
+        assert main([*command, "--out", str(out), "--overwrite"]) == 0
+        assert out.read_bytes() == drawn
+
+
+def test_the_drawing_commands_refuse_a_dot_file_left_beside_the_picture(tmp_path, capsys):
+    from minigrad.viz.__main__ import main as viz_main
+    out = tmp_path / "cell.svg"
+    (tmp_path / "cell.dot").write_text("// The DOT text of cell.svg, written beside it by "
+                                       "minigrad.viz.render\ndigraph {}\n")
+    assert viz_main(["lstm-cell", "--out", str(out)]) == 1
+    assert "cell.dot exists; pass --overwrite" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_render_command_refuses_an_existing_picture_unless_overwrite(tmp_path, capsys):
+    from minigrad.viz.__main__ import main as viz_main
+    source = tmp_path / "g.dot"
+    source.write_text("digraph { a -> b }\n")
+    out = tmp_path / "g.svg"
+    out.write_text("mine")
+    assert viz_main(["render", str(source), "--out", str(out)]) == 1
+    assert capsys.readouterr().err == f"error: {out} exists; pass --overwrite to replace it\n"
+    assert out.read_text() == "mine"
+    assert viz_main(["render", str(source), "--out", str(out), "--overwrite"]) == 0
+    assert "<svg" in out.read_text()
 
 
 # ---- limits: a graph too big for Graphviz is refused, a slow layout is stopped -------------

@@ -30,14 +30,19 @@ the student's code is in `solution`; comparing arrays and writing what differs, 
 Other packages (attention, seq2seq) build their graders from these same pieces.
 """
 
-import argparse
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from minigrad.command import Parser, add_debug_option, debug_wanted, run
+from minigrad.command import (
+    Parser,
+    RawDescriptionDefaultsFormatter,
+    add_debug_option,
+    debug_wanted,
+    run,
+)
 from minigrad.gradcheck import GradcheckError, disagreement
 from minigrad.grade import diagnose
 from minigrad.grade.compare import compare_arrays, describe, difference
@@ -250,7 +255,7 @@ def main(exercises, prog, argv=None):
     parser = Parser(
         prog=prog, description="Grade a coursework solution (the exercises: docs/coursework.md).",
         epilog=f"what your file defines:\n{signatures}",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=RawDescriptionDefaultsFormatter)
     parser.add_argument("exercise", choices=list(exercises),
                         help="; ".join(f"{e.name}: {e.title}" for e in exercises.values()))
     parser.add_argument("path", help="your file")

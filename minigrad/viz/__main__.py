@@ -14,8 +14,9 @@ import sys
 import numpy as np
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
+from minigrad.files import refuse_existing
 from minigrad.viz.explorer.page import save_page
-from minigrad.viz.render import ENGINES, available_engines, render
+from minigrad.viz.render import ENGINES, available_engines, refuse_existing_drawing, render
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,14 +82,15 @@ def main(argv=None):
     cell.add_argument("--out", default="lstm-cell.svg", help="the picture (.svg, .png, .pdf); "
                       "the DOT text goes beside it (.dot)")
     add_cell_options(cell)
-    cell.add_argument("--overwrite", action="store_true", help="replace a picture or .dot file "
-                      "there that no earlier drawing wrote")
+    cell.add_argument("--overwrite", action="store_true", help="replace the picture and its "
+                      ".dot file if they exist (without it, an existing one is refused)")
     cell.add_argument("--backward-order", action="store_true",
                       help="number the ops as backward visits them; gradients on the arrows")
     cell.add_argument("--show-saved", action="store_true", help="what each op saves for backward")
     cell.add_argument("--no-legend", dest="legend", action="store_false",
                       help="leave out the key to colours and line styles")
-    cell.add_argument("--engine", choices=ENGINES, default="auto")
+    cell.add_argument("--engine", choices=ENGINES, default="auto",
+                      help="the system dot, or the Graphviz bundled in pygraphviz")
 
     explore = commands.add_parser("explore", help="write a page that steps through a graph's "
                                   "backward pass, op by op, in a browser")
@@ -103,7 +105,10 @@ def main(argv=None):
     dot = commands.add_parser("render", help="render a DOT file")
     dot.add_argument("source", help="a .dot file")
     dot.add_argument("--out", required=True, help="the picture (.svg, .png, .pdf)")
-    dot.add_argument("--engine", choices=ENGINES, default="auto")
+    dot.add_argument("--overwrite", action="store_true", help="replace the picture if it exists "
+                     "(without it, an existing one is refused)")
+    dot.add_argument("--engine", choices=ENGINES, default="auto",
+                      help="the system dot, or the Graphviz bundled in pygraphviz")
 
     commands.add_parser("engines", help="list the engines that can render here")
 
@@ -120,9 +125,11 @@ def main(argv=None):
 
 def add_cell_options(parser):
     defaults = LSTMCellConfig()
-    for option in ("input_size", "hidden_size", "batch", "seed"):
+    helps = {"input_size": "the size of x", "hidden_size": "the size of h and c",
+             "batch": "rows in the batch", "seed": "seeds the weights and the inputs"}
+    for option, help in helps.items():
         parser.add_argument(f"--{option.replace('_', '-')}", type=int,
-                            default=getattr(defaults, option))
+                            default=getattr(defaults, option), help=help)
     parser.add_argument("--fused", action="store_true", help="the fused op (one box) instead")
     parser.add_argument("--collapse", action="store_true", help="draw the cell as one box")
 
@@ -134,6 +141,7 @@ def cell_config(args):
 
 def command(args):
     if args.command == "lstm-cell":
+        refuse_existing_drawing(args.out, overwrite=args.overwrite)
         path = render(draw_lstm_cell(cell_config(args)), args.out, engine=args.engine,
                       overwrite=args.overwrite)
         print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
@@ -143,7 +151,8 @@ def command(args):
     elif args.command == "render":
         with open(args.source, encoding="utf-8") as file:
             source = file.read()
-        print(f"wrote {render(source, args.out, engine=args.engine)}")
+        refuse_existing(args.out, args.overwrite)
+        print(f"wrote {render(source, args.out, engine=args.engine, overwrite=True)}")
     else:
         print(", ".join(available_engines()) or "none: pip install pygraphviz, or install "
               "Graphviz (apt install graphviz, brew install graphviz, winget install graphviz)")

@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from minigrad.files import atomic_write
+from minigrad.files import atomic_write, no_directory, refuse_existing
 from minigrad.viz import dot, fonts
 
 ENGINES = ("auto", "dot", "pygraphviz")
@@ -180,17 +180,15 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
     existing = _read(source_path)
     ours = existing is None or existing.startswith(header) or overwrite
     if not ours and _without_header(existing) != source:    # the same text there: leave it
-        raise FileExistsError(f"{source_path} exists and is not the DOT text of {path.name}: "
-                              "not replaced (move it, draw to another name, or overwrite it "
-                              "explicitly)")
+        raise FileExistsError(f"{source_path} exists and is not the DOT text of {path.name}; "
+                              "pass overwrite=True to replace it")
     if (format not in SOURCE_FORMATS and not overwrite and (path.exists() or path.is_symlink())
             and (existing is None or not existing.startswith(header))):
         raise FileExistsError(f"{path} exists and no earlier drawing wrote it (its DOT text "
-                              f"{source_path.name} is not beside it): not replaced (move it, "
-                              "draw to another name, or overwrite it explicitly)")
+                              f"{source_path.name} is not beside it); pass overwrite=True to "
+                              "replace it")
     if not path.parent.is_dir():            # a picture's folder is the user's to make
-        raise FileNotFoundError(f"cannot write {path}: no folder {path.parent} (a drawing is "
-                                "written into a folder that exists)")
+        raise no_directory(path)
     if ours:
         atomic_write(source_path, lambda file: file.write(header + source), text=True)
     if format in SOURCE_FORMATS:
@@ -201,6 +199,18 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
         raise RenderError(f"{error}. The DOT text is in {source_path}") from error
     atomic_write(path, lambda file: file.write(picture))
     return path
+
+
+def refuse_existing_drawing(path, format=None, overwrite=False):
+    """For the drawing commands (minigrad.viz, attention draw, seq2seq draw): refuse, as the
+    explorer's commands do, when the picture at `path` or its DOT text beside it exists, unless
+    `overwrite` (FileExistsError: "runs/x.svg exists; pass --overwrite to replace it").
+    render() itself, called from Python, replaces a drawing it wrote earlier."""
+    path = Path(path)
+    format = (format or path.suffix.lstrip(".")).lower()
+    refuse_existing(path, overwrite)
+    if format not in SOURCE_FORMATS:
+        refuse_existing(path.with_suffix(".dot"), overwrite)
 
 
 DOT_HEADER = "// The DOT text of {name}, written beside it by minigrad.viz.render\n"

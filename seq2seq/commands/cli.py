@@ -181,14 +181,17 @@ def main(argv=None):
     p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("--task", help="a built-in task or a pairs file (default: the validation "
                                   "pairs the run recorded)")
-    p.add_argument("--sep", default="\t")
+    p.add_argument("--sep", default="\t", help="separator in a pairs file")
     add_columns_option(p)
-    p.add_argument("--num-examples", type=int, default=1000)
+    p.add_argument("--num-examples", type=int, default=1000,
+                   help="pairs generated for a built-in --task")
     p.add_argument("--seed", type=int, default=12345, help="for a generated --task")
     p.add_argument("--min-len", type=int, help="source lengths of a generated --task (default: "
                    "the run's, if it trained on that task, else the task's own)")
-    p.add_argument("--max-len", type=int)
-    p.add_argument("--beam-size", type=int, default=1)
+    p.add_argument("--max-len", type=int, help="the longest source of a generated --task "
+                   "(default: as --min-len)")
+    p.add_argument("--beam-size", type=int, default=1,
+                   help="beams of beam search; 1: greedy decoding")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     rnn_file.add_option(p)
     p.set_defaults(func=cmd_evaluate)
@@ -196,7 +199,8 @@ def main(argv=None):
     p = sub.add_parser("translate", help="translate one sentence and show the attention")
     p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("text")
-    p.add_argument("--beam-size", type=int, default=1)
+    p.add_argument("--beam-size", type=int, default=1,
+                   help="beams of beam search; 1: greedy decoding")
     p.add_argument("--plot", metavar="PNG", help="also draw the heatmap to this file")
     p.add_argument("--overwrite", action="store_true", help="replace a file at --plot that no "
                    "earlier figure wrote")

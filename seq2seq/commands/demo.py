@@ -120,8 +120,9 @@ def draw_pictures(translator, sentence, out, log):
 
 def add_commands(sub):
     p = sub.add_parser("demo", help="the main job: train, translate, show the alignment")
-    p.add_argument("--out", default="runs/demo")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default="runs/demo", help="the run folder for the checkpoint, "
+                   "the heatmaps and the report")
+    p.add_argument("--seed", type=int, default=0, help="seeds the data and the weights")
     p.add_argument("--epochs", type=int, default=None,
                    help="training epochs, at least 1 (default 6)")
     p.add_argument("--num-examples", type=int, default=None, help="training pairs (default 12000)")

@@ -125,17 +125,17 @@ def add_command(subparsers):
 
     p = subparsers.add_parser("draw", help="draw one decoder step of a trained model as a graph")
     p.add_argument("--out", default="decoder-step.svg",
-                   help="the picture (.svg, .png, .pdf); the DOT text goes beside it (.dot), "
-                   "never over a .dot file that an earlier drawing did not write")
+                   help="the picture (.svg, .png, .pdf); the DOT text goes beside it (.dot)")
     p.add_argument("--overwrite", action="store_true",
-                   help="replace a .dot file beside --out even if it is not an earlier "
-                   "drawing's DOT text")
+                   help="replace the picture and its .dot file if they exist (without it, an "
+                   "existing one is refused)")
     add_step_options(p)
     p.add_argument("--backward-order", action="store_true",
                    help="number the ops as backward visits them; gradients on the arrows")
     p.add_argument("--no-legend", dest="legend", action="store_false",
                    help="leave out the key to colours and line styles")
-    p.add_argument("--engine", choices=ENGINES, default="auto")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="the system dot, or the Graphviz bundled in pygraphviz")
     p.set_defaults(func=run_command)
     return p
 
@@ -174,11 +174,11 @@ def load_step(args):
 
 
 def run_command(args):
+    from minigrad.viz.render import refuse_existing_drawing
+
+    refuse_existing_drawing(args.out, overwrite=args.overwrite)
     translator, sentence = load_step(args)
-    try:
-        path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
-                                 args.backward_order, args.engine, args.overwrite,
-                                 legend=args.legend)
-    except FileExistsError as error:
-        raise FileExistsError(f"{error}; pass --overwrite to replace it") from error
+    path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
+                             args.backward_order, args.engine, args.overwrite,
+                             legend=args.legend)
     print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")

@@ -12,18 +12,24 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--task", default=defaults.task,
                         help="toy-ja-en, dates, reverse, copy, or a file of source/target pairs")
     parser.add_argument("--out", default=defaults.out, help="the run folder")
-    parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file (tab)")
+    parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file")
     add_columns_option(parser, defaults.columns)
     parser.add_argument("--attention", default=defaults.attention,
                         choices=["dot", "general", "additive", "uniform", "none"],
                         help="the score function; uniform: every source position weighs 1/S "
                         "(a baseline), none: the plain encoder-decoder")
-    parser.add_argument("--wiring", default=defaults.wiring, choices=["luong", "bahdanau"])
-    parser.add_argument("--embed-size", type=int, default=defaults.embed_size)
-    parser.add_argument("--hidden-size", type=int, default=defaults.hidden_size)
-    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    parser.add_argument("--epochs", type=int, default=defaults.epochs)
-    parser.add_argument("--lr", type=float, default=defaults.lr)
+    parser.add_argument("--wiring", default=defaults.wiring, choices=["luong", "bahdanau"],
+                        help="where attention sits: after the LSTM step (luong) or before it")
+    parser.add_argument("--embed-size", type=int, default=defaults.embed_size,
+                        help="the size of a token's embedding")
+    parser.add_argument("--hidden-size", type=int, default=defaults.hidden_size,
+                        help="the LSTMs' state size")
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size,
+                        help="pairs per training step")
+    parser.add_argument("--epochs", type=int, default=defaults.epochs,
+                        help="passes over the training pairs")
+    parser.add_argument("--lr", type=float, default=defaults.lr,
+                        help="Adam's learning rate")
     parser.add_argument("--lr-decay", type=float, default=defaults.lr_decay,
                         help="multiply the learning rate by this after every epoch")
     parser.add_argument("--clip", type=float, default=defaults.clip,
@@ -32,14 +38,20 @@ def add_train_options(parser, defaults=TrainConfig()):
                         help="feed the source to the encoder last token first")
     parser.add_argument("--bidirectional", action="store_true", default=defaults.bidirectional,
                         help="a second encoder LSTM reads the source right to left")
-    parser.add_argument("--level", choices=["char", "word"], default=defaults.level)
-    parser.add_argument("--val-fraction", type=float, default=defaults.val_fraction)
+    parser.add_argument("--level", choices=["char", "word"], default=defaults.level,
+                        help="tokens: characters or words (default: the task's own; char for a "
+                        "pairs file)")
+    parser.add_argument("--val-fraction", type=float, default=defaults.val_fraction,
+                        help="the share of distinct sources held out to validate")
     parser.add_argument("--num-examples", type=int, default=defaults.num_examples,
                         help="pairs generated for a built-in task")
-    parser.add_argument("--min-len", type=int, default=defaults.min_len)
-    parser.add_argument("--max-len", type=int, default=defaults.max_len)
+    parser.add_argument("--min-len", type=int, default=defaults.min_len,
+                        help="the shortest source of a built-in task (default: the task's own)")
+    parser.add_argument("--max-len", type=int, default=defaults.max_len,
+                        help="the longest source of a built-in task (default: the task's own)")
     parser.add_argument("--teacher-forcing-ratio", type=float,
-                        default=defaults.teacher_forcing_ratio)
+                        default=defaults.teacher_forcing_ratio,
+                        help="the share of decoder steps fed the right previous token")
     parser.add_argument("--composed", dest="fused", action="store_false",
                         help="use the LSTM built from primitive ops instead of the fused one")
     parser.add_argument("--rnn", metavar="FILE.py:CLASS", default=defaults.rnn,
@@ -47,7 +59,8 @@ def add_train_options(parser, defaults=TrainConfig()):
                         "my_gru.py:GRU (the contract: minigrad/nn/recurrent.py); the run "
                         "folder keeps a copy of the file, and later commands run only that "
                         "copy, or a file you name (--rnn-file), if it hashes as recorded")
-    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--seed", type=int, default=defaults.seed,
+                        help="seeds the data, the split and the weights")
     parser.add_argument("--threads", type=int, default=defaults.threads,
                         help="BLAS threads (one is often fastest on a small shared machine)")
     parser.add_argument("--resume", action="store_true",
@@ -57,7 +70,8 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--overwrite", action="store_true",
                         help="replace the run in --out (without it or --resume, a folder "
                         "holding a run is refused)")
-    parser.add_argument("--no-progress", dest="progress", action="store_false")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar or per-epoch lines")
 
 
 def add_columns_option(parser, default=None):

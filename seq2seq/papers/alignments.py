@@ -141,8 +141,9 @@ def _examples(task, translations, right):
 def add_command(sub):
     p = sub.add_parser("alignments", help="Bahdanau et al. 2015, Fig. 3: the alignments a "
                        "trained model finds, measured against the expected ones")
-    p.add_argument("--out", default="runs/alignments")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default="runs/alignments",
+                   help="the folder for the figure and the JSON")
+    p.add_argument("--seed", type=int, default=0, help="seeds the data and the weights")
     p.add_argument("--overwrite", action="store_true", help="replace the experiment's files in "
                    "--out even if they are not an earlier alignments run's")
     p.set_defaults(func=lambda a: alignments(a.out, a.seed, overwrite=a.overwrite) and None)

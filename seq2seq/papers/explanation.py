@@ -187,10 +187,10 @@ def report(result):
 def add_command(sub):
     p = sub.add_parser("uniform-and-seeds", help="Jain and Wallace 2019, Wiegreffe and Pinter "
                        "2019: uniform weights as a baseline, and the maps of several seeds")
-    p.add_argument("--out", default="runs/uniform-and-seeds")
-    p.add_argument("--seeds", type=int, default=3, help="models with learned weights, 2 to 10 "
-                   "(default 3)")
-    p.add_argument("--num-examples", type=int, default=4000, help="training pairs (4000)")
+    p.add_argument("--out", default="runs/uniform-and-seeds",
+                   help="the folder for the figure and the JSON")
+    p.add_argument("--seeds", type=int, default=3, help="models with learned weights, 2 to 10")
+    p.add_argument("--num-examples", type=int, default=4000, help="training pairs")
     p.add_argument("--overwrite", action="store_true", help="replace the experiment's files in "
                    "--out even if they are not an earlier uniform-and-seeds run's")
     p.set_defaults(func=lambda a: uniform_and_seeds(

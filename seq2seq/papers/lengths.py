@@ -135,18 +135,19 @@ def _number(x):
 def add_command(sub):
     p = sub.add_parser("compare-lengths", help="Bahdanau et al. 2015, Fig. 2: exact match and "
                        "BLEU by input length, plain vs attention")
-    p.add_argument("--out", default="runs/compare-lengths")
-    p.add_argument("--task", default="toy-ja-en")
-    p.add_argument("--epochs", type=int, default=8)
-    p.add_argument("--num-examples", type=int, default=12000)
-    p.add_argument("--hidden-size", type=int, default=128)
+    p.add_argument("--out", default="runs/compare-lengths",
+                   help="the folder for the table, the figure and the JSON")
+    p.add_argument("--task", default="toy-ja-en", help="the built-in task both models learn")
+    p.add_argument("--epochs", type=int, default=8, help="training epochs of each model")
+    p.add_argument("--num-examples", type=int, default=12000, help="pairs generated for the task")
+    p.add_argument("--hidden-size", type=int, default=128, help="the LSTMs' state size")
     p.add_argument("--min-len", type=int, default=None,
                    help="the shortest source, trained and tested (default: the task's own)")
     p.add_argument("--max-len", type=int, default=None,
                    help="the longest training source (default: the task's own)")
     p.add_argument("--test-max-len", type=int, default=None, help="the longest held-out source "
                    "scored; above --max-len, lengths no model trained on (default: --max-len)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seeds the data and the weights")
     p.add_argument("--overwrite", action="store_true", help="replace the experiment's files in "
                    "--out even if they are not an earlier compare-lengths run's")
     p.set_defaults(func=lambda a: compare_lengths(

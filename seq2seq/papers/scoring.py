@@ -109,13 +109,14 @@ def table(result):
 def add_command(sub):
     p = sub.add_parser("compare-scoring", help="Luong et al. 2015: the dot, general and "
                        "additive scores on one task, accuracy and time per epoch")
-    p.add_argument("--out", default="runs/compare-scoring")
-    p.add_argument("--task", default="toy-ja-en")
-    p.add_argument("--seeds", type=int, default=2, help="models per score, 2 to 10 (default 2;"
-                   " the Python API takes 1)")
-    p.add_argument("--epochs", type=int, default=5)
-    p.add_argument("--num-examples", type=int, default=4000)
-    p.add_argument("--hidden-size", type=int, default=64)
+    p.add_argument("--out", default="runs/compare-scoring",
+                   help="the folder for the table and the JSON")
+    p.add_argument("--task", default="toy-ja-en", help="the built-in task every model learns")
+    p.add_argument("--seeds", type=int, default=2, help="models per score, 2 to 10 (default: "
+                   "%(default)s; the Python API takes 1)")
+    p.add_argument("--epochs", type=int, default=5, help="training epochs of each model")
+    p.add_argument("--num-examples", type=int, default=4000, help="pairs generated for the task")
+    p.add_argument("--hidden-size", type=int, default=64, help="the LSTMs' state size")
     p.add_argument("--max-len", type=int, default=None,
                    help="the longest source (default: the task's own)")
     p.add_argument("--overwrite", action="store_true", help="replace the experiment's files in "

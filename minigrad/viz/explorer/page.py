@@ -17,7 +17,7 @@ import warnings
 from importlib import resources
 from pathlib import Path
 
-from minigrad.files import atomic_write
+from minigrad.files import atomic_write, exists_message
 from minigrad.settings import check_number
 from minigrad.viz.explorer import predict as predict_mode
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
@@ -129,8 +129,7 @@ class Explorer:
         if path.is_dir():
             raise IsADirectoryError(f"{path} is a directory; give the page a file name")
         if (path.exists() or path.is_symlink()) and not overwrite:
-            raise FileExistsError(f"{path} exists: not replaced (move it, write to another "
-                                  "name, or overwrite it explicitly)")
+            raise FileExistsError(exists_message(path, "overwrite=True"))
         text = self.html()
         atomic_write(path, lambda file: file.write(text), text=True)
         return path
@@ -145,8 +144,8 @@ def save_page(explorer, out, overwrite=False):
     """`explorer.save(out)` for the command lines: the refusal names their --overwrite."""
     try:
         return explorer.save(out, overwrite=overwrite)
-    except FileExistsError as error:
-        raise FileExistsError(f"{error}; pass --overwrite to replace it") from None
+    except FileExistsError:
+        raise FileExistsError(exists_message(out)) from None
 
 
 def _asset(name):
