@@ -34,3 +34,52 @@ def test_readme_shell_examples_found():
     """The parsing above sees the README's drawing commands (a regex that matched nothing
     would pass both tests)."""
     assert "runs/step-predict.html" in out_paths(ROOT / "README.md")
+
+
+def test_no_two_pages_name_the_same_output_file():
+    """A file named with --out or --plot (a picture, a page, a figure) is its page's own, so a
+    reader who runs the README and then a tutorial is not refused by a file an earlier page
+    wrote. (Run folders, --out RUN, are shared on purpose: a later page uses an earlier run.)"""
+    pages = {}
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for name in set(re.findall(r"--(?:out|plot)\s+(runs/[^\s`]+\.[a-z]+)\b", text)):
+            pages.setdefault(name, []).append(page.name)
+    shared = {name: where for name, where in pages.items() if len(where) > 1}
+    assert shared == {}
+    assert "runs/step.html" in pages                       # the pattern finds prose commands too
+
+
+def test_every_command_in_prose_writes_under_runs():
+    """Commands in running text (`python -m ... --out FILE`) too write under runs/."""
+    outside = [f"{page.relative_to(ROOT)}: --out {out}" for page in PAGES
+               for out in re.findall(r"`python -m [^`]*--out\s+([^\s`]+)", page.read_text(
+                   encoding="utf-8")) if not out.startswith("runs/") and out != "RUN"]
+    assert outside == []
+
+
+def test_the_reverser_command_trains_the_tutorial_blocks_model():
+    """docs/seq2seq-with-attention.md trains the reverser in Python, then gives the command that
+    makes runs/reverse for section 4: both must mean the same settings."""
+    import argparse
+
+    from seq2seq.commands.train import TrainConfig
+    from seq2seq.commands.train_options import add_train_options, config_from
+
+    text = (ROOT / "docs" / "seq2seq-with-attention.md").read_text(encoding="utf-8")
+    command = re.search(r"^python -m seq2seq train (--task reverse --out runs/reverse .*)$", text,
+                        re.M).group(1)
+    parser = argparse.ArgumentParser()
+    add_train_options(parser)
+    from_command = config_from(parser.parse_args(command.split()))
+    block = re.search(r"config = TrainConfig\((.*?)\)\n", text, re.S).group(1)
+    from_block = eval(f"TrainConfig({block})", {"TrainConfig": TrainConfig,
+                                                "tempfile": type("T", (), {"mkdtemp": str})})
+    ignore = {"out": "", "progress": True}
+    assert (dataclasses_replace(from_command, **ignore) == dataclasses_replace(from_block,
+                                                                                **ignore))
+
+
+def dataclasses_replace(config, **changes):
+    import dataclasses
+    return dataclasses.replace(config, **changes)
