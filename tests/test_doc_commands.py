@@ -53,7 +53,7 @@ def test_no_two_pages_name_the_same_output_file():
 def test_every_command_in_prose_writes_under_runs():
     """Commands in running text (`python -m ... --out FILE`) too write under runs/."""
     outside = [f"{page.relative_to(ROOT)}: --out {out}" for page in PAGES
-               for out in re.findall(r"`python -m [^`]*--out\s+([^\s`]+)", page.read_text(
+               for out in re.findall(r"`python -m [^`]*--(?:out|plot)\s+([^\s`]+)", page.read_text(
                    encoding="utf-8")) if not out.startswith("runs/") and out != "RUN"]
     assert outside == []
 

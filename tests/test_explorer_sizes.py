@@ -50,9 +50,13 @@ def test_a_demo_sized_decoder_step_is_the_size_the_tutorial_says(tmp_path):
     from seq2seq.commands.explore import explore_decoder_step
     from seq2seq.commands.train import TrainConfig, train
 
-    expected = stated(r"is a (\d+ KB) page showing \d+ boxes folded by default, and "
-                      r"([\d.]+ MB) when its LSTMs are built from primitive ops")
-    for fused, size_stated in zip((True, False), expected):
+    pattern = (r"is a (\d+)–(\d+) KB page showing \d+ boxes folded by default, and ([\d.]+) MB "
+               r"when its LSTMs are built from primitive ops")
+    found = re.search(pattern, " ".join(DOC.split()))
+    assert found, f"the tutorial no longer says {pattern!r}"
+    low, high = (float(found.group(k)) * UNITS["KB"] for k in (1, 2))
+    composed = float(found.group(3)) * UNITS["MB"]
+    for fused, size_stated in zip((True, False), ((low + high) / 2, composed)):
         out = tmp_path / f"demo-{fused}"
         train(TrainConfig(task="toy-ja-en", out=str(out), attention="dot", embed_size=32,
                           hidden_size=128, batch_size=64, epochs=1, num_examples=200,
@@ -63,4 +67,8 @@ def test_a_demo_sized_decoder_step_is_the_size_the_tutorial_says(tmp_path):
             run, sentence = str(out), None
         translator, sentence = load_step(Args)
         page = explore_decoder_step(translator, sentence, step=1).save(tmp_path / f"{fused}.html")
-        assert near(page.stat().st_size, size_stated), (fused, page.stat().st_size, size_stated)
+        size = page.stat().st_size
+        if fused:                                   # a range, as the sizes differ by sentence
+            assert low * (1 - TOLERANCE) <= size <= high * (1 + TOLERANCE), (size, low, high)
+        else:
+            assert near(size, size_stated), (fused, size, size_stated)
