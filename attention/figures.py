@@ -83,8 +83,8 @@ def save(figure, path, dpi=100, overwrite=False):
     is replaced, never its target, so nothing is lost there either.)"""
     path = Path(path)
     if path.exists() and not path.is_symlink() and not overwrite and not _ours(path):
-        raise FileExistsError(f"{path} exists and no earlier figure wrote it: not replaced (move "
-                              "it, choose another name, or overwrite it explicitly)")
+        raise FileExistsError(f"{path} exists and no earlier figure wrote it; pass --overwrite "
+                              "(overwrite=True from Python) to replace it")
     format = path.suffix.lstrip(".").lower() or "png"
     metadata = {MARK_KEYS[format]: MARK} if format in MARK_KEYS else None
     with quiet_glyphs():

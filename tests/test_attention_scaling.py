@@ -52,7 +52,8 @@ def test_the_command_writes_the_figure_and_never_over_a_file_unasked(tmp_path, c
     out.write_bytes(b"mine")
     assert main(["scaling", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not replaced" in err and str(out) in err
+    assert err == (f"error: {out} exists and no earlier figure wrote it; pass --overwrite "
+                   "(overwrite=True from Python) to replace it\n")
     assert out.read_bytes() == b"mine"
     assert main(["scaling", "--out", str(out), "--overwrite"]) == 0
     assert out.read_bytes().startswith(b"\x89PNG")

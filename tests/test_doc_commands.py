@@ -1,7 +1,7 @@
 """The shell examples in README.md and docs/ can be pasted one after another from a fresh clone:
 every file a command writes with `--out` goes under `runs/`, which git ignores, so nothing lands
 among the repository's own files; and no two commands on a page name the same file, so the
-second does not stop with "exists: not replaced"."""
+second does not stop with "exists; pass --overwrite to replace it"."""
 
 import re
 from pathlib import Path

@@ -436,7 +436,12 @@ def test_draw_command_refuses_an_unrelated_dot_file_unless_overwrite(copy, tmp_p
     assert (tmp_path / "x.dot").read_text() == "my own notes"
     assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg"), "--overwrite"]) == 0
     assert "decoder.out.weight" in (tmp_path / "x.dot").read_text()
-    assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg"), "--step", "1"]) == 0
+    capsys.readouterr()
+    assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg"), "--step", "1"]) == 1
+    assert one_error_line(capsys) == f"error: {tmp_path / 'x.svg'} exists; pass --overwrite to " \
+        "replace it"                                    # its own drawing too, as explore does
+    assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg"), "--step", "1",
+                 "--overwrite"]) == 0
 
 
 def test_overwrite_with_bad_data_settings_keeps_the_run(copy, capsys):

@@ -176,8 +176,8 @@ def load_step(args):
 def run_command(args):
     from minigrad.viz.render import refuse_existing_drawing
 
+    translator, sentence = load_step(args)              # the run's errors first, as explore
     refuse_existing_drawing(args.out, overwrite=args.overwrite)
-    translator, sentence = load_step(args)
     path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
                              args.backward_order, args.engine, args.overwrite,
                              legend=args.legend)
