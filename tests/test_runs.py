@@ -438,8 +438,8 @@ def test_draw_command_refuses_an_unrelated_dot_file_unless_overwrite(copy, tmp_p
     assert "decoder.out.weight" in (tmp_path / "x.dot").read_text()
     capsys.readouterr()
     assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg"), "--step", "1"]) == 1
-    assert one_error_line(capsys) == f"error: {tmp_path / 'x.svg'} exists; pass --overwrite to " \
-        "replace it"                                    # its own drawing too, as explore does
+    assert one_error_line(capsys) == (f"error: {tmp_path / 'x.svg'} exists; pass --overwrite "
+                                      "to replace it\n")     # its own drawing too, as explore
     assert main(["draw", str(copy), "--out", str(tmp_path / "x.svg"), "--step", "1",
                  "--overwrite"]) == 0
 
