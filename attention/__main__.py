@@ -5,12 +5,12 @@
 
     python -m attention demo                 # prints gradients and learning curves, writes a PNG
                                              # to runs/attention-demo/
-    python -m attention demo --out figures --seed 3
-    python -m attention draw --out attention-step.svg          # the worked example
-    python -m attention draw --hard --out hard-attention-step.svg
-    python -m attention draw --rankdir LR --out wide.svg       # the frames as rows, not columns
-    python -m attention explore --out attention-step.html --predict
-    python -m attention scaling --out scaling.png
+    python -m attention demo --out runs/seed-3 --seed 3
+    python -m attention draw --out runs/attention-step.svg     # the worked example
+    python -m attention draw --hard --out runs/hard-attention-step.svg
+    python -m attention draw --rankdir LR --out runs/wide.svg  # the frames as rows, not columns
+    python -m attention explore --out runs/attention-step.html --predict
+    python -m attention scaling --out runs/scaling.png
 """
 
 import dataclasses
