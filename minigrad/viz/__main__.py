@@ -108,7 +108,7 @@ def main(argv=None):
     dot.add_argument("--overwrite", action="store_true", help="replace the picture if it exists "
                      "(without it, an existing one is refused)")
     dot.add_argument("--engine", choices=ENGINES, default="auto",
-                      help="the system dot, or the Graphviz bundled in pygraphviz")
+                     help="the system dot, or the Graphviz bundled in pygraphviz")
 
     commands.add_parser("engines", help="list the engines that can render here")
 
