@@ -101,3 +101,16 @@ def test_the_grader_is_dumpable_again_after_grading(tmp_path):
     with process.not_dumpable():
         assert prctl(3, 0, 0, 0, 0) == 0
     assert prctl(3, 0, 0, 0, 0) == before
+
+
+@pytest.mark.parametrize("module", ["_xxsubinterpreters", "_interpreters"])
+def test_a_sub_interpreter_which_the_hooks_do_not_reach_is_refused(tmp_path, module):
+    pytest.importorskip(module)
+    outside = tmp_path / "written_by_the_sub_interpreter.txt"
+    path = solution(tmp_path, f"""
+        import {module} as interpreters
+        interpreters.run_string(interpreters.create(), "open({str(outside)!r}, 'w').write('x')")
+        """)
+    with pytest.raises(SolutionFailed, match="starts another interpreter in its process"):
+        grade("layer_norm", path)
+    assert not outside.exists()

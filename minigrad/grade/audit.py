@@ -43,8 +43,11 @@ THREADING = os.path.abspath(threading.__file__)
 SIGNAL_EVENTS = ("os.kill", "os.killpg")
 NAMED_PLACES = {"sqlite3.connect": 0, "socket.bind": 1}  # each makes a file at a path it names
 GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds the hook's data
+# A new interpreter in the same process (_xxsubinterpreters, _interpreters) starts without this
+# hook and without the profile hook: whatever runs in it is unseen, so none may start.
+INTERPRETER_EVENTS = ("cpython.PyInterpreterState_New",)
 EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tuple(CHANGE_EVENTS)
-                   + tuple(NAMED_PLACES)
+                   + tuple(NAMED_PLACES) + INTERPRETER_EVENTS
                    + ("sys.setprofile", "object.__setattr__"))
 
 
@@ -174,6 +177,8 @@ def refused(files, caches, scratch, own, project, event, args):
         return f"sends a signal to another process ({event})"
     if event in GC_EVENTS:
         return f"looks through the interpreter's objects ({event})"
+    if event in INTERPRETER_EVENTS:
+        return "starts another interpreter in its process (a sub-interpreter)"
     if event == "sys.setprofile" and not minigrads_own(sys._getframe(1).f_back):
         return "calls sys.setprofile (your file, or a module it imports)"
     if (event == "object.__setattr__" and args[1] == "__code__" and projects(args[0], project)
