@@ -6,14 +6,17 @@
                     at every encoder state, "luong" or "bahdanau" wiring)
     recurrent.py    the recurrent layers: made from a class (nn.LSTM unless another is given),
                     checked against minigrad.nn.recurrent's contract; the bridge
+    transformer.py  Transformer: attention only, no recurrence (attention.EncoderBlock and
+                    DecoderBlock, stacked); the same interface as Seq2Seq
     decoding.py     writing a translation: greedy decoding and beam search
 
-A second model (a Transformer) gets its file here, beside rnn.py; the decoding works with any
-model whose `encode` and `decoder.step` work as Seq2Seq's do.
+The decoding works with any model whose `encode` and `decoder.step` work as Seq2Seq's do: the
+Transformer's decoder state is its layers' kept keys and values, rows per sentence.
 """
 
 from seq2seq.models.decoding import beam_search, greedy
 from seq2seq.models.rnn import SCORINGS, WIRINGS, AttentionDecoder, Decoder, Encoder, Seq2Seq
+from seq2seq.models.transformer import Transformer
 
-__all__ = ["Encoder", "Decoder", "AttentionDecoder", "Seq2Seq", "SCORINGS", "WIRINGS", "greedy",
-           "beam_search"]
+__all__ = ["Encoder", "Decoder", "AttentionDecoder", "Seq2Seq", "Transformer", "SCORINGS",
+           "WIRINGS", "greedy", "beam_search"]
