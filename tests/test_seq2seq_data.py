@@ -185,6 +185,29 @@ def test_reverse_and_copy_are_digit_strings_of_the_asked_lengths():
     assert {len(s) for s, _ in copies} == set(range(3, 13))
 
 
+def test_sort_puts_the_digits_in_order_with_repeats_kept():
+    pairs = tasks.make_task("sort", 200, min_len=4, max_len=6)
+    for source, target in pairs:
+        assert target == "".join(sorted(source)) and 4 <= len(source) <= 6
+    assert ("40719", "01479") == tasks.sort(iter_rng("40719"), 5, 5)
+    assert any(len(set(s)) < len(s) for s, _ in pairs)          # repeated digits stay repeated
+    assert tasks.task_level("sort") == "char"
+
+
+def iter_rng(digits):
+    """A stand-in for random.Random that draws the given digits, in order."""
+    class Drawn:
+        def __init__(self):
+            self.left = iter(digits)
+
+        def randint(self, low, high):
+            return len(digits)
+
+        def choice(self, _):
+            return next(self.left)
+    return Drawn()
+
+
 def test_make_task_is_reproducible_from_its_seed():
     for name in tasks.TASKS:
         assert tasks.make_task(name, 50, seed=7) == tasks.make_task(name, 50, seed=7)
@@ -193,7 +216,7 @@ def test_make_task_is_reproducible_from_its_seed():
 
 
 def test_make_task_errors_name_the_tasks_and_the_lengths():
-    with pytest.raises(ValueError, match="toy-ja-en, dates, reverse, copy"):
+    with pytest.raises(ValueError, match="toy-ja-en, dates, reverse, copy, sort"):
         tasks.make_task("french", 10)
     with pytest.raises(ValueError, match="min_len"):
         tasks.make_task("copy", 10, min_len=5, max_len=2)
@@ -204,7 +227,8 @@ def test_make_task_errors_name_the_tasks_and_the_lengths():
 
 
 def test_task_level():
-    assert [tasks.task_level(n) for n in tasks.TASKS] == ["word", "char", "char", "char"]
+    assert [tasks.task_level(n) for n in tasks.TASKS] == ["word", "char", "char", "char",
+                                                                 "char"]
     with pytest.raises(ValueError):
         tasks.task_level("nope")
 

@@ -1,6 +1,6 @@
 """The data: from sentence pairs to the id arrays a model reads.
 
-    tasks.py      the four built-in tasks (toy-ja-en, dates, reverse, copy): make_task
+    tasks.py      the five built-in tasks (toy-ja-en, dates, reverse, copy, sort): make_task
     corpus.py     pairs files (one "source<sep>target" a line) and the train/validation split
     vocab.py      tokens and vocabularies: text -> tokens -> ids, and back
     batching.py   padded id arrays: sources padded on the left, targets framed by <bos>, <eos>

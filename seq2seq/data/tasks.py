@@ -1,10 +1,11 @@
-"""Source/target sentence pairs: four built-in tasks (corpus files: `seq2seq.data.corpus`, whose
+"""Source/target sentence pairs: five built-in tasks (corpus files: `seq2seq.data.corpus`, whose
 names are here too).
 
     make_task("toy-ja-en", 3)   -> [("ねこ が さかな を たべる", "the cat eats fish"), ...]
     make_task("dates", 3)       -> [("tuesday, september 27, 1994", "1994-09-27"), ...]
     make_task("reverse", 3)     -> [("40719", "91704"), ...]
     make_task("copy", 3)        -> [("40719", "40719"), ...]
+    make_task("sort", 3)        -> [("40719", "01479"), ...]
     load_pairs("dates.txt", sep="_")   one "source<sep>target" pair a line
 
 Every task is a function `(rng, min_len, max_len) -> (source, target)` in `TASKS`; `make_task`
@@ -203,7 +204,7 @@ def dates(rng, min_len, max_len):
     return source, date.isoformat()
 
 
-# ---- reverse and copy: digit strings ---------------------------------------------------------
+# ---- reverse, copy and sort: digit strings ------------------------------------------------
 
 def _digits(rng, min_len, max_len):
     return "".join(rng.choice("0123456789") for _ in range(rng.randint(min_len, max_len)))
@@ -221,9 +222,17 @@ def copy(rng, min_len, max_len):
     return digits, digits
 
 
-TASKS = {"toy-ja-en": toy_ja_en, "dates": dates, "reverse": reverse, "copy": copy}
-LEVELS = {"toy-ja-en": "word", "dates": "char", "reverse": "char", "copy": "char"}
-DEFAULT_LENGTHS = {"toy-ja-en": (3, 25), "dates": (1, 100), "reverse": (3, 12), "copy": (3, 12)}
+def sort(rng, min_len, max_len):
+    """"40719" -> "01479": the digits in order (minGPT's demo task). Each output digit may come
+    from anywhere in the source: the model must count, not follow one alignment."""
+    digits = _digits(rng, min_len, max_len)
+    return digits, "".join(sorted(digits))
+
+
+TASKS = {"toy-ja-en": toy_ja_en, "dates": dates, "reverse": reverse, "copy": copy, "sort": sort}
+LEVELS = {"toy-ja-en": "word", "dates": "char", "reverse": "char", "copy": "char", "sort": "char"}
+DEFAULT_LENGTHS = {"toy-ja-en": (3, 25), "dates": (1, 100), "reverse": (3, 12), "copy": (3, 12),
+                   "sort": (3, 12)}
 
 
 def _check_name(name):
