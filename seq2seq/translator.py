@@ -14,6 +14,7 @@ from seq2seq.data.batching import encode_source, pad_sources
 from seq2seq.data.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
 from seq2seq.models.decoding import beam_search, greedy
 from seq2seq.models.rnn import Seq2Seq
+from seq2seq.models.transformer import Transformer
 from seq2seq.translation import Translation
 
 CHECKPOINT = "checkpoint.npz"
@@ -73,6 +74,8 @@ class Translator:
         # Each sentence's own limit (2 n + 10 for n source tokens), not the batch's longest: a
         # sentence that never writes <eos> then stops at the same point alone and in a batch.
         limits = [max_len or 2 * n + 10 for n in lengths]
+        if isinstance(self.model, Transformer):     # it has no position beyond its max_len
+            limits = [min(limit, self.model.max_len) for limit in limits]
         tgt = self.tgt_vocab
         if beam_size > 1:
             out = [beam_search(self.model, self.source_ids([t]), tgt.bos_id, tgt.eos_id,
@@ -154,13 +157,20 @@ def load_translator(path, layer_file=None):
                          f"recurrent layer is the LSTM)")
     rnn = (None if record is None                                       # refused if changed
            else rnn_file.class_of(record, file, moved=layer_file))
-    model = entry(file, state, "model_config", lambda config: Seq2Seq(
-        **checked_config(config, arrays, rnn), rnn=rnn))
+    model = entry(file, state, "model_config", lambda config: make_model(
+        checked_config(config, arrays, rnn), rnn))
     entry(file, state, "model", lambda _: model.load_state_dict(arrays))
     translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
                             Vocab.from_dict(state["tgt_vocab"]), state["level"],
                             bool(state["reverse_input"]), record)
     return translator, state
+
+
+def make_model(config, rnn=None):
+    """The model a checked model_config rebuilds: a Transformer's holds d_model."""
+    if "d_model" in config:
+        return Transformer(**config)
+    return Seq2Seq(**config, rnn=rnn)
 
 
 def _check_run_there(path):

@@ -88,6 +88,9 @@ def _refused_in(file, check, *args):
 # any size before load_state_dict could say the shapes differ.
 
 SIZES = ("src_vocab_size", "tgt_vocab_size", "embed_size", "hidden_size")
+TRANSFORMER_SIZES = ("src_vocab_size", "tgt_vocab_size", "d_model", "heads", "layers", "d_ff",
+                     "max_len")
+TRANSFORMER_KEYS = {*TRANSFORMER_SIZES, "dropout", "norm", "positions", "padding_idx"}
 
 
 def _arrays(model):
@@ -134,9 +137,14 @@ def renamed(arrays):
 def checked_config(config, arrays, rnn=None):
     """The checkpoint's model_config, its types and values checked and its sizes compared with
     the shapes of the saved arrays, all before the model is built. `rnn`: the layer's class,
-    None for the LSTM (whose weight_hh shows the hidden size as well)."""
+    None for the LSTM (whose weight_hh shows the hidden size as well). A Transformer's
+    model_config (it holds d_model): `checked_transformer_config`."""
     if not isinstance(config, dict):
         raise ValueError(f"a dict expected, found a {type(config).__name__}")
+    if "d_model" in config:
+        if rnn is not None:
+            raise ValueError("a Transformer's model_config, with a recurrent layer's file")
+        return checked_transformer_config(config, arrays)
     for name in SIZES:
         value = config.get(name)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
@@ -166,4 +174,42 @@ def checked_config(config, arrays, rnn=None):
                 f"its sizes (src_vocab_size {src}, tgt_vocab_size {tgt}, embed_size {embed}, "
                 f"hidden_size {hidden}) want {key} of shape {shape}, the saved one is "
                 f"{'missing' if found is None else tuple(found)}")
+    return config
+
+
+def checked_transformer_config(config, arrays):
+    """A Transformer's model_config: exactly its keys, sizes that are integers >= 1 (heads
+    dividing d_model), a dropout in [0, 1), a norm and positions it knows, and the embeddings'
+    and the output layer's shapes as the saved arrays have them; the other weights' shapes are
+    compared by checkpoint_entries.check_shapes."""
+    from seq2seq.commands.arch import NORMS, POSITIONS
+    if set(config) != TRANSFORMER_KEYS:
+        raise ValueError(f"a Transformer's settings expected ({', '.join(sorted(TRANSFORMER_KEYS))}"
+                         f"), found {', '.join(sorted(map(str, config)))}")
+    for name in TRANSFORMER_SIZES:
+        value = config[name]
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    if config["d_model"] % config["heads"]:
+        raise ValueError(f"heads {config['heads']} does not divide d_model {config['d_model']}")
+    dropout = config["dropout"]
+    if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not (
+            0 <= dropout < 1):
+        raise ValueError(f"dropout must be a number in [0, 1), got {dropout!r}")
+    if config["norm"] not in NORMS or config["positions"] not in POSITIONS:
+        raise ValueError(f"norm must be one of {NORMS} and positions one of {POSITIONS}, got "
+                         f"{config['norm']!r} and {config['positions']!r}")
+    pad = config["padding_idx"]
+    if isinstance(pad, bool) or not isinstance(pad, (int, np.integer)) or not (
+            0 <= pad < min(config["src_vocab_size"], config["tgt_vocab_size"])):
+        raise ValueError(f"padding_idx must be an index into both vocabularies, got {pad!r}")
+    src, tgt, d = (int(config[name]) for name in ("src_vocab_size", "tgt_vocab_size", "d_model"))
+    for key, shape in {"encoder.embedding.tokens.weight": (src, d),
+                       "decoder.embedding.tokens.weight": (tgt, d),
+                       "decoder.out.weight": (tgt, d)}.items():
+        found = getattr(arrays.get(key), "shape", None)
+        if found is None or tuple(found) != shape:
+            raise ValueError(f"its sizes (src_vocab_size {src}, tgt_vocab_size {tgt}, d_model "
+                             f"{d}) want {key} of shape {shape}, the saved one is "
+                             f"{'missing' if found is None else tuple(found)}")
     return config

@@ -25,6 +25,7 @@ from seq2seq.commands.train_options import (
 
 
 def cmd_train(args):
+    from seq2seq.commands.arch import check_arch, with_defaults
     from seq2seq.commands.progress import say
     from seq2seq.commands.rnn_file import resolved, split
     from seq2seq.commands.runs import check_resume
@@ -32,17 +33,21 @@ def cmd_train(args):
     config = config_from(args)
     # On resume without --task the task is the saved run's, known only once its checkpoint is
     # read: --sep and --columns are checked against it then, not against the default task.
-    check_config(config, pairs=not (config.resume and "task" not in args.given))
+    resuming = config.resume and not config.overwrite   # the saved run's arch is known later
+    check_config(config, args.given, arch=not resuming,
+                 pairs=not (config.resume and "task" not in args.given))
     config = dataclasses.replace(config, rnn=resolved(config.rnn))     # an absolute path
-    saved = saved_run(config) if config.resume and not config.overwrite else None
+    saved = saved_run(config) if resuming else None
     if saved is not None:
         config = resumed_config(config, saved["config"], args.given)
         check_pairs_options(config.task, config.sep, config.columns)   # the run's own task
         try:                # the command line's values passed above: what fails came from the file
-            check_config(config)
+            check_config(config, arch=False)
         except ValueError as error:
             raise ValueError(f"{config.out}/checkpoint.npz: its 'config' entry, read for the "
                              f"options not written on this command line: {error}") from None
+        check_arch(config, args.given)
+        config = with_defaults(config)
         check_resume(config.out, saved, config, token_level(config))   # what it cannot honour
         done = len(saved.get("history", ()))
         if done >= config.epochs:

@@ -45,8 +45,9 @@ def _diverged(what, epoch, batch, config):
         f"--clip (now {config.clip:g}); this epoch was not saved")
 
 
-def run_epoch(model, optimizer, examples, config, rng, epoch, log):
-    """One pass over the shuffled training examples; returns the mean loss.
+def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None):
+    """One pass over the shuffled training examples; returns the mean loss. `schedule`, if
+    given, sets the learning rate after every update (seq2seq.commands.arch.make_schedule).
 
     Four checks at every step stop the run at once with TrainingDiverged: a loss that is not a
     finite number, a loss above MAX_LOSS_RATIO x ln V (far worse than guessing uniformly among
@@ -62,7 +63,8 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log):
     total = 0.0
     for i, (src, tgt) in enumerate(batches(examples, config.batch_size, pad, rng), 1):
         with np.errstate(all="ignore"):     # an overflow shows in the checks, below
-            loss = model.loss(src, tgt, config.teacher_forcing_ratio, rng)
+            loss = model.loss(src, tgt, config.teacher_forcing_ratio, rng,
+                              label_smoothing=config.label_smoothing)
             value = loss.item()
             if not math.isfinite(value):
                 raise _stopped(progress, f"loss became {value}", epoch, i, config)
@@ -77,6 +79,8 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log):
             if not math.isfinite(norm):
                 raise _stopped(progress, f"gradients' norm became {norm}", epoch, i, config)
             optimizer.step()
+            if schedule is not None:
+                schedule.step()
             largest = np.max([np.abs(p.data).max() for p in model.parameters()])   # nan stays
             if not largest <= MAX_WEIGHT:
                 raise _stopped(progress, f"largest weight became {largest:.3g} (the bound is "

@@ -27,9 +27,20 @@ MAX_EXAMPLES = 10_000_000
 # Python, at every step: beam_size**2 a step. 100 is 10,000 a step; 100,000 would never finish.
 # Beams wider than a few tens seldom change a translation.
 MAX_BEAM = 100
+# A Transformer's stacks: the 2017 paper's base model has 6 layers, its big one 6 too; 100 would
+# take minutes a step here. Heads: each is one attention over all positions, one by one.
+MAX_LAYERS = 100
+MAX_HEADS = 1024
 
 RULES = {
     "embed_size": INTEGER_AT_LEAST_1,
+    "d_model": INTEGER_AT_LEAST_1,              # the Transformer's (--arch transformer)
+    "d_ff": INTEGER_AT_LEAST_1,
+    "layers": dict(low=1, high=MAX_LAYERS, integer=True),
+    "heads": dict(low=1, high=MAX_HEADS, integer=True),
+    "dropout": dict(low=0, high=1, high_open=True),
+    "warmup": INTEGER_AT_LEAST_1,               # updates before the learning rate peaks
+    "label_smoothing": dict(low=0, high=1),
     "hidden_size": INTEGER_AT_LEAST_1,
     "batch_size": dict(low=1, high=MAX_EXAMPLES, integer=True,   # larger: the whole data set
                        why="no run has more examples to fill a batch with"),
@@ -55,7 +66,8 @@ RULES = {
 
 # The sizes an out-of-memory error may come from, and what they are when nobody changes them.
 SIZE_DEFAULTS = {"hidden_size": 256, "embed_size": 16, "batch_size": 128, "num_examples": 20000,
-                 "max_len": 100, "beam_size": 1, "threads": 1}
+                 "max_len": 100, "beam_size": 1, "threads": 1, "d_model": 64, "d_ff": 256,
+                 "layers": 2}
 
 
 def check_settings(**settings):
@@ -64,6 +76,10 @@ def check_settings(**settings):
     for name, value in settings.items():
         if name in RULES and value is not None:
             check_number(name, value, **RULES[name])
+    d_model, heads = settings.get("d_model"), settings.get("heads")
+    if d_model is not None and heads is not None and d_model % heads:
+        raise SettingError("heads", f"{heads} does not divide --d-model {d_model} (each head "
+                           f"gets d_model / heads features)")
     low, high = settings.get("min_len"), settings.get("max_len")
     if low is not None and high is not None and low > high:
         raise SettingError("min_len", f"{low} is above --max-len {high}")

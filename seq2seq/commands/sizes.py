@@ -3,7 +3,8 @@ size nobody meant (`--embed-size 10000000`, a zero too many) is refused in one l
 anything is allocated, instead of allocating gigabytes and then failing.
 
     parameter_count(...)   the weights of the LSTM model, exactly (another recurrent layer's may
-                           differ a little; the estimate is for the LSTM)
+                           differ a little; the estimate is for the LSTM), or of the Transformer
+                           (a model_config with d_model: `transformer_shapes`)
     check_training(...)    training keeps each weight four times (the weight, its gradient and
                            Adam's two moments) and, for one batch, the graph's activations
     check_inference(...)   loading a checkpoint keeps each weight twice (the arrays read and the
@@ -24,7 +25,7 @@ from minigrad.settings import SettingError
 
 FLOAT = 8                       # bytes: the model trains in float64
 FALLBACK_LIMIT = 16 * 1024 ** 3
-SIZE_SETTINGS = ("embed_size", "hidden_size", "batch_size")
+SIZE_SETTINGS = ("embed_size", "hidden_size", "batch_size", "d_model", "d_ff", "layers")
 
 
 def lstm_shapes(prefix, input_size, hidden_size):
@@ -34,10 +35,13 @@ def lstm_shapes(prefix, input_size, hidden_size):
             f"{prefix}.bias_ih_l0": (H4,), f"{prefix}.bias_hh_l0": (H4,)}
 
 
-def expected_shapes(src_vocab_size, tgt_vocab_size, embed_size, hidden_size, attention="dot",
-                    wiring="luong", bidirectional=False, **_):
-    """Seq2Seq's state dict with these settings (with LSTM layers), as {name: shape}, in order:
-    what a checkpoint's weights are checked against before they are read."""
+def expected_shapes(src_vocab_size, tgt_vocab_size, embed_size=None, hidden_size=None,
+                    attention="dot", wiring="luong", bidirectional=False, **transformer):
+    """Seq2Seq's state dict with these settings (with LSTM layers), or the Transformer's (when
+    they hold d_model), as {name: shape}: what a checkpoint's weights are checked against
+    before they are read."""
+    if "d_model" in transformer:
+        return transformer_shapes(src_vocab_size, tgt_vocab_size, **transformer)
     E, H = embed_size, hidden_size
     shapes = {"encoder.embedding.weight": (src_vocab_size, E),
               **lstm_shapes("encoder.rnn", E, H)}
@@ -56,19 +60,49 @@ def expected_shapes(src_vocab_size, tgt_vocab_size, embed_size, hidden_size, att
     return shapes
 
 
-def parameter_count(src_vocab_size, tgt_vocab_size, embed_size, hidden_size, attention="dot",
-                    wiring="luong", bidirectional=False, **_):
-    """The number of weights of Seq2Seq with these settings (with LSTM layers)."""
-    return sum(math.prod(shape) for shape in expected_shapes(
-        src_vocab_size, tgt_vocab_size, embed_size, hidden_size, attention, wiring,
-        bidirectional).values())
+def transformer_shapes(src_vocab_size, tgt_vocab_size, d_model, layers, d_ff, norm="pre",
+                       positions="sinusoidal", max_len=1, **_):
+    """The Transformer's state dict (seq2seq/models/transformer.py) as {name: shape}."""
+    d = d_model
+    attention = {"in_proj_weight": (3 * d, d), "in_proj_bias": (3 * d,),
+                 "out_proj.weight": (d, d), "out_proj.bias": (d,)}
+    shapes = {}
+    for side, vocab, names in (("encoder", src_vocab_size, ("self_attn",)),
+                               ("decoder", tgt_vocab_size, ("self_attn", "multihead_attn"))):
+        shapes[f"{side}.embedding.tokens.weight"] = (vocab, d)
+        if positions == "learned":
+            shapes[f"{side}.embedding.positions.embedding.weight"] = (max_len, d)
+        for i in range(layers):
+            block = f"{side}.layers.{i}."
+            shapes.update({block + f"{name}.{key}": shape for name in names
+                           for key, shape in attention.items()})
+            shapes.update({block + "linear1.weight": (d_ff, d), block + "linear1.bias": (d_ff,),
+                           block + "linear2.weight": (d, d_ff), block + "linear2.bias": (d,)})
+            shapes.update({block + f"norm{n}.{key}": (d,) for n in range(1, len(names) + 2)
+                           for key in ("weight", "bias")})
+        if norm == "pre":
+            shapes.update({f"{side}.norm.weight": (d,), f"{side}.norm.bias": (d,)})
+    shapes.update({"decoder.out.weight": (tgt_vocab_size, d),
+                   "decoder.out.bias": (tgt_vocab_size,)})
+    return shapes
+
+
+def parameter_count(**config):
+    """The number of weights of the model these settings (a model_config) make."""
+    return sum(math.prod(shape) for shape in expected_shapes(**config).values())
 
 
 def activation_floats(config, examples, src_len, tgt_len, tgt_vocab_size):
     """A rough lower bound of the numbers one training batch keeps for backward: per source
     position the embedding and the LSTM's gates and states, per target position the same plus
     the attention weights, the logits and their softmax. A batch holds at most `examples`."""
-    B, E, H = min(config["batch_size"], examples), config["embed_size"], config["hidden_size"]
+    B = min(config["batch_size"], examples)
+    if config.get("arch") == "transformer":     # per position and layer: the sublayers' outputs
+        d, f, h, n = (config[name] for name in ("d_model", "d_ff", "heads", "layers"))
+        per_source = n * (12 * d + 2 * f + 2 * h * src_len)
+        per_target = n * (18 * d + 2 * f + 2 * h * (tgt_len + src_len)) + 2 * tgt_vocab_size
+        return B * (src_len * per_source + tgt_len * per_target)
+    E, H = config["embed_size"], config["hidden_size"]
     directions = 2 if config.get("bidirectional") else 1
     per_source = directions * (E + 4 * H)
     per_target = E + 6 * H + src_len + 2 * tgt_vocab_size
@@ -81,12 +115,14 @@ def memory_limit():
     return available_bytes() or FALLBACK_LIMIT
 
 
-def check_training(config, src_vocab_size, tgt_vocab_size, examples, src_len, tgt_len):
+def check_training(config, src_vocab_size, tgt_vocab_size, examples, src_len, tgt_len,
+                   model_config=None):
     """Refuse, naming the setting most likely at fault, a training run whose weights, gradients,
     Adam's moments and one batch's activations would not fit in memory. `config` is a dict of
     the model's and the batch's settings; `examples` the training pairs, src_len and tgt_len
-    the longest sequences, in tokens."""
-    weights = parameter_count(src_vocab_size, tgt_vocab_size, **config)
+    the longest sequences, in tokens; `model_config`, the Transformer's (its own sizes)."""
+    weights = parameter_count(**(model_config or dict(
+        config, src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size)))
     activations = activation_floats(config, examples, src_len, tgt_len, tgt_vocab_size)
     need = FLOAT * (4 * weights + activations)
     _check(need, f"training needs about {size(need)} ({weights:,} weights, kept four times, "
@@ -96,7 +132,8 @@ def check_training(config, src_vocab_size, tgt_vocab_size, examples, src_len, tg
 def check_inference(config):
     """Refuse a model (a checkpoint's model_config) whose weights would not fit in memory."""
     config = dict(config, **{name: int(config[name]) for name in   # NumPy ints: no overflow
-                             ("src_vocab_size", "tgt_vocab_size", "embed_size", "hidden_size")})
+                             ("src_vocab_size", "tgt_vocab_size", "embed_size", "hidden_size",
+                              "d_model", "d_ff", "layers", "max_len") if name in config})
     weights = parameter_count(**config)
     need = FLOAT * 2 * weights
     _check(need, f"its {weights:,} weights need about {size(need)}", config,

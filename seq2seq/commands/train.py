@@ -16,8 +16,7 @@ import numpy as np
 
 import minigrad
 from minigrad.memory import keep_freed_memory
-from minigrad.optim import Adam
-from seq2seq.commands import reports, rnn_failures, rnn_file, runs, sizes
+from seq2seq.commands import arch, reports, rnn_failures, rnn_file, runs, sizes
 from seq2seq.commands.epoch import run_epoch
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_split, check_train_config
@@ -25,6 +24,7 @@ from seq2seq.data import heldout, tasks
 from seq2seq.data.batching import encode_source, encode_target
 from seq2seq.data.vocab import Vocab, tokenize
 from seq2seq.models.rnn import Seq2Seq
+from seq2seq.models.transformer import Transformer
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
 
 
@@ -32,6 +32,7 @@ from seq2seq.translator import CHECKPOINT, Translator, load_translator
 class TrainConfig:
     task: str = "toy-ja-en"         # a built-in task, or a file of source/target pairs
     out: str = "runs/model"
+    arch: str = "lstm"              # "lstm" (Seq2Seq) or "transformer"
     sep: str = "\t"                 # the separator of a pairs file
     columns: str | None = None      # "1,2": the source's and the target's columns of a pairs file
     attention: str | None = "dot"   # "dot", "general", "additive", "uniform" or None (plain)
@@ -58,6 +59,16 @@ class TrainConfig:
     fused: bool = True
     rnn: str | None = None          # the recurrent layer, "FILE.py:CLASS"; None: the LSTM
     progress: bool = True
+    label_smoothing: float = 0.0    # F.cross_entropy's; the Transformer paper's is 0.1
+    # The Transformer's (--arch transformer); None: its default (arch.TRANSFORMER_DEFAULTS)
+    d_model: int | None = None
+    heads: int | None = None
+    layers: int | None = None
+    d_ff: int | None = None
+    dropout: float | None = None
+    norm: str | None = None         # "pre" or "post"
+    positions: str | None = None    # "sinusoidal" or "learned"
+    warmup: int | None = None       # NoamLR's warm-up updates; None: no schedule
 
 
 def task_pairs(config):
@@ -79,21 +90,29 @@ def token_level(config):
 
 
 def build(config, pairs):
-    """Vocabularies from the training pairs, and a fresh model (its recurrent layer loaded from
-    config.rnn's file, when it names one: the translator's `rnn_record` then records it)."""
+    """Vocabularies from the training pairs, and a fresh model: Seq2Seq (its recurrent layer
+    loaded from config.rnn's file, when it names one: the translator's `rnn_record` then records
+    it) or, with arch "transformer", a Transformer (seq2seq.commands.arch)."""
     level = token_level(config)
     src_vocab = Vocab.build(tokenize(s, level) for s, _ in pairs)
     tgt_vocab = Vocab.build(tokenize(t, level) for _, t in pairs)
     longest = [max((len(tokenize(text, level)) for text in side), default=1)
                for side in zip(*pairs)] or [1, 1]
+    settings = None
+    if config.arch == "transformer":
+        settings = arch.transformer_settings(config, len(src_vocab), len(tgt_vocab),
+                                             max(longest[0], longest[1] + 2), src_vocab.pad_id)
     sizes.check_training(dataclasses.asdict(config), len(src_vocab), len(tgt_vocab), len(pairs),
-                         longest[0], longest[1] + 2)        # the target with <bos> and <eos>
+                         longest[0], longest[1] + 2, settings)  # the target with <bos>, <eos>
     rnn, record = (None, None) if config.rnn is None else rnn_file.record(
         rnn_file.resolved(config.rnn))
     minigrad.manual_seed(config.seed)
-    model = Seq2Seq(len(src_vocab), len(tgt_vocab), config.embed_size, config.hidden_size,
-                    config.attention, config.wiring, src_vocab.pad_id, config.fused,
-                    config.bidirectional, rnn)
+    if settings is not None:
+        model = Transformer(**settings)
+    else:
+        model = Seq2Seq(len(src_vocab), len(tgt_vocab), config.embed_size, config.hidden_size,
+                        config.attention, config.wiring, src_vocab.pad_id, config.fused,
+                        config.bidirectional, rnn)
     return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record)
 
 
@@ -109,6 +128,8 @@ def train(config, log=say, layer_file=None):
     (runs.start), so a run that fails, or is killed, before then leaves the earlier one whole."""
     from threadpoolctl import threadpool_limits
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
+    arch.check_arch(config)             # no option of the other model
+    config = arch.with_defaults(config)     # the Transformer's settings, recorded as trained
     if not (config.resume and isinstance(config.rnn, str)
             and not Path(rnn_file.split(config.rnn)[0]).exists()):   # resumed: the copy is run
         config = dataclasses.replace(config, rnn=rnn_file.resolved(config.rnn))  # absolute path
@@ -134,7 +155,7 @@ def train(config, log=say, layer_file=None):
         if state is None:
             translator = build(config, train_pairs)
             model = translator.model
-            optimizer = Adam(model.parameters(), lr=config.lr)
+            optimizer = arch.make_optimizer(model, config)
             history, start = [], 0
         else:                   # the saved layer, from the run folder's copy or `layer_file`
             translator, optimizer, history = load_run(out, config, layer_file)
@@ -146,11 +167,14 @@ def train(config, log=say, layer_file=None):
         examples = [(encode_source(s, translator.src_vocab, translator.level, config.reverse_input),
                      encode_target(t, translator.tgt_vocab, translator.level))
                     for s, t in train_pairs]
+        schedule = arch.make_schedule(optimizer, config,  # per update, from where a resume is
+                                      start * -(-len(examples) // config.batch_size))
         for epoch in range(start, config.epochs):
             model.train()
-            optimizer.lr = config.lr * config.lr_decay ** epoch
+            if schedule is None:
+                optimizer.lr = config.lr * config.lr_decay ** epoch
             rng = np.random.default_rng([config.seed, epoch])       # the same on resume
-            loss = run_epoch(model, optimizer, examples, config, rng, epoch, log)
+            loss = run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule)
             scores = translator.evaluate(val_pairs) if val_pairs else {}
             history.append({"epoch": epoch + 1, "loss": loss, **{k: v for k, v in scores.items()
                                                                   if k != "by_length"}})
@@ -232,10 +256,10 @@ def check_same_data(out, config, split, state):
 def load_run(out, config, layer_file=None):
     translator, state = load_translator(out, layer_file)
     model = translator.model
-    if model.config["fused"] != config.fused:               # same weights, other LSTM code
+    if isinstance(model, Seq2Seq) and model.config["fused"] != config.fused:   # other LSTM code
         translator.model = Seq2Seq(**{**model.config, "fused": config.fused}, rnn=model.rnn)
         translator.model.load_state_dict(model.state_dict())
-    optimizer = Adam(translator.model.parameters(), lr=config.lr)
+    optimizer = arch.make_optimizer(translator.model, config)
     try:
         optimizer.load_state_dict(state["optimizer"])
     except (ValueError, TypeError) as error:                # the file's fault, not --lr's

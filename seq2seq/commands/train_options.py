@@ -15,6 +15,13 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--out", default=defaults.out, help="the run folder")
     parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file")
     add_columns_option(parser, defaults.columns)
+    parser.add_argument("--arch", default=defaults.arch, choices=["lstm", "transformer"],
+                        help="the model: the LSTM encoder-decoder (with --attention), or the "
+                        "Transformer (with --layers, --heads, --d-model, ...)")
+    add_transformer_options(parser, defaults)
+    parser.add_argument("--label-smoothing", type=float, default=defaults.label_smoothing,
+                        help="spread this much of each target's probability over the "
+                        "vocabulary (the Transformer paper's 0.1)")
     parser.add_argument("--attention", default=defaults.attention,
                         choices=["dot", "general", "additive", "uniform", "none"],
                         help="the score function; uniform: every source position weighs 1/S "
@@ -75,6 +82,31 @@ def add_train_options(parser, defaults=TrainConfig()):
                         help="no progress bar or per-epoch lines")
 
 
+def add_transformer_options(parser, defaults):
+    """--arch transformer's own options (refused with --arch lstm); unset, its defaults:
+    seq2seq.commands.arch.TRANSFORMER_DEFAULTS."""
+    from seq2seq.commands.arch import TRANSFORMER_DEFAULTS as usual
+    parser.add_argument("--layers", type=int, default=defaults.layers,
+                        help=f"blocks in the encoder and in the decoder ({usual['layers']})")
+    parser.add_argument("--heads", type=int, default=defaults.heads,
+                        help=f"attention heads, dividing --d-model ({usual['heads']})")
+    parser.add_argument("--d-model", type=int, default=defaults.d_model,
+                        help=f"the size of every position's vector ({usual['d_model']})")
+    parser.add_argument("--d-ff", type=int, default=defaults.d_ff,
+                        help=f"the feed-forward's hidden size ({usual['d_ff']})")
+    parser.add_argument("--dropout", type=float, default=defaults.dropout,
+                        help=f"dropout in the embeddings and every block ({usual['dropout']})")
+    parser.add_argument("--norm", choices=["pre", "post"], default=defaults.norm,
+                        help="LayerNorm before each sublayer (pre, the default) or after its "
+                        "residual sum (post, the 2017 paper's)")
+    parser.add_argument("--positions", choices=["sinusoidal", "learned"],
+                        default=defaults.positions, help="the positional encodings "
+                        f"({usual['positions']})")
+    parser.add_argument("--warmup", type=int, default=defaults.warmup,
+                        help="the learning rate rises for this many updates to --lr, then "
+                        "falls as 1/sqrt(update) (the paper's schedule); default: constant")
+
+
 def add_columns_option(parser, default=None):
     parser.add_argument("--columns", metavar="S,T", default=default,
                         help="the source's and the target's columns of a pairs file whose lines "
@@ -90,11 +122,16 @@ def config_from(args):
     return TrainConfig(**values)
 
 
-def check_config(config, pairs=True):
+def check_config(config, given=(), arch=True, pairs=True):
     """The training settings: seq2seq.commands.settings checks them for every command that
-    trains. `pairs`: check --sep and --columns against config.task (False when the task is yet
-    to come from the saved run)."""
+    trains; with `arch`, also that no option of the other model is given
+    (seq2seq.commands.arch; `given`: the options written on the command line). `pairs`: check
+    --sep and --columns against config.task (False when the task is yet to come from the saved
+    run)."""
+    from seq2seq.commands.arch import check_arch
     check_train_config(config)
+    if arch:
+        check_arch(config, given)
     if pairs:
         check_pairs_options(config.task, config.sep, config.columns)
     if config.rnn is not None and not config.fused:

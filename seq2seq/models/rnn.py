@@ -115,9 +115,11 @@ class Seq2Seq(nn.Module):
         return run_steps(self.decoder, tgt_in, state, enc_outputs, src_mask,
                          teacher_forcing_ratio, rng)
 
-    def loss(self, src, tgt, teacher_forcing_ratio=1.0, rng=None):
+    def loss(self, src, tgt, teacher_forcing_ratio=1.0, rng=None, label_smoothing=0.0):
         """Mean cross-entropy of the next token. tgt (B, T+1) = <bos> y_1 .. y_T <eos> <pad>..
-        The decoder reads tgt[:, :-1] and is scored on tgt[:, 1:]; padding counts for nothing."""
+        The decoder reads tgt[:, :-1] and is scored on tgt[:, 1:]; padding counts for nothing.
+        label_smoothing: F.cross_entropy's (0: the plain cross-entropy)."""
         tgt = np.asarray(tgt)
         logits, _ = self(src, tgt[:, :-1], teacher_forcing_ratio, rng)      # (B, T, V)
-        return F.cross_entropy(logits, tgt[:, 1:], ignore_index=self.padding_idx)
+        return F.cross_entropy(logits, tgt[:, 1:], ignore_index=self.padding_idx,
+                               label_smoothing=label_smoothing)

@@ -1,0 +1,100 @@
+"""Which model a run trains, `--arch lstm` (Seq2Seq, the default) or `--arch transformer`: the
+options that fit each, the Transformer's defaults, and the model, optimiser and learning-rate
+schedule each is trained with.
+
+An option that only one model has is refused with the other, in one line naming it, rather than
+ignored: `--rnn` means nothing to a Transformer, `--heads` nothing to an LSTM.
+
+The Transformer's defaults are small (d_model 64, 4 heads, 2 layers): enough for the built-in
+tasks, and quick on one CPU core (see README: `sort` reaches 100% held-out exact match).
+"""
+
+import math
+
+from seq2seq.commands.settings import MAX_STEP
+
+ARCHS = ("lstm", "transformer")
+NORMS = ("pre", "post")
+POSITIONS = ("sinusoidal", "learned")
+TRANSFORMER_DEFAULTS = dict(d_model=64, heads=4, layers=2, d_ff=256, dropout=0.0, norm="pre",
+                            positions="sinusoidal")
+TRANSFORMER_ONLY = (*TRANSFORMER_DEFAULTS, "warmup")
+# The LSTM model's own options, each with its value when it is not written.
+LSTM_ONLY = {"attention": "dot", "wiring": "luong", "embed_size": 16, "hidden_size": 256,
+             "bidirectional": False, "fused": True, "rnn": None}
+OPTIONS = {"fused": "--composed"}       # a setting whose option has another name
+
+
+def option(name):
+    return OPTIONS.get(name, "--" + name.replace("_", "-"))
+
+
+def check_arch(config, given=()):
+    """Refuse an --arch that is neither, an option of the other model (a value other than its
+    default, or one written on the command line: `given`, the dests written), and --warmup
+    with --lr-decay (two schedules for one learning rate)."""
+    if config.arch not in ARCHS:
+        raise ValueError(f"--arch must be one of {', '.join(ARCHS)}, not {config.arch!r}")
+    if config.arch == "lstm":
+        wrong = [n for n in TRANSFORMER_ONLY if getattr(config, n) is not None]
+        if wrong:
+            raise ValueError(f"{option(wrong[0])} applies to --arch transformer only, and "
+                             f"this run's arch is lstm: leave it out, or add --arch transformer")
+        return
+    wrong = [n for n, unset in LSTM_ONLY.items() if getattr(config, n) != unset or n in given]
+    if wrong:
+        raise ValueError(f"{option(wrong[0])} applies to --arch lstm only, not to the "
+                         f"transformer: leave it out")
+    if config.norm is not None and config.norm not in NORMS:
+        raise ValueError(f"--norm must be one of {', '.join(NORMS)}, not {config.norm!r}")
+    if config.positions is not None and config.positions not in POSITIONS:
+        raise ValueError(f"--positions must be one of {', '.join(POSITIONS)}, not "
+                         f"{config.positions!r}")
+    if config.warmup is not None and config.lr_decay != 1:
+        raise ValueError("--warmup sets the learning rate at every update, and --lr-decay at "
+                         "every epoch: leave one of them out")
+
+
+def with_defaults(config):
+    """The config with the Transformer's unset options at their defaults (an LSTM run's stay
+    None), so that a run records the settings it trained with."""
+    import dataclasses
+    if config.arch != "transformer":
+        return config
+    return dataclasses.replace(config, **{name: value for name, value in
+                                          TRANSFORMER_DEFAULTS.items()
+                                          if getattr(config, name) is None})
+
+
+def transformer_settings(config, src_vocab_size, tgt_vocab_size, longest, padding_idx):
+    """Transformer(**these): the config's sizes, and max_len, the positions it can take:
+    sinusoids for every step `translate` may decode (a table, no weights), learned positions
+    for twice the longest training sequence and 10 (beyond that they would be untrained)."""
+    config = with_defaults(config)
+    max_len = MAX_STEP + 1 if config.positions == "sinusoidal" else 2 * longest + 10
+    return dict(src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size,
+                **{name: getattr(config, name) for name in TRANSFORMER_DEFAULTS},
+                max_len=max_len, padding_idx=padding_idx)
+
+
+def make_optimizer(model, config):
+    """Adam; for the Transformer with the paper's betas (0.9, 0.98) and eps 1e-9, and with
+    --warmup its schedule (`make_schedule`)."""
+    from minigrad.optim import Adam
+    if config.arch == "transformer":
+        return Adam(model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9)
+    return Adam(model.parameters(), lr=config.lr)
+
+
+def make_schedule(optimizer, config, updates_done=0):
+    """With --warmup, minigrad's NoamLR scaled so that --lr is the peak, reached at update
+    `warmup`: lr_k = lr * min(k / warmup, sqrt(warmup / k)) for update k = 1, 2, ... (the
+    paper's rate times lr * sqrt(d_model * warmup)). `updates_done`: the updates of the epochs
+    a resumed run has already trained. None without --warmup."""
+    from minigrad.optim.lr_scheduler import NoamLR
+    if config.warmup is None:
+        return None
+    optimizer.lr = config.lr * math.sqrt(config.d_model * config.warmup)
+    schedule = NoamLR(optimizer, config.d_model, config.warmup)
+    schedule.load_state_dict({"base_lr": schedule.base_lr, "last_epoch": updates_done})
+    return schedule
