@@ -40,7 +40,7 @@ def expected_shapes(src_vocab_size, tgt_vocab_size, embed_size=None, hidden_size
     """Seq2Seq's state dict with these settings (with LSTM layers), or the Transformer's (when
     they hold d_model), as {name: shape}: what a checkpoint's weights are checked against
     before they are read."""
-    if "d_model" in transformer:
+    if transformer.get("d_model") is not None:
         return transformer_shapes(src_vocab_size, tgt_vocab_size, **transformer)
     E, H = embed_size, hidden_size
     shapes = {"encoder.embedding.weight": (src_vocab_size, E),
@@ -87,9 +87,9 @@ def transformer_shapes(src_vocab_size, tgt_vocab_size, d_model, layers, d_ff, no
     return shapes
 
 
-def parameter_count(**config):
-    """The number of weights of the model these settings (a model_config) make."""
-    return sum(math.prod(shape) for shape in expected_shapes(**config).values())
+def parameter_count(*sizes, **config):
+    """The number of weights of the model these settings (expected_shapes') make."""
+    return sum(math.prod(shape) for shape in expected_shapes(*sizes, **config).values())
 
 
 def activation_floats(config, examples, src_len, tgt_len, tgt_vocab_size):
