@@ -3,6 +3,7 @@ work), the options of one model refused with the other, the settings recorded in
 `--resume` giving the weights of an uninterrupted run (warm-up schedule included), and
 evaluate and translate (greedy and beam) loading the run."""
 
+import argparse
 import json
 
 import numpy as np
@@ -31,8 +32,9 @@ def one_error_line(capsys):
     (["--dropout", "1"], "--dropout must be a finite number in [0, 1), got 1"),
     (["--label-smoothing", "nan"], "--label-smoothing must be a finite number in [0, 1]"),
     (["--layers", "0"], "--layers must be an integer in [1, 100], got 0"),
-    (["--warmup", "0"], "--warmup must be an integer >= 1, got 0"),
+    (["--warmup", "-1"], "--warmup must be an integer >= 0, got -1"),
     (["--warmup", "10", "--lr-decay", "0.5"], "--warmup sets the learning rate at every update"),
+    (["--lr-decay", "0.5"], "--warmup 0: no warm-up, a rate that --lr-decay lowers"),
     (["--rnn", "gru.py:GRU"], "--rnn applies to --arch lstm only"),
     (["--attention", "dot"], "--attention applies to --arch lstm only"),
     (["--hidden-size", "32"], "--hidden-size applies to --arch lstm only"),
@@ -73,6 +75,18 @@ def test_the_expected_shapes_are_the_transformers_own(settings):
     assert sizes.expected_shapes(**model.config) == {
         name: array.shape for name, array in model.state_dict().items()}
     assert sizes.parameter_count(**model.config) == model.num_parameters()
+
+
+def test_the_command_lines_epochs_and_lr_are_the_archs_own_unless_written():
+    from seq2seq.commands.arch import TRAINING_DEFAULTS
+    from seq2seq.commands.train_options import add_train_options, config_from
+    parser = argparse.ArgumentParser()
+    add_train_options(parser)
+    for arch, defaults in TRAINING_DEFAULTS.items():
+        config = config_from(parser.parse_args(["--arch", arch]))
+        assert (config.epochs, config.lr) == (defaults["epochs"], defaults["lr"])
+    config = config_from(parser.parse_args(["--arch", "transformer", "--epochs", "7"]))
+    assert (config.epochs, config.lr) == (7, TRAINING_DEFAULTS["transformer"]["lr"])
 
 
 def weights(out):

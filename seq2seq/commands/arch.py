@@ -17,8 +17,11 @@ ARCHS = ("lstm", "transformer")
 NORMS = ("pre", "post")
 POSITIONS = ("sinusoidal", "learned")
 TRANSFORMER_DEFAULTS = dict(d_model=64, heads=4, layers=2, d_ff=256, dropout=0.0, norm="pre",
-                            positions="sinusoidal")
-TRANSFORMER_ONLY = (*TRANSFORMER_DEFAULTS, "warmup")
+                            positions="sinusoidal", warmup=200)
+# What the command line trains each model with when --epochs and --lr are not written (a
+# TrainConfig made in Python has its own defaults, the LSTM's).
+TRAINING_DEFAULTS = {"lstm": dict(epochs=10, lr=1e-3), "transformer": dict(epochs=4, lr=2e-3)}
+TRANSFORMER_ONLY = tuple(TRANSFORMER_DEFAULTS)
 # The LSTM model's own options, each with its value when it is not written.
 LSTM_ONLY = {"attention": "dot", "wiring": "luong", "embed_size": 16, "hidden_size": 256,
              "bidirectional": False, "fused": True, "rnn": None}
@@ -50,9 +53,10 @@ def check_arch(config, given=()):
     if config.positions is not None and config.positions not in POSITIONS:
         raise ValueError(f"--positions must be one of {', '.join(POSITIONS)}, not "
                          f"{config.positions!r}")
-    if config.warmup is not None and config.lr_decay != 1:
+    if config.warmup != 0 and config.lr_decay != 1:
         raise ValueError("--warmup sets the learning rate at every update, and --lr-decay at "
-                         "every epoch: leave one of them out")
+                         "every epoch: leave one of them out (--warmup 0: no warm-up, a rate "
+                         "that --lr-decay lowers each epoch)")
 
 
 def with_defaults(config):
@@ -73,7 +77,8 @@ def transformer_settings(config, src_vocab_size, tgt_vocab_size, longest, paddin
     config = with_defaults(config)
     max_len = MAX_STEP + 1 if config.positions == "sinusoidal" else 2 * longest + 10
     return dict(src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size,
-                **{name: getattr(config, name) for name in TRANSFORMER_DEFAULTS},
+                **{name: getattr(config, name) for name in TRANSFORMER_DEFAULTS
+                   if name != "warmup"},
                 max_len=max_len, padding_idx=padding_idx)
 
 
@@ -90,9 +95,9 @@ def make_schedule(optimizer, config, updates_done=0):
     """With --warmup, minigrad's NoamLR scaled so that --lr is the peak, reached at update
     `warmup`: lr_k = lr * min(k / warmup, sqrt(warmup / k)) for update k = 1, 2, ... (the
     paper's rate times lr * sqrt(d_model * warmup)). `updates_done`: the updates of the epochs
-    a resumed run has already trained. None without --warmup."""
+    a resumed run has already trained. None with no warm-up (an LSTM's, or --warmup 0)."""
     from minigrad.optim.lr_scheduler import NoamLR
-    if config.warmup is None:
+    if not config.warmup:
         return None
     optimizer.lr = config.lr * math.sqrt(config.d_model * config.warmup)
     schedule = NoamLR(optimizer, config.d_model, config.warmup)

@@ -34,10 +34,10 @@ def add_train_options(parser, defaults=TrainConfig()):
                         help="the LSTMs' state size")
     parser.add_argument("--batch-size", type=int, default=defaults.batch_size,
                         help="pairs per training step")
-    parser.add_argument("--epochs", type=int, default=defaults.epochs,
-                        help="passes over the training pairs")
-    parser.add_argument("--lr", type=float, default=defaults.lr,
-                        help="Adam's learning rate")
+    parser.add_argument("--epochs", type=int, help="passes over the training pairs "
+                        "(lstm: 10, transformer: 4)")
+    parser.add_argument("--lr", type=float, help="the learning rate; the transformer's peak, "
+                        "after --warmup (lstm: 0.001, transformer: 0.002)")
     parser.add_argument("--lr-decay", type=float, default=defaults.lr_decay,
                         help="multiply the learning rate by this after every epoch")
     parser.add_argument("--clip", type=float, default=defaults.clip,
@@ -104,7 +104,8 @@ def add_transformer_options(parser, defaults):
                         f"({usual['positions']})")
     parser.add_argument("--warmup", type=int, default=defaults.warmup,
                         help="the learning rate rises for this many updates to --lr, then "
-                        "falls as 1/sqrt(update) (the paper's schedule); default: constant")
+                        f"falls as 1/sqrt(update), the paper's schedule ({usual['warmup']}; "
+                        "0: a constant rate)")
 
 
 def add_columns_option(parser, default=None):
@@ -115,8 +116,14 @@ def add_columns_option(parser, default=None):
 
 
 def config_from(args):
+    """The TrainConfig the options give; --epochs and --lr, when not written, the arch's
+    (seq2seq.commands.arch.TRAINING_DEFAULTS)."""
+    from seq2seq.commands.arch import TRAINING_DEFAULTS
     fields = {f.name for f in dataclasses.fields(TrainConfig)}
     values = {k: v for k, v in vars(args).items() if k in fields}
+    for name, value in TRAINING_DEFAULTS.get(values.get("arch"), {}).items():
+        if values.get(name) is None:
+            values[name] = value
     if values.get("attention") == "none":
         values["attention"] = None
     return TrainConfig(**values)
