@@ -5,7 +5,7 @@ names are here too).
     make_task("dates", 3)       -> [("tuesday, september 27, 1994", "1994-09-27"), ...]
     make_task("reverse", 3)     -> [("40719", "91704"), ...]
     make_task("copy", 3)        -> [("40719", "40719"), ...]
-    make_task("sort", 3)        -> [("40719", "01479"), ...]
+    make_task("sort", 3)        -> [("21020", "00122"), ...]
     load_pairs("dates.txt", sep="_")   one "source<sep>target" pair a line
 
 Every task is a function `(rng, min_len, max_len) -> (source, target)` in `TASKS`; `make_task`
@@ -206,8 +206,8 @@ def dates(rng, min_len, max_len):
 
 # ---- reverse, copy and sort: digit strings ------------------------------------------------
 
-def _digits(rng, min_len, max_len):
-    return "".join(rng.choice("0123456789") for _ in range(rng.randint(min_len, max_len)))
+def _digits(rng, min_len, max_len, digits="0123456789"):
+    return "".join(rng.choice(digits) for _ in range(rng.randint(min_len, max_len)))
 
 
 def reverse(rng, min_len, max_len):
@@ -223,16 +223,17 @@ def copy(rng, min_len, max_len):
 
 
 def sort(rng, min_len, max_len):
-    """"40719" -> "01479": the digits in order (minGPT's demo task). Each output digit may come
-    from anywhere in the source: the model must count, not follow one alignment."""
-    digits = _digits(rng, min_len, max_len)
+    """"21020" -> "00122": the digits 0, 1 and 2 in order, as in minGPT's demo task (which sorts
+    six of them). Each output digit may come from anywhere in the source: the model must count
+    the 0s, 1s and 2s, not follow one alignment."""
+    digits = _digits(rng, min_len, max_len, "012")
     return digits, "".join(sorted(digits))
 
 
 TASKS = {"toy-ja-en": toy_ja_en, "dates": dates, "reverse": reverse, "copy": copy, "sort": sort}
 LEVELS = {"toy-ja-en": "word", "dates": "char", "reverse": "char", "copy": "char", "sort": "char"}
 DEFAULT_LENGTHS = {"toy-ja-en": (3, 25), "dates": (1, 100), "reverse": (3, 12), "copy": (3, 12),
-                   "sort": (3, 12)}
+                   "sort": (3, 8)}
 
 
 def _check_name(name):
