@@ -83,5 +83,5 @@ def test_sort_with_the_default_transformer_reaches_every_held_out_pair(tmp_path,
     capsys.readouterr()
     assert main(["evaluate", str(out), "--json"]) == 0
     scores = json.loads(capsys.readouterr().out)
-    assert scores["seen_in_training"] == 0 and scores["examples"] > 1000
+    assert scores["seen_in_training"] == 0 and scores["examples"] > 500
     assert scores["exact_match"] == 1.0, scores

@@ -20,7 +20,7 @@ TRANSFORMER_DEFAULTS = dict(d_model=64, heads=4, layers=2, d_ff=256, dropout=0.0
                             positions="sinusoidal", warmup=200)
 # What the command line trains each model with when --epochs and --lr are not written (a
 # TrainConfig made in Python has its own defaults, the LSTM's).
-TRAINING_DEFAULTS = {"lstm": dict(epochs=10, lr=1e-3), "transformer": dict(epochs=3, lr=2e-3)}
+TRAINING_DEFAULTS = {"lstm": dict(epochs=10, lr=1e-3), "transformer": dict(epochs=3, lr=1e-3)}
 TRANSFORMER_ONLY = tuple(TRANSFORMER_DEFAULTS)
 # The LSTM model's own options, each with its value when it is not written.
 LSTM_ONLY = {"attention": "dot", "wiring": "luong", "embed_size": 16, "hidden_size": 256,

@@ -233,7 +233,7 @@ def sort(rng, min_len, max_len):
 TASKS = {"toy-ja-en": toy_ja_en, "dates": dates, "reverse": reverse, "copy": copy, "sort": sort}
 LEVELS = {"toy-ja-en": "word", "dates": "char", "reverse": "char", "copy": "char", "sort": "char"}
 DEFAULT_LENGTHS = {"toy-ja-en": (3, 25), "dates": (1, 100), "reverse": (3, 12), "copy": (3, 12),
-                   "sort": (3, 8)}
+                   "sort": (3, 6)}
 
 
 def _check_name(name):
