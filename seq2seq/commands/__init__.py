@@ -2,7 +2,8 @@
 
     cli.py                 the commands, wired to argparse; train_options.py: train's options
     train.py               training a model into a run folder; epoch.py: one epoch, and what
-                           stops a run that diverges
+                           stops a run that diverges; arch.py: --arch lstm or transformer, the
+                           options that fit each, their optimiser and schedule
     runs.py                a run folder's rules (one run at a time, nothing replaced unasked,
                            what a resumed run may change); reports.py: report.json
     settings.py            every numeric setting's rule, checked in one place
