@@ -64,7 +64,7 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None
     for i, (src, tgt) in enumerate(batches(examples, config.batch_size, pad, rng), 1):
         with np.errstate(all="ignore"):     # an overflow shows in the checks, below
             loss = model.loss(src, tgt, config.teacher_forcing_ratio, rng,
-                              label_smoothing=config.label_smoothing)
+                              config.label_smoothing)
             value = loss.item()
             if not math.isfinite(value):
                 raise _stopped(progress, f"loss became {value}", epoch, i, config)
