@@ -26,13 +26,17 @@ def add_train_options(parser, defaults=TrainConfig()):
                         choices=["dot", "general", "additive", "uniform", "none"],
                         help="the score function; uniform: every source position weighs 1/S "
                         "(a baseline), none: the plain encoder-decoder")
-    parser.add_argument("--wiring", default=defaults.wiring, choices=["luong", "bahdanau"])
-    parser.add_argument("--embed-size", type=int, default=defaults.embed_size)
-    parser.add_argument("--hidden-size", type=int, default=defaults.hidden_size)
-    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument("--wiring", default=defaults.wiring, choices=["luong", "bahdanau"],
+                        help="where attention sits: after the LSTM step (luong) or before it")
+    parser.add_argument("--embed-size", type=int, default=defaults.embed_size,
+                        help="the size of a token's embedding")
+    parser.add_argument("--hidden-size", type=int, default=defaults.hidden_size,
+                        help="the LSTMs' state size")
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size,
+                        help="pairs per training step")
     from seq2seq.commands.arch import TRAINING_DEFAULTS as by_arch
-    parser.add_argument("--epochs", type=int, help=", ".join(
-        f"{arch}: {d['epochs']}" for arch, d in by_arch.items()))
+    parser.add_argument("--epochs", type=int, help="passes over the training pairs (" + ", ".join(
+        f"{arch}: {d['epochs']}" for arch, d in by_arch.items()) + ")")
     parser.add_argument("--lr", type=float, help="the learning rate; the transformer's peak, "
                         "after --warmup (" + ", ".join(f"{arch}: {d['lr']:g}"
                                                        for arch, d in by_arch.items()) + ")")
