@@ -12,6 +12,10 @@ The root is the loss of the token the model writes at that step, -log p(token), 
 shows the gradient that would train it. The steps before are run without recording (their
 state comes in as a constant) and are not drawn.
 
+A Transformer's step (`train --arch transformer`) is drawn the same way: its state is the keys
+and values each layer kept from the steps before, and its scopes are the layers, their
+sublayers and each head (seq2seq/commands/transformer_step.py says which are folded at first).
+
     python -m seq2seq draw runs/demo --out decoder-step.svg
     python -m seq2seq draw runs/demo --sentence "ねこ が さかな を たべる" --step 2 \
         --out step2.svg
@@ -22,12 +26,16 @@ import numpy as np
 import minigrad.functional as F
 from minigrad import no_grad, scope
 from minigrad.settings import SettingError
+from seq2seq.commands import transformer_step
 from seq2seq.commands.settings import check_settings
 
 
 def default_collapse(model):
     """The scopes folded by default: the encoder and the decoder's recurrent layer, whose scope
-    is named after its class ("decoder lstm", "decoder gru")."""
+    is named after its class ("decoder lstm", "decoder gru"); for a Transformer, the encoder,
+    the decoder's layers but the last, and every head (transformer_step.default_collapse)."""
+    if transformer_step.is_transformer(model):
+        return transformer_step.default_collapse(model)
     return ("encoder", model.decoder.rnn_scope)
 
 
@@ -47,8 +55,14 @@ def decoder_step(translator, sentence, step=0):
     """Run decoder step `step` of translating `sentence`. Returns a dict: loss (the root),
     logits (1, V), weights (1, S) or None, token (the id written), and the tensors worth a name
     in the drawing. The model's own `encode` and `step` run here; they open the scopes the
-    drawing frames and folds (encoder, embedding, decoder lstm, attention, output)."""
+    drawing frames and folds (encoder, embedding, decoder lstm, attention, output; a
+    Transformer's layers, sublayers and heads, each head run in a scope of its own here)."""
     check_settings(step=step)                           # an integer >= 0
+    with transformer_step.heads_apart(translator.model):   # (the LSTM has no heads)
+        return run_step(translator, sentence, step)
+
+
+def run_step(translator, sentence, step):
     model, tgt = translator.model, translator.tgt_vocab
     if not hasattr(model.decoder, "rnn"):               # the Transformer
         raise ValueError("draw and explore do not draw a Transformer's decoder step yet: "
@@ -78,8 +92,12 @@ def decoder_step(translator, sentence, step=0):
     with scope("loss"):
         loss = F.cross_entropy(logits, written)                         # -log p(token)
     word = tgt.token(int(written[0]))
-    names = {f"-log p({word})": loss, "logits": logits, "encoder outputs": enc_outputs,
-             f"embedding of {tgt.token(int(token[0]))}": named["embedding"]}
+    names = {f"-log p({word})": loss, "logits": logits, "encoder outputs": enc_outputs}
+    if transformer_step.is_transformer(model):
+        names.update(transformer_step.step_names(loss, state, tgt.token(int(token[0])), step))
+        return {"loss": loss, "logits": logits, "weights": weights, "token": int(written[0]),
+                "word": word, "names": names}
+    names[f"embedding of {tgt.token(int(token[0]))}"] = named["embedding"]
     for i, part in enumerate(decoder.rnn.state_parts):                  # h, c for an LSTM
         names[f"{part} (decoder state)" if i == 0 else part] = named[part]
     if weights is not None:
@@ -155,7 +173,11 @@ def add_step_options(p):
                    help="scopes folded into one box at first (default: encoder and the "
                    "decoder's layer); of encoder, embedding, the decoder's layer named after "
                    "its class ('decoder lstm', or 'decoder gru' for a --rnn GRU), attention, "
-                   "output, loss (an unknown name is an error that lists the step's scopes)")
+                   "output, loss; a Transformer's (default: encoder, the decoder's layers but "
+                   "the last, every head): encoder, embedding, positions, 'layer 1', ..., "
+                   "self-attention, cross-attention, feed-forward, projections, 'head 0', ..., "
+                   "output, 'final norm', loss (an unknown name is an error that lists the "
+                   "step's scopes)")
     rnn_file.add_option(p)
 
 

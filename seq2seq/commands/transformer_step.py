@@ -1,0 +1,77 @@
+"""What `draw` and `explore` show of a Transformer's decoder step (seq2seq/models/transformer.py):
+the scopes folded at first, the heads run apart, and the names of the tensors worth one.
+
+The step is the one decoding runs: the new token alone, whose queries attend the keys and values
+each layer kept from the earlier steps. Those come in as constants ("layer 1 kept keys", ...),
+as an LSTM's (h, c) does, run without recording; the whole target prefix is not run again. The
+step's scopes:
+
+    encoder                   the source through the encoder's blocks, as `encode` runs it
+    embedding, positions      the new token's vector, then its position added
+    layer 1 ... layer L       the decoder's blocks; in each: self-attention, cross-attention,
+                              feed-forward; in each attention: projections, head 0 ... head H-1,
+                              output (the heads' contexts joined, then the output projection)
+    final norm                (pre-norm only) then output (the Linear to the logits), loss
+
+Folded at first (`default_collapse`): the encoder, every decoder layer but the last, and every
+head. The last layer is drawn sublayer by sublayer with its heads one box each; unfold one (a
+click in the explorer; in a drawing, --collapse without its name) to see its scores, softmax
+and weights. The heads run apart (attention.show_heads) for the step only, and give the same
+numbers as all at once; the model is left as it was.
+"""
+
+import contextlib
+
+from minigrad.graph import walk
+from attention.modules import MultiHeadAttention, show_heads
+from seq2seq.models.transformer import Transformer
+
+
+def is_transformer(model):
+    return isinstance(model, Transformer)
+
+
+def default_collapse(model):
+    """The encoder, the decoder's layers but the last ("layer 1" ... "layer L-1"), and every
+    head ("head 0" ... "head H-1")."""
+    layers = len(model.decoder.layers)
+    heads = model.decoder.layers[0].self_attn.num_heads
+    return ["encoder", *(f"layer {i}" for i in range(1, layers)),
+            *(f"head {h}" for h in range(heads))]
+
+
+@contextlib.contextmanager
+def heads_apart(model):
+    """Inside, every MultiHeadAttention of `model` runs each head in a scope of its own; after,
+    each has its own setting again. (A model without one, the LSTM, is left alone.)"""
+    before = {id(m): m.heads_apart for m in model.modules() if isinstance(m, MultiHeadAttention)}
+    show_heads(model)
+    try:
+        yield model
+    finally:
+        for m in model.modules():
+            if isinstance(m, MultiHeadAttention):
+                m.heads_apart = before[id(m)]
+
+
+def step_names(loss, state, token_word, position):
+    """Names for the tensors of a step's graph (behind `loss`), {name: tensor}: the kept keys and
+    values of each layer (the `state` the step started from), the new token's embedding and its
+    vector with the position added, and every head's attention weights, named by where they are
+    ("layer 2 cross-attention head 0 weights"; "encoder layer 1 ..." in the encoder)."""
+    graph = walk([loss])
+    made = {id(t.creator): t for t in graph.tensors if t.creator is not None}
+    names = {}
+    for i, (keys, values) in enumerate(zip(state[0::2], state[1::2]), 1):
+        names[f"layer {i} kept keys"], names[f"layer {i} kept values"] = keys, values
+    last = {}                                           # scope path -> its last op
+    for op in graph.ops:
+        last[tuple(op.scope)] = op
+    if ("embedding",) in last:
+        names[f"embedding of {token_word}"] = made[id(last[("embedding",)])]
+    if ("positions",) in last:
+        names[f"{token_word} at position {position}"] = made[id(last[("positions",)])]
+    for path, op in last.items():                       # a head ends mixing: weights @ values
+        if path and path[-1].startswith("head ") and type(op).__name__ == "MatMul":
+            names[" ".join(path) + " weights"] = op.inputs[0]
+    return names

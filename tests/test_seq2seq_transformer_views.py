@@ -1,0 +1,131 @@
+"""The Transformer translator in the commands that show a model: one decoder step drawn and
+explored (seq2seq/commands/draw.py, explore.py, transformer_step.py), its cross-attention as a
+grid of heatmaps (translate --plot), and the model in torch.nn modules (seq2seq.to_torch)."""
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad import no_grad
+from minigrad.graph import walk
+from minigrad.settings import SettingError
+from seq2seq.data import tasks
+from seq2seq.data.vocab import Vocab, tokenize
+from seq2seq.models.transformer import Transformer
+from seq2seq.translator import Translator
+
+SENTENCE = "31415"
+
+
+def transformer_translator(layers=2, heads=2, norm="pre", positions="sinusoidal", steps=3,
+                           dtype=np.float64):
+    """A tiny Transformer on the reversal task, trained `steps` Adam updates, then told never to
+    write <eos> (its logit -1000), so that every step up to the length limit is there."""
+    from minigrad.optim import Adam
+    from seq2seq.data.batching import pad_sources, pad_targets
+    pairs = tasks.make_task("reverse", 32, seed=0, min_len=3, max_len=5)
+    level = tasks.task_level("reverse")
+    src_vocab = Vocab.build(tokenize(s, level) for s, _ in pairs)
+    tgt_vocab = Vocab.build(tokenize(t, level) for _, t in pairs)
+    minigrad.manual_seed(0)
+    model = Transformer(len(src_vocab), len(tgt_vocab), d_model=8, heads=heads, layers=layers,
+                        d_ff=16, norm=norm, positions=positions, max_len=64).to(dtype)
+    src = pad_sources([src_vocab.encode(tokenize(s, level)) for s, _ in pairs], 0)
+    tgt = pad_targets([tgt_vocab.encode(tokenize(t, level), bos=True, eos=True)
+                       for _, t in pairs], 0)
+    optimizer = Adam(model.parameters(), lr=0.01)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        model.loss(src, tgt).backward()
+        optimizer.step()
+    model.decoder.out.bias.data[tgt_vocab.eos_id] = -1e3
+    return Translator(model.eval(), src_vocab, tgt_vocab, level, False)
+
+
+@pytest.fixture(scope="module")
+def translator():
+    return transformer_translator()
+
+
+def written_tokens(translator, sentence):
+    return [translator.tgt_vocab.stoi[t] for t in translator.translate(sentence).tokens]
+
+
+# ---- one decoder step: draw and explore ------------------------------------------------------
+
+def test_the_drawn_step_is_the_decoding_step_with_the_kept_keys_of_the_steps_before(translator):
+    from seq2seq.commands.draw import decoder_step
+    model = translator.model
+    written = written_tokens(translator, SENTENCE)
+    assert len(written) >= 3
+    run = decoder_step(translator, SENTENCE, step=2)
+    with no_grad():
+        memory, state, mask = model.encode(translator.source_ids([SENTENCE]))
+        token = np.array([translator.tgt_vocab.bos_id])
+        for _ in range(3):
+            logits, state, _ = model.decoder.step(token, state, memory, mask)
+            token = logits.data.argmax(-1)
+    np.testing.assert_allclose(run["logits"].data, logits.data, atol=1e-12)
+    assert run["token"] == written[2]
+    names = run["names"]
+    assert names["layer 1 kept keys"].shape == (1, 2, 2, 4)     # steps 0 and 1, (1, H, t, Dh)
+    assert names["layer 2 kept values"].creator is None         # constants: not drawn back
+    word = translator.tgt_vocab.token(written[1])
+    assert names[f"{word} at position 2"].shape == (1, 1, 8)     # one new token, not the prefix
+    for h in range(2):                                          # the named weights are the heads'
+        np.testing.assert_allclose(names[f"layer 2 cross-attention head {h} weights"].data,
+                                   model.decoder.cross_weights[-1][:, h], atol=1e-15)
+
+
+def test_the_step_runs_each_head_in_its_scope_and_leaves_the_model_as_it_was(translator):
+    from seq2seq.commands.draw import decoder_step
+    run = decoder_step(translator, SENTENCE, step=1)
+    scopes = {tuple(op.scope) for op in walk([run["loss"]]).ops}
+    for sublayer in ("self-attention", "cross-attention"):
+        assert ("layer 2", sublayer, "head 1") in scopes
+    assert ("encoder", "layer 1", "self-attention", "head 0") in scopes
+    assert not any("heads" in path for path in scopes)          # not all heads at once
+    assert [m.heads_apart for m in translator.model.modules() if hasattr(m, "heads_apart")] \
+        == [False] * 6                                            # back to all at once
+
+
+def test_by_default_the_encoder_the_earlier_layers_and_every_head_are_folded(translator):
+    from seq2seq.commands.draw import decoder_step_drawing, default_collapse
+    model = translator.model
+    assert list(default_collapse(model)) == ["encoder", "layer 1", "head 0", "head 1"]
+    three = transformer_translator(layers=3, heads=4, steps=0).model
+    assert list(default_collapse(three)) == ["encoder", "layer 1", "layer 2", "head 0",
+                                             "head 1", "head 2", "head 3"]
+    folded = decoder_step_drawing(translator, SENTENCE, step=1).source
+    for box in ("encoder", "layer 1", "head 0", "head 1"):
+        assert f"<B>{box}</B>" in folded or f">{box}<" in folded, box
+    assert "Exp()" not in folded                                # the heads' softmax is inside
+    assert "cross-attention" in folded and "feed-forward" in folded   # the last layer's frames
+    assert "layer 2 kept keys" in folded
+    unfolded = decoder_step_drawing(translator, SENTENCE, step=1,
+                                    collapse=["encoder", "layer 1", "head 0"]).source
+    assert "Exp()" in unfolded and "layer 2 cross-attention head 1 weights" in unfolded
+    assert "layer 2 cross-attention head 0 weights" not in unfolded
+
+
+def test_a_scope_the_step_has_not_is_refused_listing_the_transformer_scopes(translator):
+    from seq2seq.commands.draw import decoder_step_drawing
+    with pytest.raises(SettingError, match=r"names no scope 'decoder lstm' of this graph; its "
+                       r"scopes: 'embedding', 'positions', 'layer 1', 'self-attention', "
+                       r"'projections', 'head 0', 'head 1', 'output', 'cross-attention', "
+                       r"'encoder', 'feed-forward', 'layer 2', 'final norm', 'loss'$"):
+        decoder_step_drawing(translator, SENTENCE, step=1, collapse=["decoder lstm"])
+
+
+def test_the_explorer_page_folds_the_same_scopes_and_holds_every_head(translator):
+    from seq2seq.commands.explore import explore_decoder_step
+    page = explore_decoder_step(translator, SENTENCE, step=1)
+    scopes, folded = page.data["scopes"], page.data["folded"]
+    names = sorted({scopes[k][-1] for k in folded})
+    assert names == ["encoder", "head 0", "head 1", "layer 1"]
+    assert ["layer 2", "cross-attention", "head 1"] in scopes    # there to unfold
+    assert [k for k, path in enumerate(scopes) if path == ["layer 2"]][0] not in folded
+    tensors = {t["name"] for t in page.data["tensors"]}
+    assert {"layer 1 kept keys", "layer 2 cross-attention head 0 weights"} <= tensors
+    with pytest.raises(ValueError, match="max_elements"):       # the LSTM's limits hold
+        explore_decoder_step(translator, SENTENCE, step=1, max_elements=-1)
