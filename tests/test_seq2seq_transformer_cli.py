@@ -1,10 +1,11 @@
 """`train --arch transformer`: its options checked as the others are (one line each, before any
 work), the options of one model refused with the other, the settings recorded in the checkpoint,
 `--resume` giving the weights of an uninterrupted run (warm-up schedule included), and
-evaluate and translate (greedy and beam) loading the run."""
+evaluate, translate (greedy and beam), draw and explore loading the run."""
 
 import argparse
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -129,10 +130,21 @@ def test_resuming_a_transformer_run_refuses_a_change_of_its_shape(tmp_path, caps
     assert "--bidirectional applies to --arch lstm only" in one_error_line(capsys)
 
 
-def test_draw_and_explore_say_not_yet_for_a_transformer_in_one_line(tmp_path, capsys):
+def test_draw_and_explore_show_a_transformer_runs_decoder_step_folded_by_layer_and_head(
+        tmp_path, capsys):
+    if not shutil.which("dot"):                         # the drawing needs a Graphviz
+        pytest.importorskip("pygraphviz")
     out = tmp_path / "run"
     assert main(["train", *TINY, "--out", str(out)]) == 0
     capsys.readouterr()
-    for command in ("draw", "explore"):
-        assert main([command, str(out), "--out", str(tmp_path / f"{command}.out")]) == 1
-        assert "do not draw a Transformer's decoder step yet" in one_error_line(capsys)
+    assert main(["draw", str(out), "--out", str(tmp_path / "step.svg")]) == 0
+    dot = (tmp_path / "step.dot").read_text(encoding="utf-8")
+    assert "cross-attention" in dot and "layer 1 kept keys" in dot and "Exp()" not in dot
+    assert main(["draw", str(out), "--collapse", "encoder", "head 0", "--out",
+                 str(tmp_path / "head1.svg")]) == 0
+    assert "layer 1 cross-attention head 1 weights" in (tmp_path / "head1.dot").read_text(
+        encoding="utf-8")
+    assert main(["explore", str(out), "--step", "1", "--out", str(tmp_path / "step.html")]) == 0
+    assert "head 1" in (tmp_path / "step.html").read_text(encoding="utf-8")
+    assert main(["draw", str(out), "--collapse", "decoder lstm"]) == 1
+    assert "--collapse names no scope 'decoder lstm'" in one_error_line(capsys)

@@ -64,9 +64,6 @@ def decoder_step(translator, sentence, step=0):
 
 def run_step(translator, sentence, step):
     model, tgt = translator.model, translator.tgt_vocab
-    if not hasattr(model.decoder, "rnn"):               # the Transformer
-        raise ValueError("draw and explore do not draw a Transformer's decoder step yet: "
-                         "translate and evaluate run it")
     model.eval()
     decoder = model.decoder
     src = translator.source_ids([sentence])                             # (1, S)
