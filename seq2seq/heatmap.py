@@ -24,7 +24,11 @@ than MAX_TEXT_TOKENS (100) tokens a side, which no terminal shows (draw a figure
 pixels) a side, labelling only every k-th token when they no longer fit (2,000 tokens once asked
 matplotlib for an 80,000-pixel-wide canvas, which died allocating it).
 
-matplotlib is imported by `plot_heatmap` only: the text heatmap needs numpy alone.
+A Transformer attends with several heads in each of its layers: `plot_layer_heads` draws them
+all, a grid with a row per layer and a column per head (translate --plot); the text heatmap and
+`plot_heatmap` show the last layer's, its heads averaged (what `Translation.weights` holds).
+
+matplotlib is imported by the functions that plot only: the text heatmap needs numpy alone.
 """
 
 import unicodedata
@@ -139,4 +143,37 @@ def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None, o
         figure.tight_layout()
     if path is not None:
         figures.save(figure, path, overwrite=overwrite)
+    return figure
+
+
+def plot_layer_heads(weights, source_tokens, target_tokens, path=None, title=None,
+                     overwrite=False):
+    """A Transformer's cross-attention, every layer and head (Translator.cross_attention):
+    weights (L, H, T, S) as a grid of heatmaps, one row per layer and one column per head
+    ("layer 1 head 0", as the drawings name their scopes), each with the source tokens along
+    the x axis and the output tokens down the y axis, labelled as plain text as plot_heatmap's
+    are, and one colour bar (attention.figures.plot_heads, which bounds the figure's size).
+    Returns the Figure; with a `path` it is also written there."""
+    from attention.figures import MAX_PANELS, plot_heads, save
+
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.ndim != 4:
+        raise ValueError(f"weights of shape {weights.shape}, expected (layers, heads, target "
+                         f"tokens, source tokens)")
+    layers, heads = weights.shape[:2]
+    if layers * heads > MAX_PANELS:
+        raise ValueError(f"{layers} layers of {heads} heads make {layers * heads} heatmaps, and "
+                         f"a grid draws at most {MAX_PANELS}: draw some of them with "
+                         f"attention.figures.plot_heads")
+    matrices = [_check(w, source_tokens, target_tokens)                    # L H of (T, S)
+                for w in weights.reshape(-1, *weights.shape[2:])]
+    if title and len(title) > MAX_TITLE:
+        title = title[:MAX_TITLE - 1] + "…"
+    titles = [f"layer {i} head {h}" for i in range(1, layers + 1) for h in range(heads)]
+    figure = plot_heads(matrices, target_tokens, source_tokens, title=title, columns=heads,
+                        titles=titles)
+    figure.supxlabel("source token")
+    figure.supylabel("output token")
+    if path is not None:
+        save(figure, path, overwrite=overwrite)
     return figure

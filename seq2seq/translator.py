@@ -7,6 +7,9 @@ Inference needs nothing from training: `translate`, `evaluate` and `draw` import
 
 from pathlib import Path
 
+import numpy as np
+
+from minigrad import no_grad
 from seq2seq import metrics
 from seq2seq.commands import rnn_file
 from seq2seq.commands.checkpoint_reading import checked_config, entry, read_checkpoint, renamed
@@ -103,10 +106,30 @@ class Translator:
                            weights, unknown)
 
     def _as_written(self, weights, n):
-        """Attention weights (n_out, S) -> (n_out, n): the left padding's columns dropped and,
-        for a reversed input, the columns put back in the order the source is written."""
-        weights = weights[:, weights.shape[1] - n:]
-        return weights[:, ::-1] if self.reverse_input else weights
+        """Attention weights (..., n_out, S) -> (..., n_out, n): the left padding's columns
+        dropped and, for a reversed input, the columns put back in the order the source is
+        written."""
+        weights = weights[..., weights.shape[-1] - n:]
+        return weights[..., ::-1] if self.reverse_input else weights
+
+    def cross_attention(self, text, translation):
+        """A Transformer's cross-attention while it wrote `translation` of `text`, every layer's
+        and every head's: (L, H, n_out, n), one row per token written (translation.tokens), one
+        column per source token as written (translation.source_tokens). The tokens written are
+        run through the decoder again, all at once: the causal mask lets row t see only what
+        step t saw, so the rows are those decoding made (to round-off), and the mean of the
+        last layer's heads is translation.weights."""
+        if not isinstance(self.model, Transformer):
+            raise ValueError(f"cross-attention by layer and head is a Transformer's; this "
+                             f"model is a {type(self.model).__name__}: plot_heatmap draws its "
+                             f"attention")
+        tgt, rows = self.tgt_vocab, len(translation.tokens)
+        tgt_in = np.array([[tgt.bos_id, *tgt.encode(translation.tokens)][:rows]])   # (1, n_out)
+        self.model.eval()
+        with no_grad():
+            self.model(self.source_ids([text]), tgt_in)
+        weights = np.stack([w[0] for w in self.model.decoder.cross_weights])  # (L, H, n_out, S)
+        return self._as_written(weights, len(translation.source_tokens))
 
     def evaluate(self, pairs, beam_size=1):
         """Exact match, token accuracy, BLEU and accuracy by source length on (src, ref) pairs,

@@ -148,3 +148,14 @@ def test_draw_and_explore_show_a_transformer_runs_decoder_step_folded_by_layer_a
     assert "head 1" in (tmp_path / "step.html").read_text(encoding="utf-8")
     assert main(["draw", str(out), "--collapse", "decoder lstm"]) == 1
     assert "--collapse names no scope 'decoder lstm'" in one_error_line(capsys)
+
+
+def test_translate_plot_draws_a_transformers_cross_attention_a_row_per_layer(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--layers", "2", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["translate", str(out), "12345", "--plot", str(tmp_path / "grid.png")]) == 0
+    printed = capsys.readouterr().out
+    assert "│" in printed                                 # the text heatmap: the heads' mean
+    assert f"a row per layer, a column per head: {tmp_path / 'grid.png'}" in printed
+    assert (tmp_path / "grid.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

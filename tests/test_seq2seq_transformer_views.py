@@ -129,3 +129,54 @@ def test_the_explorer_page_folds_the_same_scopes_and_holds_every_head(translator
     assert {"layer 1 kept keys", "layer 2 cross-attention head 0 weights"} <= tensors
     with pytest.raises(ValueError, match="max_elements"):       # the LSTM's limits hold
         explore_decoder_step(translator, SENTENCE, step=1, max_elements=-1)
+
+
+# ---- translate --plot: cross-attention by layer and head ---------------------------------------
+
+@pytest.mark.parametrize("reverse_input, beam_size", [(False, 1), (True, 1), (False, 3)])
+def test_the_cross_attention_rows_are_the_steps_and_the_last_layers_mean_is_the_heatmap(
+        translator, reverse_input, beam_size):
+    model, sentence = translator.model, "2718"
+    reading = Translator(model, translator.src_vocab, translator.tgt_vocab, translator.level,
+                         reverse_input)
+    translation = reading.translate(sentence, beam_size=beam_size)
+    weights = reading.cross_attention(sentence, translation)
+    assert weights.shape == (2, 2, len(translation.tokens), 4)          # (L, H, n_out, n)
+    np.testing.assert_allclose(weights[-1].mean(axis=0), translation.weights, atol=1e-12)
+    np.testing.assert_allclose(weights.sum(-1), 1, atol=1e-12)
+    assert not np.allclose(weights[0], weights[1])                      # each layer its own
+
+
+def test_the_cross_attention_of_a_model_without_layers_of_heads_is_refused(translator):
+    from seq2seq.models.rnn import Seq2Seq
+    src, tgt = translator.src_vocab, translator.tgt_vocab
+    lstm = Translator(Seq2Seq(len(src), len(tgt), 4, 6, attention="dot"), src, tgt,
+                      translator.level, False)
+    translation = lstm.translate("2718")
+    with pytest.raises(ValueError, match="a Transformer's; this model is a Seq2Seq"):
+        lstm.cross_attention("2718", translation)
+
+
+def test_the_grid_has_a_row_per_layer_and_a_column_per_head_labelled_with_the_tokens(tmp_path):
+    from seq2seq.heatmap import plot_layer_heads
+    rng = np.random.default_rng(0)
+    weights = rng.dirichlet(np.ones(4), size=(3, 2, 5))                 # (L, H, T, S)
+    source, output = ["ね", "こ", " ", "$x^2$"], ["a", "b", "c", "d", "<eos>"]
+    figure = plot_layer_heads(weights, source, output, tmp_path / "grid.png", title="abcd")
+    panels = [ax for ax in figure.axes if ax.get_images()]
+    assert [ax.get_title() for ax in panels] == [f"layer {i} head {h}" for i in (1, 2, 3)
+                                                 for h in (0, 1)]
+    for k, ax in enumerate(panels):
+        spec = ax.get_subplotspec()
+        assert (spec.rowspan.start, spec.colspan.start) == divmod(k, 2)
+        np.testing.assert_array_equal(ax.get_images()[0].get_array(), weights[k // 2, k % 2])
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["ね", "こ", "␣", "$x^2$"]
+        assert [t.get_text() for t in ax.get_yticklabels()] == output
+    assert (figure.get_supxlabel(), figure.get_supylabel()) == ("source token", "output token")
+    assert (tmp_path / "grid.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match=r"expected \(layers, heads, target tokens, source"):
+        plot_layer_heads(weights[0], source, output)
+    with pytest.raises(ValueError, match=r"weights have shape \(5, 4\), expected .* \(4, 4\)"):
+        plot_layer_heads(weights, source, output[:4])
+    with pytest.raises(ValueError, match="9 layers of 8 heads make 72 heatmaps"):
+        plot_layer_heads(np.full((9, 8, 1, 1), 1.0), ["a"], ["b"])

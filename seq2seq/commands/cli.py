@@ -147,8 +147,11 @@ def _warn_if_changed(task, record, run):
 
 def cmd_translate(args):
     """TEXT may be up to MAX_SOURCE_TOKENS (1,000) tokens long; the text heatmap is shown up to
-    MAX_TEXT_TOKENS (100) tokens a side, --plot draws any size (see seq2seq/heatmap.py)."""
-    from seq2seq.heatmap import MAX_TEXT_TOKENS
+    MAX_TEXT_TOKENS (100) tokens a side, --plot draws any size (see seq2seq/heatmap.py). For a
+    Transformer, the text heatmap is the last layer's cross-attention, its heads averaged, and
+    --plot draws every layer's and head's (plot_layer_heads)."""
+    from seq2seq.heatmap import MAX_TEXT_TOKENS, plot_layer_heads
+    from seq2seq.models.transformer import Transformer
     from seq2seq.translator import load_translator
     translator, state = load_translator(args.run, args.rnn_file)
     translation = translator.translate(args.text, beam_size=args.beam_size)
@@ -168,7 +171,12 @@ def cmd_translate(args):
         else:
             print(f"(no text heatmap for more than {MAX_TEXT_TOKENS} tokens a side: "
                   "--plot PNG draws it)")
-        if args.plot:
+        if args.plot and isinstance(translator.model, Transformer):
+            plot_layer_heads(translator.cross_attention(args.text, translation),
+                             translation.source_tokens, translation.tokens, args.plot,
+                             title=translation.text, overwrite=args.overwrite)
+            print(f"heatmaps, a row per layer, a column per head: {args.plot}")
+        elif args.plot:
             translation.plot_heatmap(args.plot, overwrite=args.overwrite)
             print(f"heatmap: {args.plot}")
 
