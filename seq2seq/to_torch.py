@@ -25,22 +25,37 @@ changes on the way, and why:
 `multihead_attention_to_torch` does the same for attention.MultiHeadAttention, whose parameters
 have torch.nn.MultiheadAttention's names already; `torch_attention_masks` converts its mask.
 
+A Transformer (seq2seq/models/transformer.py) becomes torch.nn.Embedding for the tokens (and the
+learned positions; sinusoidal ones are a table, a buffer here), torch.nn.TransformerEncoderLayer
+and TransformerDecoderLayer (batch_first=True, the same norm order: attention.to_torch), the
+final torch.nn.LayerNorm of a pre-norm stack and the output torch.nn.Linear, under our names
+(`decoder.layers.0.multihead_attn.in_proj_weight`, ...). `torch_forward` runs it as
+`Transformer.forward` runs ours: positions counted from each row's first real token, the source's
+padding as key_padding_masks, the causal mask built here (torch's layers do not build it). The
+layers keep no attention weights: the weights it returns are None.
+
 PyTorch is imported inside the functions: `seq2seq` itself never needs it.
 """
 
+import math
+
 import numpy as np
+
+from seq2seq.models.transformer import Transformer
 
 
 def to_torch(model):
-    """torch.nn modules holding a copy of the weights of `model` (a seq2seq.models.rnn.Seq2Seq), in
-    its dtype, in eval mode: a torch.nn.ModuleDict {"encoder", "decoder"}, with the model's
-    settings in `.config`. Run it with `torch_forward`. Only a model of LSTMs converts (another
-    recurrent layer, `rnn`, is a class of the user's, which torch does not know)."""
+    """torch.nn modules holding a copy of the weights of `model` (a seq2seq.models.rnn.Seq2Seq, or
+    a Transformer), in its dtype, in eval mode: a torch.nn.ModuleDict {"encoder", "decoder"},
+    with the model's settings in `.config`. Run it with `torch_forward`. Only a model of LSTMs
+    converts (another recurrent layer, `rnn`, is a class of the user's, which torch does not
+    know)."""
     from minigrad.nn import LSTM
+    if isinstance(model, Transformer):
+        return _loaded(_transformer_modules(model), model)
     if model.rnn not in (None, LSTM):
         raise ValueError(f"to_torch converts a model of LSTMs; this one's recurrent layer is "
                          f"{model.rnn.__name__}")
-    import torch
     from torch import nn
     c = model.config
     E, H, pad, scoring = c["embed_size"], c["hidden_size"], c["padding_idx"], c["attention"]
@@ -58,13 +73,45 @@ def to_torch(model):
         decoder["attention"] = nn.ModuleDict({"W": nn.Linear(H, H, bias=False),
                                               "U": nn.Linear(H, H, bias=False),
                                               "v": nn.Linear(H, 1, bias=False)})
-    theirs = nn.ModuleDict({"encoder": encoder, "decoder": decoder})
-    theirs.config = dict(c)
+    return _loaded(nn.ModuleDict({"encoder": encoder, "decoder": decoder}), model)
+
+
+def _loaded(theirs, model):
+    """`theirs` with the model's settings, dtype and weights (strict: every name matches)."""
+    import torch
+    theirs.config = dict(model.config)
     ours = model.state_dict()
     theirs.to(torch.from_numpy(next(iter(ours.values()))).dtype)
     theirs.load_state_dict({_torch_name(name): torch.from_numpy(array)
-                            for name, array in ours.items()})       # strict: every name matches
+                            for name, array in ours.items()})
     return theirs.eval()
+
+
+def _transformer_modules(model):
+    """The Transformer's parts as torch.nn modules, under our names (weights not yet copied)."""
+    import torch
+    from torch import nn
+
+    from attention.to_torch import decoder_block_to_torch, encoder_block_to_torch
+    c = model.config
+    parts = {}
+    for side, vocab, to_layer in (("encoder", "src_vocab_size", encoder_block_to_torch),
+                                  ("decoder", "tgt_vocab_size", decoder_block_to_torch)):
+        ours = getattr(model, side)
+        embedding = nn.ModuleDict({"tokens": nn.Embedding(c[vocab], c["d_model"],
+                                                          padding_idx=c["padding_idx"])})
+        if c["positions"] == "learned":
+            embedding["positions"] = nn.ModuleDict({"embedding": nn.Embedding(c["max_len"],
+                                                                              c["d_model"])})
+        else:                                           # the sines and cosines: no weights
+            pe = torch.from_numpy(ours.embedding.positions.pe)                  # (max_len, d)
+            embedding.register_buffer("pe", pe, persistent=False)
+        parts[side] = nn.ModuleDict({"embedding": embedding, "layers": nn.ModuleList(
+            [to_layer(block) for block in ours.layers])})
+        if ours.norm is not None:                       # pre-norm: one more at the end
+            parts[side]["norm"] = nn.LayerNorm(c["d_model"], eps=ours.norm.eps)
+    parts["decoder"]["out"] = nn.Linear(c["d_model"], c["tgt_vocab_size"])
+    return nn.ModuleDict(parts)
 
 
 def _torch_name(name):
@@ -82,8 +129,39 @@ def torch_forward(theirs, src, tgt_in):
     src, tgt_in = torch.as_tensor(np.asarray(src)), torch.as_tensor(np.asarray(tgt_in))
     mask = src != theirs.config["padding_idx"]              # (B, S), ours: True = a real token
     _check_left_padded(mask.numpy())
+    if "d_model" in theirs.config:                          # a Transformer
+        return _transformer_forward(theirs, src, tgt_in, mask), None
     enc_outputs, state = _encode(theirs.encoder, src, mask)
     return _decode(theirs.decoder, theirs.config, tgt_in, state, enc_outputs, mask)
+
+
+def _transformer_forward(theirs, src, tgt_in, mask):
+    """Transformer.forward(src, tgt_in) in torch's layers -> logits (B, T, V)"""
+    import torch
+    pad, T = theirs.config["padding_idx"], tgt_in.shape[1]
+    memory = _embed(theirs.encoder.embedding, src, pad)                     # (B, S, d)
+    for layer in theirs.encoder.layers:
+        memory = layer(memory, src_key_padding_mask=~mask)  # torch: True = may NOT attend
+    if "norm" in theirs.encoder:
+        memory = theirs.encoder.norm(memory)                                # (B, S, d)
+    later = torch.ones(T, T, dtype=torch.bool).triu(diagonal=1)             # (T, T) no peeking
+    x = _embed(theirs.decoder.embedding, tgt_in, pad)                       # (B, T, d)
+    for layer in theirs.decoder.layers:
+        x = layer(x, memory, tgt_mask=later, memory_key_padding_mask=~mask)
+    if "norm" in theirs.decoder:
+        x = theirs.decoder.norm(x)                                          # (B, T, d)
+    return theirs.decoder.out(x)                                            # (B, T, V)
+
+
+def _embed(embedding, ids, pad):
+    """ids (B, T) -> tokens * sqrt(d) + positions counted from each row's first real token"""
+    import torch
+    tokens = embedding.tokens
+    first = (ids != pad).int().argmax(dim=-1, keepdim=True)                 # (B, 1)
+    where = (torch.arange(ids.shape[1]) - first).clamp(min=0)               # (B, T)
+    table = (embedding.positions.embedding.weight if "positions" in embedding
+             else embedding.pe.to(tokens.weight.dtype))
+    return tokens(ids) * math.sqrt(tokens.embedding_dim) + table[where]     # (B, T, d)
 
 
 def _check_left_padded(mask):

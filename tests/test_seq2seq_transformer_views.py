@@ -180,3 +180,47 @@ def test_the_grid_has_a_row_per_layer_and_a_column_per_head_labelled_with_the_to
         plot_layer_heads(weights, source, output[:4])
     with pytest.raises(ValueError, match="9 layers of 8 heads make 72 heatmaps"):
         plot_layer_heads(np.full((9, 8, 1, 1), 1.0), ["a"], ["b"])
+
+
+# ---- seq2seq.to_torch: the Transformer in torch.nn modules -------------------------------------
+
+@pytest.mark.parametrize("dtype, tolerance", [(np.float64, 1e-10), (np.float32, 1e-5)])
+@pytest.mark.parametrize("norm, positions", [("pre", "sinusoidal"), ("post", "learned")])
+def test_the_transformer_in_torch_layers_gives_our_logits_on_a_padded_batch(norm, positions,
+                                                                             dtype, tolerance):
+    torch = pytest.importorskip("torch")
+    from seq2seq.to_torch import to_torch, torch_forward
+    model = transformer_translator(norm=norm, positions=positions, steps=2, dtype=dtype).model
+    rng = np.random.default_rng(0)
+    src = rng.integers(4, 14, size=(4, 6))
+    for row, pads in enumerate((0, 1, 3, 5)):                   # left padding, one token left
+        src[row, :pads] = 0
+    tgt_in = np.c_[np.ones((4, 1), dtype=np.int64), rng.integers(3, 14, size=(4, 4))]
+    tgt_in[1, 3:] = tgt_in[3, 2:] = 0                            # padded targets, on the right
+    ours, _ = model(src, tgt_in)                                 # (B, T, V)
+    theirs = to_torch(model)
+    assert isinstance(theirs.decoder.layers[0], torch.nn.TransformerDecoderLayer)
+    assert theirs.decoder.layers[0].norm_first == (norm == "pre")
+    assert ("norm" in theirs.encoder) == (norm == "pre")
+    logits, weights = torch_forward(theirs, src, tgt_in)
+    assert weights is None and logits.dtype == torch.from_numpy(ours.data).dtype
+    assert np.abs(logits.detach().numpy() - ours.data).max() <= tolerance
+    with torch.no_grad():                                        # torch's fast path, eval mode
+        fast, _ = torch_forward(theirs, src, tgt_in)
+    assert np.abs(fast.numpy() - ours.data).max() <= tolerance
+    moved = src.copy()
+    moved[0, -1] = 0                                             # a pad after a token
+    with pytest.raises(ValueError, match="src row 0 has a pad at position 5, after a token"):
+        torch_forward(theirs, moved, tgt_in)
+
+
+def test_the_torch_copy_has_our_names_and_every_weight_of_ours():
+    pytest.importorskip("torch")
+    from seq2seq.to_torch import to_torch
+    model = transformer_translator(layers=1, positions="learned", steps=0).model
+    theirs = to_torch(model)
+    ours = model.state_dict()
+    copied = theirs.state_dict()
+    assert list(copied) == list(ours)
+    for name, array in ours.items():
+        np.testing.assert_array_equal(copied[name].numpy(), array, err_msg=name)
