@@ -14,7 +14,8 @@
     checkpoint_entries.py  what a checkpoint holds, entry by entry, checked before it is used;
     checkpoint_reading.py  a checkpoint read through those checks
     demo.py                the demo, the project's main job
-    draw.py, explore.py    one decoder step of a trained model, as a graph or as a page
+    draw.py, explore.py    one decoder step of a trained model, as a graph or as a page;
+                           transformer_step.py: what they fold and name in a Transformer's
 
 The models themselves are in seq2seq.models, their data in seq2seq.data.
 """
