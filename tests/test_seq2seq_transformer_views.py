@@ -18,7 +18,7 @@ SENTENCE = "31415"
 
 
 def transformer_translator(layers=2, heads=2, norm="pre", positions="sinusoidal", steps=3,
-                           dtype=np.float64):
+                           dtype=np.float64, max_len=64):
     """A tiny Transformer on the reversal task, trained `steps` Adam updates, then told never to
     write <eos> (its logit -1000), so that every step up to the length limit is there."""
     from minigrad.optim import Adam
@@ -29,7 +29,7 @@ def transformer_translator(layers=2, heads=2, norm="pre", positions="sinusoidal"
     tgt_vocab = Vocab.build(tokenize(t, level) for _, t in pairs)
     minigrad.manual_seed(0)
     model = Transformer(len(src_vocab), len(tgt_vocab), d_model=8, heads=heads, layers=layers,
-                        d_ff=16, norm=norm, positions=positions, max_len=64).to(dtype)
+                        d_ff=16, norm=norm, positions=positions, max_len=max_len).to(dtype)
     src = pad_sources([src_vocab.encode(tokenize(s, level)) for s, _ in pairs], 0)
     tgt = pad_targets([tgt_vocab.encode(tokenize(t, level), bos=True, eos=True)
                        for _, t in pairs], 0)
@@ -115,6 +115,16 @@ def test_a_scope_the_step_has_not_is_refused_listing_the_transformer_scopes(tran
                        r"'projections', 'head 0', 'head 1', 'output', 'cross-attention', "
                        r"'encoder', 'feed-forward', 'layer 2', 'final norm', 'loss'$"):
         decoder_step_drawing(translator, SENTENCE, step=1, collapse=["decoder lstm"])
+
+
+def test_a_step_beyond_the_models_last_position_is_refused_naming_max_len():
+    from seq2seq.commands.draw import decoder_step
+    short = transformer_translator(positions="learned", steps=0, max_len=8)
+    assert decoder_step(short, "2718", step=7)["logits"].shape == (1, len(short.tgt_vocab))
+    with pytest.raises(SettingError, match=r"^step 8 is past the last step decoding of '2718' "
+                       r"can reach: it stops after 8 steps \(the model's max_len: it has no "
+                       r"position beyond\), so the steps are 0 to 7$"):
+        decoder_step(short, "2718", step=8)
 
 
 def test_the_explorer_page_folds_the_same_scopes_and_holds_every_head(translator):

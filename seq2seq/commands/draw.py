@@ -69,6 +69,9 @@ def run_step(translator, sentence, step):
     src = translator.source_ids([sentence])                             # (1, S)
     enc_outputs, state, src_mask = model.encode(src)                    # (1, S, H), (1, H) each
     limit = 2 * src.shape[1] + 10                       # where greedy decoding stops
+    why = f"2 S + 10 for S = {src.shape[1]} source tokens"
+    if transformer_step.is_transformer(model) and model.max_len < limit:
+        limit, why = model.max_len, "the model's max_len: it has no position beyond"
     token = np.array([tgt.bos_id])
     with no_grad():                                     # the steps before: run, not recorded
         for done in range(min(step, limit)):
@@ -80,8 +83,8 @@ def run_step(translator, sentence, step):
                                    f"at step {done}, so the steps are 0 to {done}")
     if step >= limit:                                   # (decoding never wrote <eos>)
         raise SettingError("step", f"{step} is past the last step decoding of {sentence!r} "
-                           f"can reach: it stops after {limit} steps (2 S + 10 for S = "
-                           f"{src.shape[1]} source tokens), so the steps are 0 to {limit - 1}")
+                           f"can reach: it stops after {limit} steps ({why}), so the steps "
+                           f"are 0 to {limit - 1}")
 
     named = {}                                          # the step's tensors, by name
     logits, _, weights = decoder.step(token, state, enc_outputs, src_mask, named=named)
