@@ -93,16 +93,16 @@ def run_step(translator, sentence, step):
         loss = F.cross_entropy(logits, written)                         # -log p(token)
     word = tgt.token(int(written[0]))
     names = {f"-log p({word})": loss, "logits": logits, "encoder outputs": enc_outputs}
-    if transformer_step.is_transformer(model):
-        names.update(transformer_step.step_names(loss, state, tgt.token(int(token[0])), step))
-        return {"loss": loss, "logits": logits, "weights": weights, "token": int(written[0]),
-                "word": word, "names": names}
-    names[f"embedding of {tgt.token(int(token[0]))}"] = named["embedding"]
-    for i, part in enumerate(decoder.rnn.state_parts):                  # h, c for an LSTM
-        names[f"{part} (decoder state)" if i == 0 else part] = named[part]
-    if weights is not None:
-        names.update({"attention weights": named["attention weights"],
-                      "context": named["context"]})
+    read = tgt.token(int(token[0]))                     # the token this step reads
+    if transformer_step.is_transformer(model):          # kept keys and values, every head
+        names.update(transformer_step.step_names(loss, state, read, step))
+    else:
+        names[f"embedding of {read}"] = named["embedding"]
+        for i, part in enumerate(decoder.rnn.state_parts):              # h, c for an LSTM
+            names[f"{part} (decoder state)" if i == 0 else part] = named[part]
+        if weights is not None:
+            names.update({"attention weights": named["attention weights"],
+                          "context": named["context"]})
     return {"loss": loss, "logits": logits, "weights": weights, "token": int(written[0]),
             "word": word, "names": names}
 
