@@ -1,11 +1,10 @@
 """`train --arch transformer`: its options checked as the others are (one line each, before any
 work), the options of one model refused with the other, the settings recorded in the checkpoint,
 `--resume` giving the weights of an uninterrupted run (warm-up schedule included), and
-evaluate, translate (greedy and beam), draw and explore loading the run."""
+evaluate and translate (greedy and beam) loading the run."""
 
 import argparse
 import json
-import shutil
 
 import numpy as np
 import pytest
@@ -128,34 +127,3 @@ def test_resuming_a_transformer_run_refuses_a_change_of_its_shape(tmp_path, caps
     assert main(["train", "--resume", "--epochs", "2", "--out", str(out),
                  "--bidirectional"]) == 1
     assert "--bidirectional applies to --arch lstm only" in one_error_line(capsys)
-
-
-def test_draw_and_explore_show_a_transformer_runs_decoder_step_folded_by_layer_and_head(
-        tmp_path, capsys):
-    if not shutil.which("dot"):                         # the drawing needs a Graphviz
-        pytest.importorskip("pygraphviz")
-    out = tmp_path / "run"
-    assert main(["train", *TINY, "--out", str(out)]) == 0
-    capsys.readouterr()
-    assert main(["draw", str(out), "--out", str(tmp_path / "step.svg")]) == 0
-    dot = (tmp_path / "step.dot").read_text(encoding="utf-8")
-    assert "cross-attention" in dot and "layer 1 kept keys" in dot and "Exp()" not in dot
-    assert main(["draw", str(out), "--collapse", "encoder", "head 0", "--out",
-                 str(tmp_path / "head1.svg")]) == 0
-    assert "layer 1 cross-attention head 1 weights" in (tmp_path / "head1.dot").read_text(
-        encoding="utf-8")
-    assert main(["explore", str(out), "--step", "1", "--out", str(tmp_path / "step.html")]) == 0
-    assert "head 1" in (tmp_path / "step.html").read_text(encoding="utf-8")
-    assert main(["draw", str(out), "--collapse", "decoder lstm"]) == 1
-    assert "--collapse names no scope 'decoder lstm'" in one_error_line(capsys)
-
-
-def test_translate_plot_draws_a_transformers_cross_attention_a_row_per_layer(tmp_path, capsys):
-    out = tmp_path / "run"
-    assert main(["train", *TINY, "--layers", "2", "--out", str(out)]) == 0
-    capsys.readouterr()
-    assert main(["translate", str(out), "12345", "--plot", str(tmp_path / "grid.png")]) == 0
-    printed = capsys.readouterr().out
-    assert "│" in printed                                 # the text heatmap: the heads' mean
-    assert f"a row per layer, a column per head: {tmp_path / 'grid.png'}" in printed
-    assert (tmp_path / "grid.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -2,6 +2,8 @@
 explored (seq2seq/commands/draw.py, explore.py, transformer_step.py), its cross-attention as a
 grid of heatmaps (translate --plot), and the model in torch.nn modules (seq2seq.to_torch)."""
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -9,12 +11,16 @@ import minigrad
 from minigrad import no_grad
 from minigrad.graph import walk
 from minigrad.settings import SettingError
+from seq2seq.commands.cli import main
 from seq2seq.data import tasks
 from seq2seq.data.vocab import Vocab, tokenize
 from seq2seq.models.transformer import Transformer
 from seq2seq.translator import Translator
 
 SENTENCE = "31415"
+TINY_RUN = ["train", "--task", "copy", "--num-examples", "60", "--epochs", "1", "--arch",
+            "transformer", "--d-model", "8", "--heads", "2", "--d-ff", "16", "--layers", "1",
+            "--batch-size", "16", "--no-progress"]
 
 
 def transformer_translator(layers=2, heads=2, norm="pre", positions="sinusoidal", steps=3,
@@ -234,3 +240,43 @@ def test_the_torch_copy_has_our_names_and_every_weight_of_ours():
     assert list(copied) == list(ours)
     for name, array in ours.items():
         np.testing.assert_array_equal(copied[name].numpy(), array, err_msg=name)
+
+
+# ---- from the command line: a Transformer run --------------------------------------------------
+
+def one_error_line(capsys):
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+def test_draw_and_explore_show_a_transformer_runs_decoder_step_folded_by_layer_and_head(
+        tmp_path, capsys):
+    if not shutil.which("dot"):                         # the drawing needs a Graphviz
+        pytest.importorskip("pygraphviz")
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["draw", str(out), "--out", str(tmp_path / "step.svg")]) == 0
+    dot = (tmp_path / "step.dot").read_text(encoding="utf-8")
+    assert "cross-attention" in dot and "layer 1 kept keys" in dot and "Exp()" not in dot
+    assert main(["draw", str(out), "--collapse", "encoder", "head 0", "--out",
+                 str(tmp_path / "head1.svg")]) == 0
+    assert "layer 1 cross-attention head 1 weights" in (tmp_path / "head1.dot").read_text(
+        encoding="utf-8")
+    assert main(["explore", str(out), "--step", "1", "--out", str(tmp_path / "step.html")]) == 0
+    assert "head 1" in (tmp_path / "step.html").read_text(encoding="utf-8")
+    assert main(["draw", str(out), "--collapse", "decoder lstm"]) == 1
+    assert "--collapse names no scope 'decoder lstm'" in one_error_line(capsys)
+
+
+def test_translate_plot_draws_a_transformers_cross_attention_a_row_per_layer(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--layers", "2", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["translate", str(out), "12345", "--plot", str(tmp_path / "grid.png")]) == 0
+    printed = capsys.readouterr().out
+    assert "│" in printed                                 # the text heatmap: the heads' mean
+    assert f"a row per layer, a column per head: {tmp_path / 'grid.png'}" in printed
+    assert (tmp_path / "grid.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
