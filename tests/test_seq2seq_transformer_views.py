@@ -108,6 +108,7 @@ def test_by_default_the_encoder_the_earlier_layers_and_every_head_are_folded(tra
     assert "Exp()" not in folded                                # the heads' softmax is inside
     assert "cross-attention" in folded and "feed-forward" in folded   # the last layer's frames
     assert "layer 2 kept keys" in folded
+    assert "(the new token alone, with the keys and values kept from step 0)" in folded
     unfolded = decoder_step_drawing(translator, SENTENCE, step=1,
                                     collapse=["encoder", "layer 1", "head 0"]).source
     assert "Exp()" in unfolded and "layer 2 cross-attention head 1 weights" in unfolded
@@ -141,6 +142,10 @@ def test_the_explorer_page_folds_the_same_scopes_and_holds_every_head(translator
     assert names == ["encoder", "head 0", "head 1", "layer 1"]
     assert ["layer 2", "cross-attention", "head 1"] in scopes    # there to unfold
     assert [k for k, path in enumerate(scopes) if path == ["layer 2"]][0] not in folded
+    assert page.data["title"].endswith("(the new token alone, with the keys and values kept "
+                                       "from step 0)")
+    assert explore_decoder_step(translator, SENTENCE, step=3).data["title"].endswith(
+        "kept from steps 0 to 2)")
     tensors = {t["name"] for t in page.data["tensors"]}
     assert {"layer 1 kept keys", "layer 2 cross-attention head 0 weights"} <= tensors
     with pytest.raises(ValueError, match="max_elements"):       # the LSTM's limits hold

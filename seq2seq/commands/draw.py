@@ -107,6 +107,17 @@ def run_step(translator, sentence, step):
             "word": word, "names": names}
 
 
+def step_title(model, sentence, step, word):
+    """The caption of a step's drawing or page; a Transformer's says what its step attends."""
+    title = f"Decoder step {step} of {sentence!r}: it writes {word!r}"
+    if transformer_step.is_transformer(model):
+        kept = "nothing kept yet" if step == 0 else (
+            "the keys and values kept from step 0" if step == 1 else
+            f"the keys and values kept from steps 0 to {step - 1}")
+        title += f" (the new token alone, with {kept})"
+    return title
+
+
 def decoder_step_drawing(translator, sentence, step=0, collapse=None, backward_order=False,
                          show_values=True, legend=True):
     """The drawing (a minigrad.viz Drawing) of decoder step `step` of translating `sentence`;
@@ -118,7 +129,7 @@ def decoder_step_drawing(translator, sentence, step=0, collapse=None, backward_o
     collapse = step_collapse(translator.model, run["loss"], collapse)
     names = {f"{name}": p for name, p in translator.model.named_parameters()}
     names.update(run["names"])
-    title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
+    title = step_title(translator.model, sentence, step, run["word"])
     return draw_graph(run["loss"], names=names, collapse=collapse,
                       backward_order=backward_order, show_values=show_values, title=title,
                       legend=legend)

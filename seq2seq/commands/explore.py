@@ -14,7 +14,13 @@ head folded (seq2seq/commands/transformer_step.py); a click on a head shows its 
 
 from minigrad.graph import walk
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
-from seq2seq.commands.draw import add_step_options, decoder_step, load_step, step_collapse
+from seq2seq.commands.draw import (
+    add_step_options,
+    decoder_step,
+    load_step,
+    step_collapse,
+    step_title,
+)
 
 
 def explore_decoder_step(translator, sentence, step=0, collapse=None,
@@ -31,7 +37,7 @@ def explore_decoder_step(translator, sentence, step=0, collapse=None,
     names.update(run["names"])
     time_steps = {name for op in walk([run["loss"]]).ops for name in op.scope
                   if name.startswith("time step ")}
-    title = f"Decoder step {step} of {sentence!r}: it writes {run['word']!r}"
+    title = step_title(translator.model, sentence, step, run["word"])
     return explore(run["loss"], names=names, collapse=collapse + sorted(time_steps),
                    predict=predict, title=title, max_elements=max_elements,
                    max_bytes=max_bytes)
