@@ -94,6 +94,20 @@ def test_the_projects_softmax_in_logsumexps_backward_is_refused(tmp_path):
     assert message.startswith("logsumexp: your logsumexp runs minigrad.ops.softmax.Softmax")
 
 
+def test_the_attention_softmax_in_logsumexps_backward_is_refused(tmp_path):
+    path = logsumexp_file(tmp_path, """
+    def backward(self, grad_y):
+        import minigrad
+        from attention import softmax
+        if not self.keepdims:
+            grad_y = np.expand_dims(grad_y, self.axis)
+        with minigrad.no_grad():
+            return (grad_y * softmax(minigrad.Tensor(self.x), axis=self.axis).data,)
+""")
+    message = refusal("logsumexp", path)
+    assert message.startswith("logsumexp: your logsumexp runs attention.softmax.softmax")
+
+
 def test_the_projects_log_softmax_in_logsumexps_forward_is_refused(tmp_path):
     source = LOGSUMEXP_FORWARD.replace(
         "        total = np.sum(np.exp(x - peak), axis=self.axis, keepdims=True)\n"
@@ -151,3 +165,26 @@ def test_a_backward_that_runs_the_students_logsumexp_again_is_refused(tmp_path):
     with pytest.raises(SolutionFailed) as caught:
         grader.grade(minigrad.grade.EXERCISES, "logsumexp", path)
     assert str(caught.value).startswith("logsumexp: your backward runs your forward (logsumexp)")
+
+
+def test_a_numerical_backward_through_a_renamed_copy_of_forward_is_refused(tmp_path):
+    path = logsumexp_file(tmp_path, """
+    def backward(self, grad_y):
+        import types
+        helper = types.FunctionType(LogSumExp.forward.__code__.replace(
+            co_name="helper", co_qualname="helper"), globals())
+        x, h = self.x, 1e-6
+        grad_x = np.zeros_like(x)
+        for i in np.ndindex(x.shape):
+            up, down = x.copy(), x.copy()
+            up[i] += h
+            down[i] -= h
+            slope = (helper(self, up) - helper(self, down)) / (2 * h)
+            grad_x[i] = np.sum(grad_y * slope)
+        return (grad_x,)
+""")
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade(minigrad.grade.EXERCISES, "logsumexp", path)
+    message = str(caught.value)
+    assert message.startswith("logsumexp: your backward runs your forward "
+                              "(LogSumExp.forward, again as helper)"), message

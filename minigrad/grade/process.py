@@ -76,10 +76,13 @@ def project_folders():
 def answer_specs(answers):
     """(blocked, watched) for the child: the files no one may open there (blocked_files, and
     any module among the answers, by its file); the functions and classes, by name, it
-    watches for (answers.py)."""
+    watches for (answers.py). An answer given as 'module:name' is a piece of a package above
+    minigrad's floor (attention): the child finds it by that name, so minigrad imports none."""
     blocked, watched = blocked_files(), []
     for answer in answers:
-        if isinstance(answer, types.ModuleType):
+        if isinstance(answer, str):
+            watched.append(answer)
+        elif isinstance(answer, types.ModuleType):
             blocked.append([answer.__file__, f"the file of {answer.__name__}"])
         else:
             watched.append(f"{answer.__module__}:{answer.__qualname__}")
