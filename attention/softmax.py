@@ -5,6 +5,8 @@
 Subtracting c changes nothing (the factor exp(-c) cancels) but keeps `exp` from overflowing:
 scores of 1e4 are fine. A `-inf` score is a position that may not be attended: exp(-inf) = 0,
 so it gets weight 0. A row that is all `-inf` (nothing may be attended) gets weights 0, not NaN.
+Integer and boolean scores are taken as float64 first, as `minigrad.functional.softmax` takes
+them: in int8, -100 - 100 would wrap round to 56.
 
 `minigrad.functional.softmax` is the same function as one fused op with a hand-written backward;
 the two agree in values and in gradients (see tests/test_attention_softmax.py). Here backward
@@ -15,6 +17,7 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad import Tensor
+from minigrad.ops.arithmetic import as_floating
 from minigrad.ops.pytorch_words import axis_or_dim
 
 
@@ -25,6 +28,8 @@ def softmax(x, axis=-1, *, dim=None):
     works too.) The four steps are four ops: subtract the max, exp, sum, divide.
     """
     axis = axis_or_dim("softmax", axis, dim, default=-1)
+    if x.dtype.kind in "biu":           # integers never require grad: a float64 leaf loses nothing
+        x = Tensor(as_floating(x.data), name=x.name)
     # c = the maximum along the axis. It is a constant shift, not part of the graph: softmax(x - c)
     # is softmax(x) for every c, so no gradient has to flow through c. A row that is all -inf is
     # shifted by 0 instead (-inf - -inf would be NaN).

@@ -1,5 +1,5 @@
 """attention.softmax, built from primitive ops, is the fused minigrad.functional.softmax: the same
-values, the same gradients, the same behaviour on huge and on -inf scores."""
+values, the same gradients, the same behaviour on huge, on -inf and on integer scores."""
 
 import numpy as np
 import pytest
@@ -87,3 +87,16 @@ def test_softmax_minus_infinity_gets_zero_weight_and_a_full_row_gives_zeros():
 def test_softmax_keeps_float32():
     y = softmax(Tensor(np.array([1.0, 2.0], dtype=np.float32)))
     assert y.dtype == np.float32
+
+
+@pytest.mark.parametrize("x", [np.array([[-100, 100, 0]], np.int8),
+                               np.array([[1, 2, 3], [4, 0, 2]], np.uint8),
+                               np.array([[-5, 7, 2], [300, 301, -300]], np.int64),
+                               np.array([[True, False, True]])],
+                         ids=["int8", "uint8", "int64", "bool"])
+def test_integer_scores_give_the_fused_softmaxs_float64_weights(x):
+    y = softmax(Tensor(x), axis=-1).data
+    assert y.dtype == np.float64
+    np.testing.assert_allclose(y, F.softmax(Tensor(x), axis=-1).data, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(y, F.softmax(Tensor(x.astype(np.float64)), axis=-1).data,
+                               rtol=1e-12, atol=0)
