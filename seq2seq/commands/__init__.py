@@ -12,6 +12,7 @@
     rnn_file.py            a recurrent layer from the user's file (--rnn my_gru.py:GRU);
                            rnn_copy.py: the copy a run keeps of it, and loading it again
     checkpoint_entries.py  what a checkpoint holds, entry by entry, checked before it is used;
+                           checkpoint_history.py: its history; entry_error.py: their error
     checkpoint_reading.py  a checkpoint read through those checks
     demo.py                the demo, the project's main job
     draw.py, explore.py    one decoder step of a trained model, as a graph or as a page;

@@ -13,8 +13,8 @@ beyond seq2seq.commands.epoch.MAX_WEIGHT in size).
      "src_vocab", "tgt_vocab": {"tokens": [str, ...]}
      "level":         "char" or "word",   "reverse_input": bool
      "config":        {"task": str, ...}          the training settings
-     "history":       [{"epoch": 1, "loss": float, ...}, ...]   epochs 1, 2, ... in order, every
-                      number finite: report.json is written from it, and JSON has no NaN
+     "history", "epochs": each epoch's record, and how many epochs were trained:
+                      seq2seq.commands.checkpoint_history checks them
      "split":         None, or the record of seq2seq.data.heldout: its train_sources one hash per
                       training source, so no more hashes than the run could have had sources
                       (config.num_examples for a built-in task, MAX_SOURCES for a pairs file)
@@ -33,6 +33,8 @@ import numpy as np
 
 from minigrad.checkpoint import Declared
 from seq2seq.commands import sizes
+from seq2seq.commands.checkpoint_history import check_history
+from seq2seq.commands.entry_error import EntryError, list_of
 from seq2seq.commands.epoch import MAX_WEIGHT
 from seq2seq.commands.settings import MAX_EXAMPLES
 from seq2seq.data.tasks import TASKS
@@ -43,30 +45,6 @@ MAX_SOURCES = MAX_EXAMPLES
 
 MODEL_ENTRIES = ("model", "model_config", "src_vocab", "tgt_vocab", "level", "reverse_input")
 LAYER_PREFIXES = ("encoder.rnn.", "encoder.rnn_reverse.", "decoder.rnn.")
-
-
-class EntryError(ValueError):
-    """An entry of the checkpoint is not what it should be; `entry` names it ("split.val_pairs")."""
-
-    def __init__(self, entry, expected, found, found_text=None):
-        self.entry = entry
-        found_text = describe(found) if found_text is None else found_text
-        super().__init__(f"its {entry!r} entry should be {expected}, found {found_text}")
-
-    @classmethod
-    def missing(cls, entry):
-        error = cls(entry, "", None)
-        error.args = (f"no {entry!r} entry",)
-        return error
-
-
-def describe(value):
-    """A short account of a value for a message: 7 -> "7 (int)"; an array -> its declaration."""
-    if isinstance(value, Declared):
-        return f"an array of shape {value.shape} and dtype {value.dtype}"
-    text = repr(value)
-    text = text if len(text) <= 60 else text[:45] + "..." + text[-10:]
-    return f"{text} ({type(value).__name__})"
 
 
 def check_declared(state, renamed):
@@ -96,7 +74,7 @@ def check_declared(state, renamed):
         if name != "model":
             _no_array_larger(value, name, largest)
     if "history" in state:
-        _history(state["history"])
+        check_history(state)
     return renamed(model)
 
 
@@ -188,7 +166,7 @@ def _config(value):
 def _split(value, most_sources):
     if not isinstance(value, dict):
         raise EntryError("split", "a dict (the record of the split) or None", value)
-    pairs = _list_of(value.get("val_pairs"), "split.val_pairs", list, "[source, target] pairs")
+    pairs = list_of(value.get("val_pairs"), "split.val_pairs", list, "[source, target] pairs")
     for i, pair in enumerate(pairs):
         if len(pair) != 2 or not all(isinstance(text, str) for text in pair):
             raise EntryError(f"split.val_pairs[{i}]", "a [source, target] pair of str", pair)
@@ -201,70 +179,6 @@ def _split(value, most_sources):
     for name in ("hash", "corpus_sha256"):
         if not isinstance(value.get(name), str):
             raise EntryError(f"split.{name}", "a str", value.get(name))
-
-
-# An epoch's record as `train` writes it: what the numbers must be, key by key; a record may
-# leave out the validation scores (no validation pairs), and `changed` ({option: [old, new]})
-# is there on the first epoch of a resumed run that changed an option.
-SCORES = ("exact_match", "token_accuracy", "bleu")          # in [0, 1]
-COUNTS = ("examples", "blank_outputs")                      # whole numbers >= 0
-BLEU_TOKENS = ("char", "13a")
-
-
-def _history(value):
-    """Each epoch's record: its number (1, 2, ... in order), a finite loss >= 0, scores in
-    [0, 1], counts >= 0, and nothing that JSON cannot hold (NaN, infinity, an array)."""
-    _list_of(value, "history", dict, "dicts, one an epoch")
-    for i, record in enumerate(value):
-        where = f"history[{i}]"
-        epoch = record.get("epoch")
-        if isinstance(epoch, bool) or epoch != i + 1 or not isinstance(epoch, int):
-            raise EntryError(f"{where}.epoch", f"{i + 1} (epochs are numbered from 1, in "
-                             f"order)", epoch)
-        if "loss" not in record:
-            raise EntryError.missing(f"{where}.loss")
-        for key, item in record.items():
-            if key == "loss":
-                _number(item, f"{where}.loss", "a finite number >= 0", 0, math.inf)
-            elif key in SCORES:
-                _number(item, f"{where}.{key}", "a finite number in [0, 1]", 0, 1)
-            elif key in COUNTS:
-                if isinstance(item, bool) or not isinstance(item, int) or item < 0:
-                    raise EntryError(f"{where}.{key}", "a whole number >= 0", item)
-            elif key == "bleu_tokens" and item not in BLEU_TOKENS:
-                raise EntryError(f"{where}.{key}", "'char' or '13a'", item)
-            elif key != "epoch":
-                _plain(item, f"{where}.{key}")
-
-
-def _number(value, entry, expected, low, high):
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or not low <= value <= high or not math.isfinite(value)):
-        raise EntryError(entry, expected, value)
-
-
-def _plain(value, entry):
-    """Nothing in `value` but what JSON holds as it is: str, finite numbers, True, False,
-    None, lists and dicts with str keys (iteratively: no deep stack)."""
-    todo = [(entry, value)]
-    while todo:
-        where, item = todo.pop()
-        if isinstance(item, dict):
-            if not all(isinstance(key, str) for key in item):
-                raise EntryError(where, "a dict with str keys", item)
-            todo += [(f"{where}.{key}", v) for key, v in item.items()]
-        elif isinstance(item, list):
-            todo += [(f"{where}[{i}]", v) for i, v in enumerate(item)]
-        elif isinstance(item, float) and not math.isfinite(item):
-            raise EntryError(where, "a finite number", item)
-        elif item is not None and not isinstance(item, (str, int, float)):
-            raise EntryError(where, "a str, a number, true, false or null", item)
-
-
-def _list_of(value, entry, kind, what):
-    if not isinstance(value, list) or not all(isinstance(item, kind) for item in value):
-        raise EntryError(entry, f"a list of {what}", value)
-    return value
 
 
 def _no_array_larger(value, entry, most):

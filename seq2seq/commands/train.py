@@ -229,6 +229,7 @@ def save_run(out, config, translator, optimizer, history, split=None, longest_so
         "reverse_input": translator.reverse_input,
         "rnn": translator.rnn_record,       # the layer's file and hash, or None for the LSTM
         "history": history,
+        "epochs": len(history),             # checked against the history when read
         "split": split,
         "longest_source": longest_source,
     }, Path(out) / CHECKPOINT)

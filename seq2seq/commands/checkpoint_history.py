@@ -1,0 +1,127 @@
+"""A checkpoint's history, epoch by epoch, and against the rest of the checkpoint.
+
+    "history":  [{"epoch": 1, "loss": float, ...}, ...]   epochs 1, 2, ... in order, every number
+                finite and one a float holds: report.json is written from it, and JSON has no NaN;
+                blank_outputs <= examples, and examples the split's validation pairs
+    "epochs":   int >= 0, the epochs trained: as many as the history holds (older checkpoints
+                have no such entry); the optimizer's steps agree as well: none before the first
+                epoch, at least one an epoch after it
+"""
+
+import math
+
+from seq2seq.commands.entry_error import EntryError, list_of
+
+
+def check_history(state):
+    """The checkpoint's history checked record by record, then against the other entries."""
+    _history(state["history"])
+    _history_agrees(state)
+
+
+# An epoch's record as `train` writes it: what the numbers must be, key by key; a record may
+# leave out the validation scores (no validation pairs), and `changed` ({option: [old, new]})
+# is there on the first epoch of a resumed run that changed an option.
+SCORES = ("exact_match", "token_accuracy", "bleu")          # in [0, 1]
+COUNTS = ("examples", "blank_outputs")                      # whole numbers >= 0
+BLEU_TOKENS = ("char", "13a")
+
+
+def _history(value):
+    """Each epoch's record: its number (1, 2, ... in order), a finite loss >= 0, scores in
+    [0, 1], counts >= 0, and nothing that JSON cannot hold (NaN, infinity, an array)."""
+    list_of(value, "history", dict, "dicts, one an epoch")
+    for i, record in enumerate(value):
+        where = f"history[{i}]"
+        epoch = record.get("epoch")
+        if isinstance(epoch, bool) or epoch != i + 1 or not isinstance(epoch, int):
+            raise EntryError(f"{where}.epoch", f"{i + 1} (epochs are numbered from 1, in "
+                             f"order)", epoch)
+        if "loss" not in record:
+            raise EntryError.missing(f"{where}.loss")
+        for key, item in record.items():
+            if key == "loss":
+                _number(item, f"{where}.loss", "a finite number >= 0", 0, math.inf)
+            elif key in SCORES:
+                _number(item, f"{where}.{key}", "a finite number in [0, 1]", 0, 1)
+            elif key in COUNTS:
+                if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+                    raise EntryError(f"{where}.{key}", "a whole number >= 0", item)
+            elif key == "bleu_tokens" and item not in BLEU_TOKENS:
+                raise EntryError(f"{where}.{key}", "'char' or '13a'", item)
+            elif key != "epoch":
+                _plain(item, f"{where}.{key}")
+
+
+def _history_agrees(state):
+    """The history against the rest of the checkpoint: as many epochs as the checkpoint says it
+    trained (its `epochs` entry, its optimizer's step count), and each epoch's counts with each
+    other and with the split. `train --resume` starts after the last epoch of the history, so a
+    history emptied or cut short would train the saved weights again from epoch 1."""
+    history = state["history"]
+    epochs = state.get("epochs")
+    if epochs is not None:
+        if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 0:
+            raise EntryError("epochs", "a whole number >= 0 (the epochs trained)", epochs)
+        if epochs != len(history):
+            raise EntryError("history", f"{epochs} epochs long (the 'epochs' entry)", None,
+                             f"{len(history)}")
+    steps = _optimizer_steps(state.get("optimizer"))
+    if steps is not None and (steps < len(history) or (steps > 0 and not history)):
+        wanted = "at least 1 epoch" if not history else f"at most {steps} epochs"
+        raise EntryError("history", f"{wanted} long (the optimizer took {steps} steps)", None,
+                         f"{len(history)}")
+    split = state.get("split")
+    val_pairs = split.get("val_pairs") if isinstance(split, dict) else None
+    for i, record in enumerate(history):
+        examples, blank = record.get("examples"), record.get("blank_outputs")
+        if isinstance(val_pairs, list) and examples is not None and examples != len(val_pairs):
+            raise EntryError(f"history[{i}].examples", f"{len(val_pairs)} (the split's "
+                             f"validation pairs)", examples)
+        if blank is not None and (examples is None or blank > examples):
+            raise EntryError(f"history[{i}].blank_outputs", f"at most the examples "
+                             f"({examples})", blank)
+
+
+def _optimizer_steps(optimizer):
+    """The most steps any parameter took, by the optimizer's state (0 when it holds none), or
+    None when the state records no steps (an optimizer without them)."""
+    if not isinstance(optimizer, dict) or not isinstance(optimizer.get("state"), dict):
+        return None
+    steps = [entry.get("step") for entry in optimizer["state"].values()
+             if isinstance(entry, dict)]
+    if not optimizer["state"]:
+        return 0
+    if not steps or not all(isinstance(s, int) and not isinstance(s, bool) for s in steps):
+        return None
+    return max(steps)
+
+
+def _number(value, entry, expected, low, high):
+    """A number in [low, high] that a float holds (an int such as 10**400 does not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise EntryError(entry, expected, value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise EntryError(entry, expected, value) from None
+    if not math.isfinite(number) or not low <= number <= high:
+        raise EntryError(entry, expected, value)
+
+
+def _plain(value, entry):
+    """Nothing in `value` but what JSON holds as it is: str, finite numbers, True, False,
+    None, lists and dicts with str keys (iteratively: no deep stack)."""
+    todo = [(entry, value)]
+    while todo:
+        where, item = todo.pop()
+        if isinstance(item, dict):
+            if not all(isinstance(key, str) for key in item):
+                raise EntryError(where, "a dict with str keys", item)
+            todo += [(f"{where}.{key}", v) for key, v in item.items()]
+        elif isinstance(item, list):
+            todo += [(f"{where}[{i}]", v) for i, v in enumerate(item)]
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise EntryError(where, "a finite number", item)
+        elif item is not None and not isinstance(item, (str, int, float)):
+            raise EntryError(where, "a str, a number, true, false or null", item)

@@ -1,0 +1,86 @@
+"""A checkpoint's history agrees with the rest of the checkpoint: as many epochs as it trained,
+counts that agree with each other and with the split, numbers a float holds. `train --resume`
+starts after the history's last epoch, so a history emptied would train the weights again."""
+
+import json
+import shutil
+
+import pytest
+
+import minigrad
+from seq2seq.commands.cli import main
+
+
+def changed(run, tmp_path, change):
+    """A copy of the run folder whose checkpoint's state went through `change(state)`."""
+    folder = tmp_path / "changed"
+    shutil.copytree(run, folder)
+    state = minigrad.load(folder / "checkpoint.npz")
+    change(state)
+    minigrad.save(state, folder / "checkpoint.npz")
+    return folder
+
+
+def one_line_error(args, capsys):
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    return err
+
+
+def emptied(state):
+    state["history"] = []
+    state["epochs"] = 0
+
+
+def without_epochs(state):
+    state["history"] = []
+    del state["epochs"]
+
+
+def first(key, value):
+    def change(state):
+        state["history"][0][key] = value
+    return change
+
+
+@pytest.mark.parametrize("change, entry, expected", [
+    (emptied, "history", "at least 1 epoch long (the optimizer took 1 steps), found 0"),
+    (without_epochs, "history", "at least 1 epoch long (the optimizer took 1 steps), found 0"),
+    (lambda state: state.update(epochs=3), "history",
+     "3 epochs long (the 'epochs' entry), found 1"),
+    (lambda state: state.update(epochs=-1), "epochs", "a whole number >= 0"),
+    (first("blank_outputs", 10 ** 30), "history[0].blank_outputs", "at most the examples"),
+    (first("examples", 7), "history[0].examples", "(the split's validation pairs)"),
+    (first("loss", 10 ** 400), "history[0].loss", "a finite number >= 0"),
+    (first("bleu", 10 ** 400), "history[0].bleu", "a finite number in [0, 1]"),
+])
+@pytest.mark.parametrize("command", ["evaluate", "resume"])
+def test_a_history_that_disagrees_with_the_checkpoint_is_refused_naming_file_and_entry(
+        smallest_run, tmp_path, capsys, change, entry, expected, command):
+    folder = changed(smallest_run, tmp_path, change)
+    report = (folder / "report.json").read_text(encoding="utf-8")
+    args = (["evaluate", str(folder)] if command == "evaluate" else
+            ["train", "--out", str(folder), "--resume", "--epochs", "3"])
+    err = one_line_error(args, capsys)
+    assert err.startswith(f"error: {folder / 'checkpoint.npz'}: not a seq2seq checkpoint that "
+                          f"this version can load: its {entry!r} entry should be "), err
+    assert expected in err, err
+    assert "OverflowError" not in err
+    assert (folder / "report.json").read_text(encoding="utf-8") == report
+
+
+def test_a_trained_run_records_its_epochs_and_resumes_after_them(smallest_run, tmp_path):
+    folder = changed(smallest_run, tmp_path, lambda state: None)
+    assert minigrad.load(folder / "checkpoint.npz")["epochs"] == 1
+    assert main(["train", "--out", str(folder), "--resume", "--epochs", "2",
+                 "--no-progress"]) == 0
+    state = minigrad.load(folder / "checkpoint.npz")
+    assert state["epochs"] == 2 and [r["epoch"] for r in state["history"]] == [1, 2]
+    report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+    assert [r["epoch"] for r in report] == [1, 2]
+
+
+def test_a_checkpoint_saved_before_the_epochs_entry_still_loads(smallest_run, tmp_path):
+    folder = changed(smallest_run, tmp_path, lambda state: state.pop("epochs"))
+    assert main(["evaluate", str(folder)]) == 0
