@@ -9,7 +9,9 @@ line, 1,500 numbers below a million.
 
 The file is written atomically (a temporary file renamed over it: a kill leaves the old file or
 the new one). A file that is already there and holds anything else, an edited copy, is not
-replaced unless --overwrite says so.
+replaced unless --overwrite says so, and keeps its permissions when it is. --out is a file or
+nothing yet: a device, a FIFO or a symlink to nothing is refused (a symlink to a file is
+written through).
 
 Train on it with `python -m seq2seq train --task examples/numbers.tsv ...` (README, "The command
 line"). The file holds every pair; training holds out a tenth of the sources itself, as it does
@@ -26,6 +28,7 @@ repeats by Python's `random.Random(0)` (whose draws from a seed are the same in 
 import argparse
 import os
 import random
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -91,12 +94,13 @@ def main(argv=None):
                         help="replace a file at --out that holds anything else")
     args = parser.parse_args(argv)
     wanted = text().encode("utf-8")
-    if args.out.is_dir():
-        return _refused(f"--out {args.out} is a folder: name a file")
     try:
-        found = args.out.read_bytes() if args.out.exists() else None
+        out, mode = _target(args.out)
+        found = _read_at_most(out, len(wanted) + 1) if mode is not None else None
     except OSError as error:
         return _refused(f"cannot read {args.out}: {error.strerror or error}")
+    except ValueError as error:
+        return _refused(str(error))
     if args.check:
         if found == wanted:
             print(f"{args.out}: the {len(pairs())} pairs this script writes, byte for byte")
@@ -111,15 +115,45 @@ def main(argv=None):
         return _refused(f"{args.out} holds something else than this script writes (an edited "
                         f"copy?): pass --overwrite to replace it, or choose another --out")
     try:
-        write_atomically(args.out, wanted)
+        write_atomically(out, wanted, 0o644 if mode is None else mode)
     except OSError as error:
         return _refused(f"cannot write {args.out}: {error.strerror or error}")
     print(f"wrote {args.out}: {len(pairs())} pairs")
     return 0
 
 
-def write_atomically(path, data):
-    """`data` into a temporary file beside `path`, flushed to disk, then renamed over `path`:
+def _target(path):
+    """The file --out names, and its permission bits (None when there is no file yet): a
+    symlink is followed to its file, so the link stays a link. Anything but a regular file (a
+    folder, a device such as /dev/zero, a FIFO, a symlink to nothing) is a ValueError: reading
+    it would never end or block, and replacing it would put a file where it was."""
+    if path.is_symlink() and not path.exists():
+        raise ValueError(f"--out {path} is a symlink to nothing ({os.readlink(path)}): name a "
+                         f"file")
+    given, path = path, Path(os.path.realpath(path))
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return path, None
+    if stat.S_ISREG(info.st_mode):
+        return path, stat.S_IMODE(info.st_mode)
+    kind = ("a folder" if stat.S_ISDIR(info.st_mode) else
+            "a FIFO" if stat.S_ISFIFO(info.st_mode) else
+            "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else
+            "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
+    raise ValueError(f"--out {given} is {kind}: name a file")
+
+
+def _read_at_most(path, size):
+    """At most `size` bytes of the file: enough to tell it from what this script writes, and no
+    more, whatever its length."""
+    with open(path, "rb") as file:
+        return file.read(size)
+
+
+def write_atomically(path, data, mode=0o644):
+    """`data` into a temporary file beside `path`, flushed to disk, then renamed over `path` with
+    permission bits `mode` (a file replaced keeps its own):
     a kill leaves the old file or the new one, never half of one. (The standard library alone,
     as minigrad.files.atomic_write does it: this script's name, numbers.py, hides the standard
     `numbers` module that NumPy imports, so it cannot import NumPy or minigrad.)"""
@@ -130,7 +164,7 @@ def write_atomically(path, data):
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):
