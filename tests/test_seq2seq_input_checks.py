@@ -245,3 +245,27 @@ def test_sep_and_columns_with_a_built_in_task_are_refused_not_ignored(tmp_path, 
         assert main(["evaluate", str(out), *task, "--columns", "1,2"]) == 1
         err = capsys.readouterr().err
         assert err.startswith("error: --columns applies only to a pairs file") and words in err
+
+
+def test_a_sep_given_its_default_value_a_tab_is_refused_as_any_other(tmp_path, capsys):
+    out = tmp_path / "run"
+    status = main(["train", "--task", "reverse", "--num-examples", "40", "--epochs", "1",
+                   "--sep", "\t", *TINY, "--out", str(out)])
+    assert status == 1 and capsys.readouterr().err == (
+        "error: --sep applies only to a pairs file (--task FILE), not to the built-in task "
+        "reverse: leave it out\n")
+    assert not out.exists()
+    assert main(["train", "--task", "reverse", "--num-examples", "40", "--epochs", "1", *TINY,
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    for task, words in ((["--task", "reverse"], "not to the built-in task reverse"),
+                        ([], "not to the recorded validation pairs")):
+        assert main(["evaluate", str(out), *task, "--sep", "\t"]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error: --sep applies only to a pairs file") and words in err, err
+    assert main(["train", "--out", str(out), "--resume", "--sep", "\t", "--epochs", "2"]) == 1
+    assert capsys.readouterr().err.startswith("error: --sep applies only to a pairs file")
+    corpus = tmp_path / "pairs.tsv"                 # a pairs file: the default tab, unwritten
+    corpus.write_text("".join(f"{w}\t{w[::-1]}\n" for w in ("abc", "bca", "cab", "acb")),
+                      encoding="utf-8")
+    assert main(["evaluate", str(out), "--task", str(corpus)]) == 0

@@ -36,11 +36,14 @@ def cmd_train(args):
     resuming = config.resume and not config.overwrite   # the saved run's arch is known later
     check_config(config, args.given, arch=not resuming,
                  pairs=not (config.resume and "task" not in args.given))
+    given_sep = config.sep if "sep" in args.given else None     # a tab written is still written
+    if not (config.resume and "task" not in args.given):
+        check_pairs_options(config.task, given_sep, config.columns)
     config = dataclasses.replace(config, rnn=resolved(config.rnn))     # an absolute path
     saved = saved_run(config) if resuming else None
     if saved is not None:
         config = resumed_config(config, saved["config"], args.given)
-        check_pairs_options(config.task, config.sep, config.columns)   # the run's own task
+        check_pairs_options(config.task, given_sep, config.columns)    # the run's own task
         try:                # the command line's values passed above: what fails came from the file
             check_config(config, arch=False)
         except ValueError as error:
@@ -93,7 +96,8 @@ def cmd_evaluate(args):
             pairs, dropped = heldout.drop_seen(pairs, record)
     else:
         columns = None if args.columns is None else tasks.parse_columns(args.columns)
-        pairs = tasks.load_pairs(args.task, sep=args.sep, columns=columns, level=translator.level)
+        pairs = tasks.load_pairs(args.task, sep="\t" if args.sep is None else args.sep,
+                                 columns=columns, level=translator.level)
     if record is None:
         print(f"warning: {args.run} does not record its training split, so which sources it "
               "trained on is unknown (seen_in_training: null)", file=sys.stderr)
@@ -194,7 +198,7 @@ def main(argv=None):
     p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("--task", help="a built-in task or a pairs file (default: the validation "
                                   "pairs the run recorded)")
-    p.add_argument("--sep", default="\t", help="separator in a pairs file")
+    p.add_argument("--sep", help="separator in a pairs file (default: a tab)")
     add_columns_option(p)
     p.add_argument("--num-examples", type=int, default=1000,
                    help="pairs generated for a built-in --task")

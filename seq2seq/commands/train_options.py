@@ -141,8 +141,9 @@ def check_config(config, given=(), arch=True, pairs=True):
     check_train_config(config)
     if arch:
         check_arch(config, given)
-    if pairs:
-        check_pairs_options(config.task, config.sep, config.columns)
+    if pairs:                   # a config alone cannot tell a tab given from the default one
+        check_pairs_options(config.task, None if config.sep == "	" else config.sep,
+                            config.columns)
     if config.rnn is not None and not config.fused:
         raise ValueError("--composed chooses how the LSTM is computed, and --rnn replaces the "
                          "LSTM: leave one of them out")
@@ -150,11 +151,13 @@ def check_config(config, given=(), arch=True, pairs=True):
 
 def check_pairs_options(task, sep, columns):
     """--sep and --columns say how to read a pairs file: with a built-in task (or, on evaluate,
-    the run's recorded split: task None) there is no file to read, and they would be ignored."""
+    the run's recorded split: task None) there is no file to read, and they would be ignored.
+    `sep` and `columns` are None when not given: a --sep given its default value, a tab, is
+    refused as any other."""
     from seq2seq.data import tasks
     if task is not None and task not in tasks.TASKS:
         return
-    given = [option for option, used in (("--sep", sep != "\t"), ("--columns", columns))
+    given = [option for option, used in (("--sep", sep is not None), ("--columns", columns))
              if used]
     if given:
         what = "the recorded validation pairs" if task is None else f"the built-in task {task}"
