@@ -142,7 +142,7 @@ def check_config(config, given=(), arch=True, pairs=True):
     if arch:
         check_arch(config, given)
     if pairs:                   # a config alone cannot tell a tab given from the default one
-        check_pairs_options(config.task, None if config.sep == "	" else config.sep,
+        check_pairs_options(config.task, None if config.sep == "\t" else config.sep,
                             config.columns)
     if config.rnn is not None and not config.fused:
         raise ValueError("--composed chooses how the LSTM is computed, and --rnn replaces the "
