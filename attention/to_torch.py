@@ -18,6 +18,7 @@ from attention.masks import causal_mask
 
 def encoder_block_to_torch(block):
     """A torch.nn.TransformerEncoderLayer computing what `block` (an EncoderBlock) computes."""
+    _check_activation(block)                    # what cannot be copied is said without PyTorch
     import torch
     theirs = torch.nn.TransformerEncoderLayer(batch_first=True, **_settings(block, torch))
     return _loaded(theirs, block, torch)
@@ -26,6 +27,7 @@ def encoder_block_to_torch(block):
 def decoder_block_to_torch(block):
     """A torch.nn.TransformerDecoderLayer computing what `block` (a DecoderBlock) computes. Call
     it with tgt_mask = the causal mask, which PyTorch does not build itself (see torch_masks)."""
+    _check_activation(block)
     import torch
     theirs = torch.nn.TransformerDecoderLayer(batch_first=True, **_settings(block, torch))
     return _loaded(theirs, block, torch)
@@ -59,13 +61,19 @@ def _keys(mask):
     return mask[:, 0]
 
 
-def _settings(block, torch):
-    attention = block.self_attn
+def _check_activation(block):
+    """The name of the block's activation in ACTIVATIONS; a function of one's own has none."""
     names = {id(function): name for name, function in ACTIVATIONS.items()}
     activation = names.get(id(block.activation))
     if activation is None:
         raise ValueError(f"{type(block).__name__} to PyTorch: only a named activation "
                          f"({sorted(ACTIVATIONS)}) has a PyTorch counterpart")
+    return activation
+
+
+def _settings(block, torch):
+    attention = block.self_attn
+    activation = _check_activation(block)
     dtype = torch.from_numpy(attention.in_proj_weight.data).dtype
     return dict(d_model=attention.embed_dim, nhead=attention.num_heads,
                 dim_feedforward=block.linear1.out_features, dropout=block.dropout.p,
