@@ -26,7 +26,6 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
     os.environ[_name] = "1"          # before NumPy is imported, or the BLAS ignores it
 
 import argparse
-import ctypes
 import importlib.util
 import resource
 import subprocess
@@ -38,6 +37,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from lstm import keep_freed_memory  # bench/lstm.py's: malloc keeps freed memory
+
 from minigrad import Tensor, nn
 
 
@@ -60,18 +61,6 @@ def best_time(fn, repeats):
         times.append(time.perf_counter() - start)
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
     return min(times), faults // repeats
-
-
-def keep_freed_memory():
-    """Tell glibc's malloc to keep freed memory for reuse (no trimming, no mmap for big
-    arrays). Returns False where that is not possible (another C library)."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-        return bool(libc.mallopt(M_TRIM_THRESHOLD, 2 ** 30)
-                    and libc.mallopt(M_MMAP_THRESHOLD, 2 ** 30))
-    except (OSError, AttributeError):
-        return False
 
 
 def minigrad_run(norm, x, upstream):
