@@ -153,7 +153,7 @@ def test_a_run_from_a_pairs_file_may_record_at_most_max_sources_hashes(
     assert "'split.train_sources' entry should be at most 100 hashes" in err
 
 
-@pytest.mark.parametrize("entry", [["history", 0, "loss"], ["config", "lr"],
+@pytest.mark.parametrize("entry", [["history", 0, "loss"], ["config", "sep"],
                                    ["src_vocab", "counts"]])
 def test_an_array_anywhere_else_larger_than_the_largest_weight_is_refused_unread(
         run, tmp_path, capsys, monkeypatch, entry):

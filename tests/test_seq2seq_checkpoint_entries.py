@@ -84,8 +84,8 @@ def test_a_split_hashed_another_way_is_refused_naming_the_checkpoint_file(run, t
     ("optimizer.step", 10 ** 400, "state 'step' of parameter 0"),
     ("optimizer.exp_avg", float("nan"), "state 'exp_avg' of parameter 0"),
     ("optimizer.exp_avg_sq", -1.0, "state 'exp_avg_sq' of parameter 0"),
-    ("config.lr", "fast", "its 'config' entry, read for the options not written"),
-    ("config.max_len", 10 ** 15, "its 'config' entry, read for the options not written"),
+    ("config.lr", "fast", "its 'config.lr' entry should be a finite number > 0, found 'fast'"),
+    ("config.max_len", 10 ** 15, "its 'config.max_len' entry should be an integer in [1, 1000]"),
 ])
 def test_a_resume_of_a_bad_saved_state_blames_the_file_not_the_options(
         run, tmp_path, capsys, entry, value, said):
@@ -105,6 +105,23 @@ def test_a_resume_of_a_bad_saved_state_blames_the_file_not_the_options(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"error: {resumable}/checkpoint.npz: ")
     assert said in err
+
+
+@pytest.mark.parametrize("name, value", [("lr", float("nan")), ("clip", -1.0), ("epochs", 2.5),
+                                         ("dropout", 1.0)])
+def test_a_saved_setting_its_option_would_refuse_is_refused_before_any_training(
+        run, tmp_path, capsys, name, value):
+    """A setting given again on the command line replaces the saved one, but the history keeps
+    the saved one: a NaN there would be saved into a history that no JSON holds. So the saved
+    settings are checked as their options are, whatever is given again, by every command."""
+    folder = changed(run, tmp_path, lambda state: state["config"].update({name: value}))
+    before = (folder / "checkpoint.npz").read_bytes()
+    said = f"its 'config.{name}' entry should be "
+    assert said in refused(folder, capsys)
+    assert main(["train", "--out", str(folder), "--resume", "--epochs", "3", "--lr", "0.01"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err
+    assert (folder / "checkpoint.npz").read_bytes() == before
 
 
 def _set(path, value):

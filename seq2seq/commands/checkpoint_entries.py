@@ -32,11 +32,12 @@ import math
 import numpy as np
 
 from minigrad.checkpoint import Declared
+from minigrad.settings import SettingError, SettingTypeError, check_number
 from seq2seq.commands import sizes
 from seq2seq.commands.checkpoint_history import check_history
 from seq2seq.commands.entry_error import EntryError, list_of
 from seq2seq.commands.epoch import MAX_WEIGHT
-from seq2seq.commands.settings import MAX_EXAMPLES
+from seq2seq.commands.settings import MAX_EXAMPLES, RULES
 from seq2seq.data.tasks import TASKS
 
 # The most training sources a run from a pairs file is taken to have (a built-in task records
@@ -157,10 +158,13 @@ def _config(value):
         raise EntryError("config", "a dict of the training settings", value)
     if "task" in value and not isinstance(value["task"], str):
         raise EntryError("config.task", "a str (a task's name or a file)", value["task"])
-    for name in ("min_len", "max_len"):
-        found = value.get(name)
-        if found is not None and (isinstance(found, bool) or not isinstance(found, int)):
-            raise EntryError(f"config.{name}", "an int or None", found)
+    for name, found in value.items():        # each setting as its option would take it
+        if name in RULES and found is not None:
+            try:
+                check_number(name, found, **RULES[name])
+            except (SettingError, SettingTypeError) as error:
+                expected = str(error).split(" must be ", 1)[-1].rsplit(", got ", 1)[0]
+                raise EntryError(f"config.{name}", expected, found) from None
 
 
 def _split(value, most_sources):
