@@ -41,12 +41,23 @@ def test_alignments_refused_on_a_users_folder_leaves_no_lock(tmp_path, capsys):
     assert _contents(out) == before
 
 
-def test_a_refused_run_in_a_new_folder_removes_the_folder(tmp_path, capsys):
-    out = tmp_path / "new" / "run"
+def test_a_refused_run_in_a_new_folder_removes_the_folders_it_made(tmp_path, capsys):
+    out = tmp_path / "new" / "a" / "run"
     assert main(["train", *TINY, "--out", str(out), "--resume"]) == 1
     assert "nothing to resume" in capsys.readouterr().err
-    assert not out.exists() and (tmp_path / "new").exists()   # the parent: made by mkdir -p,
-    # kept (only the folder named is ours to remove)
+    assert list(tmp_path.iterdir()) == []           # the run folder and the two above it
+
+
+def test_a_refused_run_keeps_the_folders_that_were_there(tmp_path, capsys):
+    (tmp_path / "kept").mkdir()
+    empty = tmp_path / "kept" / "empty"
+    empty.mkdir()
+    out = empty / "new" / "run"
+    empty_pairs = tmp_path / "kept" / "empty.tsv"
+    empty_pairs.write_text("")
+    assert main(["train", *TINY[2:], "--task", str(empty_pairs), "--out", str(out)]) == 1
+    capsys.readouterr()
+    assert not (empty / "new").exists() and empty.is_dir()      # empty, but not ours
 
 
 def test_a_lock_that_was_there_stays_after_a_refusal(tmp_path, capsys):

@@ -4,8 +4,8 @@
   lasts; a second run on the folder is refused. The operating system drops the lock when the
   process ends, however it ends, so a killed run never leaves the folder locked. On taking the
   lock, the temporary files that a killed writer left (`.NAME.XXXXXXXX.tmp`) are removed. A
-  command refused (or failed) removes the `.lock` it made, and the folder if it made that: the
-  user's folder is left as it was (seq2seq.commands.lock_file).
+  command refused (or failed) removes the `.lock` it made, and the folders it made (those
+  above the run folder too): the user's folder is left as it was (seq2seq.commands.lock_file).
 - Nothing is replaced unasked: `start(folder, config)` refuses a folder that holds a run (or any
   file the run would write) unless the config says `resume` (continue it) or `overwrite`
   (start afresh). Nothing of the earlier run is removed: the new run's first checkpoint
@@ -66,8 +66,8 @@ def hold(folder, log=say, created=False):
     """Hold the folder's lock: refuse (RunFolderError) if another process holds it. Re-entrant
     within one process (the demo holds it around the `train` it calls). On taking it, remove
     the temporary files a killed writer left there. A command refused or failed leaves no
-    trace: the .lock is removed if this call made it, and the folder, if empty, when `created`
-    says it was made for this command."""
+    trace: the .lock is removed if this call made it, and the folders `created` lists (those
+    make_folder made for this command, deepest first), each if empty."""
     folder = Path(folder)
     key = os.path.realpath(folder)
     if key in _held:
@@ -93,8 +93,8 @@ def hold(folder, log=say, created=False):
         with contextlib.suppress(OSError):
             if made:                        # removed while still locked: see lock_file
                 os.remove(folder / LOCK)
-            if created:
-                folder.rmdir()              # only if nothing else is there
+            for made_folder in created or ():
+                made_folder.rmdir()         # only if nothing else is there; deepest first
         raise
     finally:
         del _held[key]
@@ -111,11 +111,16 @@ def check_out(out, option="--out"):
 
 
 def make_folder(folder):
-    """Make the run folder; True if it was not there before (see hold's `created`)."""
+    """Make the run folder and any missing folder above it: the folders it made, deepest first
+    (see hold's `created`; empty if the run folder was there)."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise RunFolderError(f"--out {folder} is a file, not a folder")
-    created = not folder.exists()
+    created = []
+    missing = folder
+    while not missing.exists() and not missing.is_symlink() and missing != missing.parent:
+        created.append(missing)
+        missing = missing.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
