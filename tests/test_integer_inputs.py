@@ -136,3 +136,19 @@ def test_layer_norm_of_an_array_backpropagates_into_its_parameters(rng):
         grads.append((norm.weight.grad, norm.bias.grad))
     np.testing.assert_allclose(grads[0][0], grads[1][0], rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name, op", [
+    ("matrix product", lambda a: a @ a),
+    ("absolute value", lambda a: a.abs()),
+])
+def test_booleans_where_numpy_would_compute_logic_are_refused_naming_the_op(name, op):
+    """Booleans @ booleans is logical in NumPy ([[T, F], [T, T]] @ itself has True where numbers
+    give 2); PyTorch refuses it, and |x| of booleans, as this does, in one line."""
+    mask = Tensor(np.array([[True, False], [True, True]]))
+    with pytest.raises(TypeError, match="of booleans is not computed") as error:
+        op(mask)
+    assert name in str(error.value) and "(input shapes (2, 2)" in str(error.value)
+    assert "\n" not in str(error.value)
+    numbers = Tensor(np.array([[1.0, 0.0], [1.0, 1.0]]))
+    assert op(numbers).data.max() == (2.0 if name == "matrix product" else 1.0)

@@ -32,6 +32,15 @@ def as_floating(x):
     return x.astype(np.float64) if x.dtype.kind in "biu" else x
 
 
+def no_booleans(*arrays, what):
+    """Refuse boolean input where NumPy would compute something else than with numbers: `@` of
+    booleans is logical (True @ True summed is True, not 2), |x| has no boolean loop. PyTorch
+    refuses both too."""
+    if any(x.dtype == np.bool_ for x in arrays):
+        raise TypeError(f"{what} of booleans is not computed (NumPy would give a logical result); "
+                        "turn them into numbers first: x.astype(np.float64)")
+
+
 class Add(Function):
     """y = a + b        dL/da = dL/dy        dL/db = dL/dy        (each unbroadcast)"""
 
@@ -166,6 +175,7 @@ class MatMul(Function):
     saves = ("a", "b")
 
     def forward(self, a, b):
+        no_booleans(a, b, what="a matrix product")
         self.a, self.b = a, b
         if a.ndim > 2 and b.ndim == 2:                               # a stack times one matrix
             rows = a.reshape(-1, a.shape[-1])                        # (N, k)

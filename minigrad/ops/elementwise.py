@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from minigrad.autograd import Function
-from minigrad.ops.arithmetic import as_floating, unbroadcast
+from minigrad.ops.arithmetic import as_floating, no_booleans, unbroadcast
 from minigrad.ops.erf import erf
 
 
@@ -139,6 +139,7 @@ class Abs(Function):
     saves = ("sign",)
 
     def forward(self, x):
+        no_booleans(x, what="the absolute value")
         self.sign = np.sign(x)
         return np.abs(x)
 
