@@ -238,6 +238,30 @@ def test_a_seq2seq_decoder_step_folds_to_about_60_boxes(tiny_run, tmp_path, open
     assert state(page, "boxes()") > 30
 
 
+def test_a_transformer_step_folds_its_parameters_and_unfolded_shows_every_one(tmp_path,
+                                                                             open_page):
+    """Folded as draw_graph folds it: a parameter used only inside a folded scope has no box
+    of its own, and the scope's box counts it; unfolding every scope shows them all."""
+    from seq2seq.commands.draw import decoder_step_drawing
+    from seq2seq.commands.explore import explore_decoder_step
+    from tests.test_seq2seq_transformer_views import SENTENCE, transformer_translator
+
+    translator = transformer_translator()
+    parameters = len(list(translator.model.parameters()))           # 68
+    page = open_page(explore_decoder_step(translator, SENTENCE, step=1).save(
+        tmp_path / "step.html"))
+    drawing = decoder_step_drawing(translator, SENTENCE, step=1)
+    assert state(page, "boxes()") == drawing.summary["boxes"] <= 70
+    assert page.locator(".box.parameter").count() == 5              # where nothing is folded
+    held = re.findall(r"(\d+) parameters?: [\d,]+ numbers?", page.locator("#graph").inner_text())
+    assert sum(map(int, held)) + 5 == parameters
+    for path in state(page, "folded()"):
+        page.evaluate(f"window.explorer.unfold({path!r})")
+    assert state(page, "folded()") == []
+    assert page.locator(".box.parameter").count() == parameters
+    assert "parameters:" not in page.locator("#graph").inner_text()
+
+
 def test_a_screenshot_of_a_step_in_predict_mode(tmp_path, open_page):
     context, _ = attention_context()
     page = open_page(explore(context, predict=True, title="One attention step")

@@ -95,24 +95,55 @@ def test_the_step_runs_each_head_in_its_scope_and_leaves_the_model_as_it_was(tra
         == [False] * 6                                            # back to all at once
 
 
-def test_by_default_the_encoder_the_earlier_layers_and_every_head_are_folded(translator):
+PLUMBING = ["projections", "output", "feed-forward"]
+
+
+def test_by_default_the_encoder_the_earlier_layers_every_head_and_the_plumbing_are_folded(
+        translator):
     from seq2seq.commands.draw import decoder_step_drawing, default_collapse
     model = translator.model
-    assert list(default_collapse(model)) == ["encoder", "layer 1", "head 0", "head 1"]
+    assert list(default_collapse(model)) == ["encoder", "layer 1", "head 0", "head 1",
+                                             *PLUMBING, "final norm"]
     three = transformer_translator(layers=3, heads=4, steps=0).model
     assert list(default_collapse(three)) == ["encoder", "layer 1", "layer 2", "head 0",
-                                             "head 1", "head 2", "head 3"]
+                                             "head 1", "head 2", "head 3", *PLUMBING,
+                                             "final norm"]
+    post = transformer_translator(norm="post", steps=0).model     # no final norm to fold
+    assert list(default_collapse(post))[-3:] == PLUMBING
     folded = decoder_step_drawing(translator, SENTENCE, step=1).source
-    for box in ("encoder", "layer 1", "head 0", "head 1"):
+    for box in ("encoder", "layer 1", "head 0", "head 1", *PLUMBING, "final norm"):
         assert f"<B>{box}</B>" in folded or f">{box}<" in folded, box
     assert "Exp()" not in folded                                # the heads' softmax is inside
-    assert "cross-attention" in folded and "feed-forward" in folded   # the last layer's frames
+    assert "ReLU()" not in folded                               # and the feed-forward's ReLU
+    assert 'label="cross-attention"' in folded                  # the last layer's frame
     assert "layer 2 kept keys" in folded
     assert "(the new token alone, with the keys and values kept from step 0)" in folded
     unfolded = decoder_step_drawing(translator, SENTENCE, step=1,
                                     collapse=["encoder", "layer 1", "head 0"]).source
     assert "Exp()" in unfolded and "layer 2 cross-attention head 1 weights" in unfolded
     assert "layer 2 cross-attention head 0 weights" not in unfolded
+    assert "ReLU()" in unfolded
+
+
+def test_the_default_step_drawing_holds_the_parameters_in_its_folds_and_unfolded_draws_each(
+        translator):
+    """2 layers, 2 heads: 61 boxes by default (223 when each parameter had a box of its own
+    beside its folded scope); with nothing folded, 768, a box for every parameter."""
+    import re
+
+    from seq2seq.commands.draw import decoder_step_drawing
+    named = dict(translator.model.named_parameters())
+    folded = decoder_step_drawing(translator, SENTENCE, step=1)
+    assert folded.summary["boxes"] <= 70
+    drawn = [name for name, p in named.items() if folded.node_name(p) is not None]
+    assert drawn == ["decoder.embedding.tokens.weight", "decoder.layers.1.norm1.weight",
+                     "decoder.layers.1.norm1.bias", "decoder.layers.1.norm2.weight",
+                     "decoder.layers.1.norm2.bias"]        # used where nothing is folded
+    held = [int(n) for n in re.findall(r"(\d+) parameters?: [\d,]+ numbers?", folded.source)]
+    assert sum(held) + len(drawn) == len(named) == 68      # each one in one fold, or drawn
+    unfolded = decoder_step_drawing(translator, SENTENCE, step=1, collapse=[])
+    assert [name for name, p in named.items() if unfolded.node_name(p) is None] == []
+    assert "parameters:" not in unfolded.source and unfolded.summary["boxes"] > 700
 
 
 def test_a_scope_the_step_has_not_is_refused_listing_the_transformer_scopes(translator):
@@ -139,7 +170,8 @@ def test_the_explorer_page_folds_the_same_scopes_and_holds_every_head(translator
     page = explore_decoder_step(translator, SENTENCE, step=1)
     scopes, folded = page.data["scopes"], page.data["folded"]
     names = sorted({scopes[k][-1] for k in folded})
-    assert names == ["encoder", "head 0", "head 1", "layer 1"]
+    assert names == ["encoder", "feed-forward", "final norm", "head 0", "head 1", "layer 1",
+                     "output", "projections"]
     assert ["layer 2", "cross-attention", "head 1"] in scopes    # there to unfold
     assert [k for k, path in enumerate(scopes) if path == ["layer 2"]][0] not in folded
     assert page.data["title"].endswith("(the new token alone, with the keys and values kept "

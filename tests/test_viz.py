@@ -319,7 +319,7 @@ def test_collapse_an_inner_scope_keeps_the_outer_frame():
     assert "Tanh()" not in source
 
 
-def test_a_collapsed_lstm_keeps_its_parameters_and_outputs():
+def test_a_collapsed_lstm_holds_its_parameters_and_keeps_its_input_and_outputs():
     cell = nn.LSTMCell(3, 2)
     x = Tensor(np.ones((1, 3), dtype=np.float32), requires_grad=True, name="x")
     with scope("lstm"):
@@ -328,12 +328,34 @@ def test_a_collapsed_lstm_keeps_its_parameters_and_outputs():
     source = draw_graph(y, names=cell, collapse=["lstm"], backward_order=True).source
     found, arrows = nodes(source), edges(source)
     box = find(found, "lstm")
-    assert sorted(found[t].split()[0] for t, head, _ in arrows if head == box) == [
-        "bias_hh", "bias_ih", "weight_hh", "weight_ih", "x"]
+    assert [found[t].split()[0] for t, head, _ in arrows if head == box] == ["x"]
+    assert "4 parameters: 56 numbers" in found[box]             # 8x3 + 8x2 + 8 + 8, inside
+    assert not any(label.startswith(("weight", "bias")) for label in found.values())
     outputs = [head for tail, head, _ in arrows if tail == box]
     assert len(outputs) == 2                                     # h and c, both used outside
     assert "backward #3–#22" in found[box]                      # after Sum (#1) and Mul (#2)
     assert all("∂" in label for _, head, label in arrows if head == box)
+    unfolded = nodes(draw_graph(y, names=cell, backward_order=True).source)
+    assert sorted(label.split()[0] for label in unfolded.values()
+                  if label.startswith(("weight", "bias"))) == [
+        "bias_hh", "bias_ih", "weight_hh", "weight_ih"]
+
+
+def test_a_parameter_used_outside_its_folded_scope_too_is_drawn_with_an_arrow_into_it():
+    w = nn.Parameter(np.array([1.0, 2.0]))
+    v = nn.Parameter(np.array([3.0, 4.0]))
+    with scope("inside"):
+        y = (w * v).tanh()
+    with scope("other"):
+        z = (y * w).sum()                                        # w is used here too
+    source = draw_graph(z, names={"w": w, "v": v}, collapse=["inside", "other"]).source
+    found, arrows = nodes(source), edges(source)
+    inside, other = find(found, "inside"), find(found, "other")
+    assert [found[t].split()[0] for t, head, _ in arrows if head == inside] == ["w"]
+    assert [found[t].split()[0] for t, head, _ in arrows if head == other][-1] == "w"
+    assert "1 parameter: 2 numbers" in found[inside]             # v alone is inside
+    assert "parameter" not in found[other]
+    assert not any(label.startswith("v ") for label in found.values())
 
 
 # ---- size, limits, determinism --------------------------------------------------------------

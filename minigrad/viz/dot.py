@@ -3,7 +3,8 @@
 Tensors are tables (name, shape and dtype; values; gradient), ops are rounded boxes with their
 settings, and an arrow goes from each input to the op and from the op to its output. The ops
 recorded inside `with minigrad.scope(name):` are drawn inside a frame of that name (a cluster),
-or, when the name is in `collapse`, folded into one box.
+or, when the name is in `collapse`, folded into one box, which holds the parameters and
+constants used only there (it counts the parameters; unfolded, each has its box).
 
 Everything is numbered in the order of a fixed walk of the graph (tensors t0, t1, ..., ops op0,
 op1, ...), never by `id()`, so the same graph gives the same DOT text, byte for byte.
@@ -176,14 +177,15 @@ class _Plan:
 
     def drawn(self, t):
         """False for a tensor hidden inside a collapsed scope: one made there and used only
-        there, or a constant used only there."""
+        there, or a constant or a parameter used only there (the scope's box counts its
+        parameters). An input that wants a gradient, not a parameter, is always drawn."""
         if any(t is r for r in self.roots):
             return True
         users = self.graph.users.get(id(t), [])
         if t.creator is not None:
             group = self.group[id(t.creator)]
             return group is None or any(self.group[id(op)] != group for op, _ in users)
-        if t.requires_grad or not users:
+        if (t.requires_grad and _kind(t, False) != "parameter") or not users:
             return True
         first = self.group[id(users[0][0])]
         return first is None or any(self.group[id(op)] != first for op, _ in users)
@@ -230,8 +232,10 @@ class _Plan:
         self.group_names[group] = name
         ops = [op for op in self.graph.ops if self.group[id(op)] == group]
         visits = sorted(steps[id(op)] for op in ops if id(op) in steps)
-        self.nodes[name] = (group[:-1], {"label": labels.scope_label(group[-1], ops, visits),
-                                         "shape": "box3d", "style": "filled",
+        held = [t for t in self.graph.tensors if _kind(t, False) == "parameter"
+                and not self.drawn(t) and self.group[id(self.graph.users[id(t)][0][0])] == group]
+        label = labels.scope_label(group[-1], ops, visits, held)
+        self.nodes[name] = (group[:-1], {"label": label, "shape": "box3d", "style": "filled",
                                          "fillcolor": labels.SCOPE_FILL})
         return name
 

@@ -209,8 +209,9 @@ def op_label(op, step=None, saved=False):
     return "<" + "<BR/>".join(lines) + ">"
 
 
-def scope_label(name, ops, steps=None):
-    """The box of a collapsed scope: its name, how many ops it holds and of which kinds."""
+def scope_label(name, ops, steps=None, parameters=()):
+    """The box of a collapsed scope: its name, how many ops it holds and of which kinds, and
+    how many parameters (and numbers in them) it holds, those used only inside it."""
     counts = {}
     for op in ops:
         counts[type(op).__name__] = counts.get(type(op).__name__, 0) + 1
@@ -219,9 +220,18 @@ def scope_label(name, ops, steps=None):
     if len(kinds) > 4:
         summary += ", …"
     lines = [f"<B>{escape(name)}</B>", f"{len(ops)} ops: {escape(summary)}"]
+    if parameters:
+        lines.append(parameters_text(parameters))
     if steps:
         lines.append(f'<FONT COLOR="{GRAD_COLOR}">backward #{steps[0]}–#{steps[-1]}</FONT>')
     return "<" + "<BR/>".join(lines) + ">"
+
+
+def parameters_text(parameters):
+    """'1 parameter: 12 numbers', '4 parameters: 12,544 numbers' (the explorer writes the same)."""
+    numbers = sum(int(p.data.size) for p in parameters)
+    return (f"{len(parameters)} parameter{'' if len(parameters) == 1 else 's'}: "
+            f"{numbers:,} number{'' if numbers == 1 else 's'}")
 
 
 # ---------------------------------------------------------------------------------------------

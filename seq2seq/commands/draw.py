@@ -15,6 +15,8 @@ state comes in as a constant) and are not drawn.
 A Transformer's step (`train --arch transformer`) is drawn the same way: its state is the keys
 and values each layer kept from the steps before, and its scopes are the layers, their
 sublayers and each head (seq2seq/commands/transformer_step.py says which are folded at first).
+A folded scope holds the parameters that only it uses: its box counts them, and they are drawn
+one box each when it is unfolded (--collapse with no name unfolds every scope).
 
     python -m seq2seq draw runs/demo --out decoder-step.svg
     python -m seq2seq draw runs/demo --sentence "ねこ が さかな を たべる" --step 2 \
@@ -33,7 +35,8 @@ from seq2seq.commands.settings import check_settings
 def default_collapse(model):
     """The scopes folded by default: the encoder and the decoder's recurrent layer, whose scope
     is named after its class ("decoder lstm", "decoder gru"); for a Transformer, the encoder,
-    the decoder's layers but the last, and every head (transformer_step.default_collapse)."""
+    the decoder's layers but the last, every head and the plumbing around them
+    (transformer_step.default_collapse)."""
     if transformer_step.is_transformer(model):
         return transformer_step.default_collapse(model)
     return ("encoder", model.decoder.rnn_scope)
@@ -181,11 +184,13 @@ def add_step_options(p):
                    "task)")
     p.add_argument("--step", type=int, default=0, help="which output step (0: the first token)")
     p.add_argument("--collapse", nargs="*", default=None, metavar="SCOPE",
-                   help="scopes folded into one box at first (default: encoder and the "
+                   help="scopes folded into one box at first, each holding the parameters "
+                   "only it uses; with no name, none (default: encoder and the "
                    "decoder's layer); of encoder, embedding, the decoder's layer named after "
                    "its class ('decoder lstm', or 'decoder gru' for a --rnn GRU), attention, "
                    "output, loss; a Transformer's (default: encoder, the decoder's layers but "
-                   "the last, every head): encoder, embedding, positions, 'layer 1', ..., "
+                   "the last, every head, projections, output, feed-forward, final norm): "
+                   "encoder, embedding, positions, 'layer 1', ..., "
                    "self-attention, cross-attention, feed-forward, projections, 'head 0', ..., "
                    "output, 'final norm', loss (an unknown name is an error that lists the "
                    "step's scopes)")

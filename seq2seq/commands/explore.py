@@ -5,8 +5,9 @@ The step is the one `seq2seq draw` draws (seq2seq/commands/draw.py: the model's 
 `step`, the loss -log p(token) of the token it writes as the root). The page starts with the big
 parts folded (the encoder, its time steps when its recurrent layer is built from primitive ops, and
 the decoder's recurrent layer), so that the attention is drawn op by op; a click unfolds any of
-them. A Transformer's step starts with the encoder, the decoder's layers but the last, and every
-head folded (seq2seq/commands/transformer_step.py); a click on a head shows its weights.
+them. A Transformer's step starts with the encoder, the decoder's layers but the last, every
+head and the plumbing around them folded (seq2seq/commands/transformer_step.py); a click on a
+head shows its weights. A folded scope holds the parameters only it uses.
 
     python -m seq2seq explore runs/demo --out decoder-step.html
     python -m seq2seq explore runs/demo --step 2 --predict --out predict.html

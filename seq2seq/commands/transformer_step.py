@@ -13,9 +13,13 @@ step's scopes:
                               output (the heads' contexts joined, then the output projection)
     final norm                (pre-norm only) then output (the Linear to the logits), loss
 
-Folded at first (`default_collapse`): the encoder, every decoder layer but the last, and every
-head. The last layer is drawn sublayer by sublayer with its heads one box each; unfold one (a
-click in the explorer; in a drawing, --collapse without its name) to see its scores, softmax
+Folded at first (`default_collapse`): the encoder, every decoder layer but the last, every head,
+and the plumbing of the last layer and after: each attention's projections and output, the
+feed-forward, the final norm, the output layer. A folded scope holds the parameters only it uses
+(its box counts them). So the last layer is drawn as its two attentions, each a LayerNorm, its
+projections, a box per head and the residual sum, in some 70 boxes for 2 layers and 4 heads
+rather than 230 (every op, tensor and parameter: about 1,100); unfold one (a click in the
+explorer; in a drawing, --collapse without its name) to see its ops, a head's scores, softmax
 and weights. The heads run apart (attention.show_heads) for the step only, and give the same
 numbers as all at once; the model is left as it was.
 """
@@ -32,12 +36,15 @@ def is_transformer(model):
 
 
 def default_collapse(model):
-    """The encoder, the decoder's layers but the last ("layer 1" ... "layer L-1"), and every
-    head ("head 0" ... "head H-1")."""
+    """The encoder, the decoder's layers but the last ("layer 1" ... "layer L-1"), every head
+    ("head 0" ... "head H-1"), then "projections", "output" (an attention's, where its heads
+    join, and the model's last Linear), "feed-forward" and, in a pre-norm model, "final norm"."""
     layers = len(model.decoder.layers)
     heads = model.decoder.layers[0].self_attn.num_heads
+    final_norm = ["final norm"] if model.decoder.norm is not None else []
     return ["encoder", *(f"layer {i}" for i in range(1, layers)),
-            *(f"head {h}" for h in range(heads))]
+            *(f"head {h}" for h in range(heads)), "projections", "output", "feed-forward",
+            *final_norm]
 
 
 @contextlib.contextmanager

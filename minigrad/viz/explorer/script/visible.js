@@ -21,7 +21,8 @@ function commonPrefix(paths) {
 }
 
 // The boxes and arrows (as draw_graph draws them with collapse=...): a tensor made inside a
-// folded scope and used only there is hidden, and so is a constant used only there.
+// folded scope and used only there is hidden, and so is a constant or a parameter used only
+// there (the scope's box counts its parameters: held[scope], tensor indices).
 function visibleGraph() {
   var group = ops.map(groupOf);
   function opPlace(j) {
@@ -34,11 +35,11 @@ function visibleGraph() {
       var g = group[t.creator];
       return g < 0 || t.users.some(function (u) { return group[u[0]] !== g; });
     }
-    if (t.needs_grad || !t.users.length) return true;
+    if ((t.needs_grad && t.kind !== "parameter") || !t.users.length) return true;
     var first = group[t.users[0][0]];
     return first < 0 || t.users.some(function (u) { return group[u[0]] !== first; });
   }
-  var nodes = [], edges = [], seen = {};
+  var nodes = [], edges = [], seen = {}, held = {};
   function add(node) { if (!seen[node.id]) { seen[node.id] = node; nodes.push(node); } }
   tensors.forEach(function (t, i) {
     var source = null;
@@ -53,7 +54,13 @@ function visibleGraph() {
       source = "scope" + group[t.creator];
       add({id: source, kind: "scope", scope: group[t.creator], path: opPlace(t.creator)});
     }
-    if (!drawn(i)) return;
+    if (!drawn(i)) {
+      if (t.kind === "parameter") {
+        var scope = group[t.users[0][0]];
+        (held[scope] = held[scope] || []).push(i);
+      }
+      return;
+    }
     var place = t.creator !== null ? opPlace(t.creator)
         : commonPrefix(t.users.map(function (u) { return opPlace(u[0]); }));
     add({id: "t" + i, kind: "tensor", tensor: i, path: place});
@@ -72,7 +79,7 @@ function visibleGraph() {
   });
   // An arrow's end must exist (an op's input tensor is drawn whenever the op is).
   edges = edges.filter(function (e) { return seen[e.from] && seen[e.to]; });
-  return {nodes: nodes, edges: edges, group: group};
+  return {nodes: nodes, edges: edges, group: group, held: held};
 }
 
 // The text lines of a box, each [text, css class]. Tensor boxes keep room for their
@@ -113,6 +120,8 @@ function boxLines(node, k) {
     var path = DATA.scopes[node.scope];
     var lines = [[path[path.length - 1] + "  (folded: click to unfold)", "bold"],
                  [members.length + " ops: " + summary, ""]];
+    var held = visible.held[node.scope] || [];
+    if (held.length) lines.push([parametersText(held), ""]);
     if (numbers.length) {
       lines.push(["backward #" + numbers[0] + "\u2013#" + numbers[numbers.length - 1],
                   numbers[0] <= k ? "grad" : "future"]);
@@ -124,6 +133,15 @@ function boxLines(node, k) {
   out.push([shapeText(t.shape) + " " + t.dtype, ""]);
   arrays[t.values].lines.forEach(function (line) { out.push([line, ""]); });
   return out;
+}
+
+// "2 parameters: 4,160 numbers", as minigrad/viz/labels.py writes it in a drawing.
+function parametersText(held) {
+  var numbers = held.reduce(function (n, i) {
+    return n + tensors[i].shape.reduce(function (a, b) { return a * b; }, 1);
+  }, 0);
+  return held.length + (held.length === 1 ? " parameter: " : " parameters: ") +
+    numbers.toLocaleString("en-US") + (numbers === 1 ? " number" : " numbers");
 }
 
 // The gradient lines of a tensor box at step k, padded to the same count at every step.
