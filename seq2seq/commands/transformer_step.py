@@ -17,10 +17,9 @@ Folded at first (`default_collapse`): the encoder, every decoder layer but the l
 and the plumbing of the last layer and after: each attention's projections and output, the
 feed-forward, the final norm, the output layer. A folded scope holds the parameters only it uses
 (its box counts them). So the last layer is drawn as its two attentions, each a LayerNorm, its
-projections, a box per head and the residual sum, in some 70 boxes for 2 layers and 4 heads
-rather than 230 (every op, tensor and parameter: about 1,100); unfold one (a click in the
-explorer; in a drawing, --collapse without its name) to see its ops, a head's scores, softmax
-and weights. The heads run apart (attention.show_heads) for the step only, and give the same
+projections, a box per head and the residual sum: 69 boxes for 2 layers and 4 heads (about
+1,100 with nothing folded). Unfold one (a click in the explorer; in a drawing, --collapse
+without its name) to see its ops, a head's scores, softmax and weights. The heads run apart (attention.show_heads) for the step only, and give the same
 numbers as all at once; the model is left as it was.
 """
 
