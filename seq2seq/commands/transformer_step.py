@@ -19,8 +19,9 @@ feed-forward, the final norm, the output layer. A folded scope holds the paramet
 (its box counts them). So the last layer is drawn as its two attentions, each a LayerNorm, its
 projections, a box per head and the residual sum: 69 boxes for 2 layers and 4 heads (about
 1,100 with nothing folded). Unfold one (a click in the explorer; in a drawing, --collapse
-without its name) to see its ops, a head's scores, softmax and weights. The heads run apart (attention.show_heads) for the step only, and give the same
-numbers as all at once; the model is left as it was.
+without its name) to see its ops, a head's scores, softmax and weights. The heads run apart
+(attention.show_heads) for the step only, and give the same numbers as all at once; the model is
+left as it was.
 """
 
 import contextlib
