@@ -14,7 +14,11 @@ steps in `last_epoch`, as PyTorch's do:
 import math
 import numbers
 
+import numpy as np
+
 from minigrad.settings import check_number
+
+MAX_LAST_EPOCH = 2 ** 53     # the step count a state dict may hold: no run takes more updates
 
 
 class LambdaLR:
@@ -25,8 +29,9 @@ class LambdaLR:
     second schedule made on the same optimiser starts from the same base, not from the lr the
     first one set. Making the schedule sets lr for last_epoch = 0 (the first update); each
     `step()` adds one to last_epoch and sets lr again. An lr that is not a finite number >= 0
-    (lr_lambda gave inf, NaN or a negative factor) is refused, naming the schedule and the step,
-    and leaves the lr and the step count as they were.
+    (lr_lambda gave inf, NaN, a negative factor or an int too large for a float) is refused,
+    naming the schedule and the step, and leaves the lr and the step count as they were.
+    `load_state_dict` takes a last_epoch that is an integer from 0 to 2**53, nothing else.
     """
 
     def __init__(self, optimizer, lr_lambda):
@@ -45,17 +50,29 @@ class LambdaLR:
         self.last_epoch += 1
 
     def lr_at(self, epoch, base_lr):
-        """base_lr * lr_lambda(epoch), refused unless a finite number >= 0 (SGD and Adam refuse
-        any other lr when they are made; a schedule must not slip one in later)."""
+        """base_lr * lr_lambda(epoch) as a Python float, refused unless a finite number >= 0
+        (SGD and Adam refuse any other lr when they are made; a schedule must not slip one in
+        later). A factor may be a NumPy scalar or a 0-d array, as PyTorch takes them; a negative
+        factor is refused even where base_lr is 0 (0 * -2 is -0.0, which compares as 0); a
+        zero lr is stored as 0.0, never -0.0."""
         factor = self.lr_lambda(epoch)
         said = f"{type(self).__name__}: step {epoch}: lr_lambda({epoch}) returned {factor!r:.40}"
+        if isinstance(factor, np.ndarray) and factor.ndim == 0:
+            factor = factor.item()                      # np.array(0.5) -> 0.5, as a number
         if not isinstance(factor, numbers.Real):
             raise TypeError(f"{said} ({type(factor).__name__}), not a number")
-        lr = base_lr * factor
+        try:
+            lr = float(base_lr * factor)                # a NumPy scalar becomes a float too
+        except OverflowError:                           # an int too large for a float: 10**400
+            raise ValueError(f"{said}, too large for a float; an lr must be a finite number "
+                             f">= 0") from None
         if not math.isfinite(lr) or lr < 0:
             raise ValueError(f"{said}, so lr = base_lr {base_lr} * {factor!r:.40} = {lr}; an lr "
                              f"must be a finite number >= 0")
-        return lr
+        if factor < 0:
+            raise ValueError(f"{said}, a negative factor; lr_lambda must give a finite number "
+                             f">= 0")
+        return lr + 0.0                                 # -0.0 + 0.0 is 0.0
 
     def get_last_lr(self):
         """[the lr set last], a list as in PyTorch (which has one entry per parameter group)."""
@@ -69,8 +86,12 @@ class LambdaLR:
         if set(state_dict) != {"base_lr", "last_epoch"}:
             raise ValueError(f"{type(self).__name__}.load_state_dict: expected the keys "
                              f"'base_lr' and 'last_epoch', got {list(state_dict)}")
-        base_lr = check_number("base_lr", state_dict["base_lr"], low=0)
-        last_epoch = check_number("last_epoch", state_dict["last_epoch"], low=0, integer=True)
+        where = f"{type(self).__name__}.load_state_dict"
+        base_lr = check_number("base_lr", state_dict["base_lr"], low=0, where=where)
+        last_epoch = int(check_number("last_epoch", state_dict["last_epoch"], low=0,
+                                      high=MAX_LAST_EPOCH, integer=True, where=where,
+                                      why="past 2**53 a float no longer tells one step from "
+                                          "the next"))
         self.optimizer.lr = self.lr_at(last_epoch, base_lr)
         self.base_lr, self.last_epoch = base_lr, last_epoch
 
