@@ -40,6 +40,21 @@ def student_file(tmp_path, code, name="solution.py"):
     return path
 
 
+HONEST_LAYER_NORM = """
+def layer_norm(x, weight, bias, eps=1e-5):
+    mean = x.mean(axis=-1, keepdims=True)
+    centred = x - mean
+    variance = (centred ** 2).mean(axis=-1, keepdims=True)
+    return centred / (variance + eps).sqrt() * weight + bias
+"""
+
+
+def honest_layer_norm_file(tmp_path, code):
+    """A student's file: `code` (dedented), then a correct layer_norm, for the tests where
+    what is graded is what the file does besides (its imports, the files it opens)."""
+    return student_file(tmp_path, textwrap.dedent(code) + HONEST_LAYER_NORM)
+
+
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory):
     """A seq2seq run trained for one epoch on a tiny reversal task (a few seconds), in a

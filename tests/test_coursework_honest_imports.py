@@ -5,26 +5,12 @@ grader's or the project's functions is refused, and those folders go to the grad
 temporary folder."""
 
 import importlib.util
-import textwrap
 
 import pytest
 
 from minigrad.grade import SolutionFailed, grade
 
-from conftest import student_file
-
-LAYER_NORM = """
-def layer_norm(x, weight, bias, eps=1e-5):
-    mean = x.mean(axis=-1, keepdims=True)
-    centred = x - mean
-    variance = (centred ** 2).mean(axis=-1, keepdims=True)
-    return centred / (variance + eps).sqrt() * weight + bias
-"""
-
-
-def solution(tmp_path, code):
-    """A student's file: `code` (dedented), then a correct layer_norm."""
-    return student_file(tmp_path, textwrap.dedent(code) + LAYER_NORM)
+from conftest import honest_layer_norm_file as solution
 
 
 def installed(name):

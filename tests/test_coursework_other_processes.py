@@ -6,28 +6,12 @@ audit hook does not see (the C library's open, through ctypes) is refused by the
 import ctypes
 import os
 import sys
-import textwrap
 
 import pytest
 
 from minigrad.grade import SolutionFailed, grade, process
 
-from conftest import student_file
-
-LAYER_NORM = """
-def layer_norm(x, weight, bias, eps=1e-5):
-    mean = x.mean(axis=-1, keepdims=True)
-    centred = x - mean
-    variance = (centred ** 2).mean(axis=-1, keepdims=True)
-    return centred / (variance + eps).sqrt() * weight + bias
-"""
-
-
-
-def solution(tmp_path, code):
-    """A student's file: `code` (dedented), then a correct layer_norm."""
-    return student_file(tmp_path, textwrap.dedent(code) + LAYER_NORM)
-
+from conftest import honest_layer_norm_file as solution
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
 
