@@ -163,3 +163,14 @@ def test_the_report_is_never_written_with_a_bare_nan(tmp_path):
     with pytest.raises(ValueError, match="not JSON compliant"):
         reports.write_report(tmp_path, [{"epoch": 1, "loss": float("nan")}])
     assert not (tmp_path / "report.json").exists()
+
+
+@pytest.mark.parametrize("value, entry, expected", [
+    ("p.txt", "task_file", 'None or a dict {"path": ..., "sha256": ...}'),
+    ({"path": "p.txt", "sha256": "0" * 64}, "task_file.path", "an absolute path (a str)"),
+    ({"path": "/data/p.txt", "sha256": "0" * 63}, "task_file.sha256", "a sha256 in 64 hex"),
+    ({"path": "/data/p.txt", "sha256": "G" * 64}, "task_file.sha256", "a sha256 in 64 hex")])
+def test_a_task_file_that_is_no_absolute_path_and_hash_is_refused(run, tmp_path, capsys, value,
+                                                                 entry, expected):
+    folder = changed(run, tmp_path, lambda state: state.update(task_file=value))
+    assert f"its {entry!r} entry should be {expected}" in refused(folder, capsys)

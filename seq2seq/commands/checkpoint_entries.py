@@ -20,7 +20,9 @@ beyond seq2seq.commands.epoch.MAX_WEIGHT in size).
                       (config.num_examples for a built-in task, MAX_SOURCES for a pairs file)
      "optimizer":     {"state": ..., "param_groups": [...]}   arrays no larger than the weights
      "longest_source": None or int >= 1           the longest training source, in tokens
-     "rnn":           the layer file's record: seq2seq.commands.rnn_file checks it}
+     "rnn":           the layer file's record: seq2seq.commands.rnn_file checks it
+     "task_file":     None, or where the pairs file is: {"path": an absolute path,
+                      "sha256": 64 hex digits} (seq2seq.commands.task_file)}
 
 Every array declared anywhere else is no larger than the largest weight either: an archive
 member can declare gigabytes that a few MB of zeros deflate to, so no entry's size is taken on
@@ -28,6 +30,7 @@ trust.
 """
 
 import math
+import os
 
 import numpy as np
 
@@ -68,6 +71,8 @@ def check_declared(state, renamed):
         raise EntryError("longest_source", "None or a whole number of tokens, at least 1", found)
     if state.get("split") is not None:
         _split(state["split"], _most_sources(state.get("config")))
+    if state.get("task_file") is not None:
+        _task_file(state["task_file"])
     largest = max((a.nbytes for a in model.values()), default=0)
     for name, value in state.items():           # train_sources: bounded by _split
         if name == "split" and isinstance(value, dict):
@@ -183,6 +188,17 @@ def _split(value, most_sources):
     for name in ("hash", "corpus_sha256"):
         if not isinstance(value.get(name), str):
             raise EntryError(f"split.{name}", "a str", value.get(name))
+
+
+def _task_file(value):
+    if not isinstance(value, dict) or set(value) != {"path", "sha256"}:
+        raise EntryError("task_file", 'None or a dict {"path": ..., "sha256": ...}', value)
+    path, digest = value["path"], value["sha256"]
+    if not isinstance(path, str) or not os.path.isabs(path) or "\0" in path:
+        raise EntryError("task_file.path", "an absolute path (a str)", path)
+    if not (isinstance(digest, str) and len(digest) == 64
+            and all(c in "0123456789abcdef" for c in digest)):
+        raise EntryError("task_file.sha256", "a sha256 in 64 hex digits", digest)
 
 
 def _no_array_larger(value, entry, most):

@@ -29,6 +29,7 @@ def cmd_train(args):
     from seq2seq.commands.progress import say
     from seq2seq.commands.rnn_file import resolved, split
     from seq2seq.commands.runs import check_resume
+    from seq2seq.commands.task_file import locate, recorded_path
     from seq2seq.commands.train import token_level, train
     config = config_from(args)
     # On resume without --task the task is the saved run's, known only once its checkpoint is
@@ -41,6 +42,7 @@ def cmd_train(args):
         check_pairs_options(config.task, given_sep, config.columns)
     config = dataclasses.replace(config, rnn=resolved(config.rnn))     # an absolute path
     saved = saved_run(config) if resuming else None
+    pairs_file = None                   # the run's own pairs file, found from any folder
     if saved is not None:
         config = resumed_config(config, saved["config"], args.given)
         check_pairs_options(config.task, given_sep, config.columns)    # the run's own task
@@ -51,18 +53,22 @@ def cmd_train(args):
                              f"options not written on this command line: {error}") from None
         check_arch(config, args.given)
         config = with_defaults(config)
-        check_resume(config.out, saved, config, token_level(config))   # what it cannot honour
+        if "task" not in args.given:
+            pairs_file = recorded_path(saved)
+        check_resume(config.out, saved, config, token_level(config), pairs_file)  # cannot honour
         done = len(saved.get("history", ()))
         if done >= config.epochs:
             say(f"nothing left to train: {config.out} has already trained {done} epochs "
                 f"(--epochs {config.epochs}); pass a larger --epochs to train on")
             return
+        if pairs_file is not None:
+            locate(saved, config.out)                   # refused, naming it, if it is gone
     # On resume, the saved layer runs from the run folder's copy, or from the file --rnn names
     # on this command line; never from a path the checkpoint alone names
     # (seq2seq.commands.rnn_file).
     named = (split(config.rnn)[0] if config.resume and config.rnn is not None
              and "rnn" in args.given else None)
-    train(config, log=say, layer_file=named)
+    train(config, log=say, layer_file=named, pairs_file=pairs_file)
     say(f"checkpoint: {config.out}/checkpoint.npz")
 
 
@@ -84,7 +90,7 @@ def cmd_evaluate(args):
         if record is None:
             raise ValueError(f"{args.run} does not record its validation split (it was saved by "
                              "an older version); evaluate it with --task, or train it again")
-        _warn_if_changed(state["config"]["task"], record, args.run)
+        _warn_if_changed(state, record, args.run)
         pairs = [(s, t) for s, t in record["val_pairs"]]
     elif args.task in tasks.TASKS:
         low, high, origin = heldout.task_lengths(args.task, state["config"], args.min_len,
@@ -127,21 +133,25 @@ def cmd_evaluate(args):
         f"{n}: {acc:.2f}" for n, acc in sorted(scores["by_length"].items())))
 
 
-def _warn_if_changed(task, record, run):
+def _warn_if_changed(state, record, run):
     """One line on stderr when the run's pairs file is no longer what it trained on: the score
-    is still on the recorded split, but training again would not give this run. A task that
-    names a file that cannot be read is an error naming the checkpoint and its entry."""
+    is still on the recorded split, but training again would not give this run. The file is the
+    one the run recorded (seq2seq.commands.task_file), from any folder. One that cannot be read
+    is an error naming the checkpoint and its entry."""
     from pathlib import Path
 
+    from seq2seq.commands.task_file import recorded_path
     from seq2seq.data import heldout, tasks
     from seq2seq.translator import CHECKPOINT
-    if task in tasks.TASKS or not Path(task).is_file():
+    task = recorded_path(state)
+    if task is None or not Path(task).is_file():
         return
     try:
         digest = heldout.file_sha256(task)
     except (OSError, tasks.CorpusError) as error:
         file = Path(run) / CHECKPOINT if Path(run).is_dir() else Path(run)
-        raise ValueError(f"{file}: its 'config.task' entry names {task!r}, which should be the "
+        entry = "task_file.path" if state.get("task_file") else "config.task"
+        raise ValueError(f"{file}: its {entry!r} entry names {task!r}, which should be the "
                          f"pairs file the run trained on, but it cannot be read: "
                          f"{getattr(error, 'strerror', None) or error}") from error
     if digest != record["corpus_sha256"]:

@@ -134,10 +134,11 @@ def present(folder, names):
     return [n for n in names if (Path(folder) / n).exists() or (Path(folder) / n).is_symlink()]
 
 
-def start(folder, config, level, log=say):
+def start(folder, config, level, log=say, pairs_file=None):
     """Check that the run `config` may start in `folder` (whose lock is held). Returns
     (the saved checkpoint or None, {option: [saved, new]} for the options changed on resume).
-    `level` is the token level the config gives (the task's own when config.level is None)."""
+    `level` is the token level the config gives (the task's own when config.level is None);
+    `pairs_file` the pairs file the run reads, when config.task names one (check_resume)."""
     folder = Path(folder)
     if config.resume and config.overwrite:
         raise RunFolderError("--resume continues the run and --overwrite replaces it: "
@@ -163,7 +164,7 @@ def start(folder, config, level, log=say):
     from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
     from seq2seq.commands.reports import reconcile_report  # reports imports this file
     state = read_checkpoint(folder / CHECKPOINT)
-    changed = check_resume(folder, state, config, level)
+    changed = check_resume(folder, state, config, level, pairs_file)
     reconcile_report(folder, state, log)
     return state, changed
 
@@ -183,15 +184,23 @@ def experiment_in(folder):
     return None
 
 
-def check_resume(folder, state, config, level):
-    """Refuse the options the saved model cannot honour; return those it can, as changed."""
+def check_resume(folder, state, config, level, pairs_file=None):
+    """Refuse the options the saved model cannot honour; return those it can, as changed.
+    --task and --columns are compared by what they mean (seq2seq.commands.task_file): another
+    spelling of the run's pairs file, or of its column numbers, is the run's own. `pairs_file`:
+    the file the run will read (by default config.task)."""
+    from seq2seq.commands.task_file import same_columns, same_task
     from seq2seq.commands.train import TrainConfig
     saved = {**TrainConfig().__dict__, **state.get("config", {})}
     new = dict(config.__dict__)
     saved["level"], new["level"] = state.get("level", saved["level"]), level
+    same = {"task": lambda: same_task(saved["task"], new["task"], state),
+            "columns": lambda: same_columns(saved["columns"], new["columns"],
+                                            pairs_file or new["task"], new["sep"])}
     refused = [f"--{name.replace('_', '-')} {_shown(new[name])} (saved: {_shown(saved[name])}"
                + (f" for {saved['task']})" if name in ("sep", "columns") else ")")
-               for name in MUST_MATCH if new[name] != saved[name]]
+               for name in MUST_MATCH
+               if new[name] != saved[name] and not (name in same and same[name]())]
     if refused:
         raise RunFolderError(f"cannot resume {folder} with other settings than its model was "
                              f"trained with: {', '.join(refused)}; resume with the saved "

@@ -16,7 +16,7 @@ import numpy as np
 
 import minigrad
 from minigrad.memory import keep_freed_memory
-from seq2seq.commands import arch, reports, rnn_failures, rnn_file, runs, sizes
+from seq2seq.commands import arch, reports, rnn_failures, rnn_file, runs, sizes, task_file
 from seq2seq.commands.epoch import run_epoch
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_split, check_train_config
@@ -71,17 +71,18 @@ class TrainConfig:
     warmup: int | None = None       # NoamLR's warm-up updates; None: no schedule
 
 
-def task_pairs(config):
-    """The (source, target) text pairs of the config's task or file."""
+def task_pairs(config, pairs_file=None):
+    """The (source, target) text pairs of the config's task or file (`pairs_file`, when given:
+    where the file config.task names is, seq2seq.commands.task_file.locate)."""
     if config.task in tasks.TASKS:
         return tasks.make_task(config.task, config.num_examples, seed=config.seed,
                               min_len=config.min_len, max_len=config.max_len)
-    if not Path(config.task).exists():
-        raise FileNotFoundError(f"no such task or file: {config.task!r} "
+    path = pairs_file or config.task
+    if not Path(path).exists():
+        raise FileNotFoundError(f"no such task or file: {path!r} "
                                 f"(tasks: {', '.join(tasks.TASKS)})")
     columns = None if config.columns is None else tasks.parse_columns(config.columns)
-    return tasks.load_pairs(config.task, sep=config.sep, columns=columns,
-                           level=token_level(config))
+    return tasks.load_pairs(path, sep=config.sep, columns=columns, level=token_level(config))
 
 
 def token_level(config):
@@ -116,12 +117,15 @@ def build(config, pairs):
     return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record)
 
 
-def train(config, log=say, layer_file=None):
+def train(config, log=say, layer_file=None, pairs_file=None):
     """Train as the config says; returns (translator, history). Writes the run folder, whose
     lock it holds throughout (runs.hold); refuses a folder holding a run unless the config says
     resume or overwrite, and a resume that changes what the saved model cannot honour.
     `layer_file`: on resume, the run's --rnn file named on the command line, taken in place of
     the run folder's copy (seq2seq.commands.rnn_file.class_of); without it, the copy.
+    `pairs_file`: the file to read for config.task's pairs file, when it is elsewhere than that
+    path says from here (a resumed run's recorded file: seq2seq.commands.task_file); the
+    checkpoint records its absolute path and hash.
 
     A new run's layer file is first run in a child process (rnn_failures.check_in_child), and
     --overwrite leaves the earlier run as it is until this run's first checkpoint replaces it
@@ -137,14 +141,15 @@ def train(config, log=say, layer_file=None):
     out = Path(runs.check_out(config.out))
     created = runs.make_folder(out)
     with threadpool_limits(limits=config.threads), runs.hold(out, log, created):
-        pairs = task_pairs(config)
+        pairs = task_pairs(config, pairs_file)
         train_pairs, val_pairs = tasks.split_pairs(pairs, config.val_fraction, seed=config.seed)
         check_split(len(pairs), len(train_pairs), config.val_fraction)
-        corpus = heldout.corpus_sha256(config.task, pairs)
+        read = None if config.task in tasks.TASKS else pairs_file or config.task
+        corpus = heldout.corpus_sha256(read or config.task, pairs)
         split = heldout.make_record(train_pairs, val_pairs, corpus)
         if config.rnn is not None and not config.resume:
             rnn_failures.check_in_child(config.rnn)         # an os._exit there is an error here
-        state, changed = runs.start(out, config, token_level(config), log)    # the data is good
+        state, changed = runs.start(out, config, token_level(config), log, read)   # data good
         if config.task not in tasks.TASKS:
             log(level_note(config))
         if not val_pairs and config.val_fraction > 0:       # a tiny file: no epoch is scored
@@ -158,6 +163,7 @@ def train(config, log=say, layer_file=None):
             optimizer = arch.make_optimizer(model, config)
             history, start = [], 0
         else:                   # the saved layer, from the run folder's copy or `layer_file`
+            config = as_recorded(config, state)
             translator, optimizer, history = load_run(out, config, layer_file)
             check_same_data(out, config, split, state)
             model, start = translator.model, len(history)
@@ -184,7 +190,8 @@ def train(config, log=say, layer_file=None):
             log(f"epoch {epoch + 1}: loss {loss:.4f}" + "".join(
                 f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
                 if k in scores) + ("  (every output blank)" if blank else ""))
-            save_run(out, config, translator, optimizer, history, split, longest)
+            save_run(out, config, translator, optimizer, history, split, longest,
+                     task_file.record(read, corpus))
             if config.overwrite and epoch == start:     # the earlier run is replaced now
                 rnn_file.remove_earlier_copies(out, translator.rnn_record)
         if history and history[-1].get("blank_outputs", -1) == history[-1].get("examples"):
@@ -210,10 +217,12 @@ def blank_warning(n, level):
             f"{hint}")
 
 
-def save_run(out, config, translator, optimizer, history, split=None, longest_source=None):
+def save_run(out, config, translator, optimizer, history, split=None, longest_source=None,
+             task_record=None):
     """The checkpoint and report.json. `split`: the record of the train/validation split
     (seq2seq.data.heldout), which `evaluate` scores against; `longest_source`: the longest training
-    source in tokens, beyond which `translate` warns that the model was never taught. A layer
+    source in tokens, beyond which `translate` warns that the model was never taught;
+    `task_record`: where the pairs file is and its hash (seq2seq.commands.task_file). A layer
     from a file is copied into the run folder first (rnn_file.keep_copy): later commands run it
     only from there."""
     if translator.rnn_record is not None:
@@ -232,8 +241,16 @@ def save_run(out, config, translator, optimizer, history, split=None, longest_so
         "epochs": len(history),             # checked against the history when read
         "split": split,
         "longest_source": longest_source,
+        "task_file": task_record,           # None for a built-in task
     }, Path(out) / CHECKPOINT)
     reports.write_report(out, history)      # after the checkpoint: reports.reconcile_report
+
+
+def as_recorded(config, state):
+    """The config with the run's own task and columns, which a resume accepted in another
+    spelling (runs.check_resume): the record keeps the words the run started with."""
+    saved = {**TrainConfig().__dict__, **state.get("config", {})}
+    return dataclasses.replace(config, task=saved["task"], columns=saved["columns"])
 
 
 def check_same_data(out, config, split, state):
