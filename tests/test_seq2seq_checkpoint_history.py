@@ -84,3 +84,71 @@ def test_a_trained_run_records_its_epochs_and_resumes_after_them(smallest_run, t
 def test_a_checkpoint_saved_before_the_epochs_entry_still_loads(smallest_run, tmp_path):
     folder = changed(smallest_run, tmp_path, lambda state: state.pop("epochs"))
     assert main(["evaluate", str(folder)]) == 0
+
+
+# ---- a history cut short in a checkpoint without the `epochs` entry -------------------------
+
+def cut_to(epochs):
+    """The history cut to its first `epochs` epochs, and no `epochs` entry to give it away."""
+    def change(state):
+        state["history"] = state["history"][:epochs]
+        del state["epochs"]
+    return change
+
+
+def trained(out, task, epochs, batch_size, resume=False):
+    from seq2seq.commands.train import TrainConfig, train
+    train(TrainConfig(task=task, num_examples=60, min_len=3, max_len=4, embed_size=4,
+                      hidden_size=8, batch_size=batch_size, epochs=epochs, resume=resume,
+                      progress=False, out=str(out)), log=lambda *a: None)
+    return out
+
+
+@pytest.fixture(scope="module")
+def three_epochs(tmp_path_factory):
+    """reverse, 60 pairs of which 54 train: 4 steps an epoch in batches of 16; 3 epochs."""
+    return trained(tmp_path_factory.mktemp("runs") / "three", "reverse", 3, 16)
+
+
+@pytest.mark.parametrize("command", ["evaluate", "resume"])
+def test_a_history_cut_short_without_the_epochs_entry_is_told_by_the_optimizer_steps(
+        three_epochs, tmp_path, capsys, command):
+    folder = changed(three_epochs, tmp_path, cut_to(1))
+    args = (["evaluate", str(folder)] if command == "evaluate" else
+            ["train", "--out", str(folder), "--resume", "--epochs", "4"])
+    err = one_line_error(args, capsys)
+    assert err == (f"error: {folder / 'checkpoint.npz'}: not a seq2seq checkpoint that this "
+                   "version can load: its 'history' entry should be at least 3 epochs long (the "
+                   "optimizer took 12 steps, at most 4 an epoch), found 1\n")
+
+
+def test_a_whole_history_without_the_epochs_entry_resumes(three_epochs, tmp_path):
+    folder = changed(three_epochs, tmp_path, cut_to(3))
+    assert main(["train", "--out", str(folder), "--resume", "--epochs", "4",
+                 "--no-progress"]) == 0
+    assert minigrad.load(folder / "checkpoint.npz")["epochs"] == 4
+
+
+def test_a_batch_size_changed_on_resume_is_no_history_cut_short(tmp_path, capsys):
+    out = trained(tmp_path / "run", "reverse", 2, 16)           # 4 steps an epoch
+    trained(out, "reverse", 3, 32, resume=True)                 # then 2: 10 steps in all
+    folder = changed(out, tmp_path, cut_to(3))
+    assert main(["evaluate", str(folder)]) == 0                 # whole: not refused
+    shutil.rmtree(folder)
+    folder = changed(out, tmp_path, cut_to(2))                 # the change's record cut too
+    err = one_line_error(["evaluate", str(folder)], capsys)
+    assert "should be at least 5 epochs long (the optimizer took 10 steps, at most 2 an " in err
+
+
+def test_a_pairs_files_history_cut_short_is_refused_on_resume_when_it_is_read(tmp_path, capsys):
+    corpus = tmp_path / "pairs.tsv"
+    words = "abc hello xyz tree go sun moon star sky sea red blue cat dog owl fox ant bee"
+    corpus.write_text("".join(f"{w}\t{w[::-1]}\n" for w in words.split()), encoding="utf-8")
+    out = trained(tmp_path / "run", str(corpus), 3, 4)          # 16 pairs train: 4 an epoch
+    folder = changed(out, tmp_path, cut_to(1))
+    assert main(["evaluate", str(folder)]) == 0                 # nothing says how many pairs
+    capsys.readouterr()
+    err = one_line_error(["train", "--out", str(folder), "--resume", "--epochs", "4"], capsys)
+    assert err == (f"error: {folder / 'checkpoint.npz'}: not a seq2seq checkpoint that this "
+                   "version can load: its 'history' entry should be at least 3 epochs long (the "
+                   "optimizer took 12 steps, at most 4 an epoch), found 1\n")

@@ -5,7 +5,8 @@
                 blank_outputs <= examples, and examples the split's validation pairs
     "epochs":   int >= 0, the epochs trained: as many as the history holds (older checkpoints
                 have no such entry); the optimizer's steps agree as well: none before the first
-                epoch, at least one an epoch after it
+                epoch, at least one an epoch after it, and, where the steps an epoch takes are
+                known, no more than the history's epochs take (`check_steps_cover_history`)
 """
 
 import math
@@ -71,6 +72,7 @@ def _history_agrees(state):
         wanted = "at least 1 epoch" if not history else f"at most {steps} epochs"
         raise EntryError("history", f"{wanted} long (the optimizer took {steps} steps)", None,
                          f"{len(history)}")
+    check_steps_cover_history(state, _built_in_training_pairs(state))
     split = state.get("split")
     val_pairs = split.get("val_pairs") if isinstance(split, dict) else None
     for i, record in enumerate(history):
@@ -81,6 +83,60 @@ def _history_agrees(state):
         if blank is not None and (examples is None or blank > examples):
             raise EntryError(f"history[{i}].blank_outputs", f"at most the examples "
                              f"({examples})", blank)
+
+
+def check_steps_cover_history(state, training_pairs):
+    """A history cut short, told from the optimizer's step count where the `epochs` entry is
+    missing (older checkpoints) or agrees with the cut: an epoch takes ceil(training_pairs /
+    batch_size) steps, so the steps taken need at least steps / that many epochs. The batch size
+    is the smallest the run used (config.batch_size, and those a resume changed, recorded in
+    the history's `changed`), which makes the bound safe. `training_pairs`: None when unknown
+    (a pairs file, before it is read again on resume), and nothing is checked."""
+    history, steps = state["history"], _optimizer_steps(state.get("optimizer"))
+    batch_sizes = [_whole(state.get("config", {}).get("batch_size"))]
+    for record in history:
+        changed = record.get("changed")
+        was = changed.get("batch_size") if isinstance(changed, dict) else None
+        if was is not None:
+            batch_sizes.append(_whole(was[0]) if isinstance(was, list) and was else None)
+    if steps is None or not training_pairs or not all(batch_sizes):
+        return
+    most_an_epoch = -(-training_pairs // min(batch_sizes))
+    needed = -(-steps // most_an_epoch)
+    if len(history) < needed:
+        raise EntryError("history", f"at least {needed} epochs long (the optimizer took "
+                         f"{steps} steps, at most {most_an_epoch} an epoch)", None,
+                         f"{len(history)}")
+
+
+def check_resumed_steps(file, state, training_pairs):
+    """check_steps_cover_history once a resumed run has read its pairs again and knows how many
+    it trains on (a pairs file's count is not in the checkpoint); a refusal names `file`."""
+    try:
+        check_steps_cover_history(state, training_pairs)
+    except EntryError as error:
+        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
+                         f"{error}") from None
+
+
+def _built_in_training_pairs(state):
+    """How many pairs a run on a built-in task trained on: the pairs it generated
+    (config.num_examples) less the validation pairs its split recorded; None otherwise."""
+    from seq2seq.data.tasks import TASKS
+    config, split = state.get("config"), state.get("split")
+    if not isinstance(config, dict) or config.get("task") not in TASKS:
+        return None
+    count = _whole(config.get("num_examples"))
+    if count is None or not isinstance(split, dict) or not isinstance(
+            split.get("val_pairs"), list):
+        return None
+    return count - len(split["val_pairs"]) if count > len(split["val_pairs"]) else None
+
+
+def _whole(value):
+    """value if it is a whole number >= 1, else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 \
+        else None
 
 
 def _optimizer_steps(optimizer):

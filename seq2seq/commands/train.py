@@ -17,6 +17,7 @@ import numpy as np
 import minigrad
 from minigrad.memory import keep_freed_memory
 from seq2seq.commands import arch, reports, rnn_failures, rnn_file, runs, sizes, task_file
+from seq2seq.commands.checkpoint_history import check_resumed_steps
 from seq2seq.commands.epoch import run_epoch
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_split, check_train_config
@@ -173,6 +174,8 @@ def train(config, log=say, layer_file=None, pairs_file=None):
         examples = [(encode_source(s, translator.src_vocab, translator.level, config.reverse_input),
                      encode_target(t, translator.tgt_vocab, translator.level))
                     for s, t in train_pairs]
+        if state is not None:               # a pairs file's epochs are known only now
+            check_resumed_steps(out / CHECKPOINT, state, len(examples))
         schedule = arch.make_schedule(optimizer, config,  # per update, from where a resume is
                                       start * -(-len(examples) // config.batch_size))
         for epoch in range(start, config.epochs):
