@@ -162,3 +162,19 @@ def test_evaluate_warns_of_a_changed_pairs_file_from_another_folder(tmp_path, mo
     assert main(["evaluate", str(out)]) == 0
     assert f"warning: {corpus.resolve()} has changed since the run trained on it" in (
         capsys.readouterr().err)
+
+
+def test_an_older_run_without_task_file_resumes_from_another_folder_with_task(
+        tmp_path, monkeypatch, capsys):
+    out = tmp_path / "run"
+    corpus = trained_from(tmp_path, out, monkeypatch=monkeypatch)
+    state = minigrad.load(out / "checkpoint.npz")
+    del state["task_file"]                              # as written before the entry existed
+    minigrad.save(state, out / "checkpoint.npz")
+    elsewhere = tmp_path / "elsewhere"
+    pairs_file(elsewhere / "data" / "p.txt", pairs=PAIRS[:10])     # "data/p.txt" from here
+    monkeypatch.chdir(elsewhere)
+    assert main(["train", "--task", str(corpus), "--out", str(out), "--resume", "--epochs", "2",
+                 "--no-progress"]) == 0
+    state = minigrad.load(out / "checkpoint.npz")
+    assert state["task_file"]["path"] == str(corpus.resolve()) and len(state["history"]) == 2

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 from seq2seq.data import tasks
+from seq2seq.data.heldout import file_sha256
 
 
 def record(path, digest):
@@ -52,16 +53,19 @@ def locate(state, out):
 def same_task(saved, given, state):
     """Whether --task `given` names the data of the run whose task was `saved`: the same name
     of a built-in task, or a file that is the recorded one (another spelling of its path) or,
-    if that one is gone, holds the same bytes."""
+    if that one is gone, holds the same bytes. An older checkpoint records only the path as
+    typed, which may name another file from here: then the bytes decide."""
     if saved == given:
         return True
     if saved in tasks.TASKS or given in tasks.TASKS or not Path(given).is_file():
         return False
     path = recorded_path(state)
     try:
-        if Path(path).exists():
-            return os.path.samefile(path, given)
-        from seq2seq.data.heldout import file_sha256
+        if Path(path).exists() and os.path.samefile(path, given):
+            return True
+        if Path(path).is_absolute() and Path(path).exists():    # it is there: another file
+            return False
+        # gone, or only typed (an older run's record) and so perhaps another file from here
         return file_sha256(given) == _recorded_sha256(state)
     except (OSError, tasks.CorpusError):
         return False
