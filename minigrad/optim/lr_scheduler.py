@@ -56,7 +56,7 @@ class LambdaLR:
         factor is refused even where base_lr is 0 (0 * -2 is -0.0, which compares as 0); a
         zero lr is stored as 0.0, never -0.0."""
         factor = self.lr_lambda(epoch)
-        said = f"{type(self).__name__}: step {epoch}: lr_lambda({epoch}) returned {factor!r:.40}"
+        said = f"{type(self).__name__}: step {epoch}: lr_lambda({epoch}) returned {_shown(factor)}"
         if isinstance(factor, np.ndarray) and factor.ndim == 0:
             factor = factor.item()                      # np.array(0.5) -> 0.5, as a number
         if not isinstance(factor, numbers.Real):
@@ -67,7 +67,7 @@ class LambdaLR:
             raise ValueError(f"{said}, too large for a float; an lr must be a finite number "
                              f">= 0") from None
         if not math.isfinite(lr) or lr < 0:
-            raise ValueError(f"{said}, so lr = base_lr {base_lr} * {factor!r:.40} = {lr}; an lr "
+            raise ValueError(f"{said}, so lr = base_lr {base_lr} * {_shown(factor)} = {lr}; an lr "
                              f"must be a finite number >= 0")
         if factor < 0:
             raise ValueError(f"{said}, a negative factor; lr_lambda must give a finite number "
@@ -94,6 +94,14 @@ class LambdaLR:
                                           "the next"))
         self.optimizer.lr = self.lr_at(last_epoch, base_lr)
         self.base_lr, self.last_epoch = base_lr, last_epoch
+
+
+def _shown(value):
+    """A value for a message, in at most about 40 characters; an int too long for that by its
+    size (str() of an int of more than 4,300 digits is itself an error)."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"an int of {value.bit_length()} bits"
+    return f"{value!r:.40}"
 
 
 def noam_lrate(step_num, d_model, warmup_steps):
