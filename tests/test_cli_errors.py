@@ -220,7 +220,7 @@ def test_a_checkpoint_whose_content_does_not_fit_names_the_file(run_folder, tmp_
     (ModuleNotFoundError("No module named 'gru'", name="gru"), "ModuleNotFoundError: No module"),
 ])
 def test_any_exception_is_one_line_with_status_1(tmp_path, capsys, monkeypatch, error, shown):
-    def fail(config, log=print, layer_file=None):
+    def fail(config, log=print, layer_file=None, pairs_file=None):
         raise error
     monkeypatch.setattr("seq2seq.commands.train.train", fail)
     monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
@@ -229,7 +229,7 @@ def test_any_exception_is_one_line_with_status_1(tmp_path, capsys, monkeypatch, 
 
 
 def test_ctrl_c_exits_with_130(tmp_path, capsys, monkeypatch):
-    def interrupted(config, log=print, layer_file=None):
+    def interrupted(config, log=print, layer_file=None, pairs_file=None):
         raise KeyboardInterrupt
     monkeypatch.setattr("seq2seq.commands.train.train", interrupted)
     assert main(["train", *TINY, "--out", str(tmp_path)]) == 130
@@ -241,7 +241,7 @@ def test_a_sys_exit_in_code_a_command_runs_is_an_error_line_with_status_1(
         tmp_path, capsys, monkeypatch, code):
     """As a --rnn layer whose cell calls sys.exit(0) while training: status 0 would read as a
     pass, and the command would end without a word."""
-    def exits(config, log=print, layer_file=None):
+    def exits(config, log=print, layer_file=None, pairs_file=None):
         sys.exit(code)                                  # the line the message names
     monkeypatch.setattr("seq2seq.commands.train.train", exits)
     monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
