@@ -85,6 +85,9 @@ def _history_agrees(state):
                              f"({examples})", blank)
 
 
+MOST_STEPS = 2 ** 53                    # an optimizer's step count, as minigrad.optim checks it
+
+
 def check_steps_cover_history(state, training_pairs):
     """A history cut short, told from the optimizer's step count where the `epochs` entry is
     missing (older checkpoints) or agrees with the cut: an epoch takes ceil(training_pairs /
@@ -99,8 +102,8 @@ def check_steps_cover_history(state, training_pairs):
         was = changed.get("batch_size") if isinstance(changed, dict) else None
         if was is not None:
             batch_sizes.append(_whole(was[0]) if isinstance(was, list) and was else None)
-    if steps is None or not training_pairs or not all(batch_sizes):
-        return
+    if steps is None or steps > MOST_STEPS or not training_pairs or not all(batch_sizes):
+        return                          # a count beyond: the optimizer's own check names it
     most_an_epoch = -(-training_pairs // min(batch_sizes))
     needed = -(-steps // most_an_epoch)
     if len(history) < needed:

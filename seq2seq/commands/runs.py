@@ -19,8 +19,10 @@
   (`claim`).
 - `resume` refuses, naming each option, any change the saved model cannot honour (its shape,
   its wiring, its recurrent layer, its data); the changes it can honour are returned, to be
-  noted in the history. A layer from a file (--rnn) must also be unchanged: loading the run
-  checks the file's hash (seq2seq.commands.rnn_file).
+  noted in the history. --task and --columns are compared by what they mean, not how they
+  are spelled, and a run's pairs file is found from any folder (seq2seq.commands.task_file).
+  A layer from a file (--rnn) must also be unchanged: loading the run checks the file's hash
+  (seq2seq.commands.rnn_file).
 - The checkpoint is the truth: report.json is made from its history, written after it, and
   rewritten from it when a kill came between the two (seq2seq.commands.reports).
 - What a run prints goes through `say` (seq2seq.commands.progress), which keeps quiet once
