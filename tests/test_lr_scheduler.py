@@ -39,6 +39,9 @@ def test_two_schedules_on_one_optimiser_agree_with_pytorch_step_by_step():
         for schedule in (theirs[step % 2], ours[step % 2]):     # one of the two steps, in turn
             schedule.step()
         assert ours_opt.lr == pytest.approx(theirs_opt.param_groups[0]["lr"], rel=1e-15)
+        for mine, pytorchs in zip(ours, theirs):    # each its own last lr, not the optimiser's
+            assert mine.get_last_lr() == pytest.approx(pytorchs.get_last_lr(), rel=1e-15)
+    assert ours[0].get_last_lr() != ours[1].get_last_lr()
     assert ours_opt.initial_lr == theirs_opt.param_groups[0]["initial_lr"] == 0.3
     assert ours_opt.state_dict()["param_groups"][0]["initial_lr"] == 0.3
 

@@ -46,8 +46,8 @@ class LambdaLR:
         self.step()
 
     def step(self):
-        self.optimizer.lr = self.lr_at(self.last_epoch + 1, self.base_lr)   # checked first
-        self.last_epoch += 1
+        self.optimizer.lr = self.last_lr = self.lr_at(self.last_epoch + 1, self.base_lr)
+        self.last_epoch += 1                # (lr_at checks the lr before anything is changed)
 
     def lr_at(self, epoch, base_lr):
         """base_lr * lr_lambda(epoch) as a Python float, refused unless a finite number >= 0
@@ -75,8 +75,10 @@ class LambdaLR:
         return lr + 0.0                                 # -0.0 + 0.0 is 0.0
 
     def get_last_lr(self):
-        """[the lr set last], a list as in PyTorch (which has one entry per parameter group)."""
-        return [self.optimizer.lr]
+        """[the lr this schedule set last], a list as in PyTorch (one entry per parameter
+        group there). Another schedule on the same optimiser may have set its lr since: this is
+        still this schedule's own, as PyTorch's is."""
+        return [self.last_lr]
 
     def state_dict(self):
         return {"base_lr": self.base_lr, "last_epoch": self.last_epoch}
@@ -92,7 +94,7 @@ class LambdaLR:
                                       high=MAX_LAST_EPOCH, integer=True, where=where,
                                       why="past 2**53 a float no longer tells one step from "
                                           "the next"))
-        self.optimizer.lr = self.lr_at(last_epoch, base_lr)
+        self.optimizer.lr = self.last_lr = self.lr_at(last_epoch, base_lr)
         self.base_lr, self.last_epoch = base_lr, last_epoch
 
 
