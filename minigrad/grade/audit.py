@@ -14,9 +14,13 @@ one).
 - no file can be written, moved or removed outside the temporary folder: a graded file that
   rewrote the grader's code (or numpy's) on disk would pass its next grading, and others';
 - `sys.setprofile` called from outside minigrad's own files is noted: it would switch off the
-  watch for the project's own versions of the piece (answers.py); so is replacing the
-  `__code__` of a function of the grader or the project (other code may: asyncio replaces
-  one of its own when imported).
+  watch for the project's own versions of the piece (answers.py); so is `sys.settrace` (a
+  trace function runs inside this hook, between its check of a path and the open), and
+  replacing the `__code__` of a function of the grader or the project (other code may:
+  asyncio replaces one of its own when imported);
+- every path is read as the call read it (paths.py): a path given as an object that could name
+  one file to the call and another to this check (its own `__fspath__`) is noted, and so is
+  replacing a function this check reads paths with (`os.path.realpath`).
 
 Each is noted, and the solution fails (`refusal_text` says why), except a process that
 well-known libraries start and do without (`quietly_refused`). None of it is a wall: code in
@@ -30,6 +34,7 @@ import tempfile
 import threading
 
 from minigrad.debug.watch import MINIGRAD
+from minigrad.grade.paths import PATH_ARGUMENTS, plain_arguments, readers_changed, snapshot
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
@@ -48,7 +53,7 @@ GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds
 INTERPRETER_EVENTS = ("cpython.PyInterpreterState_New",)
 EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tuple(CHANGE_EVENTS)
                    + tuple(NAMED_PLACES) + INTERPRETER_EVENTS
-                   + ("sys.setprofile", "object.__setattr__"))
+                   + ("sys.setprofile", "sys.settrace", "object.__setattr__"))
 
 
 def guard(blocked, scratch, project=()):
@@ -71,16 +76,21 @@ def guard(blocked, scratch, project=()):
     project = tuple(os.path.realpath(folder) + os.sep for folder in project) + (
         os.path.realpath(THREADING),)
     sys.addaudithook(functools.partial(hook, files, caches, scratch, os.getpid(), project,
-                                       noted))
+                                       snapshot(), noted))
     return noted
 
 
-def hook(files, caches, scratch, own, project, noted, event, args):
+def hook(files, caches, scratch, own, project, kept, noted, event, args):
     if event not in EVENTS:             # the watch for answers raises events on every call
         return                          # (builtins.id, ...): those pass at once
     if quietly_refused(event, args):
         raise PermissionError("the grader refuses this: it starts another process")
-    why = refused(files, caches, scratch, own, project, event, args)
+    args, why = plain_arguments(event, args)        # each path as the call read it (paths.py)
+    if why is None and event in PATH_ARGUMENTS and readers_changed(kept) is not None:
+        why = (f"replaces {readers_changed(kept)}, with which the grader reads the paths your "
+               f"code opens,")
+    if why is None:
+        why = refused(files, caches, scratch, own, project, event, args)
     if why is not None:
         noted.append(why)
         raise PermissionError(f"the grader refuses this: {why}")
@@ -179,8 +189,9 @@ def refused(files, caches, scratch, own, project, event, args):
         return f"looks through the interpreter's objects ({event})"
     if event in INTERPRETER_EVENTS:
         return "starts another interpreter in its process (a sub-interpreter)"
-    if event == "sys.setprofile" and not minigrads_own(sys._getframe(1).f_back):
-        return "calls sys.setprofile (your file, or a module it imports)"
+    if event in ("sys.setprofile", "sys.settrace") and \
+            not minigrads_own(sys._getframe(1).f_back):
+        return f"calls {event} (your file, or a module it imports)"
     if (event == "object.__setattr__" and args[1] == "__code__" and projects(args[0], project)
             and not minigrads_own(sys._getframe(1).f_back)):
         return f"replaces the code of {getattr(args[0], '__qualname__', 'a function')}"
@@ -228,6 +239,14 @@ def refusal_text(exercise, why):
         return (f"{exercise['name']}: your code {why}, an answer to this exercise, while it is "
                 f"graded: importing or reading it would pass whatever you wrote. Write it "
                 f"yourself: reading the answer is allowed, running it is not.")
+    if why.startswith("names a path with"):
+        return (f"{exercise['name']}: your code {why} while it is graded: the grader could not "
+                f"tell which file it opens or changes. Name a path with a str, bytes or "
+                f"pathlib.Path.")
+    if why.endswith("the paths your code opens,"):
+        return (f"{exercise['name']}: your code {why} while it is graded: the grader could not "
+                f"tell which file it opens or changes. Leave the standard library's functions "
+                f"as they are.")
     if why.startswith("sends a signal"):
         return (f"{exercise['name']}: your code {why} while it is graded: it may signal its own "
                 f"process only, so that it cannot stop or kill the grader.")

@@ -40,6 +40,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from minigrad.grade.audit import guard, refusal_text
+from minigrad.grade.paths import readers_changed, restore, snapshot
 
 
 def grader_modules():
@@ -130,6 +131,7 @@ def main(request_path, result_path, grader=None):
     noted = guard(meta["blocked"], os.path.dirname(os.path.abspath(result_path)),
                   meta.get("project", ()))
     before, compare = grader_modules(), unchanged       # bound before the student's file runs
+    readers = snapshot()                                # what the hook reads paths with
     result, facts = {}, {"cases": []}
     try:
         solution = load_solution(meta["path"])
@@ -138,6 +140,11 @@ def main(request_path, result_path, grader=None):
     except SolutionFailed as failure:
         facts["failed"] = str(failure)
     changed = compare(before)
+    replaced = readers_changed(readers)
+    if replaced is not None:                            # put back, to write the results
+        restore(readers)
+        changed = changed or (f"replaces {replaced}, with which the grader reads the paths "
+                              f"your code opens,")
     if noted or changed:
         facts["refused"] = refusal_text(meta["exercise"], noted[0] if noted else changed)
     write(result_path, facts, result)

@@ -1,0 +1,122 @@
+"""The paths an audited call names, read by the audit hook (audit.py) exactly as the call read
+them.
+
+An audit event hands the hook the object the call was given, not the path the call made of it.
+For a str or bytes those are the same. An object of the student's with a `__fspath__` is asked
+a second time by the hook, and may answer otherwise (the grader's expected values to the
+call, a harmless file to the hook): the hook would pass a path that was never opened. So a
+path argument is taken only when asking again cannot change the answer:
+
+- a str or bytes (of a subclass too: the call reads its characters, and so does the hook);
+- an int, an open file's number, or None;
+- a path of pathlib's own classes, while those classes (and what their `__fspath__` runs) are
+  as they were when the hook was installed: its text is computed once and kept on the path;
+- an `os.DirEntry` (from `os.scandir`), whose path is fixed when it is made.
+
+Anything else in a path argument (an object with a `__fspath__` of its own, a bytearray for a
+socket's address) is refused, with its type named. And `posixpath`'s and `os`'s functions that
+the hook reads paths with must be the ones they were when it was installed: a file that
+replaced `os.path.realpath` could have the hook read every path as a harmless one.
+"""
+
+import builtins
+import genericpath
+import os
+import pathlib
+import posixpath
+import stat
+
+# event -> the positions of its arguments that name a path
+PATH_ARGUMENTS = {"open": (0,), "os.link": (0, 1), "os.symlink": (0, 1),
+                  "shutil.copyfile": (0, 1), "os.rename": (0, 1), "os.remove": (0,),
+                  "os.rmdir": (0,), "os.mkdir": (0,), "os.truncate": (0,), "os.chmod": (0,),
+                  "os.chown": (0,), "os.utime": (0,), "shutil.rmtree": (0,),
+                  "sqlite3.connect": (0,), "socket.bind": (1,)}
+PATH_CLASSES = (pathlib.PurePath, pathlib.PurePosixPath, pathlib.PureWindowsPath, pathlib.Path,
+                pathlib.PosixPath, pathlib.WindowsPath)
+FSPATH_NAMES = ("__fspath__", "__str__", "_str")   # str(self), its text computed once, kept
+READERS = ((os, ("fspath", "fsdecode", "fsencode", "lstat", "stat", "readlink", "getcwd",
+                 "path", "sep")),
+           (posixpath, ("realpath", "_joinrealpath", "abspath", "normpath", "_path_normpath",
+                        "isabs", "join", "split", "basename", "isdir", "os", "stat",
+                        "genericpath", "_get_sep", "sep", "curdir", "pardir")),
+           (genericpath, ("isdir", "os", "stat")), (stat, ("S_ISLNK", "S_ISDIR")),
+           (builtins, ("str", "bytes", "int", "type", "isinstance", "issubclass", "len",
+                       "tuple", "list", "next", "any", "getattr")))
+
+
+def snapshot():
+    """What must stay as it is for the paths to be read as the call read them: (pathlib's
+    classes with what their __fspath__ reads, pathlib's module names that shadow builtins,
+    the functions the hook reads paths with). Frozen: tuples only."""
+    classes = tuple((cls, tuple(vars(cls).get(name) for name in FSPATH_NAMES))
+                    for cls in PATH_CLASSES)
+    readers = tuple((module, tuple((name, getattr(module, name, None)) for name in names))
+                    for module, names in READERS)
+    return classes, readers
+
+
+def readers_changed(kept):
+    """'os.path.realpath' (say) when a function the hook reads paths with was replaced since
+    `kept` (snapshot()); else None."""
+    classes, readers = kept
+    for module, names in readers:
+        for name, value in names:
+            if getattr(module, name, None) is not value:
+                return f"{module.__name__}.{name}"
+    if "str" in vars(pathlib):
+        return "pathlib.str"
+    for cls, values in classes:
+        for name, value in zip(FSPATH_NAMES, values):
+            if vars(cls).get(name) is not value:
+                return f"pathlib.{cls.__name__}.{name}"
+    return None
+
+
+def restore(kept):
+    """Put back what `kept` (snapshot()) holds, so that the grader's own process can write its
+    results after a file that replaced them."""
+    classes, readers = kept
+    for module, names in readers:
+        for name, value in names:
+            setattr(module, name, value)
+    vars(pathlib).pop("str", None)
+    for cls, values in classes:
+        for name, value in zip(FSPATH_NAMES, values):
+            if value is None:
+                if name in vars(cls):
+                    delattr(cls, name)
+            elif vars(cls).get(name) is not value:
+                setattr(cls, name, value)
+
+
+def plain(value):
+    """`value`, a path argument, as a str, bytes, int or None the hook may read as the call
+    did; or a `TypeError` when it is something that could answer otherwise when asked again."""
+    kind = type(value)
+    if value is None or kind in (str, bytes) or issubclass(kind, int):
+        return value
+    if issubclass(kind, str):
+        return str.__str__(value)           # its characters, as the call reads them
+    if issubclass(kind, bytes):
+        return bytes.__getitem__(value, slice(None))
+    if kind in PATH_CLASSES or kind is os.DirEntry:
+        return os.fspath(value)             # pathlib's own code, unchanged (readers_changed)
+    return TypeError(kind.__qualname__)
+
+
+def plain_arguments(event, args):
+    """(args with every path argument plain, None), or (args, why it is refused)."""
+    places = PATH_ARGUMENTS.get(event, ())
+    if not places:
+        return args, None
+    found = list(args)
+    for i in places:
+        if i >= len(found) or (event == "socket.bind" and type(found[i]) is tuple):
+            continue                        # no such argument; an address, not a path
+        value = plain(found[i])
+        if isinstance(value, TypeError):
+            return args, (f"names a path with an object of its own type ({value}), which "
+                          f"could name one file to the check and another to the call ({event})")
+        found[i] = value
+    return tuple(found), None
