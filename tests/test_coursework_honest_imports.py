@@ -91,3 +91,32 @@ def test_fc_list_is_refused_quietly_and_other_processes_fail_the_solution(tmp_pa
         with pytest.raises(SolutionFailed) as caught:
             grade("layer_norm", path)
         assert "starts another process (subprocess.Popen)" in str(caught.value)
+
+
+@pytest.mark.parametrize("helper, passes", [
+    ("def centre(x):\n    return x - x.mean(axis=-1, keepdims=True)\n", True),
+    ("from minigrad.nn.layer_norm import layer_norm\n\n"
+     "def centre(x):\n"
+     "    return layer_norm(x, 1.0, 0.0) * 0 + x - x.mean(axis=-1, keepdims=True)\n",
+     False),
+], ids=["own", "runs-the-projects"])
+def test_a_module_beside_the_solution_is_found_from_any_folder_and_watched(tmp_path, helper,
+                                                                            passes):
+    """Graded from another folder (the tests run from the project's), `from helpers import
+    centre` finds helpers.py beside the solution; what it runs is watched as the file's own."""
+    student_file(tmp_path, helper, "helpers.py")
+    path = student_file(tmp_path, """
+        from helpers import centre
+
+        def layer_norm(x, weight, bias, eps=1e-5):
+            centred = centre(x)
+            variance = (centred ** 2).mean(axis=-1, keepdims=True)
+            return centred / (variance + eps).sqrt() * weight + bias
+    """)
+    if passes:
+        assert grade("layer_norm", path).startswith("passed: layer_norm")
+    else:
+        with pytest.raises(SolutionFailed) as caught:
+            grade("layer_norm", path)
+        assert str(caught.value).startswith("layer_norm: your layer_norm runs "
+                                            "minigrad.nn.layer_norm.layer_norm, an answer")

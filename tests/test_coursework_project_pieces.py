@@ -188,3 +188,83 @@ def test_a_numerical_backward_through_a_renamed_copy_of_forward_is_refused(tmp_p
     message = str(caught.value)
     assert message.startswith("logsumexp: your backward runs your forward "
                               "(LogSumExp.forward, again as helper)"), message
+
+
+CENTRAL_DIFFERENCES = """
+    def differences(self, grad_y):
+        x, h = self.x, 1e-6
+        grad_x = np.zeros_like(x)
+        for i in np.ndindex(x.shape):
+            up, down = x.copy(), x.copy()
+            up[i] += h
+            down[i] -= h
+            slope = (self.forward(up) - self.forward(down)) / (2 * h)
+            grad_x[i] = np.sum(grad_y * slope)
+        return (grad_x,)
+"""
+
+
+def test_a_numerical_backward_through_a_forward_assigned_from_a_function_is_refused(tmp_path):
+    """`forward = _forward` in the class body: the class's forward, whatever its code's name."""
+    source = LOGSUMEXP_FORWARD.replace("    def forward(self, x):", "    forward = _forward\n\n"
+                                       "    def unused(self, x):")
+    source = source.replace("class LogSumExp(Function):", """def _forward(self, x):
+    self.x = x
+    peak = np.max(x, axis=self.axis, keepdims=True)
+    y = peak + np.log(np.sum(np.exp(x - peak), axis=self.axis, keepdims=True))
+    return y if self.keepdims else np.squeeze(y, axis=self.axis)
+
+
+class LogSumExp(Function):""")
+    backward = CENTRAL_DIFFERENCES.replace("def differences", "def backward")
+    path = student_file(tmp_path, source.replace("\n\ndef logsumexp", backward
+                                                 + "\n\ndef logsumexp"))
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade(minigrad.grade.EXERCISES, "logsumexp", path)
+    assert str(caught.value).startswith("logsumexp: your backward runs your forward "
+                                        "(LogSumExp.forward, which is _forward) again")
+
+
+def test_a_numerical_backward_computed_in_a_thread_pool_is_refused(tmp_path):
+    path = logsumexp_file(tmp_path, CENTRAL_DIFFERENCES + """
+    def backward(self, grad_y):
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(self.differences, grad_y).result()
+""")
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade(minigrad.grade.EXERCISES, "logsumexp", path)
+    assert str(caught.value).startswith("logsumexp: your backward runs your forward "
+                                        "(LogSumExp.forward) again")
+
+
+def test_a_backward_that_runs_another_op_of_ones_own_file_passes(tmp_path):
+    """softmax(x) is logsumexp's derivative: computed by a softmax op of the student's own, it
+    is derived by hand, not by running logsumexp's forward again."""
+    path = logsumexp_file(tmp_path, """
+    def backward(self, grad_y):
+        if not self.keepdims:
+            grad_y = np.expand_dims(grad_y, self.axis)
+        return (grad_y * MySoftmax(self.axis).forward(self.x),)
+""", head='''
+import numpy as np
+from minigrad import Function
+
+
+class MySoftmax(Function):
+    settings = ("axis",)
+    saves = ("y",)
+
+    def __init__(self, axis=-1):
+        self.axis = axis
+
+    def forward(self, x):
+        e = np.exp(x - np.max(x, axis=self.axis, keepdims=True))
+        self.y = e / np.sum(e, axis=self.axis, keepdims=True)
+        return self.y
+
+    def backward(self, grad_y):
+        return (self.y * (grad_y - np.sum(grad_y * self.y, axis=self.axis, keepdims=True)),)
+''')
+    assert grader.grade(minigrad.grade.EXERCISES, "logsumexp", path).startswith(
+        "passed: logsumexp")

@@ -32,14 +32,11 @@ then the student's own code, in the student's file.
 
 import inspect
 import os
-import threading
 import types
 from contextlib import contextmanager
 from sys import getprofile, setprofile
 
-# Taken when this module is imported, before any student's file is: a file that replaces
-# sys.setprofile with a function that does nothing does not switch the watch off.
-thread_setprofile = threading.setprofile
+from minigrad.grade.threads import in_other_threads
 
 
 def answer_code(answers):
@@ -108,6 +105,9 @@ def watching(answers):
     def profile(frame, event, arg):
         if previous is not None:
             previous(frame, event, arg)
+        look(frame, event, arg)
+
+    def look(frame, event, arg):
         if event == "call":
             code = frame.f_code
             name = code.co_filename
@@ -124,12 +124,11 @@ def watching(answers):
                     ran.append(f"{found} (again, as {code.co_qualname} from {name})")
 
     setprofile(profile)
-    thread_setprofile(profile)                  # threads the solution starts are watched too
     try:
-        yield ran
+        with in_other_threads(look):            # every other thread is watched too
+            yield ran
     finally:
         setprofile(previous)
-        thread_setprofile(None)
 
 
 def refusal(exercise, ran):

@@ -7,99 +7,121 @@ agree with the reference to about 1e-9, within the grader's tolerance, so the nu
 do not tell.
 
 What tells is what runs: while the engine sends the upstream gradient back through the
-student's graph, a profile hook notes every call of a function named `forward` defined in the
-student's file, and of the student's exercise function itself. A backward derived by hand
-runs neither (the forward ran before, and saved what backward needs); a numerical one runs
-one of them twice per element. Such a solution fails with a message that says so.
+student's graph, a profile hook notes every call of the student's exercise function itself,
+and every call of an op's forward while that op's own backward runs: the forward the op's
+class resolves `forward` to, whatever its code is named (`forward = _forward` in the class
+body). It does so in every thread (threads.py): differences computed in a thread pool are
+seen too. A backward derived by hand runs neither (the forward ran before, and saved what
+backward needs); a numerical one runs one of them twice per element. Such a solution fails
+with a message that says so. Another op's forward is not the op's own: a backward that
+computes softmax(x) with a softmax op of the student's own is derived by hand.
 
 A forward rebuilt under another name (`types.FunctionType(LogSumExp.forward.__code__.replace(
 co_name="helper"), ...)`) is still the forward: its code is known by what it is (bytecode,
 constants, file and first line), not by its name or its identity.
 
 What this does not catch: a backward that computes the forward's numbers again with lines of
-its own (a copy of forward's body, or a helper that forward does not call by that name), and
+its own (a copy of forward's body, or a helper that forward calls, called directly), and
 then takes their differences. Those are the student's own lines, and they give numbers that
 only finite differences of one's own code would give: the grader cannot tell them from a
 derivative without reading the code.
 """
 
 import os
-import types
 from contextlib import contextmanager
 from sys import getprofile, setprofile
 
+from minigrad.debug.watch import MINIGRAD
+from minigrad.grade.threads import in_other_threads
+
 
 @contextmanager
-def forward_watch(path, fn, wanted=True):
-    """Run the block (backward through the student's graph) and collect in the list it yields
-    the qualified name of every `forward` of the student's file, or of `fn`, that ran in it.
-    `wanted` False: watch nothing, yield an empty list."""
+def forward_watch(fn, outputs, wanted=True):
+    """Run the block (backward from `outputs` through the student's graph) and collect in the
+    list it yields the qualified name of `fn` whenever it ran in it, and of an op's forward
+    when it ran while that op's own backward ran, in any thread. `wanted` False: watch
+    nothing, yield an empty list."""
     ran = []
-    if not wanted or path is None:
+    if not wanted:
         yield ran
         return
-    own = os.path.realpath(path)
     function = getattr(fn, "__code__", None)
-    known = watched_code(fn, own)           # what each watched code is -> its qualified name
-    real = {}                               # a code's file name -> its real path
+    pairs = own_ops(outputs)                # [(backward's code, forward's code, its name)]
+    files = {backward.co_filename for backward, _, _ in pairs}
+    running = []                            # the forwards of the backwards running now
     previous = getprofile()                 # the watch for answers goes on
 
-    def profile(frame, event, arg):
+    def profile(frame, event, arg):         # in the main thread, where the engine runs
         if previous is not None:
             previous(frame, event, arg)
+        code = frame.f_code
+        if code.co_filename in files and event in ("call", "return"):
+            for backward, forward, name in pairs:
+                if code is backward and event == "call":
+                    running.append((forward, name))
+                elif code is backward and (forward, name) in running:
+                    running.remove((forward, name))
+        look(frame, event, arg)
+
+    def look(frame, event, arg):            # in every thread
         if event != "call":
             return
         code = frame.f_code
         if code is function:
             ran.append(code.co_qualname)
             return
-        name = code.co_filename
-        if name not in real:
-            real[name] = os.path.realpath(name)
-        if real[name] != own:
-            return
-        if code.co_name == "forward":
-            ran.append(code.co_qualname)
-        elif what_it_is(code, own) in known:    # rebuilt under another name
-            ran.append(f"{known[what_it_is(code, own)]}, again as {code.co_qualname}")
+        for forward, name in running:
+            if code is forward:
+                ran.append(name)
+                return
+            if code.co_code == forward.co_code and what_it_is(code) == what_it_is(forward):
+                ran.append(f"{name}, again as {code.co_qualname}")
+                return
 
     setprofile(profile)
     try:
-        yield ran
+        with in_other_threads(look):
+            yield ran
     finally:
         setprofile(previous)
 
 
-def what_it_is(code, real_file):
+def what_it_is(code):
     """A code object by what it is, whatever it is called: bytecode, constants, file, line."""
-    return code.co_code, code.co_consts, real_file, code.co_firstlineno
+    return code.co_code, code.co_consts, os.path.realpath(code.co_filename), code.co_firstlineno
 
 
-def watched_code(fn, own):
-    """{what_it_is(code): qualified name} for `fn` and every `forward` defined in the student's
-    file (`own`, a real path): those of the classes and functions in fn's module, and the code
-    nested in theirs (a class defined inside a function)."""
-    found, todo = {}, []
-    if hasattr(fn, "__code__"):
-        todo.append(fn.__code__)
-    for value in list(getattr(fn, "__globals__", {}).values()):
-        if isinstance(value, type):
-            for member in list(vars(value).values()):
-                member = getattr(member, "__func__", member)
-                if hasattr(member, "__code__"):
-                    todo.append(member.__code__)
-        elif hasattr(value, "__code__") and isinstance(value.__code__, types.CodeType):
-            todo.append(value.__code__)
-    seen = set()
+def code_of(method):
+    """The code object of a method found on a class (a function, or a static or class
+    method's), or None."""
+    code = getattr(getattr(method, "__func__", method), "__code__", None)
+    return code if type(code).__name__ == "code" else None
+
+
+def own_ops(outputs):
+    """[(backward's code, forward's code, a name for it)] of the classes of the ops in the
+    outputs' graph, other than minigrad's own: `forward` and `backward` as the class resolves
+    them, whatever their code is named (`forward = _forward` in the class body: named
+    'LogSumExp.forward, which is _forward')."""
+    pairs, seen = [], {}
+    todo = [getattr(out, "creator", None) for out in outputs]
     while todo:
-        code = todo.pop()
-        if id(code) in seen or os.path.realpath(code.co_filename) != own:
+        op = todo.pop()
+        if op is None or id(op) in seen:
             continue
-        seen.add(id(code))
-        if code.co_name == "forward" or code is getattr(fn, "__code__", None):
-            found[what_it_is(code, own)] = code.co_qualname
-        todo.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-    return found
+        seen[id(op)] = op
+        todo.extend(getattr(x, "creator", None) for x in getattr(op, "inputs", ()))
+        forward, backward = (code_of(getattr(type(op), name, None))
+                             for name in ("forward", "backward"))
+        if forward is None or backward is None or os.path.realpath(
+                forward.co_filename).startswith(MINIGRAD + os.sep):
+            continue
+        name = f"{type(op).__qualname__}.forward"
+        if forward.co_qualname != name:
+            name += f", which is {forward.co_qualname}"
+        if (backward, forward, name) not in pairs:
+            pairs.append((backward, forward, name))
+    return pairs
 
 
 def numerical_backward(exercise, name, where):

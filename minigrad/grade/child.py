@@ -14,8 +14,12 @@ is this one, not the grader, and each dies with its parent (`die_with_parent`).
 Before the student's file is loaded, an audit hook guards the process for as long as it runs
 (audit.py): the expected values and the reference solutions cannot be opened, nor another
 process's files under /proc; no other process can be started or sent a signal; no file can be
-written outside the temporary folder; `gc.get_objects`, `sys.setprofile` and replacing the code
-of the project's functions are refused.
+written outside the temporary folder; `gc.get_objects`, `sys.setprofile`, `sys.settrace`,
+replacing the code of the project's functions and naming a path with an object that could
+name another file when asked again are refused. And every thread started from then on, while
+the file is imported too, carries the watches for answers (threads.py). The file's own folder
+is appended to `sys.path`, so that a module beside it (`from helpers import gates`) is found
+from any folder, as when it is run from its own, and shadows nothing.
 
 And the grader's modules here (minigrad.grade.*, minigrad.gradcheck) are compared, name by
 name, before the student's file is loaded and after their code has run (`unchanged`): a name
@@ -41,6 +45,7 @@ import numpy as np
 
 from minigrad.grade.audit import guard, refusal_text
 from minigrad.grade.paths import readers_changed, restore, snapshot
+from minigrad.grade.threads import watch_every_thread
 
 
 def grader_modules():
@@ -132,6 +137,10 @@ def main(request_path, result_path, grader=None):
                   meta.get("project", ()))
     before, compare = grader_modules(), unchanged       # bound before the student's file runs
     readers = snapshot()                                # what the hook reads paths with
+    watch_every_thread()            # threads the file starts when imported are watched too
+    # A module beside the student's file (`from helpers import gates`) is found from any
+    # folder, as it is when the file is run from its own; appended, it shadows nothing.
+    sys.path.append(os.path.dirname(os.path.abspath(meta["path"])))
     result, facts = {}, {"cases": []}
     try:
         solution = load_solution(meta["path"])

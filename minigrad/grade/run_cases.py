@@ -92,7 +92,7 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
                                  f"inputs (it does not require grad) for {where}: compute it with "
                                  f"tensor operations, not on .data or with NumPy")
     try:
-        with refusing_answers(exercise), forward_watch(path, fn, meta.get("by_hand")) as again:
+        with refusing_answers(exercise), forward_watch(fn, mine, meta.get("by_hand")) as again:
             send_back(mine, case.upstream)
         if again:
             raise SolutionFailed(numerical_backward(exercise, again[0], where))
