@@ -15,6 +15,8 @@ grader      the machinery, shared with `attention.grade` and `seq2seq.grade`: th
 process     the graded code's own process: started, given the cases, its results read back
 child       what runs in that process: the student's file loaded and guarded, results written
 audit       the guard there: what the graded code may not open, start, write or replace
+paths       there, each path read as the call read it (no path object that answers twice)
+threads     there, every thread watched, those started when the student's file was imported too
 run_cases   there, the student's function on every case: outputs, gradients, finite differences
 solution    the student's file: loading it, calling it
 compare     the student's results against the expected ones: the element off, the case

@@ -15,10 +15,11 @@ project's own versions are part of the library the student's code imports, so th
 kept out; what that process can tell is whether one *runs* while the student's code runs. While
 the student's function, its backward or its gradient check runs, a profile hook
 (`sys.setprofile`, which leaves debuggers alone: they use `sys.settrace`) notes every call of a
-Python function and looks it up among the answers' code objects, and among the files of the
-answer modules (a module imported a second time, by `importlib.reload` or from its path, has
-new code objects but the same file); a function or class answer's code is also known in its
-file by its qualified name, or by its bytecode (answer_code). A solution fails when any answer
+Python function, in every thread (threads.py), and looks it up among the answers' code
+objects, and among the files of the answer modules (a module imported a second time, by
+`importlib.reload` or from its path, has new code objects but the same file); a function or
+class answer's code is also known in its file by its qualified name, or by its bytecode
+(answer_code). A solution fails when any answer
 ran, whatever its outputs (`solution.refusing_answers`); and when it calls `sys.setprofile`
 itself (audit.py).
 
