@@ -126,7 +126,7 @@ def watching(answers):
 
     setprofile(profile)
     try:
-        with in_other_threads(look):            # every other thread is watched too
+        with in_other_threads(profile):         # every other thread is watched too
             yield ran
     finally:
         setprofile(previous)
