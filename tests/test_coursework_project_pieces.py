@@ -268,3 +268,20 @@ class MySoftmax(Function):
 ''')
     assert grader.grade(minigrad.grade.EXERCISES, "logsumexp", path).startswith(
         "passed: logsumexp")
+
+
+def test_a_numerical_backward_set_on_the_op_itself_is_refused(tmp_path):
+    """The engine runs the op's own `backward` (one set on the instance too), not its class's:
+    the forward it runs again is found from what the engine runs."""
+    source = LOGSUMEXP_FORWARD.replace(
+        "        self.axis, self.keepdims = axis, keepdims\n",
+        "        self.axis, self.keepdims = axis, keepdims\n"
+        "        self.backward = self.differences\n", 1)
+    path = student_file(tmp_path, source.replace("\n\ndef logsumexp", CENTRAL_DIFFERENCES + """
+    def backward(self, grad_y):
+        raise NotImplementedError
+\n\ndef logsumexp"""))
+    with pytest.raises(SolutionFailed) as caught:
+        grader.grade(minigrad.grade.EXERCISES, "logsumexp", path)
+    assert str(caught.value).startswith("logsumexp: your backward runs your forward "
+                                        "(LogSumExp.forward) again")

@@ -8,13 +8,14 @@ do not tell.
 
 What tells is what runs: while the engine sends the upstream gradient back through the
 student's graph, a profile hook notes every call of the student's exercise function itself,
-and every call of an op's forward while that op's own backward runs: the forward the op's
-class resolves `forward` to, whatever its code is named (`forward = _forward` in the class
-body). It does so in every thread (threads.py): differences computed in a thread pool are
-seen too. A backward derived by hand runs neither (the forward ran before, and saved what
-backward needs); a numerical one runs one of them twice per element. Such a solution fails
-with a message that says so. Another op's forward is not the op's own: a backward that
-computes softmax(x) with a softmax op of the student's own is derived by hand.
+and every call of an op's forward while that op's own backward runs (as the engine tells, and
+as the profile hook sees the class's backward called): the forward the op resolves `forward`
+to, whatever its code is named (`forward = _forward` in the class body). It does so in every
+thread (threads.py): differences computed in a thread pool are seen too. A backward derived
+by hand runs neither (the forward ran before, and saved what backward needs); a numerical one
+runs one of them twice per element. Such a solution fails with a message that says so.
+Another op's forward is not the op's own: a backward that computes softmax(x) with a softmax
+op of the student's own is derived by hand.
 
 A forward rebuilt under another name (`types.FunctionType(LogSumExp.forward.__code__.replace(
 co_name="helper"), ...)`) is still the forward: its code is known by what it is (bytecode,
@@ -27,11 +28,13 @@ only finite differences of one's own code would give: the grader cannot tell the
 derivative without reading the code.
 """
 
+import inspect
 import os
+import types
 from contextlib import contextmanager
 from sys import getprofile, setprofile
 
-from minigrad.debug.watch import MINIGRAD
+from minigrad.debug.watch import MINIGRAD, Watcher
 from minigrad.grade.threads import in_other_threads
 
 
@@ -49,6 +52,7 @@ def forward_watch(fn, outputs, wanted=True):
     pairs = own_ops(outputs)                # [(backward's code, forward's code, its name)]
     files = {backward.co_filename for backward, _, _ in pairs}
     running = []                            # the forwards of the backwards running now
+    engine = BackwardsRunning()             # and as the engine tells them
     previous = getprofile()                 # the watch for answers goes on
 
     def profile(frame, event, arg):         # in the main thread, where the engine runs
@@ -70,7 +74,7 @@ def forward_watch(fn, outputs, wanted=True):
         if code is function:
             ran.append(code.co_qualname)
             return
-        for forward, name in running:
+        for forward, name in running + engine.running:
             if code is forward:
                 ran.append(name)
                 return
@@ -80,10 +84,25 @@ def forward_watch(fn, outputs, wanted=True):
 
     setprofile(profile)
     try:
-        with in_other_threads(look):
+        with in_other_threads(look), engine:
             yield ran
     finally:
         setprofile(previous)
+
+
+class BackwardsRunning(Watcher):
+    """The forward of every op whose backward the engine runs now, as the op itself resolves it
+    (an instance's own `backward`, not its class's, is what the engine runs): [(code, name)]."""
+
+    def __init__(self):
+        self.running = []
+
+    def before_backward(self, op, out, grad_y):
+        forward = code_of(inspect.getattr_static(op, "forward", None))
+        self.running.append((forward, forward_name(type(op), forward)) if forward else (None, ""))
+
+    def after_backward(self, op, out, grad_y, grads_in):
+        self.running.pop()
 
 
 def what_it_is(code):
@@ -92,10 +111,22 @@ def what_it_is(code):
 
 
 def code_of(method):
-    """The code object of a method found on a class (a function, or a static or class
-    method's), or None."""
-    code = getattr(getattr(method, "__func__", method), "__code__", None)
-    return code if type(code).__name__ == "code" else None
+    """The code object of a method found on a class or an op: a function's, a static or class
+    method's, a functools.partialmethod's, a callable object's `__call__`; or None."""
+    for _ in range(3):
+        code = getattr(method, "__code__", None)
+        if isinstance(code, types.CodeType):
+            return code
+        method = (getattr(method, "__func__", None) or getattr(method, "func", None)
+                  or inspect.getattr_static(type(method), "__call__", None))
+    return None
+
+
+def forward_name(kind, forward):
+    """'LogSumExp.forward', or 'LogSumExp.forward, which is _forward' when its code is named
+    otherwise (`forward = _forward` in the class body)."""
+    name = f"{kind.__qualname__}.forward"
+    return name if forward.co_qualname == name else f"{name}, which is {forward.co_qualname}"
 
 
 def own_ops(outputs):
@@ -116,9 +147,7 @@ def own_ops(outputs):
         if forward is None or backward is None or os.path.realpath(
                 forward.co_filename).startswith(MINIGRAD + os.sep):
             continue
-        name = f"{type(op).__qualname__}.forward"
-        if forward.co_qualname != name:
-            name += f", which is {forward.co_qualname}"
+        name = forward_name(type(op), forward)
         if (backward, forward, name) not in pairs:
             pairs.append((backward, forward, name))
     return pairs
