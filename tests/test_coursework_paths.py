@@ -95,8 +95,27 @@ try:
 finally:
     posixpath.realpath = real
 """ + LAYER_NORM)
-    assert failure(path).startswith("layer_norm: your code replaces posixpath.realpath, with "
-                                    "which the grader reads the paths your code opens")
+    assert failure(path).startswith("layer_norm: your code replaces posixpath.realpath, which "
+                                    "the grader's guard relies on")
+
+
+def test_a_function_of_the_guard_replaced_for_one_read_and_put_back_is_refused(tmp_path):
+    """Put back after, it is as it was when the grader compares its modules at the end: the
+    hook itself finds it replaced, at the read."""
+    path = student_file(tmp_path, f"""
+import numpy as np
+
+import minigrad.grade.audit as audit
+
+kept = audit.refused
+audit.refused = lambda *args: None
+try:
+    STORED = np.load({EXPECTED!r})
+finally:
+    audit.refused = kept
+""" + LAYER_NORM)
+    assert failure(path).startswith("layer_norm: your code replaces minigrad.grade.audit.refused, "
+                                    "which the grader's guard relies on")
 
 
 def test_pathlib_paths_dir_entries_and_str_subclasses_still_open_files(tmp_path):

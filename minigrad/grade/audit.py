@@ -20,7 +20,9 @@ one).
   asyncio replaces one of its own when imported);
 - every path is read as the call read it (paths.py): a path given as an object that could name
   one file to the call and another to this check (its own `__fspath__`) is noted, and so is
-  replacing a function this check reads paths with (`os.path.realpath`).
+  replacing a function this check reads paths with (`os.path.realpath`), or one of this
+  module's own, checked at every event: put back after the call, it would be the same again
+  when child.py compares the grader's modules at the end.
 
 Each is noted, and the solution fails (`refusal_text` says why), except a process that
 well-known libraries start and do without (`quietly_refused`). None of it is a wall: code in
@@ -34,7 +36,7 @@ import tempfile
 import threading
 
 from minigrad.debug.watch import MINIGRAD
-from minigrad.grade.paths import PATH_ARGUMENTS, plain_arguments, readers_changed, snapshot
+from minigrad.grade.paths import plain_arguments, readers_changed, snapshot
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
@@ -76,19 +78,19 @@ def guard(blocked, scratch, project=()):
     project = tuple(os.path.realpath(folder) + os.sep for folder in project) + (
         os.path.realpath(THREADING),)
     sys.addaudithook(functools.partial(hook, files, caches, scratch, os.getpid(), project,
-                                       snapshot(), noted))
+                                       snapshot(), readers_changed, noted))
     return noted
 
 
-def hook(files, caches, scratch, own, project, kept, noted, event, args):
+def hook(files, caches, scratch, own, project, kept, replaced, noted, event, args):
     if event not in EVENTS:             # the watch for answers raises events on every call
         return                          # (builtins.id, ...): those pass at once
-    if quietly_refused(event, args):
+    name = replaced(kept)               # what the hook relies on, replaced (paths.py)
+    why = None if name is None else f"replaces {name}, which the grader's guard relies on,"
+    if why is None and quietly_refused(event, args):
         raise PermissionError("the grader refuses this: it starts another process")
-    args, why = plain_arguments(event, args)        # each path as the call read it (paths.py)
-    if why is None and event in PATH_ARGUMENTS and readers_changed(kept) is not None:
-        why = (f"replaces {readers_changed(kept)}, with which the grader reads the paths your "
-               f"code opens,")
+    if why is None:
+        args, why = plain_arguments(event, args)    # each path as the call read it (paths.py)
     if why is None:
         why = refused(files, caches, scratch, own, project, event, args)
     if why is not None:
@@ -243,10 +245,10 @@ def refusal_text(exercise, why):
         return (f"{exercise['name']}: your code {why} while it is graded: the grader could not "
                 f"tell which file it opens or changes. Name a path with a str, bytes or "
                 f"pathlib.Path.")
-    if why.endswith("the paths your code opens,"):
+    if why.endswith("the grader's guard relies on,"):
         return (f"{exercise['name']}: your code {why} while it is graded: the grader could not "
-                f"tell which file it opens or changes. Leave the standard library's functions "
-                f"as they are.")
+                f"tell what it opens, starts or changes. Leave the standard library's functions, "
+                f"and the grader's, as they are.")
     if why.startswith("sends a signal"):
         return (f"{exercise['name']}: your code {why} while it is graded: it may signal its own "
                 f"process only, so that it cannot stop or kill the grader.")

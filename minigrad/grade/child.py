@@ -152,8 +152,7 @@ def main(request_path, result_path, grader=None):
     replaced = readers_changed(readers)
     if replaced is not None:                            # put back, to write the results
         restore(readers)
-        changed = changed or (f"replaces {replaced}, with which the grader reads the paths "
-                              f"your code opens,")
+        changed = changed or f"replaces {replaced}, which the grader's guard relies on,"
     if noted or changed:
         facts["refused"] = refusal_text(meta["exercise"], noted[0] if noted else changed)
     write(result_path, facts, result)

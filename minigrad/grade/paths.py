@@ -25,6 +25,7 @@ import os
 import pathlib
 import posixpath
 import stat
+import sys
 
 # event -> the positions of its arguments that name a path
 PATH_ARGUMENTS = {"open": (0,), "os.link": (0, 1), "os.symlink": (0, 1),
@@ -42,23 +43,30 @@ READERS = ((os, ("fspath", "fsdecode", "fsencode", "lstat", "stat", "readlink", 
                         "genericpath", "_get_sep", "sep", "curdir", "pardir")),
            (genericpath, ("isdir", "os", "stat")), (stat, ("S_ISLNK", "S_ISDIR")),
            (builtins, ("str", "bytes", "int", "type", "isinstance", "issubclass", "len",
-                       "tuple", "list", "next", "any", "getattr")))
+                       "tuple", "list", "next", "any", "getattr", "vars", "zip")),
+           (sys, ("_getframe", "getprofile")))
 
 
 def snapshot():
-    """What must stay as it is for the paths to be read as the call read them: (pathlib's
-    classes with what their __fspath__ reads, pathlib's module names that shadow builtins,
-    the functions the hook reads paths with). Frozen: tuples only."""
+    """What must stay as it is for the hook to decide as the call acts: (pathlib's classes with
+    what their __fspath__ reads, the functions the hook reads paths with, and every name of
+    the hook's own modules, audit.py and this one: replaced for one call and put back, a
+    function of theirs would let that call through unseen, and the grader's comparison of
+    its modules after the grading, child.unchanged, would find nothing). Frozen: tuples."""
+    # audit.py imports this module: its own is imported here, when the hook is installed
+    from minigrad.grade import audit
     classes = tuple((cls, tuple(vars(cls).get(name) for name in FSPATH_NAMES))
                     for cls in PATH_CLASSES)
+    own = tuple((module, tuple(name for name in vars(module) if not name.startswith("__")))
+                for module in (audit, sys.modules[__name__]))
     readers = tuple((module, tuple((name, getattr(module, name, None)) for name in names))
-                    for module, names in READERS)
+                    for module, names in READERS + own)
     return classes, readers
 
 
 def readers_changed(kept):
-    """'os.path.realpath' (say) when a function the hook reads paths with was replaced since
-    `kept` (snapshot()); else None."""
+    """'os.path.realpath' (say) when a function the hook relies on was replaced since `kept`
+    (snapshot()); else None."""
     classes, readers = kept
     for module, names in readers:
         for name, value in names:
