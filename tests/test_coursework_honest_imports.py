@@ -10,7 +10,7 @@ import pytest
 
 from minigrad.grade import SolutionFailed, grade
 
-from conftest import honest_layer_norm_file as solution
+from conftest import honest_layer_norm_file as solution, student_file
 
 
 def installed(name):
