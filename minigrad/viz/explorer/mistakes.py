@@ -8,6 +8,12 @@ wrong answer can be named.
                       broadcast to the output's shape)
     transposed        a matmul with an operand transposed the wrong way (dL/dY @ B, B^T @ ...)
     softmax_diagonal  the softmax Jacobian taken as its diagonal: y_i (1 - y_i) dL/dy_i
+    direct_path       a residual, y = x + f(x): only what comes back through f, not dL/dy as well
+    scale_forgotten   y = x * c or x / c for a constant c (1/sqrt(d_k)): dL/dy passed on unscaled
+    norm_constants    a layer norm (one op) with the row's mean and variance taken as constants:
+                      dL/dx = dL/dy * weight / sigma
+    through_mask      a masked element, where(cond, a, b) (masked.py): a nonzero gradient, as
+                      if there were no mask (the unmasked softmax's, or dL/dy passed on)
     sign              the right size with the wrong sign
 
 question.py gathers each question's candidates, as (kind, array); `matching` keeps those whose
@@ -27,6 +33,18 @@ MISTAKES = {
     "softmax_diagonal": "that is the diagonal of the softmax Jacobian only, y_i (1 - y_i) "
                         "dL/dy_i: every weight depends on every score, so dL/dx_i = "
                         "y_i (dL/dy_i - sum_j y_j dL/dy_j)",
+    "direct_path": "that is what comes back through the sublayer alone: {name} is also added "
+                   "to the sublayer's output (a residual, y = x + f(x)), so dL/dy reaches it "
+                   "straight through the sum as well: dL/dx = dL/dy + what f sends back",
+    "scale_forgotten": "that is dL/dy passed on unscaled: the forward scaled {name} by a "
+                       "constant (such as 1/sqrt(d_k)), so backward scales its gradient by the "
+                       "same constant",
+    "norm_constants": "that takes the row's mean and variance as constants, dL/dy * weight / "
+                      "sigma: both depend on every element of the row, so dL/dx = (1/sigma) "
+                      "(g - mean(g) - xhat mean(g xhat)), with g = dL/dy * weight",
+    "through_mask": "that is the gradient it would get without the mask: a masked element of "
+                    "{name} takes no part in the output (where(mask, scores, -inf) keeps none "
+                    "of it), so its gradient is exactly 0",
     "sign": "right size, wrong sign",
 }
 
@@ -106,3 +124,55 @@ def transposed(op, position, grad_y):
                     if candidate.shape == target and not np.allclose(candidate, right):
                         wrong.append(candidate.reshape(op.inputs[position].shape))
     return wrong
+
+
+def depends_on(t, x):
+    """Whether tensor t was computed from x (x is t, or an input of its ops at any depth)."""
+    stack, seen = [t], set()
+    while stack:                                # iterative: a long chain is no recursion
+        u = stack.pop()
+        if u is x:
+            return True
+        if id(u) in seen or u.creator is None:
+            continue
+        seen.add(id(u))
+        stack.extend(u.creator.inputs)
+    return False
+
+
+def direct_paths(graph, x, received):
+    """The terms of x's gradient sent by an Add that adds x to something made from x (a
+    residual, y = x + f(x)): what reaches x straight through the sum."""
+    found = []
+    for step, term in received:
+        op = graph.steps[step][0]
+        if type(op).__name__ != "Add" or all(y is not x for y in op.inputs):
+            continue
+        others = [y for y in op.inputs if y is not x]
+        if others and any(depends_on(y, x) for y in others):
+            found.append(term)
+    return found
+
+
+def constant_scale(op, position):
+    """The factor c of y = x * c or y = x / c (1/c then) for a constant c, one number that gets
+    no gradient, so that dL/dx = dL/dy * factor; None for any other op, or a factor of 1 or -1."""
+    name = type(op).__name__
+    if name not in ("Mul", "Div") or len(op.inputs) != 2 or (name == "Div" and position != 0):
+        return None
+    other = op.inputs[1 - position]
+    if other.requires_grad or other.data.size != 1:
+        return None
+    c = float(np.asarray(other.data, dtype=np.float64).reshape(()))
+    factor = c if name == "Mul" else 1.0 / c if c != 0 else float("inf")
+    return factor if np.isfinite(factor) and abs(factor) not in (0.0, 1.0) else None
+
+
+def norm_constants(op, position, grad_y):
+    """A layer norm's (one op, FusedLayerNorm) gradient to x with the mean and the variance of
+    each row taken as constants: dL/dy * weight / sigma. None for any other op or input."""
+    if type(op).__name__ != "FusedLayerNorm" or position != 0:
+        return None
+    width = op.weight.shape[0]
+    rows = grad_y.reshape(-1, width) * op.weight * op.inv_sigma[:, None]     # (N, D)
+    return rows.reshape(grad_y.shape)

@@ -19,6 +19,7 @@ apart): question.py.
 
 import numpy as np
 
+from minigrad.viz.explorer.masked import blocked, masked_question
 from minigrad.viz.explorer.mistakes import broadcast
 from minigrad.viz.explorer.question import question
 from minigrad.viz.explorer.softmaxes import softmaxes
@@ -49,8 +50,8 @@ def questions(graph, at=None, skipped=None):
                 terms.setdefault(id(x), []).append((k, grad_x))
     # A softmax built from ops asks once, about all it sends back to its input: at the op
     # of it that backward visits last among those that send its input a term.
-    built = {}
-    for softmax in softmaxes(graph):
+    built, found_softmaxes = {}, softmaxes(graph)
+    for softmax in found_softmaxes:
         senders = [k for k, _ in terms.get(id(softmax.x), [])
                    if any(graph.steps[k][0] is o for o in softmax.ops)]
         if senders:
@@ -69,6 +70,12 @@ def questions(graph, at=None, skipped=None):
                     or any(reasons.values())):
                 continue
         elif not chosen(op):
+            continue
+        # A mask (Where) asks for an element it leaves out, whose gradient is exactly 0.
+        masked = [p for p in wanted if blocked(op, out, p) is not None]
+        asked = masked_question(graph, k, masked[0], found_softmaxes) if masked else None
+        if asked is not None:
+            found.append(asked)
             continue
         # The input the question is about: the softmax's, else one with a reason; when no
         # element of it makes a fair question (see _ask), the next one that may be asked.

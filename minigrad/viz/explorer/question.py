@@ -12,7 +12,16 @@ is the one where the most of these mistakes give numbers clearly apart from the 
 
 import numpy as np
 
-from minigrad.viz.explorer.mistakes import MISTAKES, broadcast, matching, transposed, unsummed
+from minigrad.viz.explorer.mistakes import (
+    MISTAKES,
+    broadcast,
+    constant_scale,
+    direct_paths,
+    matching,
+    norm_constants,
+    transposed,
+    unsummed,
+)
 
 MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
 
@@ -45,8 +54,15 @@ def _question_of(graph, k, position, received, softmax):
         candidates += [("missed_sum", g) for g in sent] if len(sent) > 1 else []
     summed = totals[position] if complete else term
     others = summed - term if built is None else 0      # what the other ops sent
-    if complete:
+    if complete:                        # a residual's direct path first: its number is
+        candidates += [("direct_path", summed - g)      # also one term alone (missed_sum)
+                       for g in direct_paths(graph, x, received)]
         candidates += [("missed_sum", g) for _, g in received]
+    if constant_scale(op, position) is not None and np.shape(grad_y) == x.shape:
+        candidates.append(("scale_forgotten", others + grad_y))
+    forgot_norm = norm_constants(op, position, grad_y)
+    if forgot_norm is not None:
+        candidates.append(("norm_constants", others + forgot_norm))
     if broadcast(op, out, x):
         full = unsummed(op, position, grad_y)
         if full is not None:
