@@ -133,7 +133,7 @@ def add_command(commands):
     return draw
 
 
-def add_example_options(parser):
+def add_example_options(parser, seed_help="with --random"):
     """The options that choose the step, the same for `draw` and `explore`."""
     parser.add_argument("--hard", action="store_true", help="hard attention (argmax, one-hot)")
     parser.add_argument("--random", type=int, metavar="M", default=None,
@@ -141,7 +141,7 @@ def add_example_options(parser):
     parser.add_argument("--keys", type=int, default=4, help="with --random: candidates n")
     parser.add_argument("--dim", type=int, default=2, help="with --random: key size d")
     parser.add_argument("--value-dim", type=int, default=2, help="with --random: value size dv")
-    parser.add_argument("--seed", type=int, default=0, help="with --random")
+    parser.add_argument("--seed", type=int, default=0, help=seed_help)
 
 
 def example_from_options(args):

@@ -10,11 +10,18 @@ score; the keys get theirs through the score's matmul.
     python -m attention explore --out attention-step.html
     python -m attention explore --predict --out predict.html     # predict, then check
     python -m attention explore --random 3 --out batch.html
+    python -m attention explore --self --heads 2 --causal --predict --out self.html
+    python -m attention explore --block --causal --predict --out block.html
+
+`--self` and `--block` explore self-attention with its residual, and a pre-norm encoder block,
+over a small seeded sequence (attention/explore_self.py).
 """
 
 import numpy as np
 
+from minigrad.settings import check_number
 from attention.draw import add_example_options, attention_step, example_from_options, worked_example
+from attention.explore_self import D_MODEL, HEADS, explore_self_attention
 
 
 def explore_attention_step(query=None, keys=None, values=None, hard=False, predict=False,
@@ -42,8 +49,40 @@ def add_command(commands):
     p.add_argument("--overwrite", action="store_true", help="replace a file there")
     p.add_argument("--predict", action="store_true",
                    help="ask for chosen gradients before showing them")
-    add_example_options(p)
+    add_example_options(p, seed_help="with --random, --self or --block: seeds the numbers")
+    p.add_argument("--self", dest="self_attention", action="store_true",
+                   help="self-attention with its residual, y = x + MultiHeadAttention(x), over "
+                   f"4 seeded positions of d_model {D_MODEL} (float64), instead of one step")
+    p.add_argument("--block", action="store_true", help="a whole pre-norm encoder block "
+                   "(layer norm, self-attention, residual, feed-forward, residual)")
+    p.add_argument("--heads", type=int, default=None, help=f"with --self or --block: the "
+                   f"number of attention heads, dividing d_model {D_MODEL} (default: {HEADS})")
+    p.add_argument("--causal", action="store_true", help="with --self or --block: the causal "
+                   "mask, each position attends itself and the positions before it")
     return p
+
+
+def self_attention_options(args):
+    """The keyword arguments of explore_self_attention that --self or --block choose, their
+    options checked first (one line: "--heads must be an integer >= 1, got 0"); None without
+    either. The options of one attention step are refused with them, and theirs without."""
+    chosen = args.self_attention or args.block
+    if not chosen:
+        for option, given in (("--heads", args.heads is not None), ("--causal", args.causal)):
+            if given:
+                raise ValueError(f"{option} applies to --self or --block")
+        return None
+    for option, given in (("--hard", args.hard), ("--random", args.random is not None)):
+        if given:
+            raise ValueError(f"{option} explores one attention step; it does not go with "
+                             f"--{'block' if args.block else 'self'}")
+    heads = HEADS if args.heads is None else args.heads
+    check_number("--heads", heads, low=1, integer=True)
+    if D_MODEL % heads:
+        raise ValueError(f"--heads {heads} does not divide d_model {D_MODEL}: each head gets "
+                         "d_model / heads numbers (try 1, 2, 4 or 8)")
+    check_number("--seed", args.seed, low=0, integer=True)
+    return dict(heads=heads, causal=args.causal, block=args.block, seed=args.seed)
 
 
 def run_command(args, log=print):
@@ -51,7 +90,11 @@ def run_command(args, log=print):
     one-line error (minigrad.command.run writes it)."""
     from minigrad.viz.explorer.page import save_page
 
-    page = explore_attention_step(hard=args.hard, predict=args.predict,
-                                  **example_from_options(args))
+    chosen = self_attention_options(args)
+    if chosen is not None:
+        page = explore_self_attention(predict=args.predict, **chosen)
+    else:
+        page = explore_attention_step(hard=args.hard, predict=args.predict,
+                                      **example_from_options(args))
     log(f"wrote {save_page(page, args.out, args.overwrite)}")
     return 0

@@ -1,0 +1,113 @@
+"""`python -m attention explore --self` and `--block`: self-attention, and a whole Transformer
+block, as pages that step through their backward pass op by op (minigrad.viz.explore).
+
+    python -m attention explore --self --heads 2 --out self-attention.html
+    python -m attention explore --self --causal --predict --out causal.html
+    python -m attention explore --block --causal --predict --out block.html
+
+The sequence is small and seeded: 4 positions of d_model = 8 numbers, float64, with random
+weights (biases and the layer norms' weight and bias too), so that no gradient is a plain copy
+of another. `--self` is one self-attention sublayer with its residual, y = x + MultiHeadAttention(x)
+(x is used twice: once added, once attended over); `--block` is a pre-norm encoder block
+(attention/blocks.py). The root is a fixed random-weighted sum of the output, sum(r * y): every
+element of y gets its own gradient, r. Each head runs in a scope of its own ("head 0", ...).
+
+In predict mode the page asks where a Transformer is learned (TRANSFORMER_QUESTIONS): the input
+of a residual, once its whole gradient has arrived (the known mistake: the sublayer's term
+alone, forgetting the direct path); an element of the scores that the causal mask leaves out
+(its gradient is exactly 0; the mistake: the unmasked softmax's); each head's softmax; the
+1/sqrt(d_k) scale (the mistake: dL/dy passed on unscaled); each layer norm (the mistake: its
+mean and variance taken as constants).
+"""
+
+import numpy as np
+
+from minigrad import Tensor
+from minigrad.settings import check_number
+from minigrad.viz.explorer.mistakes import constant_scale
+from attention.blocks import EncoderBlock
+from attention.masks import causal_mask
+from attention.modules import MultiHeadAttention, show_heads
+
+POSITIONS, D_MODEL, HEADS = 4, 8, 2
+
+
+def self_attention_step(heads=HEADS, causal=False, block=False, d_model=D_MODEL,
+                        positions=POSITIONS, seed=0):
+    """(loss, model, x, residuals): one self-attention sublayer, y = x + MultiHeadAttention(x),
+    or with block=True one pre-norm EncoderBlock, over x (positions, d_model), float64, every
+    weight seeded at random; loss = sum(r * y) for a fixed random r. `residuals`: the tensors
+    added back to their sublayer's output (each used twice)."""
+    for name, value in (("heads", heads), ("d_model", d_model), ("positions", positions)):
+        check_number(name, value, low=1, integer=True, where="explore_self_attention")
+    check_number("seed", seed, low=0, integer=True, where="explore_self_attention")
+    if d_model % heads:
+        raise ValueError(f"explore_self_attention: {heads} heads do not divide d_model "
+                         f"{d_model} (each head gets d_model / heads numbers)")
+    rng = np.random.default_rng(seed)
+    if block:
+        model = EncoderBlock(d_model, heads, dim_feedforward=2 * d_model, dropout=0.0)
+    else:
+        model = MultiHeadAttention(d_model, heads)
+    show_heads(model).double()
+    for p in model.parameters():                # biases too: no gradient a copy of another
+        p.data = rng.standard_normal(p.shape) * (0.5 if p.ndim > 1 else 0.3)
+    x = Tensor(rng.standard_normal((positions, d_model)), requires_grad=True, name="x")
+    mask = causal_mask(positions) if causal else None
+    if block:
+        y = model(x, mask)                                              # (T, d_model)
+        residuals = _residual_inputs(y, x)
+    else:
+        output, _ = model(x, x, x, mask=mask)                           # (T, d_model)
+        y = x + output                                                  # the residual
+        residuals = [x]
+    y.name = "y"
+    r = Tensor(rng.standard_normal(y.shape), name="r")                  # fixed: no gradient
+    loss = (y * r).sum()
+    loss.name = "loss"
+    return loss, model, x, residuals
+
+
+def explore_self_attention(heads=HEADS, causal=False, block=False, predict=False, d_model=D_MODEL,
+                           positions=POSITIONS, seed=0, title=None):
+    """The explorer (minigrad.viz.Explorer) of self_attention_step's backward pass; in predict
+    mode it asks at TRANSFORMER_QUESTIONS."""
+    from minigrad.viz import explore
+
+    loss, model, x, residuals = self_attention_step(heads, causal, block, d_model, positions,
+                                                    seed)
+    if title is None:
+        what = ("A pre-norm encoder block" if block else
+                "Self-attention with its residual, y = x + MultiHeadAttention(x)")
+        title = (f"{what}: {heads} head{'s' if heads > 1 else ''}, {positions} positions, "
+                 f"d_model {d_model}{', causal' if causal else ''}; backward of sum(r * y)")
+    at = transformer_questions(residuals) if predict else None
+    return explore(loss, names=model, predict=predict, predict_at=at, title=title)
+
+
+def transformer_questions(residuals):
+    """predict_at for a Transformer's pages: a function op -> bool choosing the ops where
+    Transformers are learned. A Where (the mask: an element it leaves out), the first op of
+    attention.softmax (x - max: the softmax's question), a scale by a constant (1/sqrt(d_k)), a
+    layer norm in one op, and the ops, other than the residual's Add, that use a residual's
+    input: where its whole gradient arrives."""
+    def chosen(op):
+        name = type(op).__name__
+        if name in ("Where", "Softmax", "FusedLayerNorm") or constant_scale(op, 0) is not None:
+            return True
+        if name == "Sub" and op.inputs[1].creator is None and op.inputs[1].name == "max":
+            return True                         # attention.softmax's first step
+        return name != "Add" and any(x is r for x in op.inputs for r in residuals)
+    return chosen
+
+
+def _residual_inputs(y, x):
+    """The inputs of the block's residual sums, the Adds on the path from y back to x: x, and
+    x1 = x + attention (named here), the feed-forward sublayer's input."""
+    found, t = [], y
+    while t is not x and t.creator is not None and type(t.creator).__name__ == "Add":
+        t = t.creator.inputs[0]
+        found.append(t)
+    for t in found:
+        t.name = t.name or "x1"
+    return found[::-1]

@@ -1,0 +1,158 @@
+"""Self-attention and a Transformer block in the backprop explorer: `explore_self_attention` and
+`python -m attention explore --self / --block`. The pages build, stay small, fold each head in
+a scope of its own, and in predict mode ask where a Transformer is learned: each answer is the
+engine's own gradient (backward on the same step), each named mistake the number it says."""
+
+import numpy as np
+import pytest
+
+from attention import EncoderBlock, MultiHeadAttention
+from attention.__main__ import main as attention_main
+from attention.explore_self import explore_self_attention, self_attention_step
+from tests.test_explorer import page_data
+
+MAX_PAGE = 400_000                                      # bytes: measured 199-252 KB
+
+
+def kinds(q):
+    return {m["kind"] for m in q["mistakes"]}
+
+
+def op_of(data, q):
+    return data["ops"][data["steps"][q["step"] - 1]["op"]]
+
+
+@pytest.mark.parametrize("options", [dict(), dict(causal=True), dict(block=True),
+                                     dict(block=True, causal=True, heads=4)])
+def test_the_pages_build_with_a_scope_per_head_and_stay_small(options):
+    page = explore_self_attention(**options)
+    heads = options.get("heads", 2)
+    names = [tuple(path) for path in page.data["scopes"]]
+    for h in range(heads):
+        assert any(path[-1] == f"head {h}" for path in names)
+    assert len(page.html()) < MAX_PAGE and 30 <= page.steps <= 120
+    assert page.questions == []                         # predict mode is off
+    wheres = [op for op in page.data["ops"] if op["type"] == "Where"]
+    assert len(wheres) == (heads if options.get("causal") else 0)
+
+
+def test_the_model_and_its_root_are_float64_seeded_and_every_weight_random():
+    loss, model, x, residuals = self_attention_step(causal=True, block=True, seed=3)
+    again = self_attention_step(causal=True, block=True, seed=3)[0]
+    assert isinstance(model, EncoderBlock) and loss.data == again.data
+    assert all(p.dtype == np.float64 and np.all(p.data != 0) for p in model.parameters())
+    assert [r.name for r in residuals] == ["x", "x1"] and residuals[0] is x
+    _, attention, x, residuals = self_attention_step()
+    assert isinstance(attention, MultiHeadAttention) and residuals == [x] and x.shape == (4, 8)
+
+
+def questions_of(**options):
+    loss, _, x, residuals = self_attention_step(**options)
+    loss.backward()                                     # the engine's own gradients
+    page = explore_self_attention(predict=True, **options)
+    return page, x, residuals
+
+
+def test_predict_on_self_attention_asks_the_residual_the_mask_the_softmax_and_the_scale():
+    page, x, _ = questions_of(causal=True)
+    data = page.data
+    residual = [q for q in page.questions if "direct_path" in kinds(q)]
+    masked = [q for q in page.questions if "through_mask" in kinds(q)]
+    softmaxes = [q for q in page.questions if q["span"]]
+    scales = [q for q in page.questions if "scale_forgotten" in kinds(q)]
+    assert (len(residual), len(masked), len(softmaxes), len(scales)) == (1, 2, 2, 2)
+    assert len(page.questions) == 7
+    q = residual[0]                                     # x: added, and attended over
+    assert data["tensors"][q["tensor"]]["name"] == "x" and q["total"]
+    assert abs(x.grad[tuple(q["index"])] - q["answer"]) < 1e-12
+    terms = [m["value"] for m in q["mistakes"] if m["kind"] in ("direct_path", "missed_sum")]
+    assert sum(terms) == pytest.approx(q["answer"], abs=1e-12)     # the sublayer's + dL/dy
+    for q in masked:                                    # above the diagonal: key after query
+        row, key = q["index"]
+        assert op_of(data, q)["type"] == "Where" and key > row and q["answer"] == 0.0
+        assert all(abs(m["value"]) > 2 * q["tolerance"] for m in q["mistakes"])
+    for q in scales:                                    # head_dim 4: scores / 2
+        forgot = next(m["value"] for m in q["mistakes"] if m["kind"] == "scale_forgotten")
+        assert op_of(data, q)["type"] == "Div" and forgot == pytest.approx(2 * q["answer"])
+
+
+def test_predict_on_a_block_asks_each_layer_norm_with_its_residual():
+    page, x, residuals = questions_of(block=True, causal=True)
+    norms = [q for q in page.questions if "norm_constants" in kinds(q)]
+    assert len(norms) == 2
+    for q in norms:                                     # x and x1: each norm's input
+        assert op_of(page.data, q)["type"] == "FusedLayerNorm" and q["total"]
+        assert {"direct_path", "missed_sum", "norm_constants", "sign"} <= kinds(q)
+    asked = {page.data["tensors"][q["tensor"]]["name"] for q in norms}
+    assert asked == {"x", "x1"}
+    q = next(q for q in norms if page.data["tensors"][q["tensor"]]["name"] == "x")
+    assert abs(x.grad[tuple(q["index"])] - q["answer"]) < 1e-12
+    assert any("through_mask" in kinds(q) for q in page.questions)
+
+
+@pytest.mark.parametrize("options, words", [
+    (dict(heads=0), "heads must be an integer >= 1, got 0"),
+    (dict(heads=3), "3 heads do not divide d_model 8"),
+    (dict(heads=2.0), "heads must be an integer"),
+    (dict(seed=-1), "seed must be an integer >= 0, got -1"),
+])
+def test_bad_settings_are_refused_in_one_line(options, words):
+    with pytest.raises((ValueError, TypeError), match=words):
+        explore_self_attention(**options)
+
+
+def test_the_command_writes_self_attention_and_a_block(tmp_path, capsys):
+    out = tmp_path / "self.html"
+    assert attention_main(["explore", "--self", "--heads", "2", "--causal", "--predict",
+                           "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out}\n"
+    data = page_data(out.read_text(encoding="utf-8"))
+    assert len(data["questions"]) == 7 and "causal" in data["title"]
+    assert attention_main(["explore", "--self", "--out", str(out)]) == 1     # no --overwrite
+    assert capsys.readouterr().err == f"error: {out} exists; pass --overwrite to replace it\n"
+    assert page_data(out.read_text(encoding="utf-8"))["questions"]            # untouched
+    assert attention_main(["explore", "--block", "--heads", "4", "--out", str(out),
+                           "--overwrite"]) == 0
+    data = page_data(out.read_text(encoding="utf-8"))
+    assert "encoder block" in data["title"] and data["questions"] == []
+    assert ["encoder block", "self-attention", "head 3"] in data["scopes"]
+
+
+@pytest.mark.parametrize("args, line", [
+    (["--self", "--heads", "0"], "error: --heads must be an integer >= 1, got 0"),
+    (["--block", "--heads", "3"], "error: --heads 3 does not divide d_model 8: each head gets "
+                                  "d_model / heads numbers (try 1, 2, 4 or 8)"),
+    (["--self", "--heads", "-2"], "error: --heads must be an integer >= 1, got -2"),
+    (["--causal"], "error: --causal applies to --self or --block"),
+    (["--heads", "2"], "error: --heads applies to --self or --block"),
+    (["--self", "--random", "2"], "error: --random explores one attention step; it does not "
+                                  "go with --self"),
+    (["--block", "--hard"], "error: --hard explores one attention step; it does not go with "
+                            "--block"),
+    (["--self", "--seed", "-1"], "error: --seed must be an integer >= 0, got -1"),
+])
+def test_bad_options_are_one_line_and_write_nothing(args, line, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert attention_main(["explore", *args]) == 1
+    assert capsys.readouterr().err == line + "\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_help_describes_every_new_option(capsys):
+    with pytest.raises(SystemExit):
+        attention_main(["explore", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("--self self-attention with its residual", "--block a whole pre-norm encoder",
+                  "--heads HEADS with --self or --block", "--causal with --self or --block",
+                  "--seed SEED with --random, --self or --block"):
+        assert words in text
+
+
+def test_the_residuals_direct_path_is_dl_dy_itself():
+    """The residual's other term is r, the gradient arriving at y = x + attention(x)."""
+    loss = self_attention_step(causal=True)[0]
+    page = explore_self_attention(causal=True, predict=True)
+    q = next(q for q in page.questions if "direct_path" in kinds(q))
+    r = next(t for t in loss.creator.inputs[0].creator.inputs if t.name == "r").data
+    missed = [m["value"] for m in q["mistakes"] if m["kind"] == "missed_sum"]
+    assert missed == [pytest.approx(r[tuple(q["index"])], abs=1e-12)]
