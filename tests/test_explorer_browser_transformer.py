@@ -1,0 +1,42 @@
+"""The page of `python -m attention explore --self --causal --predict` in a real browser: a
+masked score's question is answered right with 0, and the residual's with its sublayer's term
+alone, which the page names as the forgotten direct path.
+(The browser, and the checks made on every page, are those of test_explorer_browser.py.)"""
+
+from attention.__main__ import main as attention_main
+from tests import test_explorer_browser as shared
+from tests.test_explorer import page_data
+from tests.test_explorer_browser import state
+
+browser, open_page = shared.browser, shared.open_page       # the fixtures, shared
+
+
+def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_the_direct_path(
+        tmp_path, open_page):
+    out = tmp_path / "self.html"
+    assert attention_main(["explore", "--self", "--heads", "2", "--causal", "--predict",
+                           "--out", str(out)]) == 0
+    data = page_data(out.read_text(encoding="utf-8"))
+    page = open_page(out)
+    questions = data["questions"]
+    masked = next(q for q in questions if q["answer"] == 0.0)
+    residual = next(q for q in questions
+                    if any(m["kind"] == "direct_path" for m in q["mistakes"]))
+
+    page.evaluate(f"window.explorer.goto({masked['step']})")
+    assert page.evaluate("window.explorer.question()")["index"] == masked["index"]
+    page.fill("#answer", "0")
+    page.press("#answer", "Enter")
+    assert page.locator(".feedback").inner_text().startswith("Right: 0.")
+
+    page.evaluate(f"window.explorer.goto({residual['step']})")
+    assert page.evaluate("window.explorer.question()")["total"] is True
+    forgot = next(m["value"] for m in residual["mistakes"] if m["kind"] == "direct_path")
+    page.fill("#answer", f"{forgot:.6g}")
+    page.click("#check")
+    feedback = page.locator(".feedback").inner_text()
+    assert "Not quite" in feedback and "a residual, y = x + f(x)" in feedback
+    # The questions jumped past count as shown: asked, not right.
+    passed = [q for q in questions if q["step"] <= residual["step"]]
+    assert state(page, "score") == {"right": 1, "asked": len(passed),
+                                    "questions": len(questions)}
