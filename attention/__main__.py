@@ -1,6 +1,7 @@
 """`python -m attention demo`: soft attention learns a retrieval task, hard attention cannot.
 `python -m attention draw`: one attention step as a graph, with values and gradients.
-`python -m attention explore`: the same step as a page that steps through its backward pass.
+`python -m attention explore`: the same step as a page that steps through its backward pass;
+with --self or --block, self-attention or a Transformer block (attention/explore_self.py).
 `python -m attention scaling`: why the Transformer divides its scores by sqrt(d_k).
 
     python -m attention demo                 # prints gradients and learning curves, writes a PNG
@@ -10,6 +11,8 @@
     python -m attention draw --hard --out runs/hard-attention-step.svg
     python -m attention draw --rankdir LR --out runs/wide.svg  # the frames as rows, not columns
     python -m attention explore --out runs/attention-step.html --predict
+    python -m attention explore --self --heads 2 --causal --predict --out runs/self.html
+    python -m attention explore --block --causal --out runs/block.html
     python -m attention scaling --out runs/scaling.png
 """
 

@@ -10,6 +10,7 @@ arrays     the arrays, written so that the page reads back exactly the engine's 
 predict    predict mode: the ops a page asks at
 question   one question: the element asked, its answer, the mistakes it tells apart
 mistakes   the known mistakes a wrong answer may match
+masked     the question at a mask (Where): an element it leaves out, whose gradient is 0
 explorer.js, script/*.js, layout.js, explorer.css    the page's script (explorer.js lists its
            parts), its graph layout and its style
 

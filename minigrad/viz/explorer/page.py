@@ -52,7 +52,8 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
                   before showing it (see minigrad/viz/explorer/predict.py)
     predict_at    which steps ask (op class names, or a function op -> bool); the default is
                   MatMul, Softmax, and ops whose input was broadcast or is used twice. Giving it
-                  turns predict mode on. A question is asked only if the page embeds every
+                  turns predict mode on; a Where it chooses (a mask) asks for an element it
+                  leaves out, whose gradient is 0. A question is asked only if the page embeds every
                   array it is answered from (they go in first, within max_elements and
                   max_bytes). When it asks nothing, a warning, the repr and the page say
                   why in one line (e.g. the arrays are over max_elements: raise it).

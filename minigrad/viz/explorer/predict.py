@@ -7,7 +7,8 @@ softmaxes.py; asked once, at the first of its ops that backward visits, about al
 send back to its input, since at its last the gradient arriving is the answer), and every op
 that sends a gradient to an input that was broadcast, or that completes the gradient of a tensor
 used several times (by several ops, or twice by one: x * x). `at` may instead name op classes
-("MatMul", ...) or be a function `op -> bool`.
+("MatMul", ...) or be a function `op -> bool`; a `Where` it chooses (a mask) asks for an element
+it leaves out, whose gradient is exactly 0 (masked.py).
 
 While a question waits for its answer, the page shows nothing that gives it away: no number of
 the asked tensor at that step (its box, the arrows into the op, the other term of x * x, the
