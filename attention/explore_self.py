@@ -62,6 +62,7 @@ def self_attention_step(heads=HEADS, causal=False, block=False, d_model=D_MODEL,
         y = x + output                                                  # the residual
         residuals = [x]
     y.name = "y"
+    _name_scores(y)
     r = Tensor(rng.standard_normal(y.shape), name="r")                  # fixed: no gradient
     loss = (y * r).sum()
     loss.name = "loss"
@@ -99,6 +100,24 @@ def transformer_questions(residuals):
             return True                         # attention.softmax's first step
         return name != "Add" and any(x is r for x in op.inputs for r in residuals)
     return chosen
+
+
+def _name_scores(y):
+    """Name each head's scores for the page: q @ k^T, the scores (scaled by 1/sqrt(d_k)) and,
+    under a mask, the masked scores."""
+    stack, seen = [y], set()
+    while stack:
+        t = stack.pop()
+        if t.creator is None or id(t) in seen:
+            continue
+        seen.add(id(t))
+        op = t.creator
+        if type(op).__name__ == "Div" and constant_scale(op, 0) is not None:
+            op.inputs[0].name = op.inputs[0].name or "q @ k^T"
+            t.name = t.name or "scores"
+        elif type(op).__name__ == "Where" and t.name is None:
+            t.name = "masked scores"
+        stack.extend(op.inputs)
 
 
 def _residual_inputs(y, x):

@@ -58,7 +58,7 @@ def test_predict_on_self_attention_asks_the_residual_the_mask_the_softmax_and_th
     data = page.data
     residual = [q for q in page.questions if "direct_path" in kinds(q)]
     masked = [q for q in page.questions if "through_mask" in kinds(q)]
-    softmaxes = [q for q in page.questions if q["span"]]
+    softmaxes = [q for q in page.questions if q["span"] and not q.get("mask")]
     scales = [q for q in page.questions if "scale_forgotten" in kinds(q)]
     assert (len(residual), len(masked), len(softmaxes), len(scales)) == (1, 2, 2, 2)
     assert len(page.questions) == 7
@@ -69,8 +69,11 @@ def test_predict_on_self_attention_asks_the_residual_the_mask_the_softmax_and_th
     assert sum(terms) == pytest.approx(q["answer"], abs=1e-12)     # the sublayer's + dL/dy
     for q in masked:                                    # above the diagonal: key after query
         row, key = q["index"]
-        assert op_of(data, q)["type"] == "Where" and key > row and q["answer"] == 0.0
-        assert all(abs(m["value"]) > 2 * q["tolerance"] for m in q["mistakes"])
+        assert data["tensors"][q["tensor"]]["name"] == "scores" and q["answer"] == 0.0
+        assert key > row and all(abs(m["value"]) > 2 * q["tolerance"] for m in q["mistakes"])
+        where = data["ops"][data["steps"][q["span"][1] - 1]["op"]]          # the mask's step
+        softmax = next(s for s in softmaxes if s["step"] == q["step"])     # asked with it
+        assert where["type"] == "Where" and q["span"][0] == softmax["span"][0]
     for q in scales:                                    # head_dim 4: scores / 2
         forgot = next(m["value"] for m in q["mistakes"] if m["kind"] == "scale_forgotten")
         assert op_of(data, q)["type"] == "Div" and forgot == pytest.approx(2 * q["answer"])

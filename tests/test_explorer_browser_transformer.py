@@ -1,6 +1,6 @@
 """The page of `python -m attention explore --self --causal --predict` in a real browser: a
-masked score's question is answered right with 0, and the residual's with its sublayer's term
-alone, which the page names as the forgotten direct path.
+head's softmax question and a masked score's (answered right with 0), and the residual's,
+answered with its sublayer's term alone, which the page names as the forgotten direct path.
 (The browser, and the checks made on every page, are those of test_explorer_browser.py.)"""
 
 from attention.__main__ import main as attention_main
@@ -23,11 +23,18 @@ def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_the_direct_pa
     residual = next(q for q in questions
                     if any(m["kind"] == "direct_path" for m in q["mistakes"]))
 
+    # The head's softmax starts: its own question first, answered right, then the mask's.
+    softmax = next(q for q in questions if q["step"] == masked["step"] and not q.get("mask"))
     page.evaluate(f"window.explorer.goto({masked['step']})")
+    page.fill("#answer", f"{softmax['answer']:.6g}")
+    page.press("#answer", "Enter")
+    assert page.locator(".feedback").inner_text().startswith("Right")
     assert page.evaluate("window.explorer.question()")["index"] == masked["index"]
+    text = page.locator("#step").inner_text()
+    assert f"the mask of step {masked['span'][1]}" in text and "\u2202L/\u2202scores[" in text
     page.fill("#answer", "0")
     page.press("#answer", "Enter")
-    assert page.locator(".feedback").inner_text().startswith("Right: 0.")
+    assert page.locator(".feedback").nth(1).inner_text().startswith("Right: 0.")
 
     page.evaluate(f"window.explorer.goto({residual['step']})")
     assert page.evaluate("window.explorer.question()")["total"] is True
@@ -38,5 +45,5 @@ def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_the_direct_pa
     assert "Not quite" in feedback and "a residual, y = x + f(x)" in feedback
     # The questions jumped past count as shown: asked, not right.
     passed = [q for q in questions if q["step"] <= residual["step"]]
-    assert state(page, "score") == {"right": 1, "asked": len(passed),
+    assert state(page, "score") == {"right": 2, "asked": len(passed),
                                     "questions": len(questions)}

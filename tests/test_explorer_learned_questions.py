@@ -126,6 +126,24 @@ def test_a_masked_score_gets_exactly_zero_and_the_unmasked_softmaxs_gradient_is_
     unmasked = gradient(softmax, X)[index]              # the same weights' gradient, no mask
     assert value == pytest.approx(unmasked, abs=1e-12) and abs(unmasked) > 10 * q["tolerance"]
     assert recognised(q, unmasked, "through_mask")
+    # Asked where the softmax starts, before the mask's step shows the zero arriving.
+    first, last = q["span"]
+    ops = [page.data["ops"][page.data["steps"][k - 1]["op"]]["type"] for k in (first, last)]
+    assert q["mask"] and q["step"] == first < last and ops == [
+        "Softmax" if softmax is F.softmax else "Div", "Where"]
+
+
+def test_a_mask_before_any_other_op_is_asked_at_its_own_step_and_names_dl_dy_passed_on():
+    scores = leaf(X, "scores")
+    kept = F.where(CAUSAL, scores, Tensor(np.zeros((3, 4))))
+    page = explore(((kept * Tensor(W[:3])) * Tensor(R)).sum(), predict_at=["Where"])
+    q, value = only(page, "through_mask")
+    index = tuple(q["index"])
+    assert q["span"] is None and q["answer"] == 0.0 and not CAUSAL[index]
+    assert page.data["ops"][page.data["steps"][q["step"] - 1]["op"]]["type"] == "Where"
+    passed_on = W[:3][index] * R[index]                 # dL/dy at the mask's output
+    assert value == pytest.approx(passed_on, rel=1e-12) and recognised(q, passed_on,
+                                                                       "through_mask")
 
 
 def test_a_mask_that_leaves_nothing_out_is_not_asked_for_a_zero():

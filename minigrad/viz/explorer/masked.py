@@ -4,6 +4,11 @@ output, so its gradient is exactly 0: the question asks for one such element.
 
     scores (T, T) --where(causal_mask, scores, -inf)--> masked scores --softmax--> weights
 
+When the mask's output goes into a softmax, the question is asked at the softmax's first step
+(its `span` runs from there to the mask's step, and `mask` is true): there the page shows the
+gradient arriving at the weights, not yet the zero that arrives at the mask (the softmax sends
+0 to a score of -inf, whose weight is 0), which would give the answer away.
+
 The known mistake (mistakes.py, through_mask) is a nonzero gradient flowing through the mask
 anyway: what the element would get without it. When the Where's output goes into a softmax
 (over its last axis: a fused `Softmax`, or one built from primitive ops, softmaxes.py), that is
@@ -44,8 +49,8 @@ def masked_question(graph, k, position, softmaxes=()):
     if left_out is None or term is None:
         return None
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        candidates = [("through_mask", through)
-                      for through in (_unmasked_softmax(graph, x, out, softmaxes), grad_y)
+        softmax_step, unmasked = _unmasked_softmax(graph, x, out, softmaxes)
+        candidates = [("through_mask", through) for through in (unmasked, grad_y)
                       if through is not None and np.shape(through) == x.shape]
         flat = np.asarray(term, dtype=np.float64).ravel()
         if not np.all(np.isfinite(flat)):
@@ -66,24 +71,32 @@ def masked_question(graph, k, position, softmaxes=()):
         f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
     for mistake in mistakes:
         mistake["text"] = MISTAKES[mistake["kind"]].format(name=name)
-    return {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
-            "index": [int(i) for i in index], "total": False, "answer": 0.0,
-            "tolerance": float(tolerance), "mistakes": mistakes, "span": None}
+    asked = {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
+             "index": [int(i) for i in index], "total": False, "answer": 0.0,
+             "tolerance": float(tolerance), "mistakes": mistakes, "span": None, "mask": True}
+    if softmax_step is not None:                # asked where the softmax starts, before the 0
+        asked.update(step=softmax_step, input=None, span=[softmax_step, k + 1])
+    return asked
 
 
 def _unmasked_softmax(graph, x, out, softmaxes):
-    """The gradient x would get if the Where's output, a softmax's input over its last axis,
-    were x itself: y_u * (dL/dy - sum(dL/dy * y_u)), y_u = softmax(x). None when the output
-    goes into no softmax, or into one over another axis."""
-    y = next((s.y for s in softmaxes if s.x is out), None)
-    if y is None:
-        y = next((graph.tensors[graph.outputs[id(user)]] for user, _ in graph.users.get(id(out),
-                 []) if type(user).__name__ == "Softmax" and user.axis in (-1, out.ndim - 1)),
-                 None)
+    """(first, gradient): the step where the softmax that takes the Where's output (over its
+    last axis) starts, and the gradient x would get if that softmax took x itself,
+    y_u * (dL/dy - sum(dL/dy * y_u)), y_u = softmax(x); (None, None) when the output goes into
+    no such softmax."""
+    built = next((s for s in softmaxes if s.x is out), None)
+    ops = built.ops if built is not None else [
+        user for user, _ in graph.users.get(id(out), [])
+        if type(user).__name__ == "Softmax" and user.axis in (-1, out.ndim - 1)][:1]
+    y = built.y if built is not None else (graph.tensors[graph.outputs[id(ops[0])]] if ops
+                                           else None)
     step = next((s for s in graph.steps if s[1] is y), None) if y is not None else None
-    if step is None or not np.allclose(np.sum(y.data, axis=-1), 1.0):
-        return None
+    numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in ops]
+    numbers = [n for n in numbers if n is not None]
+    if step is None or not numbers or not np.allclose(np.sum(y.data, axis=-1), 1.0):
+        return None, None
     grad_weights = step[2]                                      # dL/dy at the softmax's output
     shifted = np.exp(x.data - np.max(x.data, axis=-1, keepdims=True))
     unmasked = shifted / np.sum(shifted, axis=-1, keepdims=True)
-    return unmasked * (grad_weights - np.sum(grad_weights * unmasked, axis=-1, keepdims=True))
+    return min(numbers), unmasked * (grad_weights - np.sum(grad_weights * unmasked, axis=-1,
+                                                           keepdims=True))

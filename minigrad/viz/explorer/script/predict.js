@@ -6,7 +6,11 @@ function questionText(q) {
   var name = tensorName(q.tensor), index = q.index.length ? "[" + q.index.join(", ") + "]"
                                                           : "";
   if (!tensors[q.tensor].name) name = "(" + name + ")";
-  var what = q.span ? "(what the softmax sends back to it, through its ops of steps " +
+  var what = q.mask ? (q.span ? "(what the softmax, then the mask of step " + q.span[1] +
+      ", send back to it, through steps " + q.span[0] + " to " + q.span[1] + ": work it " +
+      "out from the gradient arriving here, at the softmax's output, and the softmax's values)"
+      : "(what this mask sends back to it)")
+    : q.span ? "(what the softmax sends back to it, through its ops of steps " +
       q.span[0] + " to " + q.span[1] + ": work it out from the gradient arriving here, at " +
       "the softmax's output, and the softmax's values)"
     : q.total ? "(its whole gradient: it is " + usesText(q.tensor) + ", and every use has " +
