@@ -59,6 +59,8 @@ def add_command(commands):
                    f"number of attention heads, dividing d_model {D_MODEL} (default: {HEADS})")
     p.add_argument("--causal", action="store_true", help="with --self or --block: the causal "
                    "mask, each position attends itself and the positions before it")
+    p.add_argument("--composed", action="store_true", help="with --block: its layer norms from "
+                   "primitive ops (mean, subtract, square, ...), a step each, not one op each")
     return p
 
 
@@ -68,10 +70,13 @@ def self_attention_options(args):
     either. The options of one attention step are refused with them, and theirs without."""
     chosen = args.self_attention or args.block
     if not chosen:
-        for option, given in (("--heads", args.heads is not None), ("--causal", args.causal)):
+        for option, given in (("--heads", args.heads is not None), ("--causal", args.causal),
+                              ("--composed", args.composed)):
             if given:
                 raise ValueError(f"{option} applies to --self or --block")
         return None
+    if args.composed and not args.block:
+        raise ValueError("--composed applies to the layer norms of --block; --self has none")
     for option, given in (("--hard", args.hard), ("--random", args.random is not None)):
         if given:
             raise ValueError(f"{option} explores one attention step; it does not go with "
@@ -82,7 +87,8 @@ def self_attention_options(args):
         raise ValueError(f"--heads {heads} does not divide d_model {D_MODEL}: each head gets "
                          "d_model / heads numbers (try 1, 2, 4 or 8)")
     check_number("--seed", args.seed, low=0, integer=True)
-    return dict(heads=heads, causal=args.causal, block=args.block, seed=args.seed)
+    return dict(heads=heads, causal=args.causal, block=args.block, seed=args.seed,
+                composed=args.composed)
 
 
 def run_command(args, log=print):

@@ -4,25 +4,29 @@ block, as pages that step through their backward pass op by op (minigrad.viz.exp
     python -m attention explore --self --heads 2 --out self-attention.html
     python -m attention explore --self --causal --predict --out causal.html
     python -m attention explore --block --causal --predict --out block.html
+    python -m attention explore --block --composed --predict --out composed.html
 
 The sequence is small and seeded: 4 positions of d_model = 8 numbers, float64, with random
 weights (biases and the layer norms' weight and bias too), so that no gradient is a plain copy
-of another. `--self` is one self-attention sublayer with its residual, y = x + MultiHeadAttention(x)
-(x is used twice: once added, once attended over); `--block` is a pre-norm encoder block
-(attention/blocks.py). The root is a fixed random-weighted sum of the output, sum(r * y): every
-element of y gets its own gradient, r. Each head runs in a scope of its own ("head 0", ...).
+of another. `--self` is one self-attention sublayer with its residual,
+y = x + MultiHeadAttention(x) (x is used twice: once added, once attended over); `--block` is
+a pre-norm encoder block (attention/blocks.py), its layer norms one op each, or built from
+primitive ops with `--composed`. The root is a fixed random-weighted sum of the output,
+sum(r * y): every element of y gets its own gradient, r. Each head runs in a scope of its own
+("head 0", "head 1", ...).
 
-In predict mode the page asks where a Transformer is learned (TRANSFORMER_QUESTIONS): the input
-of a residual, once its whole gradient has arrived (the known mistake: the sublayer's term
-alone, forgetting the direct path); an element of the scores that the causal mask leaves out
-(its gradient is exactly 0; the mistake: the unmasked softmax's); each head's softmax; the
-1/sqrt(d_k) scale (the mistake: dL/dy passed on unscaled); each layer norm (the mistake: its
-mean and variance taken as constants).
+In predict mode the page asks where a Transformer is learned (transformer_questions): the
+input of a residual, once its whole gradient has arrived (the known mistake: the sublayer's
+term alone, forgetting the direct path); an element of the scores that the causal mask leaves
+out (its gradient is exactly 0; the mistake: the unmasked softmax's); each head's softmax; the
+1/sqrt(d_k) scale (the mistake: dL/dy passed on unscaled); each layer norm's input (the
+mistake: its mean and variance taken as constants).
 """
 
 import numpy as np
 
 from minigrad import Tensor
+from minigrad.nn import LayerNorm
 from minigrad.settings import check_number
 from minigrad.viz.explorer.mistakes import constant_scale
 from attention.blocks import EncoderBlock
@@ -33,14 +37,19 @@ POSITIONS, D_MODEL, HEADS = 4, 8, 2
 
 
 def self_attention_step(heads=HEADS, causal=False, block=False, d_model=D_MODEL,
-                        positions=POSITIONS, seed=0):
+                        positions=POSITIONS, seed=0, composed=False):
     """(loss, model, x, residuals): one self-attention sublayer, y = x + MultiHeadAttention(x),
     or with block=True one pre-norm EncoderBlock, over x (positions, d_model), float64, every
     weight seeded at random; loss = sum(r * y) for a fixed random r. `residuals`: the tensors
-    added back to their sublayer's output (each used twice)."""
+    added back to their sublayer's output (each used twice). composed=True: the block's layer
+    norms from primitive ops (mean, subtract, square, ...: minigrad.nn.layer_norm), a step
+    each, rather than one op each."""
     for name, value in (("heads", heads), ("d_model", d_model), ("positions", positions)):
         check_number(name, value, low=1, integer=True, where="explore_self_attention")
     check_number("seed", seed, low=0, integer=True, where="explore_self_attention")
+    if composed and not block:
+        raise ValueError("explore_self_attention: composed=True applies to the layer norms of "
+                         "a block (block=True); self-attention alone has none")
     if d_model % heads:
         raise ValueError(f"explore_self_attention: {heads} heads do not divide d_model "
                          f"{d_model} (each head gets d_model / heads numbers)")
@@ -50,8 +59,13 @@ def self_attention_step(heads=HEADS, causal=False, block=False, d_model=D_MODEL,
     else:
         model = MultiHeadAttention(d_model, heads)
     show_heads(model).double()
-    for p in model.parameters():                # biases too: no gradient a copy of another
+    for module in model.modules():
+        if isinstance(module, LayerNorm):
+            module.fused = not composed
+    for name, p in model.named_parameters():    # biases too: no gradient a copy of another
         p.data = rng.standard_normal(p.shape) * (0.5 if p.ndim > 1 else 0.3)
+        if name.startswith("norm") and name.endswith("weight"):
+            p.data = p.data + 1.0               # a layer norm's scale: about 1
     x = Tensor(rng.standard_normal((positions, d_model)), requires_grad=True, name="x")
     mask = causal_mask(positions) if causal else None
     if block:
@@ -70,15 +84,16 @@ def self_attention_step(heads=HEADS, causal=False, block=False, d_model=D_MODEL,
 
 
 def explore_self_attention(heads=HEADS, causal=False, block=False, predict=False, d_model=D_MODEL,
-                           positions=POSITIONS, seed=0, title=None):
+                           positions=POSITIONS, seed=0, composed=False, title=None):
     """The explorer (minigrad.viz.Explorer) of self_attention_step's backward pass; in predict
     mode it asks at TRANSFORMER_QUESTIONS."""
     from minigrad.viz import explore
 
     loss, model, x, residuals = self_attention_step(heads, causal, block, d_model, positions,
-                                                    seed)
+                                                    seed, composed)
     if title is None:
-        what = ("A pre-norm encoder block" if block else
+        what = ("A pre-norm encoder block" + (", its layer norms from primitive ops" if composed
+                                              else "") if block else
                 "Self-attention with its residual, y = x + MultiHeadAttention(x)")
         title = (f"{what}: {heads} head{'s' if heads > 1 else ''}, {positions} positions, "
                  f"d_model {d_model}{', causal' if causal else ''}; backward of sum(r * y)")
@@ -90,15 +105,16 @@ def transformer_questions(residuals):
     """predict_at for a Transformer's pages: a function op -> bool choosing the ops where
     Transformers are learned. A Where (the mask: an element it leaves out), the first op of
     attention.softmax (x - max: the softmax's question), a scale by a constant (1/sqrt(d_k)), a
-    layer norm in one op, and the ops, other than the residual's Add, that use a residual's
-    input: where its whole gradient arrives."""
+    layer norm in one op, and the ops, other than the residual's Add (and a layer norm's
+    subtraction of the mean), that use a residual's input: where its whole gradient arrives."""
     def chosen(op):
         name = type(op).__name__
         if name in ("Where", "Softmax", "FusedLayerNorm") or constant_scale(op, 0) is not None:
             return True
         if name == "Sub" and op.inputs[1].creator is None and op.inputs[1].name == "max":
             return True                         # attention.softmax's first step
-        return name != "Add" and any(x is r for x in op.inputs for r in residuals)
+        return (name not in ("Add", "Sub")      # (a layer norm's x - mean(x) comes first)
+                and any(x is r for x in op.inputs for r in residuals))
     return chosen
 
 

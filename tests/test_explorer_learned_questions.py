@@ -152,3 +152,23 @@ def test_a_mask_that_leaves_nothing_out_is_not_asked_for_a_zero():
     with pytest.warns(UserWarning, match="no element's gradient stands apart"):
         page = explore((F.softmax(kept) * Tensor(R)).sum(), predict_at=["Where"])
     assert page.questions == []
+
+
+def test_a_layer_norm_built_from_ops_with_its_mean_and_variance_constant_is_named():
+    from minigrad.nn.layer_norm import layer_norm
+
+    weight, bias = 1 + 0.3 * RNG.standard_normal(4), 0.3 * RNG.standard_normal(4)
+
+    def norm(x):
+        return layer_norm(x, Tensor(weight), Tensor(bias))
+
+    x = leaf(X, "x")
+    page = explore((norm(x) * Tensor(R)).sum(), predict=True)      # x: used by two ops
+    q, value = only(page, "norm_constants")
+    index = tuple(q["index"])
+    assert q["total"] and page.data["tensors"][q["tensor"]]["name"] == "x"
+    assert accepted(q, gradient(norm, X)[index])
+    sigma = np.sqrt(X.var(axis=-1, keepdims=True) + 1e-5)
+    constants = R * weight / sigma
+    assert value == pytest.approx(constants[index], rel=1e-12)
+    assert recognised(q, constants[index], "norm_constants")

@@ -10,8 +10,9 @@ wrong answer can be named.
     softmax_diagonal  the softmax Jacobian taken as its diagonal: y_i (1 - y_i) dL/dy_i
     direct_path       a residual, y = x + f(x): only what comes back through f, not dL/dy as well
     scale_forgotten   y = x * c or x / c for a constant c (1/sqrt(d_k)): dL/dy passed on unscaled
-    norm_constants    a layer norm (one op) with the row's mean and variance taken as constants:
-                      dL/dx = dL/dy * weight / sigma
+    norm_constants    a layer norm with the row's mean and variance taken as constants:
+                      dL/dx = dL/dy * weight / sigma (one op), or (composed from primitive
+                      ops) only what (x - mean(x)) / sigma sends back through its division
     through_mask      a masked element, where(cond, a, b) (masked.py): a nonzero gradient, as
                       if there were no mask (the unmasked softmax's, or dL/dy passed on)
     sign              the right size with the wrong sign
@@ -176,3 +177,27 @@ def norm_constants(op, position, grad_y):
     width = op.weight.shape[0]
     rows = grad_y.reshape(-1, width) * op.weight * op.inv_sigma[:, None]     # (N, D)
     return rows.reshape(grad_y.shape)
+
+
+def centred_constants(graph, x, received, total):
+    """x's whole gradient with the mean and the spread of a normalisation built from ops,
+    (x - mean(x)) / s, taken as constants: what the division sends back to x - mean(x), in place
+    of all that the subtraction and the mean send x (the terms through mean(x), and through s,
+    which is made from x - mean(x) too). One array per such normalisation of x."""
+    steps = {id(graph.steps[k][0]): k for k, _ in received}
+    found = []
+    for k, term in received:
+        sub = graph.steps[k][0]
+        if type(sub).__name__ != "Sub" or sub.inputs[0] is not x:
+            continue
+        mean = sub.inputs[1].creator
+        if mean is None or type(mean).__name__ != "Mean" or mean.inputs[0] is not x:
+            continue
+        centred = graph.tensors[graph.outputs[id(sub)]]
+        divided = [j for j, (op, _, _, grads, _) in enumerate(graph.steps)
+                   if type(op).__name__ == "Div" and op.inputs[0] is centred
+                   and grads[0] is not None]
+        through_mean = [g for j, g in received if j == steps.get(id(mean))]
+        if len(divided) == 1 and len(through_mean) == 1:
+            found.append(total - term - through_mean[0] + graph.steps[divided[0]][3][0])
+    return found

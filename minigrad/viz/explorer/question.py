@@ -15,6 +15,7 @@ import numpy as np
 from minigrad.viz.explorer.mistakes import (
     MISTAKES,
     broadcast,
+    centred_constants,
     constant_scale,
     direct_paths,
     matching,
@@ -63,6 +64,9 @@ def _question_of(graph, k, position, received, softmax):
     forgot_norm = norm_constants(op, position, grad_y)
     if forgot_norm is not None:
         candidates.append(("norm_constants", others + forgot_norm))
+    if complete:                                # a layer norm built from primitive ops
+        candidates += [("norm_constants", g)
+                       for g in centred_constants(graph, x, received, summed)]
     if broadcast(op, out, x):
         full = unsummed(op, position, grad_y)
         if full is not None:
