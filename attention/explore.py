@@ -44,7 +44,8 @@ def explore_attention_step(query=None, keys=None, values=None, hard=False, predi
 def add_command(commands):
     """Register the `explore` subcommand on an argparse subparsers object."""
     p = commands.add_parser("explore", help="write a page that steps through one attention "
-                            "step's backward pass, op by op, in a browser")
+                            "step's backward pass (or self-attention's, or a Transformer "
+                            "block's), op by op, in a browser")
     p.add_argument("--out", default="attention-step.html", help="the page (.html)")
     p.add_argument("--overwrite", action="store_true", help="replace a file there")
     p.add_argument("--predict", action="store_true",

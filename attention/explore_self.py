@@ -86,7 +86,7 @@ def self_attention_step(heads=HEADS, causal=False, block=False, d_model=D_MODEL,
 def explore_self_attention(heads=HEADS, causal=False, block=False, predict=False, d_model=D_MODEL,
                            positions=POSITIONS, seed=0, composed=False, title=None):
     """The explorer (minigrad.viz.Explorer) of self_attention_step's backward pass; in predict
-    mode it asks at TRANSFORMER_QUESTIONS."""
+    mode it asks at the ops transformer_questions chooses."""
     from minigrad.viz import explore
 
     loss, model, x, residuals = self_attention_step(heads, causal, block, d_model, positions,
@@ -131,8 +131,8 @@ def _name_scores(y):
         if type(op).__name__ == "Div" and constant_scale(op, 0) is not None:
             op.inputs[0].name = op.inputs[0].name or "q @ k^T"
             t.name = t.name or "scores"
-        elif type(op).__name__ == "Where" and t.name is None:
-            t.name = "masked scores"
+        elif type(op).__name__ == "Where":
+            t.name = t.name or "masked scores"
         stack.extend(op.inputs)
 
 
