@@ -183,3 +183,24 @@ def test_the_residuals_direct_path_is_dl_dy_itself():
     r = next(t for t in loss.creator.inputs[0].creator.inputs if t.name == "r").data
     missed = [m["value"] for m in q["mistakes"] if m["kind"] == "missed_sum"]
     assert missed == [pytest.approx(r[tuple(q["index"])], abs=1e-12)]
+
+
+@pytest.mark.parametrize("composed", [False, True])
+def test_the_blocks_page_answers_are_pytorchs_gradients(composed):
+    """Every question about x or a parameter of the block is answered with PyTorch's gradient
+    of the same sum(r * block(x)), the block copied across (attention.to_torch)."""
+    torch = pytest.importorskip("torch")
+    from attention.to_torch import encoder_block_to_torch
+
+    loss, block, x, _ = self_attention_step(block=True, causal=True, composed=composed)
+    r = loss.creator.inputs[0].creator.inputs[1].data
+    theirs = encoder_block_to_torch(block).eval()
+    x_torch = torch.tensor(x.data, requires_grad=True)
+    mask = torch.triu(torch.ones(4, 4, dtype=torch.bool), diagonal=1)     # True: may NOT
+    y = theirs(x_torch[None], src_mask=mask)[0]
+    (y * torch.from_numpy(r)).sum().backward()
+    assert np.allclose(y.detach().numpy(), loss.creator.inputs[0].creator.inputs[0].data,
+                       atol=1e-12)
+    page = explore_self_attention(block=True, causal=True, composed=composed, predict=True)
+    q = next(q for q in page.questions if page.data["tensors"][q["tensor"]]["name"] == "x")
+    assert abs(x_torch.grad.numpy()[tuple(q["index"])] - q["answer"]) < 1e-12
