@@ -6,7 +6,7 @@ answered with its sublayer's term alone, which the page names as the forgotten d
 from attention.__main__ import main as attention_main
 from tests import test_explorer_browser as shared
 from tests.test_explorer import page_data
-from tests.test_explorer_browser import state
+from tests.test_explorer_browser import gradient_numbers, state, written_as
 
 browser, open_page = shared.browser, shared.open_page       # the fixtures, shared
 
@@ -47,3 +47,21 @@ def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_the_direct_pa
     passed = [q for q in questions if q["step"] <= residual["step"]]
     assert state(page, "score") == {"right": 2, "asked": len(passed),
                                     "questions": len(questions)}
+
+
+def test_no_question_of_a_block_shows_its_answer_before_it_is_answered(tmp_path, open_page):
+    """(A mask's answer is 0, which other gradients on the page may be too: not checked.)"""
+    out = tmp_path / "block.html"
+    assert attention_main(["explore", "--block", "--causal", "--predict", "--out",
+                           str(out)]) == 0
+    questions = page_data(out.read_text(encoding="utf-8"))["questions"]
+    page = open_page(out)
+    for q in questions:
+        page.evaluate(f"window.explorer.goto({q['step']})")
+        while page.evaluate("window.explorer.question()")["index"] != q["index"] or \
+                page.evaluate("window.explorer.question()")["answered"]:
+            page.evaluate("window.explorer.reveal()")
+        if not q.get("mask"):
+            shown = [v for v in gradient_numbers(page) if written_as(q["answer"], v)]
+            assert shown == [], (q["step"], q["answer"], shown)
+        page.evaluate("window.explorer.reveal()")

@@ -104,7 +104,8 @@ function drawPanel() {
     }
     panel.appendChild(box);
   });
-  // A softmax's question, asked at its first op (it is about the softmax's input).
+  // A softmax's question, asked at its first op (it is about the softmax's input), and a
+  // mask's before it, asked there too (masked.py).
   here.forEach(function (q) {
     if (q.input === null && (q === asked || state.answers[q.id])) {
       panel.appendChild(questionView(q));
