@@ -91,6 +91,13 @@ def make_optimizer(model, config):
     return Adam(model.parameters(), lr=config.lr)
 
 
+def updates_done(optimizer):
+    """The updates an optimiser has made: its step count (Adam counts each parameter's steps),
+    0 for a new one. A resumed run's schedule goes on from there, whatever --batch-size the
+    earlier epochs had."""
+    return max((int(state.get("step", 0)) for state in optimizer.state.values()), default=0)
+
+
 def make_schedule(optimizer, config, updates_done=0):
     """With --warmup, minigrad's NoamLR scaled so that --lr is the peak, reached at update
     `warmup`: lr_k = lr * min(k / warmup, sqrt(warmup / k)) for update k = 1, 2, ... (the

@@ -3,8 +3,8 @@
 A run is a folder: `checkpoint.npz` (model, optimiser, vocabularies, config, history) and
 `report.json` (made from the checkpoint's history), each written atomically. `resume=True`
 continues from the last finished epoch and gives exactly the weights an uninterrupted run would:
-each epoch's shuffle comes from (seed, epoch) alone, and the optimiser's state is saved with the
-model. The folder's rules (one run at a time, nothing replaced unasked, what a resumed run may
+each epoch's shuffle and dropout masks come from (seed, epoch) alone, and the optimiser's state
+(its step count, where a warm-up schedule resumes) is saved with the model. The folder's rules (one run at a time, nothing replaced unasked, what a resumed run may
 change) are in seq2seq/commands/runs.py; one epoch's steps, and the checks that stop a run that
 diverges, in seq2seq/commands/epoch.py.
 """
@@ -166,6 +166,8 @@ def train(config, log=say, layer_file=None, pairs_file=None):
         else:                   # the saved layer, from the run folder's copy or `layer_file`
             config = as_recorded(config, state)
             translator, optimizer, history = load_run(out, config, layer_file)
+            if isinstance(translator.model, Transformer):           # --dropout may change
+                translator.model.set_dropout(config.dropout)
             check_same_data(out, config, split, state)
             model, start = translator.model, len(history)
             log(f"resuming after epoch {start}" + "".join(
@@ -177,12 +179,13 @@ def train(config, log=say, layer_file=None, pairs_file=None):
         if state is not None:               # a pairs file's epochs are known only now
             check_resumed_steps(out / CHECKPOINT, state, len(examples))
         schedule = arch.make_schedule(optimizer, config,  # per update, from where a resume is
-                                      start * -(-len(examples) // config.batch_size))
+                                      arch.updates_done(optimizer))
         for epoch in range(start, config.epochs):
             model.train()
             if schedule is None:
                 optimizer.lr = config.lr * config.lr_decay ** epoch
             rng = np.random.default_rng([config.seed, epoch])       # the same on resume
+            minigrad.manual_seed([config.seed, epoch, 1])           # dropout's masks: likewise
             loss = run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule)
             scores = translator.evaluate(val_pairs) if val_pairs else {}
             history.append({"epoch": epoch + 1, "loss": loss, **{k: v for k, v in scores.items()

@@ -225,6 +225,16 @@ class Transformer(nn.Module):
         self.encoder = Encoder(src_vocab_size, *sizes)
         self.decoder = Decoder(tgt_vocab_size, *sizes)
 
+    def set_dropout(self, p):
+        """Every dropout of the model (embeddings and blocks) to probability p, and config with
+        it: a resumed run may train on with another --dropout."""
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p < 1:
+            raise ValueError(f"Transformer: dropout must be a number in [0, 1), not {p!r}")
+        for module in self.modules():
+            if isinstance(module, nn.Dropout):
+                module.p = p
+        self.config["dropout"] = p
+
     def encode(self, src):
         """src (B, S) ids -> memory (B, S, d), the decoder's first state (nothing kept),
         source mask (B, S)"""
