@@ -87,3 +87,15 @@ def composed_run(tmp_path_factory):
                       hidden_size=8, batch_size=32, epochs=1, bidirectional=True, fused=False,
                       progress=False, out=str(out)), log=lambda *args: None)
     return out
+
+
+@pytest.fixture(scope="session")
+def transformer_run(tmp_path_factory):
+    """A Transformer run of the smallest sizes (d_model 16, 1 layer, 2 heads, 60 sort
+    examples, one epoch, learned positions); tests copy it before changing anything."""
+    from seq2seq.commands.train import TrainConfig, train
+    out = tmp_path_factory.mktemp("runs") / "transformer"
+    train(TrainConfig(task="sort", num_examples=60, arch="transformer", d_model=16, heads=2,
+                      layers=1, d_ff=16, batch_size=16, epochs=1, positions="learned",
+                      progress=False, out=str(out)), log=lambda *args: None)
+    return out

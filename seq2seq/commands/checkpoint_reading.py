@@ -39,6 +39,11 @@ def _check_loaded(state, file):
             config.get("padding_idx", 0), vocab.pad_id, side))
     entry(file, state, "level", _level)
     entry(file, state, "reverse_input", _flag)
+    if isinstance(state.get("config"), dict):
+        entry(file, state, "config", lambda saved: _same_arch(saved, config))
+        entry(file, state, "model_config", lambda _: _same_settings(state["config"], config))
+    entry(file, state, "model_config", lambda _: _long_enough(config,
+                                                              state.get("longest_source")))
 
 
 def entry(file, state, name, use):
@@ -122,6 +127,43 @@ def _same_pad(found, pad_id, side):
                          f"{side} vocabulary")
 
 
+def _same_arch(saved, model_config):
+    """The training config's arch is a model this version has, and the one model_config
+    describes (a Transformer's holds d_model)."""
+    from seq2seq.commands.arch import ARCHS
+    arch = saved.get("arch", "lstm")            # older runs, from before the Transformer
+    if arch not in ARCHS or not isinstance(arch, str):
+        raise ValueError(f"arch must be one of {', '.join(ARCHS)}, found {arch!r}")
+    kind = "transformer" if "d_model" in model_config else "lstm"
+    if arch != kind:
+        model = "a Transformer" if kind == "transformer" else "an LSTM model"
+        raise ValueError(f"arch {arch!r}, but model_config holds the settings of {model}")
+
+
+# The settings a Transformer's training config and its model_config both record: they must agree
+# (another divisor of d_model as heads would load the weights and split them otherwise).
+SHARED = ("d_model", "heads", "layers", "d_ff", "norm", "positions")
+
+
+def _same_settings(saved, model_config):
+    for name in SHARED if "d_model" in model_config else ():
+        if saved.get(name) is not None and saved[name] != model_config[name]:
+            raise ValueError(f"{name} {model_config[name]!r}, but the training config says "
+                             f"{name} {saved[name]!r}")
+
+
+def _long_enough(model_config, longest_source):
+    """A Transformer's positions cover what training made them for: max_len at least
+    2 x the longest training source + 10 (seq2seq.commands.arch.transformer_settings)."""
+    if "d_model" not in model_config or longest_source is None:
+        return
+    least = 2 * longest_source + 10
+    if model_config["max_len"] < least:
+        raise ValueError(f"max_len {model_config['max_len']} is shorter than the run trained "
+                         f"on (its longest source has {longest_source} tokens: max_len >= "
+                         f"{least})")
+
+
 def renamed(arrays):
     """The state dict with the names this version gives the recurrent layers: checkpoints saved
     before the layer could be other than an LSTM call them `lstm` and `lstm_reverse`."""
@@ -183,6 +225,7 @@ def checked_transformer_config(config, arrays):
     and the output layer's shapes as the saved arrays have them; the other weights' shapes are
     compared by checkpoint_entries.check_shapes."""
     from seq2seq.commands.arch import NORMS, POSITIONS
+    from seq2seq.commands.settings import MAX_STEP
     if set(config) != TRANSFORMER_KEYS:
         raise ValueError(f"a Transformer's settings expected ({', '.join(sorted(TRANSFORMER_KEYS))}"
                          f"), found {', '.join(sorted(map(str, config)))}")
@@ -190,6 +233,10 @@ def checked_transformer_config(config, arrays):
         value = config[name]
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    if config["positions"] == "sinusoidal" and config["max_len"] > MAX_STEP + 1:
+        raise ValueError(f"max_len must be at most {MAX_STEP + 1} with sinusoidal positions (the "
+                         f"longest decoding there is; training writes that), got "
+                         f"{config['max_len']}")
     if config["d_model"] % config["heads"]:
         raise ValueError(f"heads {config['heads']} does not divide d_model {config['d_model']}")
     dropout = config["dropout"]

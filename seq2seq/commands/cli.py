@@ -44,18 +44,21 @@ def cmd_train(args):
     saved = saved_run(config) if resuming else None
     pairs_file = None                   # the run's own pairs file, found from any folder
     if saved is not None:
-        config = resumed_config(config, saved["config"], args.given)
-        check_pairs_options(config.task, given_sep, config.columns)    # the run's own task
-        try:                # the command line's values passed above: what fails came from the file
-            check_config(config, arch=False)
+        try:                # the saved settings alone: what fails there came from the file
+            check_config(resumed_config(config, saved["config"], ()))
         except ValueError as error:
             raise ValueError(f"{config.out}/checkpoint.npz: its 'config' entry, read for the "
                              f"options not written on this command line: {error}") from None
-        check_arch(config, args.given)
-        config = with_defaults(config)
+        config = resumed_config(config, saved["config"], args.given)
+        check_pairs_options(config.task, given_sep, config.columns)    # the run's own task
+        if "arch" not in args.given:            # an option of the other model: named as such
+            check_arch(config, args.given)
         if "task" not in args.given:
             pairs_file = recorded_path(saved)
         check_resume(config.out, saved, config, token_level(config), pairs_file)  # cannot honour
+        check_config(config, arch=False)        # the options written, with the saved ones
+        check_arch(config, args.given)
+        config = with_defaults(config)
         done = len(saved.get("history", ()))
         if done >= config.epochs:
             say(f"nothing left to train: {config.out} has already trained {done} epochs "
