@@ -35,13 +35,11 @@ attention its projections, its heads ("heads", or "head 0", "head 1", ... after
 `attention.show_heads(block)`) and its output projection.
 """
 
-import numpy as np
-
 import minigrad.functional as F
 from minigrad import scope
 from minigrad.nn import Dropout, LayerNorm, Linear, Module
 from minigrad.nn.module import check_sizes
-from attention.masks import causal_mask
+from attention.masks import causal_mask, checked_mask
 from attention.modules import MultiHeadAttention
 
 ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}        # F.gelu: the exact form, as PyTorch's "gelu"
@@ -152,10 +150,14 @@ class DecoderBlock(Module):
         self.scope_name = "decoder block"
 
     def forward(self, x, memory, mask=None, memory_mask=None, cache=None):
+        if x.ndim < 2 or x.shape[-2] == 0:
+            raise ValueError(f"DecoderBlock: expected x of shape (..., T, d_model) with T >= 1, "
+                             f"got {x.shape}")
         kept, new = (0 if cache is None else len(cache)), x.shape[-2]
         self_mask = causal_mask(new, kept + new)                    # (T, kept + T): no peeking
         if mask is not None:                                        # e.g. the targets' padding
-            self_mask = self_mask & np.asarray(getattr(mask, "data", mask))   # (B, T, kept + T)
+            mask = checked_mask(mask, (*x.shape[:-1], kept + new), "DecoderBlock")
+            self_mask = self_mask & mask                            # (B, T, kept + T)
         with scope(self.scope_name):
             if self.norm_first:
                 return self.pre_norm(x, memory, self_mask, memory_mask, cache)

@@ -27,6 +27,7 @@ import numpy as np
 import minigrad.functional as F
 from minigrad import Tensor
 from minigrad.settings import check_number
+from attention.masks import checked_mask
 from attention.softmax import softmax
 
 
@@ -154,17 +155,6 @@ def _masked(scores, mask, where="attention"):
     `where`, not by writing into the scores (an earlier op may have saved that very array)."""
     if mask is None:
         return scores
-    mask = np.asarray(getattr(mask, "data", mask))
-    if mask.dtype != bool:
-        raise TypeError(f"{where}: mask must be boolean (True = may attend), not {mask.dtype}")
-    try:
-        fits = np.broadcast_shapes(mask.shape, scores.shape) == scores.shape
-    except ValueError:                  # NumPy's own message names neither the mask nor us
-        fits = False
-    if not fits:
-        raise ValueError(f"{where}: a mask of shape {mask.shape} does not broadcast to the "
-                         f"scores' shape {scores.shape} (..., m queries, n keys): its last axis "
-                         f"must be n = {scores.shape[-1]} or 1, and each axis before it match the "
-                         "scores' or be 1 (a padding mask over the keys: (batch, 1, n))")
+    mask = checked_mask(mask, scores.shape, where)
     masked_score = Tensor(np.array(-np.inf, dtype=scores.dtype), name="masked score")
     return F.where(mask, scores, masked_score)                  # a drawing names the -inf

@@ -73,3 +73,23 @@ def padding_mask(lengths_or_ids, pad_id=None, length=None):
     check_number("length", length, low=longest, integer=True, where="padding_mask",
                  why="no sequence is longer than the padded length")
     return (np.arange(length) < array[:, None])[:, None, :]           # (B, 1, T)
+
+
+def checked_mask(mask, shape, where, what="scores"):
+    """The mask (an array, a Tensor or nested lists of booleans) as a boolean array, after
+    checking that it is boolean and broadcasts to `shape`, the (..., m queries, n keys) it masks:
+    a float or int mask, or one of another length, is refused in one line naming `where` and the
+    shape as it was passed, before NumPy would say the same in its own words (or broadcast it)."""
+    mask = np.asarray(getattr(mask, "data", mask))
+    if mask.dtype != bool:
+        raise TypeError(f"{where}: mask must be boolean (True = may attend), not {mask.dtype}")
+    try:
+        fits = np.broadcast_shapes(mask.shape, tuple(shape)) == tuple(shape)
+    except ValueError:                  # NumPy's own message names neither the mask nor us
+        fits = False
+    if not fits:
+        raise ValueError(f"{where}: a mask of shape {mask.shape} does not broadcast to the "
+                         f"{what}' shape {tuple(shape)} (..., m queries, n keys): its last axis "
+                         f"must be n = {shape[-1]} or 1, and each axis before it match the "
+                         f"{what}' or be 1 (a padding mask over the keys: (batch, 1, n))")
+    return mask

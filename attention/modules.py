@@ -25,6 +25,7 @@ from minigrad import Tensor, scope
 from minigrad.nn import Linear, Module, Parameter, init
 from minigrad.nn.module import check_dtype, check_sizes
 from attention.functional import _masked, as_matrices, attend, dot_product_attention
+from attention.masks import checked_mask
 
 
 class DotProductAttention(Module):
@@ -182,6 +183,11 @@ class MultiHeadAttention(Module):
     def forward(self, query, key, value, mask=None, cache=None):
         for x in (query, key, value):
             check_dtype(self, x, self.in_proj_weight)
+        self.check_shapes(query, key, value, cache)
+        if mask is not None:                            # as passed, against the weights' shape
+            kept = 0 if cache is None else len(cache)
+            mask = checked_mask(mask, (*query.shape[:-1], kept + key.shape[-2]),
+                                "MultiHeadAttention", "weights")
         with scope("projections"):
             q, k, v = self.project(query, key, value)                  # (B, H, Tq|Tk, Dh) each
         if cache is not None:
@@ -200,6 +206,25 @@ class MultiHeadAttention(Module):
         average = weights.mean(axis=-3)                                 # (B, Tq, Tk)
         self.weights, self.head_weights = average.data, weights.data
         return output, average
+
+    def check_shapes(self, query, key, value, cache):
+        """query (B, Tq, E), key and value (B, Tk, E): the same batch axes (a memory of one
+        sentence is not spread over a batch of two), E features each, at least one key."""
+        E = self.embed_dim
+        for name, x in (("query", query), ("key", key), ("value", value)):
+            if x.ndim < 2 or x.shape[-1] != E:
+                raise ValueError(f"MultiHeadAttention: expected {name} of shape (..., T, {E}), "
+                                 f"got {x.shape}")
+        if key.shape != value.shape:
+            raise ValueError(f"MultiHeadAttention: key {key.shape} and value {value.shape} must "
+                             f"have the same shape (one value per key)")
+        if query.shape[:-2] != key.shape[:-2]:
+            raise ValueError(f"MultiHeadAttention: query {query.shape} and key {key.shape} must "
+                             f"have the same batch axes (all but the last two): each row's "
+                             f"queries attend that row's keys, nothing is broadcast")
+        if key.shape[-2] == 0 and (cache is None or len(cache) == 0):
+            raise ValueError(f"MultiHeadAttention: no keys to attend (key of shape {key.shape}): "
+                             f"each query needs at least one")
 
     def all_heads(self, q, k, v, mask):
         """softmax(q k^T / sqrt(Dh)) v for every head at once, batched over the heads axis:

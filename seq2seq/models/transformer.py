@@ -84,6 +84,15 @@ class Embedding(nn.Module):
         return self.dropout(x)
 
 
+def checked_ids(ids, name):
+    """ids as an array of shape (B, T), T >= 1, or a one-line error naming them."""
+    ids = np.asarray(getattr(ids, "data", ids))
+    if ids.ndim != 2 or ids.shape[1] == 0:
+        raise ValueError(f"Transformer: expected {name} ids of shape (B, T) with T >= 1, got "
+                         f"shape {ids.shape}")
+    return ids
+
+
 def positions_of(ids, padding_idx):
     """(B, T) ids -> (B, T) positions: 0 at each row's first token that is not padding, then
     1, 2, ...; the left padding before it gets 0 too (it is masked out of every attention)."""
@@ -138,7 +147,7 @@ class Decoder(nn.Module):
         caches = None if state is None else caches_from(state)
         start = 0 if caches is None else len(caches[0])
         memory_mask = None if src_mask is None else np.asarray(src_mask)[:, None, :]   # (B, 1, S)
-        x = self.embedding(np.asarray(tgt_in), start=start)             # (B, T, d)
+        x = self.embedding(checked_ids(tgt_in, "tgt_in"), start=start)  # (B, T, d)
         for i, block in enumerate(self.layers):
             x = block(x, memory, memory_mask=memory_mask,
                       cache=None if caches is None else caches[i])      # (B, T, d)
@@ -211,6 +220,10 @@ class Transformer(nn.Module):
                               layers=layers, d_ff=d_ff, max_len=max_len)
         if d_model % heads:
             raise ValueError(f"Transformer: heads {heads} does not divide d_model {d_model}")
+        if isinstance(padding_idx, bool) or not isinstance(padding_idx, (int, np.integer)) or not (
+                0 <= padding_idx < min(src_vocab_size, tgt_vocab_size)):   # -1 would mask nothing
+            raise ValueError(f"Transformer: padding_idx must be an id of both vocabularies, 0 ... "
+                             f"{min(src_vocab_size, tgt_vocab_size) - 1}, not {padding_idx!r}")
         if norm not in NORMS:
             raise ValueError(f"Transformer: norm must be one of {NORMS}, not {norm!r}")
         if positions not in POSITIONS:
@@ -238,7 +251,7 @@ class Transformer(nn.Module):
     def encode(self, src):
         """src (B, S) ids -> memory (B, S, d), the decoder's first state (nothing kept),
         source mask (B, S)"""
-        src = np.asarray(src)
+        src = checked_ids(src, "src")
         with scope("encoder"):
             memory = self.encoder(src)                                  # (B, S, d)
         return memory, self.decoder.initial_state(len(src), memory.dtype), src != self.padding_idx
