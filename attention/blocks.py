@@ -14,8 +14,8 @@ out below, one method each. (A pre-norm stack usually ends with one more LayerNo
 the stack, not by the block.)
 
 The layer norms are `LayerNorm(fused=True)`: one op each, whose backward is derived by hand in
-minigrad/nn/fused_layer_norm.py (the same numbers as the nine primitive ops of the composed
-version, checked against them and against PyTorch). To see and step through those nine steps
+minigrad/nn/fused_layer_norm.py (the same numbers as the thirteen primitive ops of the composed
+version, checked against them and against PyTorch). To see and step through those steps
 inside a block, set `fused = False` on its norms (the numbers stay the same):
 
     for module in block.modules():

@@ -269,7 +269,7 @@ def test_blocks_normalise_with_one_fused_op_each_and_the_numbers_of_the_composed
         norms = 2 if kind == "encoder" else 3
         if fused:
             assert ops.count("FusedLayerNorm") == norms and "Sqrt" not in ops
-        else:                                        # the nine steps, for stepping through
+        else:                                        # the composed steps, to step through
             assert "FusedLayerNorm" not in ops and ops.count("Sqrt") == norms
         backward_with(output, upstream)
         results.append([output.data, x_in.grad, *(p.grad for p in block.parameters())])

@@ -1,7 +1,7 @@
 """Layer normalisation as one op, with its backward derived by hand (layer_norm.py composes the
 same thing from primitive ops, one step per line).
 
-`layer_norm` in `minigrad.nn.layer_norm` builds the normalisation from nine primitive ops; the
+`layer_norm` in `minigrad.nn.layer_norm` builds the normalisation from thirteen primitive ops; the
 engine records each, and backward calls each. `FusedLayerNorm` is the whole of it as one
 `Function`. The numbers are the same (to float64 round-off); the tests check every gradient
 against the composed version, against finite differences and against PyTorch.
@@ -36,6 +36,13 @@ rather than keep xhat from the forward: a kept xhat is one more array of x's siz
 the forward to the backward, and with glibc's malloc as it comes, arrays of this size (160 kB
 and up) that outlive a step come back as fresh pages, faulted in one by one; with x saved
 instead, forward + backward on (32, 20, 64) went from about 130 page faults per run to none.
+
+Two details keep the arithmetic exact where it can be and finite where it must be, as in the
+composed version: the mean is taken of x - first (each row's first element) and first added
+back, so a constant row centres to exact zeros (with eps 0 it gives 0/0 = NaN, as PyTorch does,
+not +-1 from round-off); and where |x - mu| exceeds 1 the variance is taken of (x - mu) / scale
+(`scaled`), so that a float32 row near 1e30, whose squares overflow, is normalised rather than
+zeroed.
 
 The leading axes are flattened into rows, (N, D). Each mean over a row is a matrix-vector
 product (x @ (1/D, ..., 1/D), dy @ (weight / D)) and each sum over rows a vector-matrix
@@ -77,10 +84,16 @@ class FusedLayerNorm(Function):
             raise ValueError(f"FusedLayerNorm: weight {weight.shape} and bias {bias.shape} "
                              f"should both be ({D},), the last axis of x {x.shape}")
         rows = x.reshape(-1, D)                                 # (N, D): leading axes as rows
-        mu = rows @ _averaging(D, x.dtype)                      # (N,), a matrix-vector product
-        y = rows - mu[:, None]                                  # (N, D), centred: x - mu
-        var = np.einsum("ni,ni->n", y, y) / D                   # (N,)
-        inv_sigma = 1 / np.sqrt(var + self.eps)                 # (N,)
+        first = rows[:, 0]                                      # (N,): a constant row's value
+        y = rows - first[:, None]                               # (N, D), x - first
+        shift = y @ _averaging(D, x.dtype)                      # (N,), a matrix-vector product
+        y -= shift[:, None]                                     # centred: x - mu, exact zeros
+        mu = first + shift                                      # (N,)   for a constant row
+        scale, eps_scaled = scaled(y, self.eps)                 # (N, 1) each
+        z = y / scale if (scale > 1).any() else y               # squares that cannot overflow
+        var = np.einsum("ni,ni->n", z, z) / D                   # (N,), var(x) / scale^2
+        with np.errstate(divide="ignore"):                      # eps 0, a constant row: NaN
+            inv_sigma = 1 / (np.sqrt(var + eps_scaled[:, 0]) * scale[:, 0])     # (N,)
         y *= inv_sigma[:, None]                                 # xhat
         y *= weight                                             # xhat * weight
         y += bias                                               # xhat * weight + bias
@@ -102,12 +115,25 @@ class FusedLayerNorm(Function):
             mean_g = rows_grad_y @ weight_mean                  # mean(g)               (N,)
             mean_g_xc = grad_y_xc @ weight_mean                 # mean(g * xhat) / s    (N,)
             grad_x = np.multiply(rows_grad_y, weight, out=grad_y_xc)        # g  (buffer reused)
-            xc *= (inv_sigma * inv_sigma * mean_g_xc)[:, None]  # xhat * mean(g * xhat)
+            xc *= (inv_sigma * mean_g_xc * inv_sigma)[:, None]  # xhat * mean(g * xhat); in
+            #                                                     this order s^2 cannot underflow
             grad_x -= xc
             grad_x -= mean_g[:, None]
             grad_x *= inv_sigma[:, None]                        # (N, D)
             grad_x = grad_x.reshape(grad_y.shape)               # (..., D)
         return grad_x, grad_weight, grad_bias
+
+
+def scaled(centred, eps):
+    """(scale, eps / scale^2), arrays (..., 1): scale is each row's largest |x - mu|, or 1 if
+    that is smaller. Dividing by it keeps every square <= 1 where squares could overflow (past
+    |x - mu| ~ 1e19 in float32), and changes nothing elsewhere: sigma = sqrt(var + eps) =
+    sqrt(var / scale^2 + eps / scale^2) * scale. (The composed layer_norm uses it too.)"""
+    largest = np.maximum(centred.max(axis=-1, keepdims=True),     # max |x - mu|, without an
+                         -centred.min(axis=-1, keepdims=True))    # array of |x - mu|
+    scale = np.maximum(largest, 1)                                  # (..., 1)
+    with np.errstate(over="ignore"):                # scale^2 beyond the dtype's range: eps 0
+        return scale, eps / scale ** 2
 
 
 def _averaging(D, dtype):
