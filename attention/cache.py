@@ -34,6 +34,11 @@ class KeyValueCache:
         if self.keys is not None and keys.shape[:-2] != self.keys.shape[:-2]:
             raise ValueError(f"KeyValueCache: new keys {keys.shape} do not continue the kept "
                              f"ones {self.keys.shape}: all but the steps' axis (-2) must match")
+        if self.keys is not None and (keys.dtype, values.dtype) != (self.keys.dtype,
+                                                                    self.values.dtype):
+            raise TypeError(f"KeyValueCache: new keys and values are {keys.dtype} and "
+                            f"{values.dtype}, the kept ones {self.keys.dtype} and "
+                            f"{self.values.dtype}: continue a cache in the dtype it started in")
         if self.keys is None:
             self.keys, self.values = keys, values
         else:

@@ -22,7 +22,7 @@ import numpy as np
 
 from minigrad import Tensor, scope
 from minigrad.nn import Embedding, Module
-from minigrad.nn.module import check_sizes
+from minigrad.nn.module import check_dtype, check_sizes
 from minigrad.settings import check_number
 
 
@@ -36,7 +36,8 @@ class SinusoidalPositions(Module):
     wavelength from 2 pi (i = 0) to 10000 * 2 pi: nearby positions get similar vectors, and
     PE[pos + k] is a fixed rotation of PE[pos] for every pos, which makes "k tokens back" easy to
     express with a linear map. No parameters: the table `pe` (max_len, d_model) is a plain array,
-    computed once (in float64; added in the input's dtype). Nothing flows back into it.
+    computed once (in float64; added in the input's dtype, float64 for integers). Nothing flows
+    back into it.
 
     x: (..., T, d_model) tensor  ->  (..., T, d_model)
     """
@@ -48,8 +49,9 @@ class SinusoidalPositions(Module):
 
     def forward(self, x, start=0):
         table = _rows(self, self.pe, x, start)                         # (T, d_model)
-        with scope("positions"):
-            return x + Tensor(table.astype(x.dtype), name="positions")  # (..., T, d_model)
+        dtype = x.dtype if np.dtype(x.dtype).kind == "f" else np.float64   # integers: float64,
+        with scope("positions"):                                        # as as_floating gives
+            return x + Tensor(table.astype(dtype), name="positions")   # (..., T, d_model)
 
     def extra_repr(self):
         return f"d_model={self.d_model}, max_len={self.max_len}"
@@ -84,6 +86,7 @@ class LearnedPositions(Module):
 
     def forward(self, x, start=0):
         _rows(self, self.embedding.weight.data, x, start)              # checks only
+        check_dtype(self, x, self.embedding.weight)                    # no silent float64
         positions = np.arange(start, start + x.shape[-2])              # (T,)
         with scope("positions"):
             return x + self.embedding(positions)                       # (..., T, d_model)

@@ -49,6 +49,13 @@ class Translator:
         """The source tokens as written, unknown ones as <unk> (the heatmap's columns)."""
         return [t if t in self.src_vocab else "<unk>" for t in tokenize(text, self.level)]
 
+    def most_source_tokens(self):
+        """The longest source this model takes: MAX_SOURCE_TOKENS, or a Transformer's max_len
+        if that is less (its positions, learned or not, stop there)."""
+        if isinstance(self.model, Transformer):
+            return min(MAX_SOURCE_TOKENS, self.model.max_len)
+        return MAX_SOURCE_TOKENS
+
     def translate(self, texts, max_len=None, beam_size=1):
         """A list of texts -> a list of Translations (seq2seq.translation): each with its text,
         the tokens written, the source tokens and the attention weights, one row per token
@@ -69,6 +76,10 @@ class Translator:
             if n > MAX_SOURCE_TOKENS:
                 raise ValueError(f"{which} has {n} tokens ({self.level} level); translate "
                                  f"takes at most {MAX_SOURCE_TOKENS}")
+            if n > self.most_source_tokens():   # all checked before any is translated
+                raise ValueError(f"{which} has {n} tokens ({self.level} level); this model "
+                                 f"takes at most {self.most_source_tokens()} tokens (it has "
+                                 f"no position beyond that)")
             words = texts[i].split() if self.level == "word" else []
             reserved = [w for w in words if w in SPECIALS]  # each would be read as that token
             if reserved:

@@ -53,6 +53,11 @@ def check_arch(config, given=()):
     if config.positions is not None and config.positions not in POSITIONS:
         raise ValueError(f"--positions must be one of {', '.join(POSITIONS)}, not "
                          f"{config.positions!r}")
+    d_model, warmup = (TRANSFORMER_DEFAULTS[n] if getattr(config, n) is None
+                       else getattr(config, n) for n in ("d_model", "warmup"))
+    if warmup and not math.isfinite(config.lr * math.sqrt(min(d_model * warmup, 1e308))):
+        raise ValueError(f"--lr {config.lr:g} is too large for the warm-up schedule: its base "
+                         f"rate, lr x sqrt(d_model x warmup), is not a finite number")
     if config.warmup != 0 and config.lr_decay != 1:
         raise ValueError("--warmup sets the learning rate at every update, and --lr-decay at "
                          "every epoch: leave one of them out (--warmup 0: no warm-up, a rate "

@@ -98,6 +98,10 @@ def cmd_evaluate(args):
     elif args.task in tasks.TASKS:
         low, high, origin = heldout.task_lengths(args.task, state["config"], args.min_len,
                                                  args.max_len)
+        if high > translator.most_source_tokens():      # refused before any is translated
+            raise ValueError(f"{args.task}: sources of up to {high} tokens ({origin}), but this "
+                             f"model takes at most {translator.most_source_tokens()} tokens: "
+                             f"give a smaller --max-len")
         print(f"{args.task}: sources of {low} to {high} tokens, {origin}", file=sys.stderr)
         pairs = tasks.make_task(args.task, args.num_examples, seed=args.seed, min_len=low,
                                max_len=high)

@@ -74,8 +74,8 @@ class Embedding(nn.Module):
         where = start + positions_of(ids, self.padding_idx)             # (B, T)
         if where.size and where.max() >= self.max_len:
             raise ValueError(f"Transformer: position {where.max()} goes beyond max_len "
-                             f"{self.max_len} (positions 0 ... {self.max_len - 1}): the "
-                             f"sequence is longer than the model was made for")
+                             f"{self.max_len} (positions 0 ... {self.max_len - 1}): this model "
+                             f"takes at most {self.max_len} tokens")
         with scope("positions"):
             if isinstance(self.positions, SinusoidalPositions):         # a table, no parameters
                 x = x + Tensor(self.positions.pe[where].astype(x.dtype), name="positions")
