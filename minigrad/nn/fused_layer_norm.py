@@ -40,8 +40,8 @@ instead, forward + backward on (32, 20, 64) went from about 130 page faults per 
 Two details keep the arithmetic exact where it can be and finite where it must be, as in the
 composed version: the mean is taken of x - first (each row's first element) and first added
 back, so a constant row centres to exact zeros (with eps 0 it gives 0/0 = NaN, as PyTorch does,
-not +-1 from round-off); and where |x - mu| exceeds 1 the variance is taken of (x - mu) / scale
-(`scaled`), so that a float32 row near 1e30, whose squares overflow, is normalised rather than
+not +-1 from round-off); and where the squares of x - mu overflow, the variance is taken again
+of (x - mu) / scale (`scaled`), so that a float32 row near 1e30 is normalised rather than
 zeroed.
 
 The leading axes are flattened into rows, (N, D). Each mean over a row is a matrix-vector
@@ -89,11 +89,15 @@ class FusedLayerNorm(Function):
         shift = y @ _averaging(D, x.dtype)                      # (N,), a matrix-vector product
         y -= shift[:, None]                                     # centred: x - mu, exact zeros
         mu = first + shift                                      # (N,)   for a constant row
-        scale, eps_scaled = scaled(y, self.eps)                 # (N, 1) each
-        z = y / scale if (scale > 1).any() else y               # squares that cannot overflow
-        var = np.einsum("ni,ni->n", z, z) / D                   # (N,), var(x) / scale^2
+        with np.errstate(over="ignore"):                        # seen, and redone, below
+            var = np.einsum("ni,ni->n", y, y) / D               # (N,)
+        sigma = np.sqrt(var + self.eps)                         # (N,)
+        if not np.isfinite(var).all():                          # squares overflowed: again,
+            scale, eps_scaled = scaled(y, self.eps)             # scaled, (N, 1) each
+            z = y / scale
+            sigma = np.sqrt(np.einsum("ni,ni->n", z, z) / D + eps_scaled[:, 0]) * scale[:, 0]
         with np.errstate(divide="ignore"):                      # eps 0, a constant row: NaN
-            inv_sigma = 1 / (np.sqrt(var + eps_scaled[:, 0]) * scale[:, 0])     # (N,)
+            inv_sigma = 1 / sigma                               # (N,)
         y *= inv_sigma[:, None]                                 # xhat
         y *= weight                                             # xhat * weight
         y += bias                                               # xhat * weight + bias
