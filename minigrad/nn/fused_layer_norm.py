@@ -1,7 +1,7 @@
 """Layer normalisation as one op, with its backward derived by hand (layer_norm.py composes the
 same thing from primitive ops, one step per line).
 
-`layer_norm` in `minigrad.nn.layer_norm` builds the normalisation from thirteen primitive ops; the
+`layer_norm` in `minigrad.nn.layer_norm` builds the normalisation from nine primitive ops; the
 engine records each, and backward calls each. `FusedLayerNorm` is the whole of it as one
 `Function`. The numbers are the same (to float64 round-off); the tests check every gradient
 against the composed version, against finite differences and against PyTorch.
@@ -37,12 +37,12 @@ the forward to the backward, and with glibc's malloc as it comes, arrays of this
 and up) that outlive a step come back as fresh pages, faulted in one by one; with x saved
 instead, forward + backward on (32, 20, 64) went from about 130 page faults per run to none.
 
-Two details keep the arithmetic exact where it can be and finite where it must be, as in the
-composed version: the mean is taken of x - first (each row's first element) and first added
-back, so a constant row centres to exact zeros (with eps 0 it gives 0/0 = NaN, as PyTorch does,
-not +-1 from round-off); and where the squares of x - mu overflow, the variance is taken again
-of (x - mu) / scale (`scaled`), so that a float32 row near 1e30 is normalised rather than
-zeroed.
+Two details keep the arithmetic exact where it can be and finite where it must be (the
+composed version writes the formula plainly and has neither): the mean is taken of x - first
+(each row's first element) and first added back, so a constant row centres to exact zeros (with
+eps 0 it gives 0/0 = NaN, as PyTorch does, not +-1 from round-off); and where the squares of
+x - mu overflow, the variance is taken again of (x - mu) / scale (`scaled`), so that a float32
+row near 1e30 is normalised rather than zeroed.
 
 The leading axes are flattened into rows, (N, D). Each mean over a row is a matrix-vector
 product (x @ (1/D, ..., 1/D), dy @ (weight / D)) and each sum over rows a vector-matrix
@@ -132,7 +132,7 @@ def scaled(centred, eps):
     """(scale, eps / scale^2), arrays (..., 1): scale is each row's largest |x - mu|, or 1 if
     that is smaller. Dividing by it keeps every square <= 1 where squares could overflow (past
     |x - mu| ~ 1e19 in float32), and changes nothing elsewhere: sigma = sqrt(var + eps) =
-    sqrt(var / scale^2 + eps / scale^2) * scale. (The composed layer_norm uses it too.)"""
+    sqrt(var / scale^2 + eps / scale^2) * scale."""
     largest = np.maximum(centred.max(axis=-1, keepdims=True),     # max |x - mu|, without an
                          -centred.min(axis=-1, keepdims=True))    # array of |x - mu|
     scale = np.maximum(largest, 1)                                  # (..., 1)

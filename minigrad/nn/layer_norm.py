@@ -8,9 +8,8 @@ Shapes: x (..., D), D = normalized_shape; weight and bias (D,).
 
 import numpy as np
 
-from minigrad.nn.fused_layer_norm import fused_layer_norm, scaled
+from minigrad.nn.fused_layer_norm import fused_layer_norm
 from minigrad.nn.module import Module, Parameter, check_dtype, check_sizes
-from minigrad.ops.arithmetic import as_floating
 from minigrad.settings import check_number
 from minigrad.tensor import Tensor
 
@@ -25,28 +24,21 @@ def layer_norm(x, weight, bias, eps=1e-5):
         xhat  = (x - mu) / sigma              mean 0, variance ~1
         y     = xhat * weight + bias          a learned scale and shift per feature
 
-    Two constants, taken from the data and cut out of the graph, keep the arithmetic exact
-    where it can be and finite where it must be; neither changes the result, so neither has a
-    gradient. `first`, each row's first element: the mean of x - first, plus first, is exactly
-    the row's value for a constant row (a plain mean of 0.1 seven times is not 0.1), so such a
-    row centres to exact zeros: with eps 0 it gives 0/0 = NaN, as PyTorch does, not +-1 by
-    round-off. `scale`, the row's largest |x - mu| (1 if that is smaller): the squares of
-    (x - mu) / scale cannot overflow, where those of x - mu do past 1e19 in float32 (and a row
-    near 1e30 came out as zeros): var = mean(((x - mu) / scale)^2) * scale^2, so
-    sigma = sqrt(mean(((x - mu) / scale)^2) + eps / scale^2) * scale.
+    This is the formula as written, for reading and stepping through. At the edges of floating
+    point it gives what the formula gives there: a constant row with eps 0 may come out as +-1
+    from the mean's round-off instead of 0/0 = NaN, and float32 rows whose squares overflow
+    (|x - mu| past about 1e19) as zeros. The fused op guards both (fused_layer_norm.py).
 
     x: (..., D), a tensor or an array   weight, bias: (D,) or None (no scale, no shift)
     ->   y: (..., D) (float64 for integer x, as `mean` gives)
     Backward needs nothing special: every op here has its own.
     """
     x = x if isinstance(x, Tensor) else Tensor(x)   # an array: the methods below are Tensor's
-    first = Tensor(as_floating(x.data[..., :1]))    # a constant: each row's first (..., 1)
-    mu = (x - first).mean(axis=-1, keepdims=True) + first   # subtract, mean, add      (..., 1)
+    mu = x.mean(axis=-1, keepdims=True)             # mean                  (..., 1)
     centred = x - mu                                # subtract              (..., D)
-    scale, eps_scaled = scaled(centred.data, eps)   # constants: scale >= 1, eps / scale^2
-    squares = (centred / scale) ** 2                # divide, square        (..., D)
-    var = squares.mean(axis=-1, keepdims=True)      # mean: var(x) / scale^2  (..., 1)
-    sigma = (var + eps_scaled).sqrt() * scale       # add, sqrt, multiply   (..., 1)
+    squares = centred ** 2                          # square                (..., D)
+    var = squares.mean(axis=-1, keepdims=True)      # mean                  (..., 1)
+    sigma = (var + eps).sqrt()                      # add eps, sqrt         (..., 1)
     xhat = centred / sigma                          # divide                (..., D)
     y = xhat if weight is None else xhat * weight   # scale                 (..., D)
     return y if bias is None else y + bias          # shift                 (..., D)
