@@ -55,14 +55,23 @@ def check_number(name, value, *, low=None, high=None, low_open=False, high_open=
     if isinstance(value, bool) or not isinstance(value, expected_type):
         raise SettingTypeError(name, f"must be {wanted}, got {value!r} "
                                f"({type(value).__name__})", where)
-    if not integer and not math.isfinite(value):
-        raise SettingError(name, f"must be {wanted}, got {value}", where)
+    if not integer and not _finite(value):
+        shown = f"an int of {value.bit_length()} bits" if isinstance(value, int) else value
+        raise SettingError(name, f"must be {wanted}, got {shown}", where)
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
     if too_low or too_high:
         reason = f" ({why})" if why else ""
         raise SettingError(name, f"must be {wanted}, got {value}{reason}", where)
     return value
+
+
+def _finite(value):
+    """math.isfinite, with an int too large for a float (10**400) not finite as a float."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _range(low, high, low_open, high_open):

@@ -31,7 +31,7 @@ def test_a_factor_too_large_for_a_float_is_a_value_error_naming_the_step():
 
 
 FACTORS = [np.array(0.5), np.float64(0.5), np.float32(0.5), np.int64(2), np.array(3),
-           np.array(True)]
+           np.array(True), np.True_]
 
 
 @pytest.mark.parametrize("factor", FACTORS, ids=repr)
@@ -105,3 +105,23 @@ def test_load_state_dict_takes_a_numpy_step_count_as_a_python_int():
     schedule.load_state_dict({"base_lr": 0.5, "last_epoch": np.int64(2 ** 53)})
     assert type(schedule.last_epoch) is int and schedule.last_epoch == 2 ** 53
     assert type(opt.lr) is float and opt.lr > 0
+
+
+@pytest.mark.parametrize("state, said", [
+    ({"base_lr": 10 ** 400, "last_epoch": 1}, "base_lr must be a finite number >= 0, got an int "
+                                              "of 1329 bits"),
+    ({"base_lr": 0.5, "last_epoch": -1}, "last_epoch must be an integer in [0, "
+                                         "9007199254740992], got -1"),
+])
+def test_load_state_dict_names_the_real_fault_in_one_line(state, said):
+    schedule = LambdaLR(sgd(), lambda e: 1.0)
+    with pytest.raises(ValueError) as raised:
+        schedule.load_state_dict(state)
+    assert said in str(raised.value) and "2**53" not in str(raised.value)
+
+
+@pytest.mark.parametrize("name", ["d_model", "warmup_steps"])
+def test_noam_sizes_too_large_for_a_float_are_refused_naming_them(name):
+    sizes = {"d_model": 8, "warmup_steps": 4, name: 2 ** 1100}
+    with pytest.raises(ValueError, match=f"NoamLR: {name} must be an integer in"):
+        NoamLR(sgd(), **sizes)

@@ -57,8 +57,8 @@ class LambdaLR:
         zero lr is stored as 0.0, never -0.0."""
         factor = self.lr_lambda(epoch)
         said = f"{type(self).__name__}: step {epoch}: lr_lambda({epoch}) returned {_shown(factor)}"
-        if isinstance(factor, np.ndarray) and factor.ndim == 0:
-            factor = factor.item()                      # np.array(0.5) -> 0.5, as a number
+        if isinstance(factor, (np.ndarray, np.generic)) and np.ndim(factor) == 0:
+            factor = factor.item()          # np.array(0.5), np.True_ -> 0.5, True: numbers
         if not isinstance(factor, numbers.Real):
             raise TypeError(f"{said} ({type(factor).__name__}), not a number")
         try:
@@ -90,10 +90,12 @@ class LambdaLR:
                              f"'base_lr' and 'last_epoch', got {list(state_dict)}")
         where = f"{type(self).__name__}.load_state_dict"
         base_lr = check_number("base_lr", state_dict["base_lr"], low=0, where=where)
-        last_epoch = int(check_number("last_epoch", state_dict["last_epoch"], low=0,
-                                      high=MAX_LAST_EPOCH, integer=True, where=where,
-                                      why="past 2**53 a float no longer tells one step from "
-                                          "the next"))
+        found = state_dict["last_epoch"]
+        too_many = isinstance(found, numbers.Integral) and found > MAX_LAST_EPOCH
+        last_epoch = int(check_number("last_epoch", found, low=0, high=MAX_LAST_EPOCH,
+                                      integer=True, where=where,
+                                      why=("past 2**53 a float no longer tells one step from "
+                                           "the next") if too_many else None))
         self.optimizer.lr = self.last_lr = self.lr_at(last_epoch, base_lr)
         self.base_lr, self.last_epoch = base_lr, last_epoch
 
@@ -130,8 +132,9 @@ class NoamLR(LambdaLR):
     """
 
     def __init__(self, optimizer, d_model, warmup_steps=4000):
-        check_number("d_model", d_model, low=1, integer=True, where="NoamLR")
-        check_number("warmup_steps", warmup_steps, low=1, integer=True, where="NoamLR")
+        for name, value in (("d_model", d_model), ("warmup_steps", warmup_steps)):
+            check_number(name, value, low=1, high=MAX_LAST_EPOCH, integer=True, where="NoamLR",
+                         why="the rate takes its -0.5 and -1.5 powers as floats")
         self.d_model, self.warmup_steps = d_model, warmup_steps
         super().__init__(optimizer, self.rate)
 
