@@ -6,15 +6,16 @@ values 10 20 30 40. The drawing shows the weights 0.244 0.090 0.662 0.004, the o
 a gradient reaching every key and every value. With `hard=True` the softmax is replaced by the
 hard choice (argmax, one-hot): the values still get a gradient, the scores none at all.
 
-    python -m attention draw --out attention-step.svg
-    python -m attention draw --hard --out hard-attention-step.svg
-    python -m attention draw --random 3 --backward-order --out batch.svg
-    python -m attention draw --rankdir LR --out wide.svg        # the frames as rows
+    python -m attention draw --out runs/attention-step.svg
+    python -m attention draw --hard --out runs/hard-attention-step.svg
+    python -m attention draw --random 3 --backward-order --out runs/batch.svg
+    python -m attention draw --rankdir LR --out runs/wide.svg        # the frames as rows
 """
 
 import numpy as np
 
 from minigrad import Tensor, scope
+from minigrad.files import default_path, output_path
 from minigrad.settings import check_number
 from attention.functional import one_hot_argmax
 from attention.softmax import softmax
@@ -114,8 +115,8 @@ def add_command(commands):
 
     draw = commands.add_parser("draw", help="draw one attention step as a graph, with values "
                                "and gradients (the worked example by default)")
-    draw.add_argument("--out", default="attention-step.svg", help="the picture (.svg, .png, "
-                      ".pdf); the DOT text goes beside it (.dot)")
+    draw.add_argument("--out", help="the picture (.svg, .png, .pdf); the DOT text goes beside "
+                      f"it (.dot) (default: {default_path('attention-step.svg')})")
     draw.add_argument("--overwrite", action="store_true", help="replace the picture and its "
                       ".dot file if they exist (without it, an existing one is refused)")
     add_example_options(draw)
@@ -168,8 +169,9 @@ def run_command(args, log=print):
     from minigrad.viz.render import refuse_existing_drawing
 
     try:
-        refuse_existing_drawing(args.out, overwrite=args.overwrite)
-        path = write_attention_step(args.out, engine=args.engine, overwrite=args.overwrite,
+        out = output_path(args.out, "attention-step.svg")
+        refuse_existing_drawing(out, overwrite=args.overwrite)
+        path = write_attention_step(out, engine=args.engine, overwrite=args.overwrite,
                                     **options)
     except (OSError, ValueError) as error:          # minigrad.viz.RenderError is an OSError
         print(f"error: {error}", file=sys.stderr)

@@ -7,11 +7,11 @@ context is 24.28. The page shows the forward values, then each op of backward in
 order: the softmax, built from primitive ops in its own scope, sends back a gradient to every
 score; the keys get theirs through the score's matmul.
 
-    python -m attention explore --out attention-step.html
-    python -m attention explore --predict --out predict.html     # predict, then check
-    python -m attention explore --random 3 --out batch.html
-    python -m attention explore --self --heads 2 --causal --predict --out self.html
-    python -m attention explore --block --causal --predict --out block.html
+    python -m attention explore --out runs/attention-step.html
+    python -m attention explore --predict --out runs/predict.html     # predict, then check
+    python -m attention explore --random 3 --out runs/batch.html
+    python -m attention explore --self --heads 2 --causal --predict --out runs/self.html
+    python -m attention explore --block --causal --predict --out runs/block.html
 
 `--self` and `--block` explore self-attention with its residual, and a pre-norm encoder block,
 over a small seeded sequence (attention/explore_self.py).
@@ -19,6 +19,7 @@ over a small seeded sequence (attention/explore_self.py).
 
 import numpy as np
 
+from minigrad.files import default_path, output_path
 from minigrad.settings import check_number
 from attention.draw import add_example_options, attention_step, example_from_options, worked_example
 from attention.explore_self import D_MODEL, HEADS, explore_self_attention
@@ -46,7 +47,8 @@ def add_command(commands):
     p = commands.add_parser("explore", help="write a page that steps through one attention "
                             "step's backward pass (or self-attention's, or a Transformer "
                             "block's), op by op, in a browser")
-    p.add_argument("--out", default="attention-step.html", help="the page (.html)")
+    p.add_argument("--out", help="the page (.html) (default: "
+                   f"{default_path('attention-step.html')})")
     p.add_argument("--overwrite", action="store_true", help="replace a file there")
     p.add_argument("--predict", action="store_true",
                    help="ask for chosen gradients before showing them")
@@ -103,5 +105,6 @@ def run_command(args, log=print):
     else:
         page = explore_attention_step(hard=args.hard, predict=args.predict,
                                       **example_from_options(args))
-    log(f"wrote {save_page(page, args.out, args.overwrite)}")
+    out = output_path(args.out, "attention-step.html")
+    log(f"wrote {save_page(page, out, args.overwrite)}")
     return 0

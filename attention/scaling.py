@@ -1,6 +1,6 @@
 """Why the Transformer divides its scores by √d_k (Vaswani et al., 2017, section 3.2.1), measured.
 
-    python -m attention scaling --out scaling.png
+    python -m attention scaling --out runs/scaling.png
 
 "We suspect that for large values of d_k, the dot products grow large in magnitude, pushing the
 softmax function into regions where it has extremely small gradients." For a query and a key
@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from minigrad import Tensor
+from minigrad.files import default_path, output_path
 from attention.functional import attend, dot_product_attention
 
 WAYS = ("unscaled", "scaled")
@@ -142,10 +143,10 @@ def plot_scaling(results, path=None, overwrite=False):
 def run_command(args):
     """`python -m attention scaling`: print the table, write the figure (over a file that no
     earlier figure wrote only with --overwrite)."""
-    out = Path(args.out)
-    if out.suffix.lower() not in (".png", ".svg", ".pdf"):
+    if args.out is not None and Path(args.out).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ValueError(f"--out {args.out!r}: name a .png, .svg or .pdf file")
     results = measure(ScalingConfig(seed=args.seed))
+    out = Path(output_path(args.out, "scaling.png"))
     print("\n".join(table(results)))
     plot_scaling(results, out, overwrite=args.overwrite)
     print(f"figure: {out}")
@@ -154,7 +155,7 @@ def run_command(args):
 def add_command(commands):
     p = commands.add_parser("scaling", help="why scores are divided by sqrt(d_k): softmax "
                             "entropy and gradients as d_k grows")
-    p.add_argument("--out", default="scaling.png", help="the figure (default: scaling.png)")
+    p.add_argument("--out", help=f"the figure (default: {default_path('scaling.png')})")
     p.add_argument("--seed", type=int, default=0, help="seeds the random queries and keys")
     p.add_argument("--overwrite", action="store_true", help="replace a file at --out that no "
                    "earlier figure wrote")

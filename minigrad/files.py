@@ -10,6 +10,10 @@ kill, sees the old file or the new one, never half of one. `os.replace` replaces
 `path` itself, never the file it points to. A temporary file left by a killed process is found
 by `stale_temporaries(folder)`.
 
+A command's default output: `output_path(args.out, "step.svg")` is the path the user gave with
+--out, or `runs/step.svg` (with `runs/` made) when none was given, so that what a command makes
+lands under `runs/`, which git ignores, and never among the files of the folder it runs in.
+
 Reading, the other way round: `open_regular(path, what)` opens a file only if it is a regular one,
 so that a FIFO given where a file is expected is refused at once instead of blocking forever.
 """
@@ -51,6 +55,24 @@ def atomic_write(path, write, text=False):
         raise
     _fsync_directory(directory)             # the rename itself survives a power cut
     return path
+
+
+RUNS = "runs"                     # where a command writes what the user did not name
+
+
+def default_path(name):
+    """`runs/NAME`, as the help of an --out option spells its default."""
+    return f"{RUNS}/{name}"
+
+
+def output_path(given, name):
+    """The file a command writes: `given` (its --out) if the user gave one, which is left as it
+    is (a missing folder is refused where it is written, with `no_directory`'s hint), else
+    `runs/NAME`, with `runs/` made in the current folder if it is missing."""
+    if given is not None:
+        return given
+    os.makedirs(RUNS, exist_ok=True)
+    return default_path(name)
 
 
 def no_directory(path, verb="write"):

@@ -16,7 +16,7 @@ explorer  explore(): one backward pass, step by step, in a self-contained HTML p
 `import minigrad` does not import this package, and this package imports graphviz and
 pygraphviz only when it draws or renders: the engine needs numpy alone.
 
-    python -m minigrad.viz lstm-cell --out lstm-cell.svg
+    python -m minigrad.viz lstm-cell --out runs/lstm-cell.svg
 """
 
 from minigrad.viz.dot import draw_graph

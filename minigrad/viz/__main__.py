@@ -1,9 +1,13 @@
 """`python -m minigrad.viz`: graphs drawn from the command line.
 
-    python -m minigrad.viz lstm-cell --out lstm-cell.svg       one LSTM step, op by op
-    python -m minigrad.viz lstm-cell --fused --out fused.svg   the same step as one fused op
-    python -m minigrad.viz render graph.dot --out graph.png    a DOT file, with a chosen engine
-    python -m minigrad.viz explore lstm-cell --out cell.html   step through its backward pass
+    python -m minigrad.viz lstm-cell                    one LSTM step, op by op: runs/lstm-cell.svg
+    python -m minigrad.viz lstm-cell --fused --out runs/fused.svg   the same step as one fused op
+    python -m minigrad.viz render graph.dot --out runs/graph.png    a DOT file, chosen engine
+    python -m minigrad.viz explore lstm-cell            step through its backward pass:
+                                                        runs/lstm-cell.html
+
+Without --out, what a command writes goes under runs/ (made if missing); a file named with --out
+goes where it says, into a folder that exists.
 
 Every failure is one line on stderr and a non-zero exit status.
 """
@@ -14,7 +18,7 @@ import sys
 import numpy as np
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
-from minigrad.files import refuse_existing
+from minigrad.files import default_path, output_path, refuse_existing
 from minigrad.viz.explorer.page import save_page
 from minigrad.viz.render import ENGINES, available_engines, refuse_existing_drawing, render
 
@@ -79,8 +83,8 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
 
     cell = commands.add_parser("lstm-cell", help="draw one LSTM step with values and gradients")
-    cell.add_argument("--out", default="lstm-cell.svg", help="the picture (.svg, .png, .pdf); "
-                      "the DOT text goes beside it (.dot)")
+    cell.add_argument("--out", help="the picture (.svg, .png, .pdf); the DOT text goes beside "
+                      f"it (.dot) (default: {default_path('lstm-cell.svg')})")
     add_cell_options(cell)
     cell.add_argument("--overwrite", action="store_true", help="replace the picture and its "
                       ".dot file if they exist (without it, an existing one is refused)")
@@ -96,7 +100,8 @@ def main(argv=None):
                                   "backward pass, op by op, in a browser")
     explore.add_argument("graph", choices=["lstm-cell"], help="the graph: lstm-cell, one LSTM "
                          "step")
-    explore.add_argument("--out", default="lstm-cell.html", help="the page (.html)")
+    explore.add_argument("--out", help="the page (.html) (default: "
+                         f"{default_path('lstm-cell.html')})")
     explore.add_argument("--overwrite", action="store_true", help="replace a file there")
     explore.add_argument("--predict", action="store_true", help="ask for chosen gradients "
                          "before showing them")
@@ -141,13 +146,15 @@ def cell_config(args):
 
 def command(args):
     if args.command == "lstm-cell":
-        refuse_existing_drawing(args.out, overwrite=args.overwrite)
-        path = render(draw_lstm_cell(cell_config(args)), args.out, engine=args.engine,
+        out = output_path(args.out, "lstm-cell.svg")
+        refuse_existing_drawing(out, overwrite=args.overwrite)
+        path = render(draw_lstm_cell(cell_config(args)), out, engine=args.engine,
                       overwrite=args.overwrite)
         print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
     elif args.command == "explore":
         page = explore_lstm_cell(cell_config(args), predict=args.predict)
-        print(f"wrote {save_page(page, args.out, args.overwrite)}")
+        out = output_path(args.out, "lstm-cell.html")
+        print(f"wrote {save_page(page, out, args.overwrite)}")
     elif args.command == "render":
         with open(args.source, encoding="utf-8") as file:
             source = file.read()

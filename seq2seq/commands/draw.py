@@ -18,15 +18,16 @@ sublayers and each head (seq2seq/commands/transformer_step.py says which are fol
 A folded scope holds the parameters that only it uses: its box counts them, and they are drawn
 one box each when it is unfolded (--collapse with no name unfolds every scope).
 
-    python -m seq2seq draw runs/demo --out decoder-step.svg
+    python -m seq2seq draw runs/demo --out runs/decoder-step.svg
     python -m seq2seq draw runs/demo --sentence "ねこ が さかな を たべる" --step 2 \
-        --out step2.svg
+        --out runs/step2.svg
 """
 
 import numpy as np
 
 import minigrad.functional as F
 from minigrad import no_grad, scope
+from minigrad.files import default_path, output_path
 from minigrad.settings import SettingError
 from seq2seq.commands import transformer_step
 from seq2seq.commands.settings import check_settings
@@ -159,8 +160,8 @@ def add_command(subparsers):
     from minigrad.viz.render import ENGINES
 
     p = subparsers.add_parser("draw", help="draw one decoder step of a trained model as a graph")
-    p.add_argument("--out", default="decoder-step.svg",
-                   help="the picture (.svg, .png, .pdf); the DOT text goes beside it (.dot)")
+    p.add_argument("--out", help="the picture (.svg, .png, .pdf); the DOT text goes beside it "
+                   f"(.dot) (default: {default_path('decoder-step.svg')})")
     p.add_argument("--overwrite", action="store_true",
                    help="replace the picture and its .dot file if they exist (without it, an "
                    "existing one is refused)")
@@ -218,8 +219,9 @@ def run_command(args):
     from minigrad.viz.render import refuse_existing_drawing
 
     translator, sentence = load_step(args)              # the run's errors first, as explore
-    refuse_existing_drawing(args.out, overwrite=args.overwrite)
-    path = draw_decoder_step(translator, sentence, args.out, args.step, args.collapse,
+    out = output_path(args.out, "decoder-step.svg")
+    refuse_existing_drawing(out, overwrite=args.overwrite)
+    path = draw_decoder_step(translator, sentence, out, args.step, args.collapse,
                              args.backward_order, args.engine, args.overwrite,
                              legend=args.legend)
     print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")

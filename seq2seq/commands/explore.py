@@ -9,10 +9,11 @@ them. A Transformer's step starts with the encoder, the decoder's layers but the
 head and the plumbing around them folded (seq2seq/commands/transformer_step.py); a click on a
 head shows its weights. A folded scope holds the parameters only it uses.
 
-    python -m seq2seq explore runs/demo --out decoder-step.html
-    python -m seq2seq explore runs/demo --step 2 --predict --out predict.html
+    python -m seq2seq explore runs/demo --out runs/decoder-step.html
+    python -m seq2seq explore runs/demo --step 2 --predict --out runs/predict.html
 """
 
+from minigrad.files import default_path, output_path
 from minigrad.graph import walk
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from seq2seq.commands.draw import (
@@ -48,7 +49,8 @@ def add_command(subparsers):
     """Register `explore` on the subparsers of `python -m seq2seq`."""
     p = subparsers.add_parser("explore", help="write a page that steps through the backward "
                               "pass of one decoder step, op by op, in a browser")
-    p.add_argument("--out", default="decoder-step.html", help="the page (.html)")
+    p.add_argument("--out", help="the page (.html) (default: "
+                   f"{default_path('decoder-step.html')})")
     p.add_argument("--overwrite", action="store_true", help="replace a file there")
     add_step_options(p)
     p.add_argument("--predict", action="store_true",
@@ -68,4 +70,5 @@ def run_command(args):
     translator, sentence = load_step(args)
     page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
                                 args.max_elements, args.max_bytes)
-    print(f"wrote {save_page(page, args.out, args.overwrite)}")
+    out = output_path(args.out, "decoder-step.html")
+    print(f"wrote {save_page(page, out, args.overwrite)}")
