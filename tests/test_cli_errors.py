@@ -408,4 +408,14 @@ def test_a_pairs_line_of_spaces_is_quoted_as_it_is_and_the_tab_shown_as_backslas
     pairs.write_text("   \n", encoding="utf-8")
     assert main(["train", "--task", str(pairs), "--out", str(tmp_path / "run")]) == 1
     assert one_error_line(capsys) == (f"error: {pairs}:1: expected 'source\\ttarget', found no "
-                                      "'\\t' in '   '")
+                                      "'\\t' in '   '; if the columns are separated by "
+                                      "something else, give it with --sep")
+
+
+def test_a_pairs_line_separated_by_spaces_names_sep_with_a_space(tmp_path, capsys):
+    pairs = tmp_path / "spaces.tsv"
+    pairs.write_text("abc cba\n", encoding="utf-8")
+    assert main(["train", "--task", str(pairs), "--out", str(tmp_path / "run")]) == 1
+    assert one_error_line(capsys) == (f"error: {pairs}:1: expected 'source\\ttarget', found no "
+                                      "'\\t' in 'abc cba'; if the columns are separated by "
+                                      "something else, give it with --sep ' '")

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from attention.__main__ import main as attention_main
 from minigrad.viz.__main__ import main as viz_main
+from attention.__main__ import main as attention_main
 from seq2seq.commands.cli import main as seq2seq_main
 
 COMMANDS = [                       # (main, arguments, the files it writes by default)

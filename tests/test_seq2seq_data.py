@@ -330,10 +330,28 @@ def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, m
     assert isinstance(info.value, ValueError)
 
 
+@pytest.mark.parametrize("line, sep, hint", [
+    ("abc cba", "\t", " ' '"),                 # the first separator that splits it in two
+    ("ねこ,cat", "\t", " ','"),
+    ("a b;c", "\t", " ' '"),
+    ("a;b", "\t", " ';'"),
+    ("a|b", ",", " '|'"),
+    ("abc", ",", ""),                           # none would: --sep alone
+])
+def test_a_line_without_the_separator_says_to_give_another_with_sep(tmp_path, line, sep, hint):
+    path = _write(tmp_path, f"{line}\n")
+    with pytest.raises(tasks.CorpusError) as info:
+        tasks.load_pairs(path, sep=sep)
+    assert str(info.value) == (f"{path}:1: expected 'source{repr(sep)[1:-1]}target', found no "
+                               f"{sep!r} in {line!r}; if the columns are separated by something "
+                               f"else, give it with --sep{hint}")
+
+
 @pytest.mark.parametrize("blank, message", [
     ("   \t   ", r"empty source and target in '   \t   '"),
     ("\t", r"empty source and target in '\t'"),
-    ("   ", r"expected 'source\ttarget', found no '\t' in '   '"),
+    ("   ", r"expected 'source\ttarget', found no '\t' in '   '; if the columns are separated "
+     "by something else, give it with --sep"),
 ])
 def test_a_line_of_only_whitespace_is_refused_like_an_empty_side_and_only_empty_lines_skipped(
         tmp_path, blank, message):

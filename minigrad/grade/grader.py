@@ -273,8 +273,8 @@ def main(exercises, prog, argv=None):
         prog=prog, description="Grade a coursework solution (the exercises: docs/coursework.md).",
         epilog=f"what your file defines:\n{signatures}",
         formatter_class=RawDescriptionDefaultsFormatter)
-    parser.add_argument("exercise", metavar="{" + ",".join(exercises) + "}",
-                        help="; ".join(f"{e.name}: {e.title}" for e in exercises.values()))
+    parser.add_argument("exercise", help="; ".join(f"{e.name}: {e.title}"
+                                                   for e in exercises.values()))
     parser.add_argument("path", help="your file")
     add_debug_option(parser)
     args = parser.parse_args(argv)

@@ -150,7 +150,7 @@ def _pair(line, sep, columns, where):
     wanted = (1, 2) if columns is None else columns
     if len(fields) < max(wanted):
         raise CorpusError(f"{where}: expected 'source{repr(sep)[1:-1]}target', found no {sep!r} "
-                          f"in {line!r}"                        # a tab shown as \t, not raw
+                          f"in {line!r}{_sep_hint(line, sep)}"  # a tab shown as \t, not raw
                           if len(fields) == 1 else
                           f"{where}: --columns {wanted[0]},{wanted[1]} needs {max(wanted)} "
                           f"columns, found {len(fields)} in {line!r}")
@@ -160,6 +160,20 @@ def _pair(line, sep, columns, where):
                  else "source" if not source else "target")
         raise CorpusError(f"{where}: empty {empty} in {line!r}")
     return source, target
+
+
+SEPARATORS = (" ", ",", ";", "|")             # what --sep suggests, the first found in the line
+
+
+def _sep_hint(line, sep):
+    """What to do about a line without the separator: "; if the columns are separated by
+    something else, give it with --sep ' '", naming the first of SEPARATORS that would split the
+    line into two non-empty sides, or none if no such one does."""
+    hint = "; if the columns are separated by something else, give it with --sep"
+    for other in SEPARATORS:
+        if other != sep and sum(1 for f in line.split(other) if f.strip()) >= 2:
+            return f"{hint} '{other}'"
+    return hint
 
 
 def _check_words(text, where):
