@@ -117,8 +117,21 @@ def test_bad_checkpoint_and_bad_corpus(tmp_path):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("n, dropped, words", [
+    (1777, 223, "1,777 held-out sentences (generated with another seed; the 223 whose source was "
+     "in training are left out)"),
+    (40, 1, "40 held-out sentences (generated with another seed; the 1 whose source was in "
+     "training is left out)"),
+    (2623, 0, "2,623 held-out sentences (generated with another seed; none had its source in "
+     "training)"),
+])
+def test_the_held_out_set_is_named_in_plain_words(n, dropped, words):
+    from seq2seq.commands.demo import held_out_words
+    assert held_out_words(n, dropped) == words
+
+
 def test_demo_writes_heatmaps_graphs_checkpoint_and_report(tmp_path):
-    from seq2seq.commands.demo import run_demo
+    from seq2seq.commands.demo import held_out_words, run_demo
     lines = []
     scores = run_demo(tmp_path, epochs=1, num_examples=300, log=lines.append)
     names = {p.name for p in tmp_path.iterdir()}
@@ -128,6 +141,8 @@ def test_demo_writes_heatmaps_graphs_checkpoint_and_report(tmp_path):
     assert report["translations"][0]["source"] == "ねこ が さかな を たべる"
     assert 0 <= scores["exact_match"] <= 1
     assert any("most attended" in line for line in lines)
+    held_out = held_out_words(scores["examples"], scores["dropped_as_seen"])
+    assert f"{held_out}: exact match {scores['exact_match']:.2%}" in " ".join(lines)
     # its last line lists every file it wrote, no more and no fewer (the lock is no output)
     listed = lines[-1].split(": ", 1)[1].split(", ")
     assert sorted(listed) == sorted(names - {".lock"})

@@ -59,8 +59,8 @@ def _run_demo(out, config, seed, log):
     held_out, dropped = held_out_pairs(config, DEMO_HELD_OUT, seed + 1)
     scores = translator.evaluate(held_out)
     scores.update(seen_in_training=0, dropped_as_seen=dropped)
-    log(f"{len(held_out)} held-out sentences (another seed's, less {dropped} the model trained "
-        f"on): exact match {scores['exact_match']:.2%}, BLEU {scores['bleu']:.4f} "
+    log(f"{held_out_words(len(held_out), dropped)}: exact match {scores['exact_match']:.2%}, "
+        f"BLEU {scores['bleu']:.4f} "
         f"(over {'characters' if scores['bleu_tokens'] == 'char' else 'words'})")
     longest = max(held_out, key=lambda p: len(p[0]))
     sentences = DEMO_SENTENCES + [held_out[0][0], held_out[1][0], longest[0]]
@@ -101,6 +101,16 @@ def held_out_pairs(config, n, seed, max_len=None):
     pairs = tasks.make_task(config.task, n, seed=seed, min_len=config.min_len,
                            max_len=config.max_len if max_len is None else max_len)
     return heldout.drop_seen(pairs, heldout.read_record(state, config.out))
+
+
+def held_out_words(n, dropped):
+    """How the demo and compare-lengths name their held-out set, in plain words: "1,777 held-out
+    sentences (generated with another seed; the 223 whose source was in training are left
+    out)"."""
+    left_out = ("none had its source in training" if dropped == 0 else
+                f"the {dropped:,} whose source was in training {'is' if dropped == 1 else 'are'} "
+                "left out")
+    return f"{n:,} held-out sentences (generated with another seed; {left_out})"
 
 
 def draw_pictures(translator, sentence, out, log):

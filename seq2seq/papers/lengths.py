@@ -20,7 +20,7 @@ from pathlib import Path
 from minigrad.settings import SettingError
 from seq2seq import metrics
 from seq2seq.commands import runs
-from seq2seq.commands.demo import held_out_pairs
+from seq2seq.commands.demo import held_out_pairs, held_out_words
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
@@ -84,7 +84,7 @@ def _compare_lengths(out, configs, seed, log, n_held_out, lengths, tested):
               "trained_lengths": list(lengths), "tested_lengths": [lengths[0], tested]}
     for name, config, translator, _ in trained(configs, log, "training the {} model"):
         held_out, dropped = held_out_pairs(config, n_held_out, seed + 1, max_len=tested)
-        log(f"{len(held_out)} held-out sentences ({dropped} more dropped: trained on)")
+        log(held_out_words(len(held_out), dropped))
         result[name] = scores_by_length(translator, held_out)       # alike for both
     return write_results(out, RESULTS, result, lambda path: plot_lengths(
         result, path, overwrite=True), log, table(result))          # overwrite: claimed above
