@@ -51,3 +51,14 @@ def test_two_seeds_write_the_same_translations_from_different_maps(result):
     assert (out / "uniform-and-seeds.png").read_bytes()[:4] == b"\x89PNG"
     translator, _ = load_translator(out / "uniform")          # --attention uniform loads back
     np.testing.assert_allclose(translator.translate("ねこ が ねる").weights, 1 / 3, rtol=1e-6)
+
+
+def test_uniform_and_seeds_prints_no_level_line_as_train_on_its_built_in_task(tmp_path):
+    """Its runs read a pairs file written from toy-ja-en (so that no seed changes the data);
+    `train --task toy-ja-en` says nothing of the level, and neither does any of these runs."""
+    lines = []
+    uniform_and_seeds(tmp_path / "u", seeds=2, num_examples=150, n_held_out=40, hidden_size=8,
+                      epochs=1, max_len=5, log=lines.append)
+    assert [line for line in lines if line.startswith("training")] == [
+        "training seed-0", "training seed-1", "training uniform"]
+    assert not [line for line in lines if line.startswith("tokens:")]

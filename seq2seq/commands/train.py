@@ -119,7 +119,7 @@ def build(config, pairs):
     return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record)
 
 
-def train(config, log=say, layer_file=None, pairs_file=None):
+def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
     """Train as the config says; returns (translator, history). Writes the run folder, whose
     lock it holds throughout (runs.hold); refuses a folder holding a run unless the config says
     resume or overwrite, and a resume that changes what the saved model cannot honour.
@@ -127,7 +127,9 @@ def train(config, log=say, layer_file=None, pairs_file=None):
     the run folder's copy (seq2seq.commands.rnn_file.class_of); without it, the copy.
     `pairs_file`: the file to read for config.task's pairs file, when it is elsewhere than that
     path says from here (a resumed run's recorded file: seq2seq.commands.task_file); the
-    checkpoint records its absolute path and hash.
+    checkpoint records its absolute path and hash. `note_level`: say how a pairs file is cut into
+    tokens (level_note); False for a file the caller wrote from a built-in task, which, like
+    that task trained by name, says nothing of it.
 
     A new run's layer file is first run in a child process (rnn_failures.check_in_child), and
     --overwrite leaves the earlier run as it is until this run's first checkpoint replaces it
@@ -152,7 +154,7 @@ def train(config, log=say, layer_file=None, pairs_file=None):
         if config.rnn is not None and not config.resume:
             rnn_failures.check_in_child(config.rnn)         # an os._exit there is an error here
         state, changed = runs.start(out, config, token_level(config), log, read)   # data good
-        if config.task not in tasks.TASKS:
+        if config.task not in tasks.TASKS and note_level:
             log(level_note(config))
         if not val_pairs and config.val_fraction > 0:       # a tiny file: no epoch is scored
             sources = len({tasks.source_key(s) for s, _ in pairs})

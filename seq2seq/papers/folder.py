@@ -76,16 +76,17 @@ def write_json(path, result):
 
 
 
-def trained(configs, log, announce="training {}"):
+def trained(configs, log, announce="training {}", note_level=True):
     """Train the model of each config, in order, each announced on the log (`announce` with its
     name): yields (name, config, translator, cpu_seconds), the process time its training took
-    (other programs on the machine do not count)."""
+    (other programs on the machine do not count). `note_level`: as train's, False for a pairs
+    file the experiment wrote from a built-in task."""
     from seq2seq.commands.train import train
 
     for name, config in configs.items():
         log(announce.format(name))
         started = time.process_time()
-        translator, _ = train(config, log=log)
+        translator, _ = train(config, log=log, note_level=note_level)
         yield name, config, translator, time.process_time() - started
 
 
