@@ -1,9 +1,11 @@
 """Training's progress suits where it goes: a bar in a terminal, a widget in a notebook that has
-ipywidgets, and one line per epoch anywhere else (a log file, a pipe, CI, a notebook without
-widgets), where a redrawn bar would leave every redraw behind."""
+ipywidgets, and a line now and then anywhere else (a log file, a pipe, CI, a notebook without
+widgets), where a redrawn bar would leave every redraw behind. On stdout, a line says what
+training is about to do, and each epoch ends with one line that carries everything."""
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,21 +38,51 @@ def train_with_stderr_to_a_file(tmp_path, *options):
     return err.read_text(), result.stdout
 
 
-def test_training_into_a_file_writes_one_progress_line_per_epoch(tmp_path):
+def test_training_into_a_file_writes_one_line_per_epoch_with_everything(tmp_path):
     err, out = train_with_stderr_to_a_file(tmp_path)
-    lines = err.splitlines()
-    assert len(lines) == 3, err
-    assert "\r" not in err
-    for epoch, line in enumerate(lines, 1):
-        assert line.startswith(f"epoch {epoch}/3: 5 batches in ")      # 160 pairs, batches of 32
-        assert "batch/s" in line and ", loss " in line and "it_s" not in line
-    assert [line.split(":")[0] for line in out.splitlines()[-4:-1]] == [
-        "epoch 1", "epoch 2", "epoch 3"]                                # the log, on stdout
+    assert err == ""                    # epochs shorter than PROGRESS_EVERY: no progress line
+    lines = out.splitlines()
+    assert re.fullmatch(r"training [\d,]+ weights on 160 pairs \(40 to validate\): 5 batches "
+                        r"of 32 an epoch, 3 epochs", lines[0])
+    for epoch, line in enumerate(lines[1:4], 1):    # 160 pairs, batches of 32
+        assert re.fullmatch(rf"epoch {epoch}/3: loss \d\.\d{{4}}  exact_match \d\.\d{{4}}  "
+                            r"token_accuracy \d\.\d{4}  bleu \d\.\d{4}  \(5 batches in "
+                            r"\d+\.\d s(, [\d.]+ batch/s)?\)", line), line
+    assert len([line for line in lines if line.startswith("epoch ")]) == 3   # not two each
 
 
-def test_no_progress_writes_nothing_to_stderr(tmp_path):
-    err, _ = train_with_stderr_to_a_file(tmp_path, "--no-progress")
+def test_no_progress_writes_nothing_to_stderr_and_no_time_on_stdout(tmp_path):
+    err, out = train_with_stderr_to_a_file(tmp_path, "--no-progress")
     assert err == ""
+    epochs = [line for line in out.splitlines() if line.startswith("epoch ")]
+    assert len(epochs) == 3 and not any("batches in" in line for line in epochs)
+
+
+def test_a_long_epoch_into_a_file_shows_a_line_every_30_seconds(monkeypatch):
+    clock = iter([0.0, 10.0, 29.0, 31.0, 45.0, 62.0, 70.0, 95.0])   # at start, then per batch
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: next(clock))
+    stream = io.StringIO()
+    line = epoch_progress(7, "epoch 1/6", stream=stream)
+    assert isinstance(line, EpochLine) and line.every == progress.PROGRESS_EVERY == 30
+    for i in range(7):
+        line.set_postfix(loss=f"{1.0 / (i + 1):.4f}")
+        line.update()
+    line.close()
+    assert stream.getvalue().splitlines() == [          # none at the end: stdout's line says it
+        "epoch 1/6: 3 of 7 batches, 31 s, loss 0.3333",
+        "epoch 1/6: 5 of 7 batches, 62 s, loss 0.2000"]
+
+
+def test_the_epoch_report_carries_the_loss_the_scores_and_the_time():
+    scores = {"exact_match": 0.5, "token_accuracy": 0.75, "bleu": 0.625, "blank_outputs": 0,
+              "examples": 4}
+    assert progress.epoch_report(1, 6, 0.76584, scores, 157, 12.3) == (
+        "epoch 1/6: loss 0.7658  exact_match 0.5000  token_accuracy 0.7500  bleu 0.6250  "
+        "(157 batches in 12.3 s, 12.8 batch/s)")
+    assert progress.epoch_report(2, 6, 0.5, {}, 157) == "epoch 2/6: loss 0.5000"
+    assert progress.starting_line(570095, 18035, 1965, 141, 128, 3) == (
+        "training 570,095 weights on 18,035 pairs (1,965 to validate): 141 batches of 128 an "
+        "epoch, 3 epochs")
 
 
 def test_a_terminal_gets_a_bar_with_the_loss_and_one_rate():
@@ -89,13 +121,11 @@ def test_outside_a_kernel_is_not_a_notebook():
     assert progress.in_notebook() is False
 
 
-def test_the_epoch_line_says_how_far_it_got_when_closed_early():
+def test_a_short_epoch_into_a_file_writes_nothing_to_stderr():
     stream = io.StringIO()
     line = EpochLine(10, "epoch 2/5", stream)
-    line.update()
-    line.update()
-    line.set_postfix(loss="0.5000")
+    for _ in range(10):
+        line.set_postfix(loss="0.5000")
+        line.update()
     line.close()
-    line.close()                                        # once only
-    [text] = stream.getvalue().splitlines()
-    assert text.startswith("epoch 2/5: 2 of 10 batches in ") and text.endswith(", loss 0.5000")
+    assert stream.getvalue() == ""

@@ -1,17 +1,25 @@
 """What a run shows while it works: a training epoch's progress, shown the way the place it goes
 to can show it, and `say`, the lines it prints, which a closed pipe cannot stop.
 
+On stdout, whatever stderr is, training says what it is about to do, then one line per epoch
+that carries everything about the epoch (starting_line, epoch_report):
+
+    training 5,474 weights on 1,350 pairs (150 to validate): 43 batches of 32 an epoch, 3 epochs
+    epoch 1/3: loss 1.4928  exact_match 0.5108  ...  (43 batches in 2.1 s, 20.5 batch/s)
+
+While an epoch runs, on stderr:
+
     where stderr goes                      what is shown
     a terminal                             a tqdm bar, redrawn in place, removed at the epoch's end
     a Jupyter notebook with ipywidgets     tqdm's widget (tqdm.auto picks it), removed likewise
-    anything else: a file, a pipe, CI,     one line when the epoch ends:
-      a notebook without ipywidgets          epoch 1/10: 157 batches in 12.3 s (12.8 batch/s),
-                                             loss 0.4321
+    anything else: a file, a pipe, CI,     a line at most every PROGRESS_EVERY seconds (30):
+      a notebook without ipywidgets          epoch 1/10: 40 of 157 batches, 31 s, loss 0.4321
 
 A bar redraws itself with a carriage return many times a second. A terminal shows that as one
 line; a log file keeps every redraw, and a notebook keeps each as an output of its own (about 60
-per epoch in a saved notebook), which is why anything that is not a terminal or a widget gets
-one line per epoch instead.
+per epoch in a saved notebook), which is why anything that is not a terminal or a widget gets a
+line now and then instead: enough to see that a long epoch is moving, and none at the epoch's
+end, where the epoch's own line on stdout says it all.
 
 The bar shows the mean loss so far; tqdm writes the rate itself (batch/s), so it is not repeated.
 """
@@ -21,6 +29,32 @@ import sys
 import time
 
 from minigrad.command import drop_stdout
+
+PROGRESS_EVERY = 30.0       # seconds between two progress lines where stderr is no terminal
+
+
+def starting_line(weights, pairs, validate, batches, batch_size, epochs):
+    """What training is about to do, said before its first batch (an epoch of a large task on
+    a busy machine takes minutes): "training 5,474 weights on 1,350 pairs (150 to validate):
+    43 batches of 32 an epoch, 3 epochs"."""
+    return (f"training {weights:,} weights on {pairs:,} pairs ({validate:,} to validate): "
+            f"{batches:,} batch{'es' if batches != 1 else ''} of {batch_size} an epoch, "
+            f"{epochs} epoch{'s' if epochs != 1 else ''}")
+
+
+def epoch_report(epoch, epochs, loss, scores, batches=None, seconds=None):
+    """The one line an epoch ends with: "epoch 1/3: loss 1.4928  exact_match 0.5108
+    token_accuracy 0.7784  bleu 0.6032  (43 batches in 2.1 s, 20.5 batch/s)". The scores are
+    the validation's (none without validation pairs); the batches and time are left out when
+    `seconds` is None (training without progress, whose lines do not depend on the machine)."""
+    blank = bool(scores) and scores["blank_outputs"] == scores["examples"]
+    line = f"epoch {epoch}/{epochs}: loss {loss:.4f}" + "".join(
+        f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
+        if k in scores) + ("  (every output blank)" if blank else "")
+    if seconds is not None:
+        rate = f", {batches / seconds:.1f} batch/s" if seconds > 0 and batches else ""
+        line += f"  ({batches} batch{'es' if batches != 1 else ''} in {seconds:.1f} s{rate})"
+    return line
 
 
 def in_notebook():
@@ -61,32 +95,30 @@ def epoch_progress(total, description, enabled=True, stream=None):
 
 
 class EpochLine:
-    """Progress as one line, written when the epoch is closed: how many batches, how long, how
-    fast, and the last loss set."""
+    """Progress where stderr is no terminal: a line at most every `every` seconds while the
+    epoch runs, "epoch 1/10: 40 of 157 batches, 31 s, loss 0.4321" (the last loss set), and
+    nothing when it ends (the epoch's report on stdout has its batches, time and rate)."""
 
-    def __init__(self, total, description, stream):
-        self.total, self.description, self.stream = total, description, stream
+    def __init__(self, total, description, stream, every=PROGRESS_EVERY):
+        self.total, self.description, self.stream, self.every = total, description, stream, every
         self.n, self.postfix = 0, {}
-        self.started = time.perf_counter()
-        self.closed = False
+        self.started = self.shown = time.perf_counter()
 
     def set_postfix(self, **values):
         self.postfix = values
 
     def update(self, n=1):
         self.n += n
+        now = time.perf_counter()
+        if now - self.shown >= self.every and self.n < self.total:
+            self.shown = now
+            extra = "".join(f", {name} {value}" for name, value in self.postfix.items())
+            self.stream.write(f"{self.description}: {self.n} of {self.total} batches, "
+                              f"{now - self.started:.0f} s{extra}\n")
+            self.stream.flush()
 
     def close(self):
-        if self.closed:
-            return
-        self.closed = True
-        seconds = time.perf_counter() - self.started
-        done = f"{self.n}" if self.n == self.total else f"{self.n} of {self.total}"
-        rate = f" ({self.n / seconds:.1f} batch/s)" if seconds > 0 and self.n else ""
-        extra = "".join(f", {name} {value}" for name, value in self.postfix.items())
-        self.stream.write(f"{self.description}: {done} batches in {seconds:.1f} s{rate}"
-                          f"{extra}\n")
-        self.stream.flush()
+        pass
 
 
 # ---- printing that a closed pipe cannot stop ------------------------------------------------

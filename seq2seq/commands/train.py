@@ -11,6 +11,7 @@ in seq2seq/commands/epoch.py.
 """
 
 import dataclasses
+import time
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ from minigrad.memory import keep_freed_memory
 from seq2seq.commands import arch, reports, rnn_failures, rnn_file, runs, sizes, task_file
 from seq2seq.commands.checkpoint_history import check_resumed_steps
 from seq2seq.commands.epoch import run_epoch
-from seq2seq.commands.progress import say
+from seq2seq.commands.progress import epoch_report, say, starting_line
 from seq2seq.commands.settings import check_split, check_train_config
 from seq2seq.data import heldout, tasks
 from seq2seq.data.batching import encode_source, encode_target
@@ -183,22 +184,26 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
             check_resumed_steps(out / CHECKPOINT, state, len(examples))
         schedule = arch.make_schedule(optimizer, config,  # per update, from where a resume is
                                       arch.updates_done(optimizer))
+        n_batches = -(-len(examples) // config.batch_size)
+        if start < config.epochs:
+            log(starting_line(sum(p.data.size for p in model.parameters()), len(examples),
+                              len(val_pairs), n_batches, config.batch_size,
+                              config.epochs - start))
         for epoch in range(start, config.epochs):
             model.train()
             if schedule is None:
                 optimizer.lr = config.lr * config.lr_decay ** epoch
             rng = np.random.default_rng([config.seed, epoch])       # the same on resume
             minigrad.manual_seed([config.seed, epoch, 1])           # dropout's masks: likewise
+            started = time.perf_counter()
             loss = run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule)
+            seconds = time.perf_counter() - started if config.progress else None
             scores = translator.evaluate(val_pairs) if val_pairs else {}
             history.append({"epoch": epoch + 1, "loss": loss, **{k: v for k, v in scores.items()
                                                                   if k != "by_length"}})
             if changed and epoch == start:          # the options changed when it was resumed
                 history[-1]["changed"] = {k: list(v) for k, v in changed.items()}
-            blank = bool(scores) and scores["blank_outputs"] == scores["examples"]
-            log(f"epoch {epoch + 1}: loss {loss:.4f}" + "".join(
-                f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
-                if k in scores) + ("  (every output blank)" if blank else ""))
+            log(epoch_report(epoch + 1, config.epochs, loss, scores, n_batches, seconds))
             save_run(out, config, translator, optimizer, history, split, longest,
                      task_file.record(read, corpus))
             if config.overwrite and epoch == start:     # the earlier run is replaced now
