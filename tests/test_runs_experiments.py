@@ -94,7 +94,7 @@ def test_compare_lengths_twice_and_never_over_another_run(small, tmp_path, capsy
     lengths.compare_lengths(out, "reverse", log=lines.append, n_held_out=40, min_len=3,
                             max_len=5)
     assert f"replacing the earlier compare-lengths run in {out}" in lines
-    assert [line for line in lines if line.startswith("training")] == [
+    assert [line for line in lines if line.startswith("training the")] == [
         "training the plain model", "training the attention model"]      # LENGTH_MODELS' order
     assert lines[-1] == f"written to {out}/compare-lengths.png and compare-lengths.json"
 
