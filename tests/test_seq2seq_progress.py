@@ -83,6 +83,9 @@ def test_the_epoch_report_carries_the_loss_the_scores_and_the_time():
     assert progress.starting_line(570095, 18035, 1965, 141, 128, 3) == (
         "training 570,095 weights on 18,035 pairs (1,965 to validate): 141 batches of 128 an "
         "epoch, 3 epochs")
+    assert progress.starting_line(10, 20, 2, 1, 32, 5, first=3).endswith(
+        ": 1 batch of 32 an epoch, epochs 3 to 5")                   # resumed after epoch 2
+    assert progress.starting_line(10, 20, 2, 1, 32, 5, first=5).endswith(", epoch 5")
 
 
 def test_a_terminal_gets_a_bar_with_the_loss_and_one_rate():

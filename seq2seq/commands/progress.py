@@ -33,13 +33,14 @@ from minigrad.command import drop_stdout
 PROGRESS_EVERY = 30.0       # seconds between two progress lines where stderr is no terminal
 
 
-def starting_line(weights, pairs, validate, batches, batch_size, epochs):
+def starting_line(weights, pairs, validate, batches, batch_size, epochs, first=1):
     """What training is about to do, said before its first batch (an epoch of a large task on
     a busy machine takes minutes): "training 5,474 weights on 1,350 pairs (150 to validate):
-    43 batches of 32 an epoch, 3 epochs"."""
+    43 batches of 32 an epoch, 3 epochs" (a resumed run: "..., epochs 3 to 5")."""
+    which = (f"{epochs} epoch{'s' if epochs != 1 else ''}" if first == 1 else
+             f"epoch {epochs}" if first == epochs else f"epochs {first} to {epochs}")
     return (f"training {weights:,} weights on {pairs:,} pairs ({validate:,} to validate): "
-            f"{batches:,} batch{'es' if batches != 1 else ''} of {batch_size} an epoch, "
-            f"{epochs} epoch{'s' if epochs != 1 else ''}")
+            f"{batches:,} batch{'es' if batches != 1 else ''} of {batch_size} an epoch, {which}")
 
 
 def epoch_report(epoch, epochs, loss, scores, batches=None, seconds=None):

@@ -187,8 +187,8 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
         n_batches = -(-len(examples) // config.batch_size)
         if start < config.epochs:
             log(starting_line(sum(p.data.size for p in model.parameters()), len(examples),
-                              len(val_pairs), n_batches, config.batch_size,
-                              config.epochs - start))
+                              len(val_pairs), n_batches, config.batch_size, config.epochs,
+                              start + 1))
         for epoch in range(start, config.epochs):
             model.train()
             if schedule is None:
