@@ -47,6 +47,13 @@ def test_without_out_a_second_run_is_refused_naming_the_default(tmp_path, monkey
                                        "to replace it\n")
 
 
+def test_a_step_refused_makes_no_runs_folder(tiny_run, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert seq2seq_main(["draw", str(tiny_run), "--sentence", "3 1 4", "--collapse", "nope"]) == 1
+    assert "--collapse names no scope 'nope'" in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_named_out_in_a_missing_folder_is_still_refused(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert viz_main(["explore", "lstm-cell", "--out", "runs/cell.html"]) == 1

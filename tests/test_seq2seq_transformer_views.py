@@ -304,7 +304,8 @@ def test_draw_and_explore_show_a_transformer_runs_decoder_step_folded_by_layer_a
         encoding="utf-8")
     assert main(["explore", str(out), "--step", "1", "--out", str(tmp_path / "step.html")]) == 0
     assert "head 1" in (tmp_path / "step.html").read_text(encoding="utf-8")
-    assert main(["draw", str(out), "--collapse", "decoder lstm"]) == 1
+    assert main(["draw", str(out), "--collapse", "decoder lstm", "--out",
+                 str(tmp_path / "refused.svg")]) == 1
     assert "--collapse names no scope 'decoder lstm'" in one_error_line(capsys)
 
 

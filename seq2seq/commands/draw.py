@@ -216,12 +216,14 @@ def load_step(args):
 
 
 def run_command(args):
-    from minigrad.viz.render import refuse_existing_drawing
+    from minigrad.viz.render import refuse_existing_drawing, render
 
     translator, sentence = load_step(args)              # the run's errors first, as explore
-    out = output_path(args.out, "decoder-step.svg")
+    if args.out is not None:                            # a file of the user's: refused at once
+        refuse_existing_drawing(args.out, overwrite=args.overwrite)
+    drawing = decoder_step_drawing(translator, sentence, args.step, args.collapse,
+                                   args.backward_order, legend=args.legend)   # then the step's
+    out = output_path(args.out, "decoder-step.svg")     # runs/ made only once all is well
     refuse_existing_drawing(out, overwrite=args.overwrite)
-    path = draw_decoder_step(translator, sentence, out, args.step, args.collapse,
-                             args.backward_order, args.engine, args.overwrite,
-                             legend=args.legend)
+    path = render(drawing, out, engine=args.engine, overwrite=args.overwrite)
     print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
