@@ -5,9 +5,8 @@ A run is a folder: `checkpoint.npz` (model, optimiser, vocabularies, config, his
 continues from the last finished epoch and gives exactly the weights an uninterrupted run would:
 each epoch's shuffle and dropout masks come from (seed, epoch) alone, and the optimiser's state
 (its step count, where a warm-up schedule resumes) is saved with the model. The folder's rules
-(one run at a time, nothing replaced unasked, what a resumed run may change) are in
-seq2seq/commands/runs.py; one epoch's steps, and the checks that stop a run that diverges,
-in seq2seq/commands/epoch.py.
+(one run at a time, nothing replaced unasked, what a resumed run may change) are in runs.py;
+one epoch's steps, and the checks that stop a run that diverges, in epoch.py (both here).
 """
 
 import dataclasses
