@@ -1,6 +1,6 @@
 """`python -m seq2seq COMMAND`: train, evaluate, translate, demo, draw, explore, and the
 reproductions of the attention papers' figures (seq2seq.papers): compare-lengths, alignments,
-uniform-and-seeds, compare-scoring.
+uniform-and-seeds, compare-scoring, compare-architectures.
 
 Every failure is one line on stderr and a non-zero exit status; `--debug` (or MINIGRAD_DEBUG=1)
 shows the traceback instead.
@@ -77,54 +77,12 @@ def cmd_train(args):
 
 def cmd_evaluate(args):
     """Score a run on the validation pairs it recorded, or on --task; count (or, for a generated
-    task, drop) the sources it trained on, so that a held-out score is held out."""
-    from seq2seq.commands.reports import repair_report
-    from seq2seq.data import heldout, tasks
-    from seq2seq.translator import load_translator
-    check_pairs_options(args.task, args.sep, args.columns)
-    translator, state = load_translator(args.run, args.rnn_file)      # refused: report kept
-    repair_report(args.run, log=lambda line: print(line, file=sys.stderr))
-    record = heldout.read_record(state, args.run)
-    dropped = 0
-    if (args.min_len is not None or args.max_len is not None) and args.task not in tasks.TASKS:
-        raise ValueError("--min-len and --max-len choose the lengths of a generated --task: "
-                         "give a built-in one (" + ", ".join(tasks.TASKS) + ")")
-    if args.task is None:
-        if record is None:
-            raise ValueError(f"{args.run} does not record its validation split (it was saved by "
-                             "an older version); evaluate it with --task, or train it again")
-        _warn_if_changed(state, record, args.run)
-        pairs = [(s, t) for s, t in record["val_pairs"]]
-    elif args.task in tasks.TASKS:
-        low, high, origin = heldout.task_lengths(args.task, state["config"], args.min_len,
-                                                 args.max_len)
-        if high > translator.most_source_tokens():      # refused before any is translated
-            raise ValueError(f"{args.task}: sources of up to {high} tokens ({origin}), but this "
-                             f"model takes at most {translator.most_source_tokens()} tokens: "
-                             f"give a smaller --max-len")
-        print(f"{args.task}: sources of {low} to {high} tokens, {origin}", file=sys.stderr)
-        pairs = tasks.make_task(args.task, args.num_examples, seed=args.seed, min_len=low,
-                               max_len=high)
-        if record is not None:
-            pairs, dropped = heldout.drop_seen(pairs, record)
-    else:
-        columns = None if args.columns is None else tasks.parse_columns(args.columns)
-        pairs = tasks.load_pairs(args.task, sep="\t" if args.sep is None else args.sep,
-                                 columns=columns, level=translator.level)
-    if record is None:
-        print(f"warning: {args.run} does not record its training split, so which sources it "
-              "trained on is unknown (seen_in_training: null)", file=sys.stderr)
-    if not pairs:
-        raise ValueError("nothing to evaluate: the validation split is empty (use --task)"
-                         if args.task is None else f"nothing to evaluate: all {dropped} pairs "
-                         f"of {args.task} have a source the run trained on")
-    scores = translator.evaluate(pairs, beam_size=args.beam_size)
-    seen = (None if record is None
-            else sum(heldout.seen_in_training([s for s, _ in pairs], record)))
-    scores.update(seen_in_training=seen, dropped_as_seen=dropped)
-    if scores["blank_outputs"] == scores["examples"]:
-        print(f"warning: every one of the {scores['examples']} outputs is blank (empty or only "
-              "spaces)", file=sys.stderr)
+    task, drop) the sources it trained on, so that a held-out score is held out
+    (seq2seq.commands.evaluate)."""
+    from seq2seq.commands.evaluate import evaluate_run
+    scores = evaluate_run(args.run, args.task, args.sep, args.columns, args.num_examples,
+                          args.seed, args.min_len, args.max_len, args.beam_size, args.rnn_file)
+    seen, dropped = scores["seen_in_training"], scores["dropped_as_seen"]
     if args.json:
         print(json.dumps(scores, allow_nan=False))
         return
@@ -138,32 +96,6 @@ def cmd_evaluate(args):
           f"  ({'characters' if scores['bleu_tokens'] == 'char' else '13a words'})")
     print("exact match by source length: " + ", ".join(
         f"{n}: {acc:.2f}" for n, acc in sorted(scores["by_length"].items())))
-
-
-def _warn_if_changed(state, record, run):
-    """One line on stderr when the run's pairs file is no longer what it trained on: the score
-    is still on the recorded split, but training again would not give this run. The file is the
-    one the run recorded (seq2seq.commands.task_file), from any folder. One that cannot be read
-    is an error naming the checkpoint and its entry."""
-    from pathlib import Path
-
-    from seq2seq.commands.task_file import recorded_path
-    from seq2seq.data import heldout, tasks
-    from seq2seq.translator import CHECKPOINT
-    task = recorded_path(state)
-    if task is None or not Path(task).is_file():
-        return
-    try:
-        digest = heldout.file_sha256(task)
-    except (OSError, tasks.CorpusError) as error:
-        file = Path(run) / CHECKPOINT if Path(run).is_dir() else Path(run)
-        entry = "task_file.path" if state.get("task_file") else "config.task"
-        raise ValueError(f"{file}: its {entry!r} entry names {task!r}, which should be the "
-                         f"pairs file the run trained on, but it cannot be read: "
-                         f"{getattr(error, 'strerror', None) or error}") from error
-    if digest != record["corpus_sha256"]:
-        print(f"warning: {task} has changed since the run trained on it; evaluating the "
-              f"{len(record['val_pairs'])} validation pairs the run recorded", file=sys.stderr)
 
 
 def cmd_translate(args):

@@ -1,0 +1,89 @@
+"""`python -m seq2seq evaluate RUN`: a run's scores on held-out pairs, and which pairs those are.
+
+By default the pairs are the validation split the run recorded; with a built-in --task, newly
+generated pairs less those whose source the run trained on (dropped and counted); with a pairs
+file, its pairs, those the run trained on counted. `evaluate_run` is the whole path from the
+run folder to the scores; the command prints them, and `compare-architectures`
+(seq2seq.papers.architectures) scores its models with it, so both score alike.
+"""
+
+import sys
+from pathlib import Path
+
+
+def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed=12345,
+                 min_len=None, max_len=None, beam_size=1, rnn_file=None, warn=None):
+    """The scores of the run in `run` (Translator.evaluate's, with `seen_in_training` and
+    `dropped_as_seen`) on the pairs described above. `warn(line)`: where notes go (stderr)."""
+    from seq2seq.commands.reports import repair_report
+    from seq2seq.commands.train_options import check_pairs_options
+    from seq2seq.data import heldout, tasks
+    from seq2seq.translator import load_translator
+    warn = warn or (lambda line: print(line, file=sys.stderr))
+    check_pairs_options(task, sep, columns)
+    translator, state = load_translator(run, rnn_file)      # refused: report kept
+    repair_report(run, log=warn)
+    record = heldout.read_record(state, run)
+    dropped = 0
+    if (min_len is not None or max_len is not None) and task not in tasks.TASKS:
+        raise ValueError("--min-len and --max-len choose the lengths of a generated --task: "
+                         "give a built-in one (" + ", ".join(tasks.TASKS) + ")")
+    if task is None:
+        if record is None:
+            raise ValueError(f"{run} does not record its validation split (it was saved by "
+                             "an older version); evaluate it with --task, or train it again")
+        warn_if_changed(state, record, run, warn)
+        pairs = [(s, t) for s, t in record["val_pairs"]]
+    elif task in tasks.TASKS:
+        low, high, origin = heldout.task_lengths(task, state["config"], min_len, max_len)
+        if high > translator.most_source_tokens():      # refused before any is translated
+            raise ValueError(f"{task}: sources of up to {high} tokens ({origin}), but this "
+                             f"model takes at most {translator.most_source_tokens()} tokens: "
+                             f"give a smaller --max-len")
+        warn(f"{task}: sources of {low} to {high} tokens, {origin}")
+        pairs = tasks.make_task(task, num_examples, seed=seed, min_len=low, max_len=high)
+        if record is not None:
+            pairs, dropped = heldout.drop_seen(pairs, record)
+    else:
+        columns = None if columns is None else tasks.parse_columns(columns)
+        pairs = tasks.load_pairs(task, sep="\t" if sep is None else sep, columns=columns,
+                                 level=translator.level)
+    if record is None:
+        warn(f"warning: {run} does not record its training split, so which sources it "
+             "trained on is unknown (seen_in_training: null)")
+    if not pairs:
+        raise ValueError("nothing to evaluate: the validation split is empty (use --task)"
+                         if task is None else f"nothing to evaluate: all {dropped} pairs "
+                         f"of {task} have a source the run trained on")
+    scores = translator.evaluate(pairs, beam_size=beam_size)
+    seen = (None if record is None
+            else sum(heldout.seen_in_training([s for s, _ in pairs], record)))
+    scores.update(seen_in_training=seen, dropped_as_seen=dropped)
+    if scores["blank_outputs"] == scores["examples"]:
+        warn(f"warning: every one of the {scores['examples']} outputs is blank (empty or only "
+             "spaces)")
+    return scores
+
+
+def warn_if_changed(state, record, run, warn):
+    """One line, to `warn`, when the run's pairs file is no longer what it trained on: the score
+    is still on the recorded split, but training again would not give this run. The file is the
+    one the run recorded (seq2seq.commands.task_file), from any folder. One that cannot be read
+    is an error naming the checkpoint and its entry."""
+    from seq2seq.commands.task_file import recorded_path
+    from seq2seq.data import heldout, tasks
+    from seq2seq.translator import CHECKPOINT
+    task = recorded_path(state)
+    if task is None or not Path(task).is_file():
+        return
+    try:
+        digest = heldout.file_sha256(task)
+    except (OSError, tasks.CorpusError) as error:
+        file = Path(run) / CHECKPOINT if Path(run).is_dir() else Path(run)
+        entry = "task_file.path" if state.get("task_file") else "config.task"
+        raise ValueError(f"{file}: its {entry!r} entry names {task!r}, which should be the "
+                         f"pairs file the run trained on, but it cannot be read: "
+                         f"{getattr(error, 'strerror', None) or error}") from error
+    if digest != record["corpus_sha256"]:
+        warn(f"warning: {task} has changed since the run trained on it; evaluating the "
+             f"{len(record['val_pairs'])} validation pairs the run recorded")
