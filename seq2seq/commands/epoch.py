@@ -45,9 +45,12 @@ def _diverged(what, epoch, batch, config):
         f"--clip (now {config.clip:g}); this epoch was not saved")
 
 
-def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None):
+def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None, until=None):
     """One pass over the shuffled training examples; returns the mean loss. `schedule`, if
     given, sets the learning rate after every update (seq2seq.commands.arch.make_schedule).
+    `until`, if given, is called after every update: when it returns True the epoch stops
+    there, and the mean is over the batches done (compare-architectures stops a model when its
+    CPU-time budget is used).
 
     Four checks at every step stop the run at once with TrainingDiverged: a loss that is not a
     finite number, a loss above MAX_LOSS_RATIO x ln V (far worse than guessing uniformly among
@@ -60,7 +63,7 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None
     n_batches = -(-len(examples) // config.batch_size)
     progress = epoch_progress(n_batches, f"epoch {epoch + 1}/{config.epochs}", config.progress)
     uniform = math.log(model.config["tgt_vocab_size"])      # the loss of a uniform guess
-    total = 0.0
+    total, done = 0.0, 0
     for i, (src, tgt) in enumerate(batches(examples, config.batch_size, pad, rng), 1):
         with np.errstate(all="ignore"):     # an overflow shows in the checks, below
             loss = model.loss(src, tgt, config.teacher_forcing_ratio, rng,
@@ -85,13 +88,15 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None
             if not largest <= MAX_WEIGHT:
                 raise _stopped(progress, f"largest weight became {largest:.3g} (the bound is "
                                f"{MAX_WEIGHT:g})", epoch, i, config)
-        total += value
+        total, done = total + value, i
         if progress is not None:
             progress.set_postfix(loss=f"{total / i:.4f}")      # tqdm shows the rate itself
             progress.update()
+        if until is not None and until():
+            break
     if progress is not None:
         progress.close()
-    return total / max(n_batches, 1)
+    return total / max(done, 1)
 
 
 def _stopped(progress, what, epoch, batch, config):

@@ -12,16 +12,18 @@ uniform-and-seeds  Jain and Wallace (2019), Wiegreffe and Pinter (2019): weights
                    and the maps of models that differ only in their seed (explanation)
 compare-scoring    Luong, Pham and Manning (2015): the dot, general and additive scores on one
                    task, accuracy and time per epoch (scoring)
+compare-architectures  Vaswani et al. (2017): the LSTM with attention and the Transformer on the
+                   same CPU-time budget, held-out accuracy, updates and time (architectures)
 
 folder.py holds what they share: the folder's rules (each replaces its own earlier run and
 nothing else, as the demo does), the training of their models one after the other, and the writing
-of their results. plots.py draws their figures. The
-fifth reproduction, Vaswani et al.'s reason for 1/sqrt(d_k), needs no trained model and lives
-one floor down: `python -m attention scaling` (attention/scaling.py).
+of their results; budget.py trains a model for a budget of CPU time. plots.py draws their
+figures. One more reproduction, Vaswani et al.'s reason for 1/sqrt(d_k), needs no trained model
+and lives one floor down: `python -m attention scaling` (attention/scaling.py).
 """
 
 
 def add_commands(sub):
-    from seq2seq.papers import alignments, explanation, lengths, scoring
-    for module in (lengths, alignments, explanation, scoring):
+    from seq2seq.papers import alignments, architectures, explanation, lengths, scoring
+    for module in (lengths, alignments, explanation, scoring, architectures):
         module.add_command(sub)

@@ -159,3 +159,38 @@ def plot_scoring(result, path=None, overwrite=False):
     if path is not None:
         save(figure, path, dpi=80, overwrite=overwrite)
     return figure
+
+
+def plot_architectures(result, path=None, overwrite=False):
+    """compare-architectures: held-out exact match of the LSTM and the Transformer on each task,
+    after the same CPU time; beside it, on toy-ja-en, exact match by source length."""
+    from attention.figures import PLAIN, Figure, save
+
+    names = list(result["tasks"])
+    toy = result["tasks"].get("toy-ja-en")
+    figure = Figure(figsize=(11 if toy else 6, 3.6), layout="constrained")
+    axes = figure.subplots(1, 2 if toy else 1, squeeze=False)[0]
+    for k, (model, color) in enumerate((("lstm", "#bcd"), ("transformer", "#db9"))):
+        values = [result["tasks"][task][model]["exact_match"] for task in names]
+        axes[0].bar([i + 0.4 * k - 0.2 for i in range(len(names))], values, width=0.4,
+                    color=color, edgecolor="#567", label=model)
+    axes[0].set_xticks(range(len(names)), names)
+    axes[0].set_ylim(0.0, 1.0)
+    axes[0].set_ylabel("exact match (held out)")
+    axes[0].legend(fontsize="small")
+    if toy:
+        for model, style in (("lstm", "s-"), ("transformer", "o-")):
+            points = sorted((int(n), v) for n, v in toy[model]["by_length"].items())
+            axes[1].plot([n for n, _ in points], [v for _, v in points], style, label=model)
+        axes[1].axvspan(25.5, max(int(n) for n in toy["lstm"]["by_length"]) + 0.5,
+                        color="#eee", label="longer than trained on")
+        axes[1].set_xlabel("source length (words)")
+        axes[1].set_ylabel("exact match (held out)")
+        axes[1].set_ylim(0, 1.02)
+        axes[1].legend(fontsize="small")
+        axes[1].set_title("toy-ja-en by source length", fontsize="small")
+    figure.suptitle(f"The LSTM with attention and the Transformer, {result['budget']:g} s of "
+                    "CPU time each", **PLAIN)
+    if path is not None:
+        save(figure, path, dpi=80, overwrite=overwrite)
+    return figure
