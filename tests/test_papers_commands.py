@@ -34,7 +34,8 @@ def test_every_reproduction_is_a_command(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     printed = capsys.readouterr().out
-    for command in ("compare-lengths", "alignments", "uniform-and-seeds", "compare-scoring"):
+    for command in ("compare-lengths", "alignments", "uniform-and-seeds", "compare-scoring",
+                    "compare-architectures"):
         assert command in printed
 
 

@@ -48,10 +48,11 @@ def architecture_config(out, task, name, seed=0, num_examples=20000, dates_file=
     """The config of model `name` ("lstm" or "transformer") on `task`, in out/TASK-NAME: what
     `train --task TASK --arch NAME` trains (the dates task from `dates_file`, a pairs file of
     the book's dates, "_" between source and target)."""
+    from seq2seq.commands.arch import with_defaults
     where = dict(task=task) if task != "dates" else dict(task=str(dates_file), sep="_")
-    return TrainConfig(**where, out=str(Path(out) / f"{task}-{name}"), arch=name,
+    return with_defaults(TrainConfig(**where, out=str(Path(out) / f"{task}-{name}"), arch=name,
                        lr=TRAINING_DEFAULTS[name]["lr"], num_examples=num_examples, seed=seed,
-                       progress=False)
+                       progress=False))       # as the run records it
 
 
 def settings(config):
@@ -83,7 +84,7 @@ def compare_architectures(out="runs/compare-architectures", task_names=DEFAULT_T
     pairs; returns the result written to compare-architectures.json."""
     task_names = parse_tasks(task_names)
     check_number("budget", budget, low=0, low_open=True, high=MAX_BUDGET,
-                 why="CPU seconds per model per task; a day is far more than any task here needs")
+                 why="CPU seconds of training per model per task, a day at most")
     check_settings(seed=seed, num_examples=num_examples)
     if "dates" in task_names and (dates_file is None or not Path(dates_file).is_file()):
         log("skipping dates: " + ("no --dates-file given" if dates_file is None else
