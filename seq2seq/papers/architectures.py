@@ -168,13 +168,14 @@ def table(result):
     lines = [f"\nthe same {result['budget']:g} s of CPU time for each model on each task; "
              "scored on the held-out pairs:",
              f"{'task':10} {'model':12} {'parameters':>10} {'updates':>7} {'CPU s':>6} "
-             f"{'epochs':>6} {'CPU s/epoch':>11} {'exact match':>11} {'BLEU':>6}"]
+             f"{'epochs':>6} {'CPU s/epoch':>11} {'held out':>8} {'exact match':>11} "
+             f"{'BLEU':>6}"]
     for task, rows in result["tasks"].items():
         for name, row in rows.items():
             lines.append(f"{task:10} {name:12} {row['parameters']:10,d} {row['updates']:7d} "
                          f"{row['cpu_seconds']:6.1f} {row['epochs']:6.2f} "
-                         f"{row['cpu_seconds_per_epoch']:11.1f} {row['exact_match']:11.1%} "
-                         f"{row['bleu']:6.3f}")
+                         f"{row['cpu_seconds_per_epoch']:11.1f} {row['examples']:8d} "
+                         f"{row['exact_match']:11.1%} {row['bleu']:6.3f}")
     rows = result["tasks"].get("toy-ja-en")
     if rows:
         lines += ["", "toy-ja-en, exact match by source length (words):",
