@@ -125,3 +125,20 @@ def test_on_reverse_with_twenty_seconds_each_the_lstm_learns_more_than_the_trans
     assert lstm["exact_match"] >= 0.95 and lstm["bleu"] >= 0.98
     assert 0.5 <= transformer["exact_match"] <= lstm["exact_match"] + 0.01
     assert 0.75 <= transformer["bleu"] <= lstm["bleu"] + 0.01
+
+
+def test_dates_trains_on_the_file_given_and_is_skipped_when_it_is_absent(tmp_path):
+    pairs = tmp_path / "dates.txt"
+    pairs.write_text("".join(f"march {d}, 19{y}_19{y}-03-{d:02d}\n" for y in range(50, 60)
+                             for d in range(1, 9)), encoding="utf-8")
+    lines = []
+    result = compare_architectures(tmp_path / "dates", ["dates"], budget=0.1, dates_file=pairs,
+                                   log=lines.append)
+    for name, row in result["tasks"]["dates"].items():
+        report = json.loads((tmp_path / "dates" / f"dates-{name}" / "report.json").read_text())
+        assert row["updates"] == sum(epoch["updates"] for epoch in report)
+        assert row["examples"] == 8 and row["bleu_tokens"] == "char"   # a tenth of 80 sources
+    with pytest.raises(ValueError, match="leaves no task"):
+        compare_architectures(tmp_path / "none", ["dates"], dates_file=tmp_path / "absent.txt",
+                              log=lines.append)
+    assert f"skipping dates: no file at --dates-file {tmp_path / 'absent.txt'}" in lines[-1]
