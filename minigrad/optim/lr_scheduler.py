@@ -133,8 +133,9 @@ class NoamLR(LambdaLR):
 
     def __init__(self, optimizer, d_model, warmup_steps=4000):
         for name, value in (("d_model", d_model), ("warmup_steps", warmup_steps)):
+            huge = isinstance(value, numbers.Integral) and value > MAX_LAST_EPOCH
             check_number(name, value, low=1, high=MAX_LAST_EPOCH, integer=True, where="NoamLR",
-                         why="the rate takes its -0.5 and -1.5 powers as floats")
+                         why="the rate takes its -0.5 and -1.5 powers as floats" if huge else None)
         self.d_model, self.warmup_steps = d_model, warmup_steps
         super().__init__(optimizer, self.rate)
 
