@@ -29,7 +29,7 @@ def cmd_train(args):
     from seq2seq.commands.progress import say
     from seq2seq.commands.rnn_file import resolved, split
     from seq2seq.commands.runs import check_resume
-    from seq2seq.commands.task_file import locate, recorded_path
+    from seq2seq.commands.task_file import locate
     from seq2seq.commands.train import token_level, train
     config = config_from(args)
     # On resume without --task the task is the saved run's, known only once its checkpoint is
@@ -53,8 +53,8 @@ def cmd_train(args):
         check_pairs_options(config.task, given_sep, config.columns)    # the run's own task
         if "arch" not in args.given:            # an option of the other model: named as such
             check_arch(config, args.given)
-        if "task" not in args.given:
-            pairs_file = recorded_path(saved)
+        if "task" not in args.given:    # the recorded file, once shown to be the run's own
+            pairs_file = locate(saved, config.out)
         check_resume(config.out, saved, config, token_level(config), pairs_file)  # cannot honour
         check_config(config, arch=False)        # the options written, with the saved ones
         check_arch(config, args.given)
@@ -64,8 +64,6 @@ def cmd_train(args):
             say(f"nothing left to train: {config.out} has already trained {done} epochs "
                 f"(--epochs {config.epochs}); pass a larger --epochs to train on")
             return
-        if pairs_file is not None:
-            locate(saved, config.out)                   # refused, naming it, if it is gone
     # On resume, the saved layer runs from the run folder's copy, or from the file --rnn names
     # on this command line; never from a path the checkpoint alone names
     # (seq2seq.commands.rnn_file).

@@ -8,7 +8,6 @@ run folder to the scores; the command prints them, and `compare-architectures`
 """
 
 import sys
-from pathlib import Path
 
 
 def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed=12345,
@@ -68,22 +67,19 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed
 def warn_if_changed(state, record, run, warn):
     """One line, to `warn`, when the run's pairs file is no longer what it trained on: the score
     is still on the recorded split, but training again would not give this run. The file is the
-    one the run recorded (seq2seq.commands.task_file), from any folder. One that cannot be read
-    is an error naming the checkpoint and its entry."""
-    from seq2seq.commands.task_file import recorded_path
-    from seq2seq.data import heldout, tasks
-    from seq2seq.translator import CHECKPOINT
+    one the run recorded (seq2seq.commands.task_file), from any folder, and it is only hashed,
+    and only if it is a regular file of a pairs file's size outside the system's folders: the
+    checkpoint may name any file (task_file.hashed_bytes)."""
+    import os
+
+    from seq2seq.commands.task_file import hashed_bytes, not_the_file, recorded_path
     task = recorded_path(state)
-    if task is None or not Path(task).is_file():
+    if task is None or not os.path.lexists(task):
         return
-    try:
-        digest = heldout.file_sha256(task)
-    except (OSError, tasks.CorpusError) as error:
-        file = Path(run) / CHECKPOINT if Path(run).is_dir() else Path(run)
-        entry = "task_file.path" if state.get("task_file") else "config.task"
-        raise ValueError(f"{file}: its {entry!r} entry names {task!r}, which should be the "
-                         f"pairs file the run trained on, but it cannot be read: "
-                         f"{getattr(error, 'strerror', None) or error}") from error
-    if digest != record["corpus_sha256"]:
-        warn(f"warning: {task} has changed since the run trained on it; evaluating the "
-             f"{len(record['val_pairs'])} validation pairs the run recorded")
+    digest = hashed_bytes(task)
+    if digest == record["corpus_sha256"]:
+        return
+    what = (not_the_file(task) if digest is None
+            else f"{task} has changed since the run trained on it")
+    warn(f"warning: {what}; evaluating the {len(record['val_pairs'])} validation pairs the "
+         f"run recorded")

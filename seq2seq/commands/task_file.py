@@ -9,17 +9,26 @@ keeps, beside the config's `task` as typed, the file the run read:
                                                      corpus_sha256 too); None for a built-in task
 
 `train --resume` without --task reads that path, from whatever folder it runs in, and says which
-file is missing if it is gone. With --task, it takes another spelling of the same file
-(`same_task`), and --columns by their numbers (`same_columns`): "01,2" is "1,2", and "1,2" is no
---columns at all on a file whose every line has two columns. The data itself is compared later,
-by its hash (seq2seq.commands.train.check_same_data).
+file is missing if it is gone. The checkpoint may come from someone else, so the path it names is
+taken at its word only once the file there is shown to be the one the run trained on
+(`is_recorded_file`): a regular file, outside /proc, /dev and /sys, no larger than a pairs file
+may be, whose sha256 is the recorded one; nothing of any other file is parsed or shown.
+
+With --task, it takes another spelling of the same file (`same_task`), and --columns by their
+numbers (`same_columns`): "01,2" is "1,2", and "1,2" is no --columns at all on a file whose every
+line has two columns. The data itself is compared later, by its hash
+(seq2seq.commands.train.check_same_data).
 """
 
 import os
+import stat
 from pathlib import Path
 
-from seq2seq.data import tasks
-from seq2seq.data.heldout import file_sha256
+from seq2seq.data import heldout, tasks
+from seq2seq.data.corpus import MAX_FILE_BYTES
+
+# Folders whose files are the system's, not data: /proc/self/environ is a "regular file" there.
+SYSTEM_FOLDERS = ("/proc", "/dev", "/sys")
 
 
 def record(path, digest):
@@ -40,14 +49,49 @@ def recorded_path(state):
 
 def locate(state, out):
     """The pairs file to read when --resume is not given --task: the one the run read, from
-    any folder. Refused, naming the file and the way out, when it is no longer there."""
+    any folder. Refused, naming the file and the way out, when it is no longer there, or when
+    what is there is not the file the run trained on (`is_recorded_file`): then nothing of it
+    has been parsed or shown."""
     path = recorded_path(state)
-    if path is None or Path(path).is_file():
+    if path is None:
         return path
     typed = state["config"]["task"]
-    how = "" if typed == path else f" (--task {typed} when the run started)"
-    raise FileNotFoundError(f"cannot resume {out}: the pairs file it trained on, {path}{how}, "
-                            f"is no longer there: name it, or a copy of it, with --task FILE")
+    if not os.path.lexists(path):
+        how = "" if typed == path else f" (--task {typed} when the run started)"
+        raise FileNotFoundError(f"cannot resume {out}: the pairs file it trained on, {path}{how}, "
+                                f"is no longer there: name it, or a copy of it, with --task FILE")
+    if not is_recorded_file(path, recorded_sha256(state)):
+        raise ValueError(f"cannot resume {out}: {not_the_file(path)}")
+    return path
+
+
+def not_the_file(path):
+    """What is said of a recorded path that `is_recorded_file` refuses."""
+    return (f"the pairs file the run recorded, {path}, is not the file it trained on (or is "
+            f"gone): name it with --task FILE")
+
+
+def is_recorded_file(path, digest):
+    """Whether `path` is the pairs file whose sha256 the run recorded (`digest`): its
+    `hashed_bytes` are those. Only hashed, never parsed: a checkpoint from someone else may
+    name any file (/etc/shadow), and what it holds must not reach an error message."""
+    return isinstance(digest, str) and hashed_bytes(path) == digest
+
+
+def hashed_bytes(path):
+    """The sha256 of the file at `path` if it may be a pairs file at all: a regular file, not in
+    SYSTEM_FOLDERS, no larger than MAX_FILE_BYTES, that can be read; else None, and nothing of
+    it read."""
+    try:
+        real = os.path.realpath(path)
+        if any(real == folder or real.startswith(folder + "/") for folder in SYSTEM_FOLDERS):
+            return None
+        found = os.stat(real)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_FILE_BYTES:
+            return None
+        return heldout.file_sha256(real)
+    except (OSError, tasks.CorpusError):
+        return None
 
 
 def same_task(saved, given, state):
@@ -66,12 +110,14 @@ def same_task(saved, given, state):
         if Path(path).is_absolute() and Path(path).exists():    # it is there: another file
             return False
         # gone, or only typed (an older run's record) and so perhaps another file from here
-        return file_sha256(given) == _recorded_sha256(state)
+        return heldout.file_sha256(given) == recorded_sha256(state)
     except (OSError, tasks.CorpusError):
         return False
 
 
-def _recorded_sha256(state):
+def recorded_sha256(state):
+    """The sha256 of the pairs file the run recorded (task_file's, or in an older checkpoint the
+    split's corpus_sha256); None if it recorded none."""
     found = state.get("task_file")
     if isinstance(found, dict):
         return found["sha256"]

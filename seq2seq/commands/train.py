@@ -171,7 +171,7 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
             translator, optimizer, history = load_run(out, config, layer_file)
             if isinstance(translator.model, Transformer):           # --dropout may change
                 translator.model.set_dropout(config.dropout)
-            check_same_data(out, config, split, state)
+            check_same_data(out, config, split, state, read)
             model, start = translator.model, len(history)
             log(f"resuming after epoch {start}" + "".join(
                 f"; {name} {old} -> {new}" for name, (old, new) in changed.items()))
@@ -266,16 +266,18 @@ def as_recorded(config, state):
     return dataclasses.replace(config, task=saved["task"], columns=saved["columns"])
 
 
-def check_same_data(out, config, split, state):
+def check_same_data(out, config, split, state, read=None):
     """Refuse to resume a run on other data or another split than it started with: its first
     epochs trained on the old split, so some new validation pairs could be sources it learnt.
-    `state`: the run's checkpoint as runs.start read it, every entry checked."""
+    `state`: the run's checkpoint as runs.start read it, every entry checked; `read`: the pairs
+    file read (None: a built-in task), which the refusal names as well as config.task."""
     recorded = heldout.read_record(state, out)
     if recorded is None:                # split pair by pair, by an older version: cannot match
         raise ValueError(f"cannot resume {out}: it was saved by an older version that did not "
                          f"record its split; train into a new --out")
     if recorded["corpus_sha256"] != split["corpus_sha256"]:
-        raise ValueError(f"cannot resume {out}: {config.task} is not the data the run started "
+        named = config.task if read in (None, config.task) else f"{read} (--task {config.task})"
+        raise ValueError(f"cannot resume {out}: {named} is not the data the run started "
                          f"with (sha256 {recorded['corpus_sha256'][:12]}..., now "
                          f"{split['corpus_sha256'][:12]}...); train into a new --out")
     if (recorded["val_pairs"] != split["val_pairs"]
