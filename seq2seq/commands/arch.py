@@ -11,11 +11,9 @@ tasks, and quick on one CPU core (see README: `sort` reaches 100% held-out exact
 
 import math
 
-from seq2seq.commands.settings import MAX_STEP
+from seq2seq.commands.settings import CHOICES, MAX_STEP
 
-ARCHS = ("lstm", "transformer")
-NORMS = ("pre", "post")
-POSITIONS = ("sinusoidal", "learned")
+ARCHS, NORMS, POSITIONS = CHOICES["arch"], CHOICES["norm"], CHOICES["positions"]
 TRANSFORMER_DEFAULTS = dict(d_model=64, heads=4, layers=2, d_ff=256, dropout=0.0, norm="pre",
                             positions="sinusoidal", warmup=200)
 # What the command line trains each model with when --epochs and --lr are not written (a

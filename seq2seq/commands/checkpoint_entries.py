@@ -12,7 +12,8 @@ beyond seq2seq.commands.epoch.MAX_WEIGHT in size).
      "model_config":  {src_vocab_size, ...}       seq2seq.translator checks its values
      "src_vocab", "tgt_vocab": {"tokens": [str, ...]}
      "level":         "char" or "word",   "reverse_input": bool
-     "config":        {"task": str, ...}          the training settings
+     "config":        {"task": str, ...}          the training settings, each as its option
+                                                  takes it: seq2seq.commands.config_entry
      "history", "epochs": each epoch's record, and how many epochs were trained:
                       seq2seq.commands.checkpoint_history checks them
      "split":         None, or the record of seq2seq.data.heldout: its train_sources one hash per
@@ -35,12 +36,12 @@ import os
 import numpy as np
 
 from minigrad.checkpoint import Declared
-from minigrad.settings import SettingError, SettingTypeError, check_number
 from seq2seq.commands import sizes
 from seq2seq.commands.checkpoint_history import check_history
+from seq2seq.commands.config_entry import check_config_entry
 from seq2seq.commands.entry_error import EntryError, list_of
 from seq2seq.commands.epoch import MAX_WEIGHT
-from seq2seq.commands.settings import MAX_EXAMPLES, RULES
+from seq2seq.commands.settings import MAX_EXAMPLES
 from seq2seq.data.tasks import TASKS
 
 # The most training sources a run from a pairs file is taken to have (a built-in task records
@@ -61,10 +62,16 @@ def check_declared(state, renamed):
         if name not in state:
             raise EntryError.missing(name)
     model = _dict_of_arrays(state["model"], "model", "f")
+    largest = max((a.nbytes for a in model.values()), default=0)
+    for name, value in state.items():           # train_sources: bounded by _split
+        if name == "split" and isinstance(value, dict):
+            value = {key: v for key, v in value.items() if key != "train_sources"}
+        if name != "model":
+            _no_array_larger(value, name, largest)
     for side in ("src_vocab", "tgt_vocab"):
         _vocab(state[side], side)
     if "config" in state:
-        _config(state["config"])
+        _config(state["config"], state.get("model_config"))
     found = state.get("longest_source")
     if found is not None and (isinstance(found, bool) or not isinstance(found, int)
                               or found < 1):
@@ -73,12 +80,6 @@ def check_declared(state, renamed):
         _split(state["split"], _most_sources(state.get("config")))
     if state.get("task_file") is not None:
         _task_file(state["task_file"])
-    largest = max((a.nbytes for a in model.values()), default=0)
-    for name, value in state.items():           # train_sources: bounded by _split
-        if name == "split" and isinstance(value, dict):
-            value = {key: v for key, v in value.items() if key != "train_sources"}
-        if name != "model":
-            _no_array_larger(value, name, largest)
     if "history" in state:
         check_history(state)
     return renamed(model)
@@ -158,18 +159,9 @@ def _vocab(value, entry):
             raise EntryError(f"{entry}.tokens[{i}]", "a str (a token)", token)
 
 
-def _config(value):
-    if not isinstance(value, dict):
-        raise EntryError("config", "a dict of the training settings", value)
-    if "task" in value and not isinstance(value["task"], str):
-        raise EntryError("config.task", "a str (a task's name or a file)", value["task"])
-    for name, found in value.items():        # each setting as its option would take it
-        if name in RULES and found is not None:
-            try:
-                check_number(name, found, **RULES[name])
-            except (SettingError, SettingTypeError) as error:
-                expected = str(error).split(" must be ", 1)[-1].rsplit(", got ", 1)[0]
-                raise EntryError(f"config.{name}", expected, found) from None
+def _config(value, model_config):
+    """Every training setting as its option would take it: seq2seq.commands.config_entry."""
+    check_config_entry(value, model_config)
 
 
 def _split(value, most_sources):

@@ -32,6 +32,18 @@ MAX_BEAM = 100
 MAX_LAYERS = 100
 MAX_HEADS = 1024
 
+# The settings that take one of a few words: the options offer these choices, and a checkpoint's
+# saved config is held to them (seq2seq.commands.config_entry). attention None: the plain
+# encoder-decoder (--attention none); level None: the task's own.
+CHOICES = {
+    "arch": ("lstm", "transformer"),
+    "attention": ("dot", "general", "additive", "uniform"),
+    "wiring": ("luong", "bahdanau"),
+    "level": ("char", "word"),
+    "norm": ("pre", "post"),                    # the Transformer's
+    "positions": ("sinusoidal", "learned"),
+}
+
 RULES = {
     "embed_size": INTEGER_AT_LEAST_1,
     "d_model": INTEGER_AT_LEAST_1,              # the Transformer's (--arch transformer)

@@ -4,7 +4,7 @@ from the saved run. `seq2seq.commands.cli` wires them to the commands."""
 
 import dataclasses
 
-from seq2seq.commands.settings import check_train_config
+from seq2seq.commands.settings import CHOICES, check_train_config
 from seq2seq.commands.train import TrainConfig
 
 
@@ -15,7 +15,7 @@ def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--out", default=defaults.out, help="the run folder")
     parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file")
     add_columns_option(parser, defaults.columns)
-    parser.add_argument("--arch", default=defaults.arch, choices=["lstm", "transformer"],
+    parser.add_argument("--arch", default=defaults.arch, choices=CHOICES["arch"],
                         help="the model: the LSTM encoder-decoder (with --attention), or the "
                         "Transformer (with --layers, --heads, --d-model, ...)")
     add_transformer_options(parser, defaults)
@@ -23,10 +23,10 @@ def add_train_options(parser, defaults=TrainConfig()):
                         help="spread this much of each target's probability over the "
                         "vocabulary (the Transformer paper's 0.1)")
     parser.add_argument("--attention", default=defaults.attention,
-                        choices=["dot", "general", "additive", "uniform", "none"],
+                        choices=[*CHOICES["attention"], "none"],
                         help="the score function; uniform: every source position weighs 1/S "
                         "(a baseline), none: the plain encoder-decoder")
-    parser.add_argument("--wiring", default=defaults.wiring, choices=["luong", "bahdanau"],
+    parser.add_argument("--wiring", default=defaults.wiring, choices=CHOICES["wiring"],
                         help="where attention sits: after the LSTM step (luong) or before it")
     parser.add_argument("--embed-size", type=int, default=defaults.embed_size,
                         help="the size of a token's embedding")
@@ -48,7 +48,7 @@ def add_train_options(parser, defaults=TrainConfig()):
                         help="feed the source to the encoder last token first")
     parser.add_argument("--bidirectional", action="store_true", default=defaults.bidirectional,
                         help="a second encoder LSTM reads the source right to left")
-    parser.add_argument("--level", choices=["char", "word"], default=defaults.level,
+    parser.add_argument("--level", choices=CHOICES["level"], default=defaults.level,
                         help="tokens: characters or words (default: the task's own; char for a "
                         "pairs file)")
     parser.add_argument("--val-fraction", type=float, default=defaults.val_fraction,
@@ -98,10 +98,10 @@ def add_transformer_options(parser, defaults):
                         help=f"the feed-forward's hidden size ({usual['d_ff']})")
     parser.add_argument("--dropout", type=float, default=defaults.dropout,
                         help=f"dropout in the embeddings and every block ({usual['dropout']})")
-    parser.add_argument("--norm", choices=["pre", "post"], default=defaults.norm,
+    parser.add_argument("--norm", choices=CHOICES["norm"], default=defaults.norm,
                         help="LayerNorm before each sublayer (pre, the default) or after its "
                         "residual sum (post, the 2017 paper's)")
-    parser.add_argument("--positions", choices=["sinusoidal", "learned"],
+    parser.add_argument("--positions", choices=CHOICES["positions"],
                         default=defaults.positions, help="the positional encodings "
                         f"({usual['positions']})")
     parser.add_argument("--warmup", type=int, default=defaults.warmup,

@@ -1,0 +1,140 @@
+"""A checkpoint's `config` entry, the training settings it was saved with, checked field by field
+as the options would check them, before any command uses it.
+
+`evaluate`, `translate`, `draw` and `explore` read these settings, and `train --resume` takes
+every one not written again on its command line; a checkpoint may come from someone else. So a
+value no option could have given is refused here, naming the entry ("config.fused"), rather
+than taken: "yes" is not true, and a run resumed with it would train and save a checkpoint that
+no command could load again.
+
+    each field of TrainConfig   of its type: bool fields true or false (not 0 or "yes"), str
+                                fields a str, numbers as settings.RULES says (an int where an
+                                int belongs), None only where the field may be None
+    arch, attention, wiring,    one of settings.CHOICES, the lists the options offer
+    level, norm, positions
+    sep, columns, rnn           sep not empty, columns "S,T" as --columns parses them, rnn
+                                FILE.py:CLASS
+    the other model's fields    an LSTM run saves the Transformer's as None; a Transformer run
+                                saves the LSTM's at their values when not written
+                                (arch.LSTM_ONLY): nothing else
+    sizes and choices that      an LSTM's embed_size, hidden_size, attention, wiring,
+    model_config also records   bidirectional, fused; a Transformer's d_model, heads, layers,
+                                d_ff, dropout, norm, positions: the same in both
+
+A key TrainConfig does not have is accepted (a later version may add settings) and never used:
+train_options.resumed_config takes only TrainConfig's fields. A field that is missing is one an
+older version did not save; the command's own default applies.
+"""
+
+import dataclasses
+import typing
+
+from minigrad.settings import SettingError, SettingTypeError, check_number
+from seq2seq.commands.entry_error import EntryError
+from seq2seq.commands.settings import CHOICES, RULES
+
+# What each model records in its model_config that the config records too.
+SHARED = {"lstm": ("embed_size", "hidden_size", "attention", "wiring", "bidirectional", "fused"),
+          "transformer": ("d_model", "heads", "layers", "d_ff", "dropout", "norm", "positions")}
+
+
+def check_config_entry(config, model_config):
+    """Raise EntryError for the first field of the saved `config` (a dict) that no run could
+    have saved; `model_config`: the checkpoint's, checked on its own elsewhere."""
+    from seq2seq.commands.train import TrainConfig
+    if not isinstance(config, dict):
+        raise EntryError("config", "a dict of the training settings", config)
+    fields = {f.name: f for f in dataclasses.fields(TrainConfig)}
+    for name, found in config.items():
+        if name in fields:
+            _field(name, found, fields[name].type)
+    _pairs(config)
+    _as_model_config(config, model_config)
+    _other_model(config)
+
+
+def _field(name, found, annotation):
+    """One field: its type (`annotation`, TrainConfig's: `int`, `str | None`, ...), its rule or
+    its choices."""
+    kinds = typing.get_args(annotation) or (annotation,)
+    if found is None:
+        if type(None) not in kinds:
+            raise EntryError(f"config.{name}", f"a {kinds[0].__name__}, not None", found)
+        return
+    if bool in kinds:
+        if not isinstance(found, bool):
+            raise EntryError(f"config.{name}", "true or false", found)
+    elif str in kinds:
+        if not isinstance(found, str):
+            optional = " or None" if type(None) in kinds else ""
+            raise EntryError(f"config.{name}", "a str" + optional, found)
+        if name in CHOICES and found not in CHOICES[name]:
+            raise EntryError(f"config.{name}", "one of " + ", ".join(map(repr, CHOICES[name]))
+                             + (" or None" if type(None) in kinds else ""), found)
+    elif name in RULES:
+        try:
+            check_number(name, found, **RULES[name])
+        except (SettingError, SettingTypeError) as error:
+            expected = str(error).split(" must be ", 1)[-1].rsplit(", got ", 1)[0]
+            raise EntryError(f"config.{name}", expected, found) from None
+    else:                                   # a number without a rule: none today
+        raise EntryError(f"config.{name}", "a setting this version knows how to check", found)
+
+
+def _pairs(config):
+    """sep, columns and rnn as their options take them; min_len no more than max_len."""
+    from seq2seq.commands.rnn_file import RnnFileError, split
+    from seq2seq.data.corpus import parse_columns
+    if config.get("sep") == "":
+        raise EntryError("config.sep", "a separator (not empty)", "")
+    if config.get("columns") is not None:
+        try:
+            parse_columns(config["columns"])
+        except SettingError:
+            raise EntryError("config.columns", "two column numbers from 1, not the same, "
+                             "such as '1,2', or None", config["columns"]) from None
+    if config.get("rnn") is not None:
+        try:
+            split(config["rnn"])
+        except RnnFileError:
+            raise EntryError("config.rnn", "FILE.py:CLASS or None", config["rnn"]) from None
+    low, high = config.get("min_len"), config.get("max_len")
+    if low is not None and high is not None and low > high:
+        raise EntryError("config.min_len", f"no more than config.max_len ({high})", low)
+
+
+def _other_model(config):
+    """The fields of the model a run did not train at what such a run saves (arch.py)."""
+    from seq2seq.commands.arch import LSTM_ONLY, TRANSFORMER_ONLY
+    arch = config.get("arch", "lstm")
+    if arch == "lstm":
+        for name in TRANSFORMER_ONLY:
+            if config.get(name) is not None:
+                raise EntryError(f"config.{name}", "None: a Transformer's setting, and this "
+                                 "run's arch is lstm", config[name])
+        return
+    for name, usual in LSTM_ONLY.items():
+        if name in config and config[name] != usual:
+            raise EntryError(f"config.{name}", f"{usual!r}: an LSTM's setting, and this run's "
+                             "arch is transformer", config[name])
+    d_model, heads = config.get("d_model"), config.get("heads")
+    if d_model is not None and heads is not None and d_model % heads:
+        raise EntryError("config.heads", f"a divisor of config.d_model ({d_model})", heads)
+    if config.get("warmup") and config.get("lr_decay", 1.0) != 1:
+        raise EntryError("config.lr_decay", "1 with a warm-up (config.warmup): one schedule "
+                         "for one learning rate", config["lr_decay"])
+
+
+def _as_model_config(config, model_config):
+    """The settings both record, equal: the model was built from the config's."""
+    if not isinstance(model_config, dict):
+        return                              # refused as the model_config entry's own fault
+    arch = config.get("arch", "lstm")
+    if ("d_model" in model_config) != (arch == "transformer"):
+        built = "transformer" if "d_model" in model_config else "lstm"
+        raise EntryError("config.arch", f"{built!r}, the model model_config describes", arch)
+    for name in SHARED[arch]:
+        if name in config and name in model_config:
+            found, built = config[name], model_config[name]
+            if found != built:
+                raise EntryError(f"config.{name}", f"{built!r}, as model_config says", found)
