@@ -8,6 +8,7 @@ import numpy as np
 
 import minigrad
 from seq2seq.commands import checkpoint_entries, sizes
+from seq2seq.commands.config_entry import check_agrees
 from seq2seq.data.vocab import Vocab
 from seq2seq.models.rnn import SCORINGS
 
@@ -77,6 +78,8 @@ def _check_declared(state, file):
         raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
                          f"'model_config' entry: {type(error).__name__}: {error}") from error
     _refused_in(file, checkpoint_entries.check_shapes, arrays, config, lstm)
+    if "config" in state:       # the settings both record: the config's, once model_config fits
+        _refused_in(file, check_agrees, state["config"], config)
 
 
 def _refused_in(file, check, *args):

@@ -20,6 +20,7 @@ no command could load again.
     sizes and choices that      an LSTM's embed_size, hidden_size, attention, wiring,
     model_config also records   bidirectional, fused; a Transformer's d_model, heads, layers,
                                 d_ff, dropout, norm, positions: the same in both
+                                (`check_agrees`, once model_config is known to fit the weights)
 
 A key TrainConfig does not have is accepted (a later version may add settings) and never used:
 train_options.resumed_config takes only TrainConfig's fields. A field that is missing is one an
@@ -40,7 +41,8 @@ SHARED = {"lstm": ("embed_size", "hidden_size", "attention", "wiring", "bidirect
 
 def check_config_entry(config, model_config):
     """Raise EntryError for the first field of the saved `config` (a dict) that no run could
-    have saved; `model_config`: the checkpoint's, checked on its own elsewhere."""
+    have saved; `model_config`: the checkpoint's, checked on its own elsewhere. The values both
+    record are compared by `check_agrees`, once model_config is known to be right."""
     from seq2seq.commands.train import TrainConfig
     if not isinstance(config, dict):
         raise EntryError("config", "a dict of the training settings", config)
@@ -49,7 +51,7 @@ def check_config_entry(config, model_config):
         if name in fields:
             _field(name, found, fields[name].type)
     _pairs(config)
-    _as_model_config(config, model_config)
+    _arch(config, model_config)
     _other_model(config)
 
 
@@ -125,16 +127,22 @@ def _other_model(config):
                          "for one learning rate", config["lr_decay"])
 
 
-def _as_model_config(config, model_config):
-    """The settings both record, equal: the model was built from the config's."""
+def _arch(config, model_config):
+    """The arch of the model model_config describes (a Transformer's holds d_model)."""
     if not isinstance(model_config, dict):
         return                              # refused as the model_config entry's own fault
     arch = config.get("arch", "lstm")
     if ("d_model" in model_config) != (arch == "transformer"):
         built = "transformer" if "d_model" in model_config else "lstm"
         raise EntryError("config.arch", f"{built!r}, the model model_config describes", arch)
+
+
+def check_agrees(config, model_config):
+    """The settings both entries record, equal: the model was built from the config's. Called
+    once model_config is known to fit the weights, so that a model_config changed alone is
+    blamed on model_config."""
+    arch = config.get("arch", "lstm")
     for name in SHARED[arch]:
-        if name in config and name in model_config:
-            found, built = config[name], model_config[name]
-            if found != built:
-                raise EntryError(f"config.{name}", f"{built!r}, as model_config says", found)
+        if name in config and name in model_config and config[name] != model_config[name]:
+            raise EntryError(f"config.{name}", f"{model_config[name]!r}, as model_config says",
+                             config[name])
