@@ -147,3 +147,14 @@ def test_an_unknown_saved_key_is_accepted_and_never_used(smallest_run, tmp_path,
     assert main(["evaluate", str(folder)]) == 0
     assert main(command("resume", folder)) == 0
     assert "later_setting" not in minigrad.load(folder / "checkpoint.npz")["config"]
+
+
+def test_a_fused_that_differs_from_model_configs_still_loads_and_resumes(
+        smallest_run, tmp_path, capsys):
+    """The fused and the composed LSTM hold the same weights: a run resumed with --composed
+    rebuilds its model, and an older version saved such a run's model_config unchanged."""
+    folder = changed(smallest_run, tmp_path, {"fused": False})
+    assert minigrad.load(folder / "checkpoint.npz")["model_config"]["fused"] is True
+    assert main(["evaluate", str(folder)]) == 0
+    assert main(command("resume", folder)) == 0
+    assert minigrad.load(folder / "checkpoint.npz")["model_config"]["fused"] is False

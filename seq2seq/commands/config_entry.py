@@ -18,7 +18,7 @@ no command could load again.
                                 saves the LSTM's at their values when not written
                                 (arch.LSTM_ONLY): nothing else
     sizes and choices that      an LSTM's embed_size, hidden_size, attention, wiring,
-    model_config also records   bidirectional, fused; a Transformer's d_model, heads, layers,
+    model_config also records   bidirectional; a Transformer's d_model, heads, layers,
                                 d_ff, dropout, norm, positions: the same in both
                                 (`check_agrees`, once model_config is known to fit the weights)
 
@@ -34,8 +34,10 @@ from minigrad.settings import SettingError, SettingTypeError, check_number
 from seq2seq.commands.entry_error import EntryError
 from seq2seq.commands.settings import CHOICES, RULES
 
-# What each model records in its model_config that the config records too.
-SHARED = {"lstm": ("embed_size", "hidden_size", "attention", "wiring", "bidirectional", "fused"),
+# What each model records in its model_config that the config records too, and that decides its
+# weights or what they compute. Not fused: the fused and the composed LSTM hold the same weights,
+# and a resume with --composed rebuilds the model (train.load_run).
+SHARED = {"lstm": ("embed_size", "hidden_size", "attention", "wiring", "bidirectional"),
           "transformer": ("d_model", "heads", "layers", "d_ff", "dropout", "norm", "positions")}
 
 
