@@ -128,8 +128,7 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
     `pairs_file`: the file to read for config.task's pairs file, when it is elsewhere than that
     path says from here (a resumed run's recorded file: seq2seq.commands.task_file); the
     checkpoint records its absolute path and hash. `note_level`: say how a pairs file is cut into
-    tokens (level_note); False for a file the caller wrote from a built-in task, which, like
-    that task trained by name, says nothing of it.
+    tokens (level_note); False for a file the caller wrote from a built-in task.
 
     A new run's layer file is first run in a child process (rnn_failures.check_in_child), and
     --overwrite leaves the earlier run as it is until this run's first checkpoint replaces it
