@@ -45,14 +45,14 @@ COMMANDS = {"translate": lambda f: ["translate", str(f), "312"],
 
 @pytest.mark.parametrize("command", list(COMMANDS))
 @pytest.mark.parametrize("change, entry, message", [
-    (lambda s: s["model_config"].update(heads=4), "model_config",
-     "heads 4, but the training config says heads 2"),
-    (lambda s: s["config"].update(arch="gru"), "config",
-     "arch must be one of lstm, transformer, found 'gru'"),
-    (lambda s: s["config"].update(arch="lstm"), "config",
-     "arch 'lstm', but model_config holds the settings of a Transformer"),
-    (lambda s: s["config"].pop("arch"), "config",
-     "arch 'lstm', but model_config holds the settings of a Transformer"),
+    (lambda s: s["model_config"].update(heads=4), "config.heads",
+     "should be 4, as model_config says, found 2"),
+    (lambda s: s["config"].update(arch="gru"), "config.arch",
+     "should be one of 'lstm', 'transformer', found 'gru'"),
+    (lambda s: s["config"].update(arch="lstm"), "config.arch",
+     "should be 'transformer', the model model_config describes, found 'lstm'"),
+    (lambda s: s["config"].pop("arch"), "config.arch",
+     "should be 'transformer', the model model_config describes, found 'lstm'"),
     (lambda s: [s["model"].update({f"{side}.embedding.positions.embedding.weight":
                                    s["model"][f"{side}.embedding.positions.embedding.weight"][:5]
                                    for side in ("encoder", "decoder")}),

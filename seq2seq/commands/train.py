@@ -125,9 +125,8 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
     resume or overwrite, and a resume that changes what the saved model cannot honour.
     `layer_file`: on resume, the run's --rnn file named on the command line, taken in place of
     the run folder's copy (seq2seq.commands.rnn_file.class_of); without it, the copy.
-    `pairs_file`: the file to read for config.task's pairs file, when it is elsewhere than that
-    path says from here (a resumed run's recorded file: seq2seq.commands.task_file); the
-    checkpoint records its absolute path and hash. `note_level`: say how a pairs file is cut into
+    `pairs_file`: where config.task's pairs file is, if not where that path says from here (a
+    resumed run's recorded file: task_file.py). `note_level`: say how a pairs file is cut into
     tokens (level_note); False for a file the caller wrote from a built-in task.
 
     A new run's layer file is first run in a child process (rnn_failures.check_in_child), and
