@@ -132,9 +132,11 @@ def watching(answers):
         setprofile(previous)
 
 
-def refusal(exercise, ran):
-    """The failure message for a solution in which the answers named in `ran` ran."""
-    return (f"{exercise.name}: your {exercise.defines} runs {ran[0]}, an answer to this "
+def refusal(exercise, ran, importing=False):
+    """The failure message for a solution in which the answers named in `ran` ran (while its
+    file was imported, when `importing`: a table of the answer's outputs built then)."""
+    who = "your file, as it is imported," if importing else f"your {exercise.defines}"
+    return (f"{exercise.name}: {who} runs {ran[0]}, an answer to this "
             f"exercise (the reference, or the project's own version of it), so it would pass "
             f"whatever you wrote. Write it yourself: reading the answer is allowed, running it "
             f"is not.")

@@ -37,14 +37,18 @@ import threading
 
 from minigrad.debug.watch import MINIGRAD
 from minigrad.grade.paths import plain_arguments, readers_changed, snapshot
+from minigrad.grade.readable import readable_places, unreadable
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
 FILE_EVENTS = ("open", "os.link", "os.symlink", "shutil.copyfile")
+READ_EVENTS = ("open", "os.link", "shutil.copyfile")     # their first argument is read
+LIST_EVENTS = ("os.listdir", "os.scandir")
 CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,),
                  "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
                  "os.link": (1,), "os.symlink": (1,), "shutil.copyfile": (1,),
-                 "shutil.rmtree": (0,)}            # the arguments that name what changes
+                 "shutil.rmtree": (0,), "os.setxattr": (0,),
+                 "os.removexattr": (0,)}            # the arguments that name what changes
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 THREADING = os.path.abspath(threading.__file__)
 SIGNAL_EVENTS = ("os.kill", "os.killpg")
@@ -53,17 +57,19 @@ GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds
 # A new interpreter in the same process (_xxsubinterpreters, _interpreters) starts without this
 # hook and without the profile hook: whatever runs in it is unseen, so none may start.
 INTERPRETER_EVENTS = ("cpython.PyInterpreterState_New",)
-EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + SIGNAL_EVENTS + GC_EVENTS + tuple(CHANGE_EVENTS)
-                   + tuple(NAMED_PLACES) + INTERPRETER_EVENTS
+EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + LIST_EVENTS + SIGNAL_EVENTS + GC_EVENTS
+                   + tuple(CHANGE_EVENTS) + tuple(NAMED_PLACES) + INTERPRETER_EVENTS
                    + ("sys.setprofile", "sys.settrace", "object.__setattr__"))
 
 
-def guard(blocked, scratch, project=()):
+def guard(blocked, scratch, project=(), solution_folder=None):
     """Install the audit hook; return the list it notes refusals in (their messages' middles).
     `blocked`: [(path, what it is)] no one may open here (process.blocked_files): a file, or a
     folder and all in it; `scratch`: the one folder the graded code may write in, this grading's
     own temporary folder (not the system's: a checkout or an install may sit inside that one);
-    `project`: the folders of the project's packages, whose functions' code may not be replaced.
+    `project`: the folders of the project's packages, whose functions' code may not be replaced;
+    with `solution_folder` and `scratch`, what besides installed libraries it may read
+    (readable.py).
 
     The hook is a `functools.partial` of `refused_or_not` over frozen data (tuples, frozensets,
     a string): no flag or dict in it that `gc.get_objects()` finds and flips or empties. (A
@@ -74,15 +80,16 @@ def guard(blocked, scratch, project=()):
                     os.path.splitext(os.path.basename(file))[0] + ".", what)
                    for file, what in files if file.endswith(".py"))   # reference.cpython-311.pyc
     noted = []
+    readable = readable_places(solution_folder, scratch, project)
     scratch = os.path.realpath(scratch) + os.sep
     project = tuple(os.path.realpath(folder) + os.sep for folder in project) + (
         os.path.realpath(THREADING),)
     sys.addaudithook(functools.partial(hook, files, caches, scratch, os.getpid(), project,
-                                       snapshot(), readers_changed, noted))
+                                       readable, snapshot(), readers_changed, noted))
     return noted
 
 
-def hook(files, caches, scratch, own, project, kept, replaced, noted, event, args):
+def hook(files, caches, scratch, own, project, readable, kept, replaced, noted, event, args):
     if event not in EVENTS:             # the watch for answers raises events on every call
         return                          # (builtins.id, ...): those pass at once
     name = replaced(kept)               # what the hook relies on, replaced (paths.py)
@@ -92,7 +99,8 @@ def hook(files, caches, scratch, own, project, kept, replaced, noted, event, arg
     if why is None:
         args, why = plain_arguments(event, args)    # each path as the call read it (paths.py)
     if why is None:
-        why = refused(files, caches, scratch, own, project, event, args)
+        why = refused(files, caches, scratch, own, project, event, args) or \
+            not_readable(readable, event, args)
     if why is not None:
         noted.append(why)
         raise PermissionError(f"the grader refuses this: {why}")
@@ -128,6 +136,8 @@ def changed(scratch, event, args):
                                 # it fails and changes nothing
     else:
         paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
+    if event in ("os.setxattr", "os.removexattr"):      # an open file's number: its file
+        paths = [f"/proc/self/fd/{path}" if isinstance(path, int) else path for path in paths]
     paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
              if path is not None and not isinstance(path, int)]
     return [path for path in paths if path != os.devnull and not path.startswith(scratch)
@@ -175,7 +185,7 @@ def refused(files, caches, scratch, own, project, event, args):
     what = blocked_file(files, caches, args[0]) if event in FILE_EVENTS else None
     if what is not None:
         return f"opens {what}"
-    elsewhere = other_process(args[0], own) if event in FILE_EVENTS else None
+    elsewhere = other_process(args[0], own) if event in FILE_EVENTS + LIST_EVENTS else None
     if elsewhere is not None:
         return f"opens {elsewhere}, another process's files,"
     outside = changed(scratch, event, args)
@@ -198,6 +208,18 @@ def refused(files, caches, scratch, own, project, event, args):
             and not minigrads_own(sys._getframe(1).f_back)):
         return f"replaces the code of {getattr(args[0], '__qualname__', 'a function')}"
     return None
+
+
+def not_readable(readable, event, args):
+    """'reads PATH, why it may not,' when the event reads a file the graded code may not read
+    (readable.py), or lists a git folder; else None."""
+    path = args[0] if event in READ_EVENTS + LIST_EVENTS and args else None
+    if not isinstance(path, (str, bytes)):
+        return None                     # an open file's number, or the working folder
+    why = unreadable(path, readable)
+    if why is None or (event in LIST_EVENTS and not why.startswith("a git")):
+        return None
+    return f"reads {os.path.realpath(os.fsdecode(path))}, {why},"
 
 
 def projects(function, project):
@@ -241,6 +263,9 @@ def refusal_text(exercise, why):
         return (f"{exercise['name']}: your code {why}, an answer to this exercise, while it is "
                 f"graded: importing or reading it would pass whatever you wrote. Write it "
                 f"yourself: reading the answer is allowed, running it is not.")
+    if why.startswith("reads"):
+        return (f"{exercise['name']}: your code {why} while it is graded: the graded code may "
+                f"read only its own folder, the project's packages and installed libraries.")
     if why.startswith("names a path with"):
         return (f"{exercise['name']}: your code {why} while it is graded: the grader could not "
                 f"tell which file it opens or changes. Name a path with a str, bytes or "

@@ -75,6 +75,8 @@ def forward_watch(fn, outputs, wanted=True):
             ran.append(code.co_qualname)
             return
         for forward, name in running + engine.running:
+            if forward is None:             # a forward with no code found (a wrapper object)
+                continue
             if code is forward:
                 ran.append(name)
                 return
@@ -112,14 +114,24 @@ def what_it_is(code):
 
 def code_of(method):
     """The code object of a method found on a class or an op: a function's, a static or class
-    method's, a functools.partialmethod's, a callable object's `__call__`; or None."""
+    method's, a functools.partialmethod's, a decorator object's function (`__wrapped__`, or
+    the one function it holds), a callable object's `__call__`; or None."""
     for _ in range(3):
         code = getattr(method, "__code__", None)
         if isinstance(code, types.CodeType):
             return code
         method = (getattr(method, "__func__", None) or getattr(method, "func", None)
+                  or getattr(method, "__wrapped__", None) or wrapped_function(method)
                   or inspect.getattr_static(type(method), "__call__", None))
     return None
+
+
+def wrapped_function(method):
+    """The one plain function an object holds (a decorator written as a class, `Timed(f)`,
+    whose `__get__` returns a lambda that calls it), or None."""
+    found = [value for value in getattr(method, "__dict__", {}).values()
+             if isinstance(value, types.FunctionType)]
+    return found[0] if len(found) == 1 else None
 
 
 def forward_name(kind, forward):

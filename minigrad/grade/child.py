@@ -46,6 +46,7 @@ import numpy as np
 from minigrad.grade.audit import guard, refusal_text
 from minigrad.grade.paths import readers_changed, restore, snapshot
 from minigrad.grade.threads import watch_every_thread
+from minigrad.grade.torch_files import watch_torch_import
 
 
 def grader_modules():
@@ -129,21 +130,23 @@ def main(request_path, result_path, grader=None):
     # temporary folder, and a .pyc put there is what the next grading would run.
     sys.dont_write_bytecode = True
     meta, arrays = read(request_path)
-    from minigrad.grade.solution import SolutionFailed, load_solution, require
+    from minigrad.grade.solution import SolutionFailed, load_solution, refusing_answers, require
     runner = resolve(meta["runner"])
     exercise = SimpleNamespace(**meta["exercise"],
                                answers=tuple(resolve(spec) for spec in meta["watched"]))
     noted = guard(meta["blocked"], os.path.dirname(os.path.abspath(result_path)),
-                  meta.get("project", ()))
+                  meta.get("project", ()), os.path.dirname(os.path.abspath(meta["path"])))
     before, compare = grader_modules(), unchanged       # bound before the student's file runs
     readers = snapshot()                                # what the hook reads paths with
     watch_every_thread()            # threads the file starts when imported are watched too
+    watch_torch_import()            # torch's file functions checked as open() is
     # A module beside the student's file (`from helpers import gates`) is found from any
     # folder, as it is when the file is run from its own; appended, it shadows nothing.
     sys.path.append(os.path.dirname(os.path.abspath(meta["path"])))
     result, facts = {}, {"cases": []}
     try:
-        solution = load_solution(meta["path"])
+        with refusing_answers(exercise, importing=True):     # nor when it is imported
+            solution = load_solution(meta["path"])
         fn = require(solution, exercise)
         runner(exercise, solution, fn, meta, arrays, result, facts["cases"])
     except SolutionFailed as failure:

@@ -32,7 +32,8 @@ PATH_ARGUMENTS = {"open": (0,), "os.link": (0, 1), "os.symlink": (0, 1),
                   "shutil.copyfile": (0, 1), "os.rename": (0, 1), "os.remove": (0,),
                   "os.rmdir": (0,), "os.mkdir": (0,), "os.truncate": (0,), "os.chmod": (0,),
                   "os.chown": (0,), "os.utime": (0,), "shutil.rmtree": (0,),
-                  "sqlite3.connect": (0,), "socket.bind": (1,)}
+                  "sqlite3.connect": (0,), "socket.bind": (1,), "os.setxattr": (0,),
+                  "os.removexattr": (0,), "os.listdir": (0,), "os.scandir": (0,)}
 PATH_CLASSES = (pathlib.PurePath, pathlib.PurePosixPath, pathlib.PureWindowsPath, pathlib.Path,
                 pathlib.PosixPath, pathlib.WindowsPath)
 FSPATH_NAMES = ("__fspath__", "__str__", "_str")   # str(self), its text computed once, kept

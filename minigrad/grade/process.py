@@ -19,6 +19,8 @@ The grader also keeps itself bounded against that process, which runs as the sam
 - of its stderr only the last few KiB are kept, read as it comes; its stdout is not read;
 - the results file is read member by member, each checked before its data is read
   (results.py);
+- after it ends, the files of the project's packages must be as they were before it started
+  (untouched.py): code in C writes without the audit hook seeing it;
 - while it runs, the grader is not dumpable (`not_dumpable`): its memory, which holds the
   right answers, is the kernel's to give, and it gives it to no process of the same user
   (root, or a process allowed to trace any other, still gets it). Its settings and caches
@@ -43,6 +45,7 @@ import numpy as np
 
 from minigrad.grade.results import member_limit, read_results
 from minigrad.grade.solution import SolutionFailed
+from minigrad.grade.untouched import changed_files, fingerprint, wrote_into_the_grader
 
 TIME_LIMIT = 60                 # seconds for all of an exercise's cases; grading takes 1 to 5
 ROOT = str(Path(__file__).resolve().parents[2])         # the folder holding the minigrad package
@@ -103,6 +106,7 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
                 exercise={"name": exercise.name, "defines": exercise.defines,
                           "signature": exercise.signature})
     limit = TIME_LIMIT if time_limit is None else time_limit
+    grader_files = fingerprint(meta["project"])     # compared after: nothing may change them
     with tempfile.TemporaryDirectory(prefix="minigrad-grade-") as folder:
         request, result = Path(folder) / "request.npz", Path(folder) / "result.npz"
         np.savez(request, meta=np.array(json.dumps(meta)), **arrays)
@@ -128,6 +132,9 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
             finally:
                 _kill(child)                            # and anything it started
                 tail.join()
+                changed = changed_files(grader_files, meta["project"])
+                if changed:
+                    raise SolutionFailed(wrote_into_the_grader(exercise, changed))
         return Results(exercise, result, child.returncode, tail.text(),
                        member_limit(arrays))
 

@@ -83,9 +83,10 @@ def error_text(error, path=None):
 
 
 @contextmanager
-def refusing_answers(exercise):
-    """The student's code runs in this block: if one of the exercise's answers ran in it, the
-    solution fails, whatever it computed and whatever it raised."""
+def refusing_answers(exercise, importing=False):
+    """The student's code runs in this block (their file imported, when `importing`): if one
+    of the exercise's answers ran in it, the solution fails, whatever it computed and whatever
+    it raised."""
     if not exercise.answers:
         yield
         return
@@ -94,7 +95,7 @@ def refusing_answers(exercise):
             yield
         finally:
             if ran:
-                raise SolutionFailed(refusal(exercise, ran)) from None
+                raise SolutionFailed(refusal(exercise, ran, importing)) from None
 
 
 def call(exercise, fn, args, settings, case_text, path):
