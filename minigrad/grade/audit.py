@@ -6,6 +6,9 @@ one).
   reference solutions in the project's tests (tests/reference/, in a clone that has them):
   importing a reference, loading it from its path or a link to it, `exec` of its source read
   here, copying it elsewhere to load the copy, reading the expected values, all fail;
+- nothing else can be read but the student's own folder, the project's packages, installed
+  libraries and the system's library and data folders, and no `.git` folder anywhere
+  (readable.py): another copy of the project, or the clone's object store, holds the answers;
 - no other process can be started (a copy made by `cp`, a grader of one's own), nor sent a
   signal (`os.kill` of the grader, to stop or kill it), nor have its files under /proc opened
   (the grader's memory holds the right answers: /proc/PID/maps says where, /proc/PID/mem
