@@ -10,8 +10,8 @@ from seq2seq.commands.train import TrainConfig
 
 def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--task", default=defaults.task,
-                        help="toy-ja-en, dates, reverse, copy, sort, or a file of "
-                        "source/target pairs")
+                        help="toy-ja-en, dates, reverse, copy (digit strings), sort "
+                        "(strings of the digits 0, 1 and 2), or a file of source/target pairs")
     parser.add_argument("--out", default=defaults.out, help="the run folder")
     parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file")
     add_columns_option(parser, defaults.columns)

@@ -201,8 +201,11 @@ def parse_columns(text):
 def split_pairs(pairs, val_fraction=0.1, seed=0):
     """(train, val), split by source: no validation source is ever a training source.
 
-    The distinct sources are shuffled with `seed` and the last `val_fraction` of them are held
-    out; every pair goes to the side of its source, so a source that occurs twice (a generated
+    The pairs are shuffled with `seed`, and of the distinct sources, in the order they first
+    appear there, the last `val_fraction` are held out. A source that repeats (a generated
+    task's short ones) appears early and is seldom held out, so the held-out sources lean to the
+    long, rare ones (on `sort`, only 5- and 6-digit sources). Every pair goes to the side of its
+    source, so a source that occurs twice (a generated
     task repeats its short sentences, a corpus may list two translations) never sits on both
     sides, where the validation score would reward memorising. The pairs keep their shuffled
     order within each side.
