@@ -99,3 +99,17 @@ def transformer_run(tmp_path_factory):
                       layers=1, d_ff=16, batch_size=16, epochs=1, positions="learned",
                       progress=False, out=str(out)), log=lambda *args: None)
     return out
+
+
+def changed_run(run, tmp_path, change):
+    """A copy of the run folder whose checkpoint's state went through `change(state)`, for the
+    tests of what loading refuses."""
+    import shutil
+
+    import minigrad
+    folder = tmp_path / "changed"
+    shutil.copytree(run, folder)
+    state = minigrad.load(folder / "checkpoint.npz")
+    change(state)
+    minigrad.save(state, folder / "checkpoint.npz")
+    return folder

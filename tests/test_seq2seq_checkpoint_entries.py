@@ -3,28 +3,18 @@ line naming the checkpoint file and the entry, and nothing in the run folder is 
 checkpoint that is then refused."""
 
 import json
-import shutil
 
 import numpy as np
 import pytest
 
-import minigrad
 from seq2seq.commands.cli import main
+
+from conftest import changed_run as changed
 
 
 @pytest.fixture
 def run(smallest_run):
     return smallest_run
-
-
-def changed(run, tmp_path, change):
-    """A copy of the run folder whose checkpoint's state went through `change(state)`."""
-    folder = tmp_path / "changed"
-    shutil.copytree(run, folder)
-    state = minigrad.load(folder / "checkpoint.npz")
-    change(state)
-    minigrad.save(state, folder / "checkpoint.npz")
-    return folder
 
 
 def refused(folder, capsys, command="evaluate"):

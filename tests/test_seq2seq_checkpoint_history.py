@@ -10,15 +10,7 @@ import pytest
 import minigrad
 from seq2seq.commands.cli import main
 
-
-def changed(run, tmp_path, change):
-    """A copy of the run folder whose checkpoint's state went through `change(state)`."""
-    folder = tmp_path / "changed"
-    shutil.copytree(run, folder)
-    state = minigrad.load(folder / "checkpoint.npz")
-    change(state)
-    minigrad.save(state, folder / "checkpoint.npz")
-    return folder
+from conftest import changed_run as changed
 
 
 def one_line_error(args, capsys):

@@ -3,23 +3,13 @@ divisor of d_model as heads, an arch label that is not the model's, positions sh
 run trained on, a sinusoidal table of any length) is one line naming the checkpoint and the
 entry; and `train --resume` blames the option typed, not the checkpoint."""
 
-import shutil
 
 import pytest
 
-import minigrad
 from seq2seq.commands.cli import main
 from seq2seq.commands.settings import MAX_STEP
 
-
-def changed(run, tmp_path, change):
-    """A copy of the run folder whose checkpoint's state went through `change(state)`."""
-    folder = tmp_path / "changed"
-    shutil.copytree(run, folder)
-    state = minigrad.load(folder / "checkpoint.npz")
-    change(state)
-    minigrad.save(state, folder / "checkpoint.npz")
-    return folder
+from conftest import changed_run as changed
 
 
 def one_error_line(capsys):
