@@ -134,28 +134,55 @@ def add_command(commands):
     return draw
 
 
+RANDOM_DEFAULTS = {"keys": 4, "dim": 2, "value_dim": 2, "seed": 0}
+
+
 def add_example_options(parser, seed_help="with --random"):
-    """The options that choose the step, the same for `draw` and `explore`."""
+    """The options that choose the step, the same for `draw` and `explore`. The sizes and the
+    seed default to None, so that one given where it does nothing can be refused (the defaults
+    of --random are RANDOM_DEFAULTS)."""
     parser.add_argument("--hard", action="store_true", help="hard attention (argmax, one-hot)")
     parser.add_argument("--random", type=int, metavar="M", default=None,
                         help="M random queries instead of the worked example")
-    parser.add_argument("--keys", type=int, default=4, help="with --random: candidates n")
-    parser.add_argument("--dim", type=int, default=2, help="with --random: key size d")
-    parser.add_argument("--value-dim", type=int, default=2, help="with --random: value size dv")
-    parser.add_argument("--seed", type=int, default=0, help=seed_help)
+    parser.add_argument("--keys", type=int, default=None, help="with --random: candidates n "
+                        "(default: 4)")
+    parser.add_argument("--dim", type=int, default=None, help="with --random: key size d "
+                        "(default: 2)")
+    parser.add_argument("--value-dim", type=int, default=None, help="with --random: value size "
+                        "dv (default: 2)")
+    parser.add_argument("--seed", type=int, default=None, help=seed_help + " (default: 0)")
 
 
-def example_from_options(args):
+def refuse_sizes(args, page):
+    """Refuse, in one line, the sizes of --random (--keys, --dim, --value-dim) given for a
+    page that has no random step: they would change nothing."""
+    for name in ("keys", "dim", "value_dim"):
+        if getattr(args, name) is not None:
+            raise ValueError(f"--{name.replace('_', '-')} goes with --random; {page} does not "
+                             "use it")
+
+
+def example_from_options(args, seed_also=""):
     """The step the options of `draw` and `explore` choose, as keyword arguments of
     draw_attention_step and explore_attention_step: {} for the worked example, else the
-    --random one, its sizes checked first (one line: "--keys must be an integer >= 1, got 0")."""
+    --random one, its sizes checked first (one line: "--keys must be an integer >= 1, got 0").
+    Without --random, a size or a seed given is refused ("--keys goes with --random; ..."): the
+    worked example is the same whatever they say. `seed_also`: the other options the seed goes
+    with, for that message (", --self or --block")."""
     if args.random is None:
+        refuse_sizes(args, "the worked example")
+        if args.seed is not None:
+            raise ValueError(f"--seed goes with --random{seed_also}; the worked example has "
+                             "no random numbers")
         return {}
-    for name in ("random", "keys", "dim", "value_dim"):
-        check_number(f"--{name.replace('_', '-')}", getattr(args, name), low=1, integer=True)
-    check_number("--seed", args.seed, low=0, integer=True)
-    query, keys, values = random_example(args.random, args.keys, args.dim, args.value_dim,
-                                         args.seed)
+    sizes = {name: RANDOM_DEFAULTS[name] if getattr(args, name) is None else getattr(args, name)
+             for name in RANDOM_DEFAULTS}
+    check_number("--random", args.random, low=1, integer=True)
+    for name in ("keys", "dim", "value_dim"):
+        check_number(f"--{name.replace('_', '-')}", sizes[name], low=1, integer=True)
+    check_number("--seed", sizes["seed"], low=0, integer=True)
+    query, keys, values = random_example(args.random, sizes["keys"], sizes["dim"],
+                                         sizes["value_dim"], sizes["seed"])
     return dict(query=query, keys=keys, values=values)
 
 

@@ -21,7 +21,13 @@ import numpy as np
 
 from minigrad.files import default_path, output_path
 from minigrad.settings import check_number
-from attention.draw import add_example_options, attention_step, example_from_options, worked_example
+from attention.draw import (
+    add_example_options,
+    attention_step,
+    example_from_options,
+    refuse_sizes,
+    worked_example,
+)
 from attention.explore_self import D_MODEL, HEADS, explore_self_attention
 
 
@@ -70,8 +76,12 @@ def add_command(commands):
 def self_attention_options(args):
     """The keyword arguments of explore_self_attention that --self or --block choose, their
     options checked first (one line: "--heads must be an integer >= 1, got 0"); None without
-    either. The options of one attention step are refused with them, and theirs without."""
+    either. The options of one attention step are refused with them (--hard, --random and its
+    sizes), and theirs without; so are --self and --block together."""
     chosen = args.self_attention or args.block
+    if args.self_attention and args.block:
+        raise ValueError("--self and --block are two pages; choose one (--block holds "
+                         "self-attention with its residual)")
     if not chosen:
         for option, given in (("--heads", args.heads is not None), ("--causal", args.causal),
                               ("--composed", args.composed)):
@@ -84,13 +94,15 @@ def self_attention_options(args):
         if given:
             raise ValueError(f"{option} explores one attention step; it does not go with "
                              f"--{'block' if args.block else 'self'}")
+    refuse_sizes(args, f"--{'block' if args.block else 'self'}")
     heads = HEADS if args.heads is None else args.heads
     check_number("--heads", heads, low=1, integer=True)
     if D_MODEL % heads:
         raise ValueError(f"--heads {heads} does not divide d_model {D_MODEL}: each head gets "
                          "d_model / heads numbers (try 1, 2, 4 or 8)")
-    check_number("--seed", args.seed, low=0, integer=True)
-    return dict(heads=heads, causal=args.causal, block=args.block, seed=args.seed,
+    seed = 0 if args.seed is None else args.seed
+    check_number("--seed", seed, low=0, integer=True)
+    return dict(heads=heads, causal=args.causal, block=args.block, seed=seed,
                 composed=args.composed)
 
 
@@ -104,7 +116,7 @@ def run_command(args, log=print):
         page = explore_self_attention(predict=args.predict, **chosen)
     else:
         page = explore_attention_step(hard=args.hard, predict=args.predict,
-                                      **example_from_options(args))
+                                      **example_from_options(args, ", --self or --block"))
     out = output_path(args.out, "attention-step.html")
     log(f"wrote {save_page(page, out, args.overwrite)}")
     return 0

@@ -156,6 +156,12 @@ def test_the_command_writes_self_attention_and_a_block(tmp_path, capsys):
     (["--composed"], "error: --composed applies to --self or --block"),
     (["--self", "--composed"], "error: --composed applies to the layer norms of --block; "
                                "--self has none"),
+    (["--self", "--keys", "5"], "error: --keys goes with --random; --self does not use it"),
+    (["--block", "--dim", "3"], "error: --dim goes with --random; --block does not use it"),
+    (["--self", "--value-dim", "3"], "error: --value-dim goes with --random; --self does not "
+                                     "use it"),
+    (["--self", "--block"], "error: --self and --block are two pages; choose one (--block "
+                            "holds self-attention with its residual)"),
 ])
 def test_bad_options_are_one_line_and_write_nothing(args, line, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -204,3 +204,52 @@ def test_seq2seq_draw_twice_to_one_name_refuses_the_second_unless_overwrite(tiny
     assert seq2seq_main(["draw", str(tiny_run), "--sentence", "3 1 4", "--out", str(out),
                          "--overwrite"]) == 0
     assert out.read_bytes() == first
+
+
+@pytest.mark.parametrize("command", ["draw", "explore"])
+@pytest.mark.parametrize("args, line", [
+    (["--keys", "5"], "error: --keys goes with --random; the worked example does not use it"),
+    (["--dim", "3"], "error: --dim goes with --random; the worked example does not use it"),
+    (["--value-dim", "3"], "error: --value-dim goes with --random; the worked example does "
+                           "not use it"),
+    (["--hard", "--keys", "5"], "error: --keys goes with --random; the worked example does not "
+                                "use it"),
+])
+def test_a_size_without_random_is_refused_in_one_line(command, args, line, tmp_path, capsys,
+                                                     monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert attention_main([command, *args]) == 1
+    assert capsys.readouterr().err == line + "\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command, also", [("draw", ""), ("explore", ", --self or --block")])
+def test_a_seed_without_random_is_refused_in_one_line(command, also, tmp_path, capsys,
+                                                      monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert attention_main([command, "--seed", "3"]) == 1
+    assert capsys.readouterr().err == (f"error: --seed goes with --random{also}; the worked "
+                                       "example has no random numbers\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_sizes_and_the_seed_still_change_a_random_page(tmp_path):
+    pages = []
+    for extra in ([], ["--keys", "5"], ["--seed", "3"], ["--dim", "3"], ["--value-dim", "1"]):
+        out = tmp_path / f"page{len(pages)}.html"
+        assert attention_main(["explore", "--random", "2", *extra, "--out", str(out)]) == 0
+        pages.append(out.read_text(encoding="utf-8"))
+    assert len(set(pages)) == len(pages)                    # each option changes the page
+    assert attention_main(["explore", "--random", "2", "--keys", "4", "--seed", "0", "--out",
+                           str(tmp_path / "same.html")]) == 0
+    assert (tmp_path / "same.html").read_text(encoding="utf-8") == pages[0]   # the defaults
+
+
+@pytest.mark.parametrize("page", ["--self", "--block"])
+def test_the_seed_still_changes_the_self_and_block_pages(page, tmp_path):
+    texts = []
+    for seed in ([], ["--seed", "3"], ["--seed", "0"]):
+        out = tmp_path / f"page{len(texts)}.html"
+        assert attention_main(["explore", page, *seed, "--out", str(out)]) == 0
+        texts.append(out.read_text(encoding="utf-8"))
+    assert texts[0] != texts[1] and texts[0] == texts[2]
