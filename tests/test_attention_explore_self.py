@@ -6,6 +6,8 @@ engine's own gradient (backward on the same step), each named mistake the number
 import numpy as np
 import pytest
 
+from minigrad.autograd import backward_walk
+from minigrad.graph import walk
 from attention import EncoderBlock, MultiHeadAttention
 from attention.__main__ import main as attention_main
 from attention.explore_self import explore_self_attention, self_attention_step
@@ -57,7 +59,7 @@ def questions_of(**options):
 def test_predict_on_self_attention_asks_the_residual_the_mask_the_softmax_and_the_scale():
     page, x, _ = questions_of(causal=True)
     data = page.data
-    residual = [q for q in page.questions if "direct_path" in kinds(q)]
+    residual = [q for q in page.questions if "sublayer_only" in kinds(q)]
     masked = [q for q in page.questions if "through_mask" in kinds(q)]
     softmaxes = [q for q in page.questions if q["span"] and not q.get("mask")]
     scales = [q for q in page.questions if "scale_forgotten" in kinds(q)]
@@ -66,7 +68,7 @@ def test_predict_on_self_attention_asks_the_residual_the_mask_the_softmax_and_th
     q = residual[0]                                     # x: added, and attended over
     assert data["tensors"][q["tensor"]]["name"] == "x" and q["total"]
     assert abs(x.grad[tuple(q["index"])] - q["answer"]) < 1e-12
-    terms = [m["value"] for m in q["mistakes"] if m["kind"] in ("direct_path", "missed_sum")]
+    terms = [m["value"] for m in q["mistakes"] if m["kind"] in ("sublayer_only", "missed_sum")]
     assert sum(terms) == pytest.approx(q["answer"], abs=1e-12)     # the sublayer's + dL/dy
     for q in masked:                                    # above the diagonal: key after query
         row, key = q["index"]
@@ -86,7 +88,7 @@ def test_predict_on_a_block_asks_each_layer_norm_with_its_residual():
     assert len(norms) == 2
     for q in norms:                                     # x and x1: each norm's input
         assert op_of(page.data, q)["type"] == "FusedLayerNorm" and q["total"]
-        assert {"direct_path", "missed_sum", "norm_constants", "sign"} <= kinds(q)
+        assert {"sublayer_only", "missed_sum", "norm_constants", "sign"} <= kinds(q)
     asked = {page.data["tensors"][q["tensor"]]["name"] for q in norms}
     assert asked == {"x", "x1"}
     q = next(q for q in norms if page.data["tensors"][q["tensor"]]["name"] == "x")
@@ -181,14 +183,44 @@ def test_help_describes_every_new_option(capsys):
         assert words in text
 
 
-def test_the_residuals_direct_path_is_dl_dy_itself():
-    """The residual's other term is r, the gradient arriving at y = x + attention(x)."""
-    loss = self_attention_step(causal=True)[0]
-    page = explore_self_attention(causal=True, predict=True)
-    q = next(q for q in page.questions if "direct_path" in kinds(q))
-    r = next(t for t in loss.creator.inputs[0].creator.inputs if t.name == "r").data
-    missed = [m["value"] for m in q["mistakes"] if m["kind"] == "missed_sum"]
-    assert missed == [pytest.approx(r[tuple(q["index"])], abs=1e-12)]
+def residual_terms(loss, t):
+    """(direct, sublayer): the two terms of t's gradient at its residual y = t + f(t), from the
+    engine's walk: the gradient arriving at that sum's output, which the Add passes straight on
+    to t, and the rest of t's gradient, what comes back through f."""
+    arrived, total = {}, None
+    for u, grad_u, _ in backward_walk(loss):
+        arrived[id(u)] = grad_u
+        if u is t:
+            total = grad_u
+    made = [u for u in walk([loss]).tensors if u.creator is not None
+            and type(u.creator).__name__ == "Add" and any(x is t for x in u.creator.inputs)]
+    direct = arrived[id(made[0])]
+    return direct, total - direct
+
+
+@pytest.mark.parametrize("options", [dict(causal=True), dict(block=True),
+                                     dict(block=True, causal=True),
+                                     dict(block=True, causal=True, composed=True)])
+def test_sublayer_only_is_the_sublayers_term_and_the_direct_term_is_a_missed_sum(options):
+    """At each residual asked (x; in a block x and x1, whose sublayer starts with a layer norm),
+    sublayer_only is what comes back through the sublayer alone, the term that leaves out dL/dy;
+    dL/dy alone, the direct term, is the one-term-alone mistake, missed_sum."""
+    loss, _, _, residuals = self_attention_step(**options)
+    page = explore_self_attention(predict=True, **options)
+    asked = [q for q in page.questions if "sublayer_only" in kinds(q)]
+    assert len(asked) == len(residuals)
+    for q, t in zip(sorted(asked, key=lambda q: -q["step"]), residuals):
+        assert page.data["tensors"][q["tensor"]]["name"] == t.name and q["total"]
+        direct, sublayer = (term[tuple(q["index"])] for term in residual_terms(loss, t))
+        assert abs(direct - sublayer) > 10 * q["tolerance"]       # told apart
+        value = {m["kind"]: m["value"] for m in q["mistakes"]}["sublayer_only"]
+        assert value == pytest.approx(sublayer, abs=1e-12)
+        missed = [m["value"] for m in q["mistakes"] if m["kind"] == "missed_sum"]
+        assert any(m == pytest.approx(direct, abs=1e-12) for m in missed)
+        assert q["answer"] == pytest.approx(direct + sublayer, abs=1e-12)
+    if not options.get("block"):                # y = x + attention(x): the direct term is r
+        r = next(t for t in loss.creator.inputs[0].creator.inputs if t.name == "r").data
+        assert residual_terms(loss, residuals[0])[0] == pytest.approx(r, abs=1e-12)
 
 
 @pytest.mark.parametrize("composed", [False, True])

@@ -11,7 +11,7 @@ from tests.test_explorer_browser import gradient_numbers, state, written_as
 browser, open_page = shared.browser, shared.open_page       # the fixtures, shared
 
 
-def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_the_direct_path(
+def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_sublayer_only(
         tmp_path, open_page):
     out = tmp_path / "self.html"
     assert attention_main(["explore", "--self", "--heads", "2", "--causal", "--predict",
@@ -21,7 +21,7 @@ def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_the_direct_pa
     questions = data["questions"]
     masked = next(q for q in questions if q["answer"] == 0.0)
     residual = next(q for q in questions
-                    if any(m["kind"] == "direct_path" for m in q["mistakes"]))
+                    if any(m["kind"] == "sublayer_only" for m in q["mistakes"]))
 
     # The head's softmax starts: its own question first, answered right, then the mask's.
     softmax = next(q for q in questions if q["step"] == masked["step"] and not q.get("mask"))
@@ -38,7 +38,7 @@ def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_the_direct_pa
 
     page.evaluate(f"window.explorer.goto({residual['step']})")
     assert page.evaluate("window.explorer.question()")["total"] is True
-    forgot = next(m["value"] for m in residual["mistakes"] if m["kind"] == "direct_path")
+    forgot = next(m["value"] for m in residual["mistakes"] if m["kind"] == "sublayer_only")
     page.fill("#answer", f"{forgot:.6g}")
     page.click("#check")
     feedback = page.locator(".feedback").inner_text()

@@ -53,25 +53,25 @@ def sublayer(x):
     return (x @ Tensor(W)).tanh()
 
 
-def test_a_residuals_input_is_asked_its_whole_gradient_and_the_sublayer_term_is_direct_path():
+def test_a_residuals_input_is_asked_its_whole_gradient_and_names_sublayer_only():
     x = leaf(X, "x")
     page = explore(((x + sublayer(x)) * Tensor(R)).sum(), predict=True)
-    q, value = only(page, "direct_path")
+    q, value = only(page, "sublayer_only")
     index = tuple(q["index"])
     assert q["total"] and page.data["tensors"][q["tensor"]]["name"] == "x"
     assert accepted(q, gradient(lambda x: x + sublayer(x), X)[index])
     forgot = gradient(sublayer, X)[index]              # the sublayer's term alone
     assert value == pytest.approx(forgot, abs=1e-12)
-    assert recognised(q, forgot, "direct_path")
+    assert recognised(q, forgot, "sublayer_only")
     assert "a residual, y = x + f(x)" in next(m["text"] for m in q["mistakes"]
-                                              if m["kind"] == "direct_path")
+                                              if m["kind"] == "sublayer_only")
 
 
-def test_a_tensor_used_twice_without_a_residual_has_no_direct_path():
+def test_a_tensor_used_twice_without_a_residual_has_no_sublayer_only_mistake():
     x = leaf(X, "x")
     page = explore(((x * x.tanh()) * Tensor(R)).sum(), predict=True)
     kinds = {m["kind"] for q in page.questions for m in q["mistakes"]}
-    assert "missed_sum" in kinds and "direct_path" not in kinds
+    assert "missed_sum" in kinds and "sublayer_only" not in kinds
 
 
 @pytest.mark.parametrize("scaled, factor", [(lambda x: x / 2.0, 0.5),

@@ -8,7 +8,8 @@ wrong answer can be named.
                       broadcast to the output's shape)
     transposed        a matmul with an operand transposed the wrong way (dL/dY @ B, B^T @ ...)
     softmax_diagonal  the softmax Jacobian taken as its diagonal: y_i (1 - y_i) dL/dy_i
-    direct_path       a residual, y = x + f(x): only what comes back through f, not dL/dy as well
+    sublayer_only     a residual, y = x + f(x): only what comes back through f, missing dL/dy,
+                      which reaches x straight through the sum (dL/dy alone is a missed_sum)
     scale_forgotten   y = x * c or x / c for a constant c (1/sqrt(d_k)): dL/dy passed on unscaled
     norm_constants    a layer norm with the row's mean and variance taken as constants:
                       dL/dx = dL/dy * weight / sigma (one op), or (composed from primitive
@@ -34,9 +35,10 @@ MISTAKES = {
     "softmax_diagonal": "that is the diagonal of the softmax Jacobian only, y_i (1 - y_i) "
                         "dL/dy_i: every weight depends on every score, so dL/dx_i = "
                         "y_i (dL/dy_i - sum_j y_j dL/dy_j)",
-    "direct_path": "that is what comes back through the sublayer alone: {name} is also added "
-                   "to the sublayer's output (a residual, y = x + f(x)), so dL/dy reaches it "
-                   "straight through the sum as well: dL/dx = dL/dy + what f sends back",
+    "sublayer_only": "that is what comes back through the sublayer alone: {name} is also "
+                     "added to the sublayer's output (a residual, y = x + f(x)), so dL/dy "
+                     "reaches it straight through the sum as well: dL/dx = dL/dy + what f sends "
+                     "back",
     "scale_forgotten": "that is dL/dy passed on unscaled: the forward scaled {name} by a "
                        "constant (such as 1/sqrt(d_k)), so backward scales its gradient by the "
                        "same constant",

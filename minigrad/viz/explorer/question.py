@@ -56,7 +56,7 @@ def _question_of(graph, k, position, received, softmax):
     summed = totals[position] if complete else term
     others = summed - term if built is None else 0      # what the other ops sent
     if complete:                        # a residual's direct path first: its number is
-        candidates += [("direct_path", summed - g)      # also one term alone (missed_sum)
+        candidates += [("sublayer_only", summed - g)      # also one term alone (missed_sum)
                        for g in direct_paths(graph, x, received)]
         candidates += [("missed_sum", g) for _, g in received]
     if constant_scale(op, position) is not None and np.shape(grad_y) == x.shape:
