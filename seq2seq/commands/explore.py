@@ -7,7 +7,10 @@ parts folded (the encoder, its time steps when its recurrent layer is built from
 the decoder's recurrent layer), so that the attention is drawn op by op; a click unfolds any of
 them. A Transformer's step starts with the encoder, the decoder's layers but the last, every
 head and the plumbing around them folded (seq2seq/commands/transformer_step.py); a click on a
-head shows its weights. A folded scope holds the parameters only it uses.
+head shows its weights. A folded scope holds the parameters only it uses. In predict mode a
+Transformer's step asks only in its last layer, where transformer_questions chooses (a layer
+norm and its residual, a softmax, the scale), with the first head of each attention unfolded:
+never inside a folded scope (transformer_step.predict_questions).
 
     python -m seq2seq explore runs/demo --out runs/decoder-step.html
     python -m seq2seq explore runs/demo --step 2 --predict --out runs/predict.html
@@ -23,6 +26,7 @@ from seq2seq.commands.draw import (
     step_collapse,
     step_title,
 )
+from seq2seq.commands.transformer_step import is_transformer, predict_collapse, predict_questions
 
 
 def explore_decoder_step(translator, sentence, step=0, collapse=None,
@@ -34,14 +38,20 @@ def explore_decoder_step(translator, sentence, step=0, collapse=None,
     from minigrad.viz import explore
 
     run = decoder_step(translator, sentence, step)
+    chosen = collapse
     collapse = step_collapse(translator.model, run["loss"], collapse)
     names = dict(translator.model.named_parameters())
     names.update(run["names"])
     time_steps = {name for op in walk([run["loss"]]).ops for name in op.scope
                   if name.startswith("time step ")}
     title = step_title(translator.model, sentence, step, run["word"])
+    at = None
+    if predict and is_transformer(translator.model):
+        if chosen is None:                      # the first head of each attention unfolded
+            collapse = predict_collapse(collapse)
+        at = predict_questions(run["loss"], collapse)
     return explore(run["loss"], names=names, collapse=collapse + sorted(time_steps),
-                   predict=predict, title=title, max_elements=max_elements,
+                   predict=predict, predict_at=at, title=title, max_elements=max_elements,
                    max_bytes=max_bytes)
 
 

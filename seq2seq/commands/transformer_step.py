@@ -82,3 +82,38 @@ def step_names(loss, state, token_word, position):
         if path and path[-1].startswith("head ") and type(op).__name__ == "MatMul":
             names[" ".join(path) + " weights"] = op.inputs[0]
     return names
+
+
+# Predict mode asks where a Transformer is learned (attention.explore_self's questions), in the
+# part of the step the page draws unfolded: the last layer. Its first head of each attention
+# starts unfolded there, so that the softmax and the scale are asked where the page shows them.
+PREDICT_UNFOLDED = "head 0"
+
+
+def predict_collapse(collapse):
+    """The scopes folded at first on a predict page: the default ones but the first head."""
+    return [name for name in collapse if name != PREDICT_UNFOLDED]
+
+
+def predict_questions(loss, collapse):
+    """predict_at for a Transformer's decoder step: a function op -> bool choosing, among the
+    ops in no folded scope (a name of `collapse`), those transformer_questions chooses (a
+    residual's input where its whole gradient arrives, a layer norm, a softmax, a mask, the
+    1/sqrt(d_k) scale). The residuals are the inputs of the Adds that add a tensor to something
+    made from it."""
+    from minigrad.viz.explorer.mistakes import depends_on
+    from attention.explore_self import transformer_questions
+
+    folded = set(collapse)
+
+    def shown(op):
+        return not folded.intersection(op.scope)
+
+    residuals = []
+    for op in walk([loss]).ops:
+        if type(op).__name__ == "Add" and shown(op):
+            for x, other in ((op.inputs[0], op.inputs[1]), (op.inputs[1], op.inputs[0])):
+                if x.creator is not None and depends_on(other, x):
+                    residuals.append(x)
+    chosen = transformer_questions(residuals)
+    return lambda op: shown(op) and chosen(op)
