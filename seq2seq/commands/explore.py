@@ -34,7 +34,9 @@ def explore_decoder_step(translator, sentence, step=0, collapse=None,
     """The explorer (minigrad.viz.Explorer) of decoder step `step` of translating `sentence`.
     The scopes in `collapse` (None: `default_collapse(model)`, the encoder and the decoder's
     recurrent layer; else checked by `step_collapse`), and the time steps of an encoder built
-    from primitive ops, start folded."""
+    from primitive ops, start folded. In predict mode a Transformer's step asks where
+    transformer_step.predict_questions chooses, with "head 0" unfolded unless `collapse` is
+    given; an LSTM's where the general rule does."""
     from minigrad.viz import explore
 
     run = decoder_step(translator, sentence, step)
