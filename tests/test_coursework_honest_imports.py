@@ -120,3 +120,40 @@ def test_a_module_beside_the_solution_is_found_from_any_folder_and_watched(tmp_p
             grade("layer_norm", path)
         assert str(caught.value).startswith("layer_norm: your layer_norm runs "
                                             "minigrad.nn.layer_norm.layer_norm, an answer")
+
+
+def test_a_module_of_the_same_name_in_the_working_folder_does_not_shadow_the_students(
+        tmp_path, monkeypatch):
+    """Graded from a folder holding another helpers.py, the solution's own helpers.py is the
+    one imported (the working folder comes after the solution's on the path)."""
+    own = tmp_path / "own"
+    own.mkdir()
+    student_file(own, "def centre(x):\n    return x - x.mean(axis=-1, keepdims=True)\n",
+                 "helpers.py")
+    path = student_file(own, """
+        from helpers import centre
+
+        def layer_norm(x, weight, bias, eps=1e-5):
+            centred = centre(x)
+            variance = (centred ** 2).mean(axis=-1, keepdims=True)
+            return centred / (variance + eps).sqrt() * weight + bias
+    """)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "helpers.py").write_text("raise SystemExit('the wrong helpers')\n")
+    monkeypatch.chdir(elsewhere)
+    assert grade("layer_norm", path).startswith("passed: layer_norm")
+
+
+@pytest.mark.parametrize("cleanup", [
+    "with tempfile.TemporaryDirectory() as d:\n"
+    "    os.mkdir(os.path.join(d, 'sub'))\n"
+    "    open(os.path.join(d, 'sub', 'check.txt'), 'w').write('x')\n",
+    "d = tempfile.mkdtemp()\nopen(os.path.join(d, 'check.txt'), 'w').write('x')\n"
+    "shutil.rmtree(d)\n",
+], ids=["TemporaryDirectory", "rmtree"])
+def test_a_temporary_folder_removed_by_name_under_its_handle_passes(tmp_path, cleanup):
+    """shutil.rmtree removes a folder's files by their names relative to the folder's handle
+    (dir_fd): those are files in the temporary folder, not in the working folder."""
+    path = solution(tmp_path, "import os\nimport shutil\nimport tempfile\n\n" + cleanup)
+    assert grade("layer_norm", path).startswith("passed: layer_norm")

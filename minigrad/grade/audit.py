@@ -54,6 +54,9 @@ CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.m
                  "os.removexattr": (0,)}            # the arguments that name what changes
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 THREADING = os.path.abspath(threading.__file__)
+DIR_FDS = {"os.rename": {0: 2, 1: 3}, "os.remove": {0: 1}, "os.rmdir": {0: 1},  # path: dir_fd
+           "os.mkdir": {0: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3}, "os.utime": {0: 3},
+           "os.link": {1: 3}, "os.symlink": {1: 2}}
 SIGNAL_EVENTS = ("os.kill", "os.killpg")
 NAMED_PLACES = {"sqlite3.connect": 0, "socket.bind": 1}  # each makes a file at a path it names
 GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds the hook's data
@@ -138,13 +141,27 @@ def changed(scratch, event, args):
         return []               # an existing folder made again (os.makedirs(exist_ok=True)):
                                 # it fails and changes nothing
     else:
-        paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
+        paths = [against(args[i], args, DIR_FDS.get(event, {}).get(i))
+                 for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
     if event in ("os.setxattr", "os.removexattr"):      # an open file's number: its file
         paths = [f"/proc/self/fd/{path}" if isinstance(path, int) else path for path in paths]
     paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
              if path is not None and not isinstance(path, int)]
     return [path for path in paths if path != os.devnull and not path.startswith(scratch)
             and path != scratch.rstrip(os.sep)]         # O_TMPFILE opens the folder itself
+
+
+def against(path, args, at):
+    """`path` as the event names it: a relative one given with a folder's handle (`dir_fd`, in
+    argument `at`: shutil.rmtree removes a folder's files by name, relative to its handle) is
+    joined to that folder's path, not to the working folder."""
+    dir_fd = args[at] if at is not None and at < len(args) else None
+    if not isinstance(dir_fd, int) or dir_fd < 0 or isinstance(path, int) or path is None:
+        return path
+    path = os.fsdecode(os.fspath(path))
+    if os.path.isabs(path):
+        return path
+    return os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), path)
 
 
 def folder(path):
