@@ -39,7 +39,7 @@ import tempfile
 import threading
 
 from minigrad.debug.watch import MINIGRAD
-from minigrad.grade.paths import plain_arguments, readers_changed, snapshot
+from minigrad.grade.paths import DIR_FDS, against, plain_arguments, readers_changed, snapshot
 from minigrad.grade.readable import readable_places, unreadable
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
@@ -54,9 +54,6 @@ CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.m
                  "os.removexattr": (0,)}            # the arguments that name what changes
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 THREADING = os.path.abspath(threading.__file__)
-DIR_FDS = {"os.rename": {0: 2, 1: 3}, "os.remove": {0: 1}, "os.rmdir": {0: 1},  # path: dir_fd
-           "os.mkdir": {0: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3}, "os.utime": {0: 3},
-           "os.link": {1: 3}, "os.symlink": {1: 2}}
 SIGNAL_EVENTS = ("os.kill", "os.killpg")
 NAMED_PLACES = {"sqlite3.connect": 0, "socket.bind": 1}  # each makes a file at a path it names
 GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds the hook's data
@@ -149,19 +146,6 @@ def changed(scratch, event, args):
              if path is not None and not isinstance(path, int)]
     return [path for path in paths if path != os.devnull and not path.startswith(scratch)
             and path != scratch.rstrip(os.sep)]         # O_TMPFILE opens the folder itself
-
-
-def against(path, args, at):
-    """`path` as the event names it: a relative one given with a folder's handle (`dir_fd`, in
-    argument `at`: shutil.rmtree removes a folder's files by name, relative to its handle) is
-    joined to that folder's path, not to the working folder."""
-    dir_fd = args[at] if at is not None and at < len(args) else None
-    if not isinstance(dir_fd, int) or dir_fd < 0 or isinstance(path, int) or path is None:
-        return path
-    path = os.fsdecode(os.fspath(path))
-    if os.path.isabs(path):
-        return path
-    return os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), path)
 
 
 def folder(path):

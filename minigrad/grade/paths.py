@@ -129,3 +129,22 @@ def plain_arguments(event, args):
                           f"could name one file to the check and another to the call ({event})")
         found[i] = value
     return tuple(found), None
+
+
+# The path arguments that may be relative to a folder's handle: {path's: dir_fd's}.
+DIR_FDS = {"os.rename": {0: 2, 1: 3}, "os.remove": {0: 1}, "os.rmdir": {0: 1},  # path: dir_fd
+           "os.mkdir": {0: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3}, "os.utime": {0: 3},
+           "os.link": {1: 3}, "os.symlink": {1: 2}}
+
+
+def against(path, args, at):
+    """`path` as the event names it: a relative one given with a folder's handle (`dir_fd`, in
+    argument `at`: shutil.rmtree removes a folder's files by name, relative to its handle) is
+    joined to that folder's path, not to the working folder."""
+    dir_fd = args[at] if at is not None and at < len(args) else None
+    if not isinstance(dir_fd, int) or dir_fd < 0 or isinstance(path, int) or path is None:
+        return path
+    path = os.fsdecode(os.fspath(path))
+    if os.path.isabs(path):
+        return path
+    return os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), path)
