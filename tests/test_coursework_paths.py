@@ -13,15 +13,7 @@ import minigrad.grade
 from minigrad.grade import SolutionFailed, grade
 from minigrad.grade.paths import plain_arguments, readers_changed, snapshot
 
-from conftest import student_file
-
-LAYER_NORM = """
-def layer_norm(x, weight, bias, eps=1e-5):
-    mean = x.mean(axis=-1, keepdims=True)
-    centred = x - mean
-    variance = (centred ** 2).mean(axis=-1, keepdims=True)
-    return centred / (variance + eps).sqrt() * weight + bias
-"""
+from conftest import HONEST_LAYER_NORM as LAYER_NORM, student_file
 
 # The first look at the path sees REAL, every later one a harmless file.
 TWO_ANSWERS = """
