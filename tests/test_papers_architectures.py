@@ -27,6 +27,8 @@ TINY = ["--tasks", "reverse,dates", "--budget", "0.3", "--num-examples", "60"]
     (["--budget", "nan"], "--budget must be a finite number in (0, 86400], got nan"),
     (["--budget", "-1"], "--budget must be a finite number in (0, 86400], got -1"),
     (["--budget", "0"], "--budget must be"),
+    (["--updates", "0"], "--updates must be an integer in [1, 1000000], got 0"),
+    (["--budget", "5", "--updates", "10"], "--updates and --budget are two budgets"),
 ])
 def test_bad_tasks_and_budgets_are_one_line_and_nothing_is_made(tmp_path, capsys, argv, words):
     out = tmp_path / "experiment"
@@ -71,6 +73,19 @@ def test_the_command_trains_both_for_the_budget_and_scores_them_as_evaluate_does
     assert (out / "compare-architectures.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_a_budget_of_updates_gives_each_model_that_many_updates(tmp_path, capsys):
+    out = tmp_path / "updates"
+    assert main(["compare-architectures", "--tasks", "reverse", "--updates", "3",
+                 "--num-examples", "60", "--out", str(out)]) in (0, None)
+    assert "the same 3 updates for each model on each task" in capsys.readouterr().out
+    result = json.loads((out / "compare-architectures.json").read_text(encoding="utf-8"))
+    assert (result["budget"], result["updates"]) == (None, 3)
+    for name, row in result["tasks"]["reverse"].items():
+        report = json.loads((out / f"reverse-{name}" / "report.json").read_text())
+        assert row["updates"] == 3 == sum(epoch["updates"] for epoch in report)
+        assert len(report) == 3                 # 54 training pairs, batches of 128: one each
+
+
 def test_toy_ja_en_is_also_scored_by_length_beyond_the_trained_lengths(tmp_path):
     lines = []
     result = compare_architectures(tmp_path / "toy", ["toy-ja-en"], budget=0.2,
@@ -107,24 +122,23 @@ def test_an_epoch_stops_after_the_update_at_which_until_says_so():
 
 
 @pytest.mark.slow
-def test_on_reverse_with_twenty_seconds_each_the_lstm_learns_more_than_the_transformer(tmp_path):
-    """20 s of CPU time each on `reverse`, the defaults of `train` (about a minute of CPU time
-    in all). Measured on a busy 2-core x86-64 machine, one BLAS thread, under the SkylakeX and
-    Haswell kernels of OpenBLAS: the LSTM made 186-205 updates and wrote 99.5-99.6% of the 1,863
-    held-out reversals exactly (BLEU 0.998), the Transformer 203-208 updates and 70.7-72.3%
-    (BLEU 0.844-0.864). A faster machine makes more updates in the same CPU time and both
-    models learn more: the bounds are the measured ranges' lower ends less a margin, and the
-    Transformer at most level with the LSTM."""
-    result = compare_architectures(tmp_path / "slow", ["reverse"], budget=20, log=quiet)
+def test_on_reverse_after_200_updates_each_the_lstm_is_ahead_of_the_transformer(tmp_path):
+    """200 updates each on `reverse`, the defaults of `train` (about 35 s of CPU time in all
+    under the SkylakeX and Haswell kernels of OpenBLAS, 70 s under Prescott's). A budget of
+    updates, not of CPU time: on a loaded machine a CPU-time budget buys fewer updates and both
+    models learn less (20 s each once gave the LSTM 67% where it usually has 99.5%). Measured,
+    one BLAS thread: the LSTM wrote 99.8% of the 1,863 held-out reversals exactly under all three
+    kernels (BLEU 0.999), the Transformer 72.1-78.2% (BLEU 0.851-0.886) under SkylakeX and
+    Haswell and 52.5% (BLEU 0.757) under Prescott: it is still learning fast there, and the
+    kernel's round-off moves it. The bounds are those ranges' lower ends less a margin."""
+    result = compare_architectures(tmp_path / "slow", ["reverse"], budget=None, updates=200,
+                                   log=quiet)
     lstm, transformer = (result["tasks"]["reverse"][name] for name in ("lstm", "transformer"))
     for row in (lstm, transformer):
-        assert 20 <= row["cpu_seconds"] < 22            # stopped within an update of the budget
-        assert row["updates"] >= 150 and row["examples"] == 1863
-    assert max(lstm["updates"], transformer["updates"]) < 1.5 * min(
-        lstm["updates"], transformer["updates"])       # alike per update on reverse
-    assert lstm["exact_match"] >= 0.95 and lstm["bleu"] >= 0.98
-    assert 0.5 <= transformer["exact_match"] <= lstm["exact_match"] + 0.01
-    assert 0.75 <= transformer["bleu"] <= lstm["bleu"] + 0.01
+        assert row["updates"] == 200 and row["examples"] == 1863
+    assert lstm["exact_match"] >= 0.97 and lstm["bleu"] >= 0.99
+    assert 0.4 <= transformer["exact_match"] <= lstm["exact_match"] - 0.1
+    assert 0.65 <= transformer["bleu"] <= lstm["bleu"] - 0.05
 
 
 def test_dates_trains_on_the_file_given_and_is_skipped_when_it_is_absent(tmp_path):

@@ -5,8 +5,10 @@
 Vaswani et al. (2017) made the case for the Transformer partly on cost: its layers run every
 position at once where a recurrent layer runs them one after another. Here each model is given
 the same budget of CPU time on the same task, data and split (seq2seq.papers.budget.train_for:
-process time, one BLAS thread, stopped at the end of the batch during which the budget runs out),
-and both are then scored as `python -m seq2seq evaluate RUN` scores a run, by the same code
+process time, one BLAS thread, stopped at the end of the batch during which the budget runs out;
+or, with --updates N, the same number of updates: the same work rather than the same time, and
+figures that do not move with the machine's speed or load), and both are then scored as
+`python -m seq2seq evaluate RUN` scores a run, by the same code
 (seq2seq.commands.evaluate.evaluate_run), on the validation pairs the run recorded, which no model
 trained on and which are the same for both. Each model has the settings `python -m seq2seq train`
 gives it when only --task and --arch are written: the LSTM with dot attention (Luong wiring,
@@ -41,6 +43,7 @@ DEFAULT_TASKS = ("reverse", "copy", "toy-ja-en")
 RESULTS = ("compare-architectures.json", "compare-architectures.png")
 OPTIONS = {"epochs"}            # as many as the budget allowed: may differ from run to run
 MAX_BUDGET = 24 * 3600          # a day per model per task: more is a typo
+MAX_UPDATES = 10 ** 6           # as many updates: more is a typo
 LONGER = (26, 30)               # toy-ja-en: lengths beyond the task's 3 to 25 words
 
 
@@ -79,12 +82,19 @@ def parse_tasks(text):
 
 def compare_architectures(out="runs/compare-architectures", task_names=DEFAULT_TASKS,
                           budget=60.0, seed=0, num_examples=20000, dates_file=None,
-                          plot=False, overwrite=False, log=say, n_longer=1000):
-    """Train both models on each task for `budget` CPU seconds each, score them on the held-out
-    pairs; returns the result written to compare-architectures.json."""
+                          plot=False, overwrite=False, log=say, n_longer=1000, updates=None):
+    """Train both models on each task for `budget` CPU seconds each (or `updates` updates each,
+    when that is given: then `budget` is None), score them on the held-out pairs; returns the
+    result written to compare-architectures.json."""
     task_names = parse_tasks(task_names)
-    check_number("budget", budget, low=0, low_open=True, high=MAX_BUDGET,
-                 why="CPU seconds of training per model per task, a day at most")
+    if updates is None:
+        check_number("budget", budget, low=0, low_open=True, high=MAX_BUDGET,
+                     why="CPU seconds of training per model per task, a day at most")
+    else:
+        if budget is not None:
+            raise SettingError("updates", "and --budget are two budgets: give one of them")
+        check_number("updates", updates, integer=True, low=1, high=MAX_UPDATES,
+                     why="updates of training per model per task")
     check_settings(seed=seed, num_examples=num_examples)
     if "dates" in task_names and (dates_file is None or not Path(dates_file).is_file()):
         log("skipping dates: " + ("no --dates-file given" if dates_file is None else
@@ -99,21 +109,22 @@ def compare_architectures(out="runs/compare-architectures", task_names=DEFAULT_T
                for task in task_names for name in ARCHS}
     with experiment_folder(out, "compare-architectures", configs, RESULTS, overwrite, log,
                            OPTIONS):
-        return _compare(out, task_names, configs, budget, seed, plot, log, n_longer)
+        return _compare(out, task_names, configs, (budget, updates), seed, plot, log, n_longer)
 
 
-def _compare(out, task_names, configs, budget, seed, plot, log, n_longer):
+def _compare(out, task_names, configs, budgets, seed, plot, log, n_longer):
     from seq2seq.commands.evaluate import evaluate_run
     from seq2seq.papers.budget import train_for
 
-    result = {"experiment": "compare-architectures", "budget": budget, "seed": seed,
-              "tasks": {}}
+    budget, updates = budgets
+    result = {"experiment": "compare-architectures", "budget": budget, "updates": updates,
+              "seed": seed, "tasks": {}}
     for task in task_names:
         rows = result["tasks"][task] = {}
         for name in ARCHS:
             config = configs[f"{task}-{name}"]
-            log(f"training the {name} on {task} for {budget:g} s of CPU time")
-            translator, facts = train_for(config, budget, log)
+            log(f"training the {name} on {task} for {spent(result)}")
+            translator, facts = train_for(config, budget, log, updates)
             scores = evaluate_run(config.out, warn=log)         # as `evaluate RUN` scores it
             rows[name] = {
                 "settings": settings(config),
@@ -163,9 +174,16 @@ def _counts(run, n):
     return dict(sorted(counts.items(), key=lambda item: int(item[0])))
 
 
+def spent(result):
+    """What each model was given: "60 s of CPU time" or "200 updates"."""
+    if result.get("updates") is not None:
+        return f"{result['updates']} updates"
+    return f"{result['budget']:g} s of CPU time"
+
+
 def table(result):
     """The result as lines of text: a row per task and model, then toy-ja-en by length."""
-    lines = [f"\nthe same {result['budget']:g} s of CPU time for each model on each task; "
+    lines = [f"\nthe same {spent(result)} for each model on each task; "
              "scored on the held-out pairs:",
              f"{'task':10} {'model':12} {'parameters':>10} {'updates':>7} {'CPU s':>6} "
              f"{'epochs':>6} {'CPU s/epoch':>11} {'held out':>8} {'exact match':>11} "
@@ -201,8 +219,11 @@ def add_command(sub):
     p.add_argument("--tasks", default=",".join(DEFAULT_TASKS),
                    help="built-in tasks, comma-separated (default: %(default)s); dates only "
                    "with --dates-file")
-    p.add_argument("--budget", type=float, default=60.0,
-                   help="CPU seconds of training per model per task (default: %(default)s)")
+    p.add_argument("--budget", type=float, default=None,
+                   help="CPU seconds of training per model per task (default: 60)")
+    p.add_argument("--updates", type=int, default=None,
+                   help="instead of --budget: updates of training per model per task (the same "
+                   "work, not the same time; figures that do not depend on the machine)")
     p.add_argument("--dates-file", help="the dates pairs of 'Deep Learning from Scratch 2' "
                    "(source_target per line), for --tasks dates")
     p.add_argument("--num-examples", type=int, default=20000, help="pairs generated for a task")
@@ -211,5 +232,5 @@ def add_command(sub):
     p.add_argument("--overwrite", action="store_true", help="replace the experiment's files in "
                    "--out even if they are not an earlier compare-architectures run's")
     p.set_defaults(func=lambda a: compare_architectures(
-        a.out, a.tasks, a.budget, a.seed, a.num_examples, a.dates_file, a.plot,
-        a.overwrite) and None)
+        a.out, a.tasks, 60.0 if a.budget is None and a.updates is None else a.budget, a.seed,
+        a.num_examples, a.dates_file, a.plot, a.overwrite, updates=a.updates) and None)

@@ -10,6 +10,10 @@ is written once, at the end, as `train` writes it (checkpoint.npz and report.jso
 `python -m seq2seq evaluate`, `translate` and `draw` take it as they take any run. Its history
 has one record per epoch begun, the last one cut short where the budget ran out, each with its
 `updates` and `cpu_seconds`.
+
+A budget of updates (`updates=N`) stops it after the N-th update instead: the same work for
+each model rather than the same time, and figures that do not depend on the machine's speed or
+load (a CPU-time budget gives a loaded machine fewer updates, and its models learn less).
 """
 
 import dataclasses
@@ -28,9 +32,10 @@ from seq2seq.data.batching import encode_source, encode_target
 from seq2seq.data.vocab import tokenize
 
 
-def train_for(config, budget, log):
-    """Train the model of `config` for `budget` CPU seconds into config.out (a folder that holds
-    no run). Returns (translator, facts): facts = {"updates", "cpu_seconds" (of training),
+def train_for(config, budget, log, updates=None):
+    """Train the model of `config` for `budget` CPU seconds, or for `updates` updates when that
+    is given (then `budget` is not used), into config.out (a folder that holds no run).
+    Returns (translator, facts): facts = {"updates", "cpu_seconds" (of training),
     "batches_per_epoch", "epochs" (updates / batches_per_epoch)}."""
     from threadpoolctl import threadpool_limits
     check_train_config(config)
@@ -55,30 +60,34 @@ def train_for(config, budget, log):
                                    config.reverse_input),
                      encode_target(t, translator.tgt_vocab, translator.level))
                     for s, t in train_pairs]
-        history, updates = [], 0
-        started = time.process_time()
+        history, made, started = [], 0, time.process_time()
 
-        def used():                     # after every update: is the budget spent?
-            nonlocal updates
-            updates += 1
+        def spent():
+            if updates is not None:
+                return made >= updates
             return time.process_time() - started >= budget
 
+        def used():                     # after every update: is the budget spent?
+            nonlocal made
+            made += 1
+            return spent()
+
         model.train()
-        while not history or time.process_time() - started < budget:
-            epoch, before, epoch_started = len(history), updates, time.process_time()
+        while not history or not spent():
+            epoch, before, epoch_started = len(history), made, time.process_time()
             if schedule is None:
                 optimizer.lr = config.lr * config.lr_decay ** epoch
             rng = np.random.default_rng([config.seed, epoch])       # as `train` shuffles
             loss = run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule,
                              until=used)
-            history.append({"epoch": epoch + 1, "loss": loss, "updates": updates - before,
+            history.append({"epoch": epoch + 1, "loss": loss, "updates": made - before,
                             "cpu_seconds": time.process_time() - epoch_started})
         seconds = time.process_time() - started
         model.eval()
         config = dataclasses.replace(config, epochs=len(history))      # the epochs begun
         save_run(out, config, translator, optimizer, history, split, longest)
     per_epoch = -(-len(examples) // config.batch_size)
-    log(f"{updates} updates ({updates / per_epoch:.2f} epochs of {per_epoch} batches) in "
+    log(f"{made} updates ({made / per_epoch:.2f} epochs of {per_epoch} batches) in "
         f"{seconds:.1f} s of CPU time; last loss {history[-1]['loss']:.4f}")
-    return translator, {"updates": updates, "cpu_seconds": seconds,
-                        "batches_per_epoch": per_epoch, "epochs": updates / per_epoch}
+    return translator, {"updates": made, "cpu_seconds": seconds,
+                        "batches_per_epoch": per_epoch, "epochs": made / per_epoch}

@@ -189,8 +189,8 @@ def plot_architectures(result, path=None, overwrite=False):
         axes[1].set_ylim(0, 1.02)
         axes[1].legend(fontsize="small")
         axes[1].set_title("toy-ja-en by source length", fontsize="small")
-    figure.suptitle(f"The LSTM with attention and the Transformer, {result['budget']:g} s of "
-                    "CPU time each", **PLAIN)
+    from seq2seq.papers.architectures import spent
+    figure.suptitle(f"The LSTM with attention and the Transformer, {spent(result)} each", **PLAIN)
     if path is not None:
         save(figure, path, dpi=80, overwrite=overwrite)
     return figure
