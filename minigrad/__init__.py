@@ -10,6 +10,12 @@
 # [tool.setuptools.dynamic]) without importing the package, and a plain checkout has it too.
 __version__ = "0.2.0"
 
+# Before anything is imported: a command (`python -m seq2seq ...`) starts again with the working
+# folder off the front of the module path, so that no module there stands in for a real one.
+from minigrad.working_folder import leave_front_of_path
+
+leave_front_of_path()
+
 # Tensor first: the engine and the ops import it, and it imports them once it is defined.
 from minigrad.tensor import Tensor
 

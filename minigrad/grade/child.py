@@ -142,12 +142,12 @@ def main(request_path, result_path, grader=None):
     watch_torch_import()            # torch's file functions checked as open() is
     # A module beside the student's file (`from helpers import gates`) is found from any
     # folder, as it is when the file is run from its own; appended, it shadows nothing. The
-    # working folder (first on the path, as for any `python -m`) goes after it, so that a
-    # module of the same name there does not shadow the student's own.
-    here = sys.path.pop(0) if sys.path and sys.path[0] in ("", os.getcwd()) else None
+    # working folder (which minigrad.working_folder took off the front of the path before
+    # anything was imported) goes after it, so that a module of the same name there does not
+    # shadow the student's own.
     sys.path.append(os.path.dirname(os.path.abspath(meta["path"])))
-    if here is not None:
-        sys.path.append(here)
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     result, facts = {}, {"cases": []}
     try:
         with refusing_answers(exercise, importing=True):     # nor when it is imported

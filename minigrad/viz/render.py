@@ -143,6 +143,7 @@ _NODE_LINE = re.compile(r'^\s*("[^"\n]*"|[\w.]+)\s*\[', re.MULTILINE)
 # start). Its FONTCONFIG_FILE is set as for `dot` (fonts.py); what it writes to stderr is passed
 # on (less fontconfig's sample-file warnings), or, when it fails, its last line is the error.
 _PYGRAPHVIZ_CHILD = """import sys
+del sys.path[0]                 # the working folder, which `python -c` puts first
 import pygraphviz
 try:
     graph = pygraphviz.AGraph(string=sys.stdin.buffer.read().decode("utf-8"))

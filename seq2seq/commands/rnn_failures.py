@@ -32,9 +32,11 @@ def layer_site(error):
 
 # What the child process runs: import the file, make its layer and check it on a tiny batch
 # (seq2seq.models.recurrent.make_rnn), whatever fails; then print the token it was given. No token
-# means the layer's code ended the process itself.
+# means the layer's code ended the process itself. No module of the working folder stands in
+# for another there (minigrad.working_folder).
 _CHILD = """
 import sys
+del sys.path[0]                 # the working folder, which `python -c` puts first
 token, spec = sys.argv[1], sys.argv[2]
 try:
     from seq2seq.models.recurrent import make_rnn
