@@ -174,7 +174,13 @@ def broken_copy(run_folder, tmp_path, change):
     (lambda s: s["split"].update(train_sources=np.zeros(3)), ["'split.train_sources'",
                                                              "uint64", "float64"]),
     (lambda s: s["tgt_vocab"]["tokens"].__setitem__(5, 5), ["'tgt_vocab.tokens[5]' entry should "
-                                                            "be a str (a token), found 5 (int)"]),
+                                                            "be a str (a token) without control "
+                                                            "characters, found 5 (int)"]),
+    # printed, a terminal's escapes would clear the screen or set its title
+    (lambda s: s["tgt_vocab"]["tokens"].__setitem__(4, "\x1b]0;title\x07\x1b[2J"),
+     ["'tgt_vocab.tokens[4]'", "without control characters", "'\\x1b]0;title\\x07\\x1b[2J'"]),
+    (lambda s: s["split"].update(val_pairs=[["12\r", "21"]]),
+     ["'split.val_pairs[0]'", "without control characters", "['12\\r', '21']"]),
     (lambda s: s["config"].update(task=["reverse"]), ["'config.task'", "a str"]),
     (lambda s: s.update(history={"epoch": 1}), ["'history'", "a list of dicts"]),
     (lambda s: s["model"].update({"decoder.out.bias": np.arange(3)}),

@@ -321,6 +321,8 @@ def test_a_reserved_token_written_in_a_word_level_sentence_is_refused(tmp_path, 
     ("", 1, "the file is empty"),
     ("\n\r\n", 2, "no pairs, all 2 lines are empty"),
     (b"a\tb\nc\t\xff\xfe\n", 2, "not UTF-8"),
+    ("a\tb\nc\td\x1b[2J\n", 2, "the target holds the control character '\\\\x1b'"),
+    ("a\x07\tb\n", 1, "the source holds the control character '\\\\x07'"),
 ])
 def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, message):
     path = _write(tmp_path, content)

@@ -43,6 +43,7 @@ from seq2seq.commands.entry_error import EntryError, list_of
 from seq2seq.commands.epoch import MAX_WEIGHT
 from seq2seq.commands.settings import MAX_EXAMPLES
 from seq2seq.data.tasks import TASKS
+from seq2seq.data.vocab import control_character
 
 # The most training sources a run from a pairs file is taken to have (a built-in task records
 # how many pairs it generated): as many as a built-in task may generate, 80 MB of hashes.
@@ -155,8 +156,9 @@ def _vocab(value, entry):
     if not isinstance(value, dict) or not isinstance(value.get("tokens"), list):
         raise EntryError(entry, 'a dict {"tokens": [str, ...]}', value)
     for i, token in enumerate(value["tokens"]):
-        if not isinstance(token, str):
-            raise EntryError(f"{entry}.tokens[{i}]", "a str (a token)", token)
+        if not isinstance(token, str) or control_character(token) is not None:
+            raise EntryError(f"{entry}.tokens[{i}]", "a str (a token) without control "
+                             "characters", token)
 
 
 def _config(value, model_config):
@@ -169,8 +171,10 @@ def _split(value, most_sources):
         raise EntryError("split", "a dict (the record of the split) or None", value)
     pairs = list_of(value.get("val_pairs"), "split.val_pairs", list, "[source, target] pairs")
     for i, pair in enumerate(pairs):
-        if len(pair) != 2 or not all(isinstance(text, str) for text in pair):
-            raise EntryError(f"split.val_pairs[{i}]", "a [source, target] pair of str", pair)
+        if len(pair) != 2 or not all(isinstance(text, str) and control_character(text) is None
+                                     for text in pair):
+            raise EntryError(f"split.val_pairs[{i}]", "a [source, target] pair of str without "
+                             "control characters", pair)
     hashes = value.get("train_sources")
     if not isinstance(hashes, Declared) or hashes.dtype != np.uint64 or len(hashes.shape) != 1:
         raise EntryError("split.train_sources", "a 1-d array of uint64 hashes", hashes)

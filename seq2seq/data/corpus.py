@@ -13,7 +13,7 @@ import re
 
 from minigrad.files import open_regular
 from minigrad.settings import SettingError
-from seq2seq.data.vocab import SPECIALS
+from seq2seq.data.vocab import SPECIALS, control_character
 
 
 class CorpusError(ValueError):
@@ -159,6 +159,11 @@ def _pair(line, sep, columns, where):
         empty = ("source and target" if not source and not target
                  else "source" if not source else "target")
         raise CorpusError(f"{where}: empty {empty} in {line!r}")
+    for side, text in (("source", source), ("target", target)):
+        if control_character(text) is not None:
+            raise CorpusError(f"{where}: the {side} holds the control character "
+                              f"{control_character(text)!r}, which a sentence has none of, "
+                              f"in {line!r}")
     return source, target
 
 

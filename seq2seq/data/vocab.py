@@ -15,11 +15,22 @@ A `Vocab` numbers the tokens. Ids 0..3 are always the special tokens
 and the corpus tokens follow from id 4 on.
 """
 
+import unicodedata
 from collections import Counter
 
 PAD, BOS, EOS, UNK = "<pad>", "<bos>", "<eos>", "<unk>"
 SPECIALS = (PAD, BOS, EOS, UNK)
 LEVELS = ("char", "word")
+
+
+def control_character(text):
+    """The first control character of `text` other than a tab (a terminal escape, a carriage
+    return, a bell: Unicode's category Cc), or None. Printed, such a character would steer the
+    terminal (clear it, set its title, hide a line); a sentence, and so a token, has none."""
+    for ch in text:
+        if ch != "\t" and unicodedata.category(ch) == "Cc":
+            return ch
+    return None
 
 
 def tokenize(text, level):
