@@ -144,6 +144,18 @@ def open_regular(path, what, error=NotRegularFile):
         raise
 
 
+def read_small_text(path, most, what):
+    """The UTF-8 text of the regular file `path`, if it is at most `most` bytes; else a
+    ValueError naming it (NotRegularFile for a FIFO, a device, a directory), with nothing more
+    than most + 1 bytes read: a link to /dev/zero or a file of gigabytes is not read through."""
+    with open_regular(path, what) as file:
+        data = file.read(most + 1)
+    if len(data) > most:
+        raise ValueError(f"{os.fspath(path)!r} holds more than the {most:,} bytes {what} "
+                         f"takes; refused")
+    return data.decode("utf-8")
+
+
 def _refuse_special(path, mode, what, error):
     if stat.S_ISREG(mode):
         return

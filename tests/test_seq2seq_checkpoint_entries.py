@@ -35,6 +35,28 @@ def test_evaluate_on_a_refused_checkpoint_leaves_a_stale_report_as_it_was(run, t
     assert (folder / "report.json").read_text(encoding="utf-8") == "{}"
 
 
+@pytest.mark.parametrize("make", ["fifo", "zeros", "huge"])
+def test_a_report_that_is_no_file_or_too_large_is_rewritten_not_read_through(run, tmp_path,
+                                                                             capsys, make):
+    """A FIFO nobody writes to, a link to /dev/zero, a sparse file of 3 GB: evaluate waited
+    forever, read without end, or read it all, before it compared the report."""
+    import os
+    folder = changed(run, tmp_path, lambda state: None)
+    report = folder / "report.json"
+    report.unlink()
+    if make == "fifo":
+        os.mkfifo(report)
+    elif make == "zeros":
+        report.symlink_to("/dev/zero")
+    else:
+        with open(report, "wb") as file:
+            file.truncate(3 * 10 ** 9)
+    assert main(["evaluate", str(folder)]) == 0
+    assert "rewritten from the checkpoint's history" in capsys.readouterr().err
+    assert report.is_file() and not report.is_symlink() and report.stat().st_size < 10 ** 5
+    assert json.loads(report.read_text(encoding="utf-8"))[0]["epoch"] == 1
+
+
 def test_evaluate_still_rewrites_a_stale_report_of_a_good_checkpoint(run, tmp_path, capsys):
     folder = changed(run, tmp_path, lambda state: None)
     (folder / "report.json").write_text("{}", encoding="utf-8")

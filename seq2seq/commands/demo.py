@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from minigrad.files import atomic_write
+from minigrad.files import atomic_write, read_small_text
 from seq2seq.commands import runs
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_train_config
@@ -182,7 +182,7 @@ def _is_earlier_demo(out):
         return False
     if (out / DEMO_REPORT).exists():            # a finished demo: its report names the config
         try:
-            report = json.loads((out / DEMO_REPORT).read_text(encoding="utf-8"))
+            report = json.loads(read_small_text(out / DEMO_REPORT, runs.MAX_JSON, "a demo report"))
         except (OSError, ValueError):
             return False
         return isinstance(report, dict) and report.get("config") == saved

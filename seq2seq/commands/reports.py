@@ -7,7 +7,7 @@ history as JSON, for people and scripts that do not read .npz files.
 import json
 from pathlib import Path
 
-from minigrad.files import atomic_write
+from minigrad.files import atomic_write, read_small_text
 from seq2seq.commands.progress import say
 from seq2seq.commands.runs import CHECKPOINT, REPORT, RunFolderError, hold
 
@@ -44,12 +44,13 @@ def repair_report(path, log=say):
 
 def reconcile_report(folder, state, log=say):
     """Rewrite report.json from the checkpoint if they disagree (a kill between the two)."""
-    path = Path(folder) / REPORT
-    try:
-        report = path.read_text(encoding="utf-8")
+    path, expected = Path(folder) / REPORT, report_text(state["history"])
+    try:                        # a FIFO, or a link to /dev/zero, is not read, only rewritten
+        report = read_small_text(path, len(expected.encode("utf-8")), "a run's report")
     except (OSError, ValueError):
         report = None
-    if report != report_text(state["history"]):
+    if report != expected:
         write_report(folder, state["history"])
         log(f"{path} did not match {CHECKPOINT}: rewritten from the checkpoint's history "
             f"({len(state['history'])} epochs)")
+

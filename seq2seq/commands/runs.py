@@ -35,12 +35,14 @@ import json
 import os
 from pathlib import Path
 
-from minigrad.files import stale_temporaries
+from minigrad.files import read_small_text, stale_temporaries
 from seq2seq.commands import lock_file
 from seq2seq.commands.lock_file import LOCK
 from seq2seq.commands.progress import say
 
 CHECKPOINT, REPORT = "checkpoint.npz", "report.json"
+MAX_JSON = 10_000_000   # bytes of a JSON file a command reads from a folder: far more than any
+#                         it writes (a folder's files may be anyone's: a FIFO, a link to /dev/zero)
 RUN_FILES = (CHECKPOINT, REPORT)            # what `train` writes in its folder
 
 # The options of a run (TrainConfig's fields), by what a resumed run may do with them.
@@ -175,10 +177,10 @@ def experiment_in(folder):
     """(file name, experiment) for a reproduction's results in `folder` (a JSON file that names
     its experiment, as compare-lengths.json does), else None."""
     for path in sorted(Path(folder).glob("*.json")):
-        if path.name == REPORT or not path.is_file() or path.stat().st_size > 10_000_000:
+        if path.name == REPORT:
             continue
         try:
-            result = json.loads(path.read_text(encoding="utf-8"))
+            result = json.loads(read_small_text(path, MAX_JSON, "a result file"))
         except (OSError, ValueError):
             continue
         if isinstance(result, dict) and isinstance(result.get("experiment"), str):

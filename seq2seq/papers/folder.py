@@ -18,7 +18,7 @@ import json
 import time
 from pathlib import Path
 
-from minigrad.files import atomic_write
+from minigrad.files import atomic_write, read_small_text
 from seq2seq.commands import runs
 from seq2seq.commands.demo import FREE, same_config, saved_config
 from seq2seq.commands.settings import check_train_config
@@ -62,7 +62,7 @@ def _earlier(what, configs, results, free):
         report = out / next((r for r in results if r.endswith(".json")), "")
         if report.is_file():
             try:
-                result = json.loads(report.read_text(encoding="utf-8"))
+                result = json.loads(read_small_text(report, runs.MAX_JSON, "a result file"))
             except (OSError, ValueError):
                 return False
             return isinstance(result, dict) and result.get("experiment") == what
