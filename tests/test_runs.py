@@ -144,6 +144,18 @@ def test_the_lock_is_never_written_through_a_symlink(tmp_path, capsys):
     assert not (tmp_path / "run" / "checkpoint.npz").exists()
 
 
+def test_the_lock_is_never_written_through_a_hard_link(tmp_path, capsys):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / ".lock").hardlink_to(victim)
+    assert main(["train", *TINY, "--epochs", "1", "--out", str(tmp_path / "run")]) == 1
+    err = one_error_line(capsys)
+    assert str(tmp_path / "run" / ".lock") in err and "a hard link, one of 2 names" in err
+    assert victim.read_text() == "keep me"
+    assert not (tmp_path / "run" / "checkpoint.npz").exists()
+
+
 def test_a_lock_that_is_a_folder_is_refused(tmp_path, capsys):
     (tmp_path / "run" / ".lock").mkdir(parents=True)
     assert main(["train", *TINY, "--epochs", "1", "--out", str(tmp_path / "run")]) == 1

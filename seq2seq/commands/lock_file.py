@@ -42,7 +42,8 @@ def same_file(fd, path):
 
 def _open(folder, error):
     """Open folder/.lock, never through a symlink (the pid written in it would land in whatever
-    file the link names) and only if it is a regular file: (fd, True if this made the file)."""
+    file the link names) and only if it is a regular file with no other name (a hard link to
+    another file, which the pid would overwrite): (fd, True if this made the file)."""
     path = Path(folder) / LOCK
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise error(f"{path} is not a regular file (a symlink, or a folder): remove it")
@@ -55,9 +56,12 @@ def _open(folder, error):
     except OSError as problem:
         raise error(f"cannot open the lock {path}: {problem.strerror}") from None
     import stat
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise error(f"{path} is not a regular file: remove it")
+    found = os.fstat(fd)
+    if not stat.S_ISREG(found.st_mode) or found.st_nlink > 1:     # a hard link: another name
+        os.close(fd)                                                # of someone's file
+        raise error(f"{path} is not a regular file of its own (" + (
+            f"a hard link, one of {found.st_nlink} names of one file" if found.st_nlink > 1
+            else "not a regular file") + "): remove it")
     return fd, made
 
 
