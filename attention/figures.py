@@ -20,6 +20,7 @@ import contextlib
 import functools
 import io
 import math
+import os
 import unicodedata
 import warnings
 from pathlib import Path
@@ -79,12 +80,15 @@ def save(figure, path, dpi=100, overwrite=False):
     """Write `figure` to `path` (PNG, or the format its suffix names), atomically: a reader sees
     the old file or the new one, and a symlink at `path` is replaced, not its target. Returns
     `path`. A file already there is replaced only when an earlier figure of ours wrote it (its
-    metadata says so), or with `overwrite`: a thesis.pdf is never lost to a heatmap. (A symlink
-    is replaced, never its target, so nothing is lost there either.)"""
+    metadata says so), or with `overwrite`: a thesis.pdf is never lost to a heatmap. A symbolic
+    link there (even a broken one) is the user's too, never ours: replaced, not its target, and
+    only with `overwrite`."""
     path = Path(path)
-    if path.exists() and not path.is_symlink() and not overwrite and not _ours(path):
-        raise FileExistsError(f"{path} exists and no earlier figure wrote it; pass --overwrite "
-                              "(overwrite=True from Python) to replace it")
+    if os.path.lexists(path) and not overwrite and (path.is_symlink() or not _ours(path)):
+        what = ("is a symbolic link" if path.is_symlink()
+                else "exists and no earlier figure wrote it")
+        raise FileExistsError(f"{path} {what}; pass --overwrite (overwrite=True from Python) to "
+                              "replace it")
     format = path.suffix.lstrip(".").lower() or "png"
     metadata = {MARK_KEYS[format]: MARK} if format in MARK_KEYS else None
     with quiet_glyphs():

@@ -98,12 +98,20 @@ def test_the_checkpoint_saves_through_the_same_helper(tmp_path, monkeypatch):
     assert minigrad.load(path) == {"epoch": 2} and os.listdir(tmp_path) == ["checkpoint.npz"]
 
 
-def test_heatmap_png_replaces_a_symlink_not_its_target(tmp_path):
+@pytest.mark.parametrize("target_exists", [True, False])
+def test_heatmap_png_replaces_a_symlink_only_when_told_and_never_its_target(tmp_path,
+                                                                          target_exists):
     from seq2seq.heatmap import plot_heatmap
     target = tmp_path / "keep.png"
-    target.write_bytes(b"not mine")
+    if target_exists:
+        target.write_bytes(b"not mine")
     (tmp_path / "h.png").symlink_to(target)
-    plot_heatmap(np.eye(2), ["a", "b"], ["b", "a"], tmp_path / "h.png")
+    with pytest.raises(FileExistsError, match="h.png is a symbolic link; pass --overwrite"):
+        plot_heatmap(np.eye(2), ["a", "b"], ["b", "a"], tmp_path / "h.png")
+    assert (tmp_path / "h.png").is_symlink()
+    plot_heatmap(np.eye(2), ["a", "b"], ["b", "a"], tmp_path / "h.png", overwrite=True)
+    if not target_exists:
+        return
     assert target.read_bytes() == b"not mine"
     assert (tmp_path / "h.png").read_bytes().startswith(b"\x89PNG")
 
