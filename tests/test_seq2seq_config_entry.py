@@ -69,6 +69,8 @@ LSTM_BAD = [
     ("attention", "bogus", "one of 'dot', 'general', 'additive', 'uniform' or None"),
     ("wiring", "x", "one of 'luong', 'bahdanau'"),
     ("out", 5, "a str"), ("task", None, "a str, not None"),
+    ("task", "pairs\x1b[2J.tsv", "a str without control characters"),
+    ("rnn", "my\rgru.py:GRU", "a str without control characters or None"),
     ("dropout", 0.1, "None: a Transformer's setting, and this run's arch is lstm"),
     ("heads", 2, "None: a Transformer's setting"), ("norm", "pre", "None: a Transformer's"),
     ("positions", "learned", "None: a Transformer's"), ("d_model", 8, "None: a Transformer's"),

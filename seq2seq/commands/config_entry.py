@@ -33,6 +33,7 @@ import typing
 from minigrad.settings import SettingError, SettingTypeError, check_number
 from seq2seq.commands.entry_error import EntryError
 from seq2seq.commands.settings import CHOICES, RULES
+from seq2seq.data.vocab import control_character
 
 # What each model records in its model_config that the config records too, and that decides its
 # weights or what they compute. Not fused: the fused and the composed LSTM hold the same weights,
@@ -69,9 +70,10 @@ def _field(name, found, annotation):
         if not isinstance(found, bool):
             raise EntryError(f"config.{name}", "true or false", found)
     elif str in kinds:
-        if not isinstance(found, str):
+        if not isinstance(found, str) or control_character(found) is not None:
             optional = " or None" if type(None) in kinds else ""
-            raise EntryError(f"config.{name}", "a str" + optional, found)
+            raise EntryError(f"config.{name}", "a str without control characters" + optional,
+                             found)
         if name in CHOICES and found not in CHOICES[name]:
             raise EntryError(f"config.{name}", "one of " + ", ".join(map(repr, CHOICES[name]))
                              + (" or None" if type(None) in kinds else ""), found)
