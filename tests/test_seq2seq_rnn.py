@@ -391,3 +391,15 @@ def test_a_layer_file_kept_in_the_run_folder_itself_is_run_from_there_without_a_
     assert main(["translate", str(out), "123"]) == 1
     assert f"{out / 'my_gru.py'} has changed since the model was trained" in \
         one_error_line(capsys)
+
+
+@pytest.mark.parametrize("named, expected", [
+    (None, "the layer file the checkpoint records, not None"),
+    ("my_gru.py:LSTM", "FILE.py:GRU, the class the checkpoint records"),
+])
+def test_a_layer_named_in_the_config_alone_or_otherwise_is_refused(gru_run, tmp_path, capsys,
+                                                                   named, expected):
+    from conftest import changed_run
+    folder = changed_run(gru_run, tmp_path, lambda state: state["config"].update(rnn=named))
+    assert main(["evaluate", str(folder)]) == 1
+    assert f"its 'config.rnn' entry should be {expected}" in one_error_line(capsys)
