@@ -91,6 +91,16 @@ def wrong_count(op, grads_in):
                      "input(s); return a tuple with one gradient (or None) per input")
 
 
+class WrongShape(ValueError):
+    """A backward returned a gradient of another shape than its input. It keeps the op and what
+    its backward returned (`gradients`, one per input), for a debugger, or the coursework
+    grader, to look at: a gradient left unsummed over a broadcast axis shows which."""
+
+    def __init__(self, message, op, gradients):
+        super().__init__(message)
+        self.op, self.gradients = op, gradients
+
+
 def wrong_shape(op, grads_in):
     for i, (x, grad_x) in enumerate(zip(op.inputs, grads_in)):
         if x.requires_grad and grad_x is not None and np.shape(grad_x) != x.data.shape:
@@ -101,8 +111,8 @@ def wrong_shape(op, grads_in):
                             "(minigrad.ops.arithmetic.unbroadcast(grad, shape))")
             except ValueError:
                 pass
-            return ValueError(f"{op!r}.backward returned a gradient of shape {np.shape(grad_x)} "
-                              f"for input {i}, which has shape {x.data.shape}{hint}")
+            return WrongShape(f"{op!r}.backward returned a gradient of shape {np.shape(grad_x)} "
+                              f"for input {i}, which has shape {x.data.shape}{hint}", op, grads_in)
 
 
 def root_gradient(root, grad=None):

@@ -188,6 +188,15 @@ def test_backward_returning_a_gradient_of_the_wrong_shape():
     assert_names(error, "WrongShape", "input 1", "(2, 3)", "(3,)")
 
 
+def test_the_wrong_shape_error_keeps_the_op_and_the_gradients_its_backward_returned():
+    """For a debugger, or the coursework grader, to see what was returned (unsummed here)."""
+    y = WrongShape()(t(2, 3), t(3))
+    with pytest.raises(ValueError) as error:
+        y.backward(np.arange(6.0).reshape(2, 3))
+    assert error.value.op is y.creator
+    np.testing.assert_array_equal(error.value.gradients[1], np.arange(6.0).reshape(2, 3))
+
+
 def test_backward_returning_the_wrong_number_of_gradients():
     class OneGradient(WrongShape):
         def backward(self, grad_y):
