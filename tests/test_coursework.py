@@ -30,7 +30,7 @@ def failure(exercise, path):
 
 # ---- the reference passes ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("exercise", ["gru_cell", "layer_norm", "logsumexp"])
+@pytest.mark.parametrize("exercise", ["gru_cell", "layer_norm", "logsumexp", "layer_norm_op"])
 def test_the_reference_file_passes_its_checker(tmp_path, exercise):
     path = student_file(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"))
     report = grade(exercise, path)
@@ -322,7 +322,9 @@ def test_reference_gru_cell_matches_torch_gru_cell_outputs_and_every_gradient():
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4])
-def test_reference_layer_norm_matches_torch_layer_norm(number):
+@pytest.mark.parametrize("exercise", ["layer_norm", "layer_norm_op"])
+def test_reference_layer_norm_matches_torch_layer_norm(exercise, number):
+    """The composed reference and the one op, each against PyTorch's, every case and gradient."""
     torch = pytest.importorskip("torch")
     arrays, settings = case_inputs("layer_norm", number)
     eps = settings.get("eps", 1e-5)
@@ -332,7 +334,7 @@ def test_reference_layer_norm_matches_torch_layer_norm(number):
     upstream = np.random.default_rng(number).standard_normal(y_torch.shape)
     (y_torch * torch.from_numpy(upstream)).sum().backward()
     mine = {n: Tensor(a, requires_grad=True) for n, a in arrays.items()}
-    y = reference.layer_norm(*mine.values(), **settings)
+    y = getattr(reference, exercise)(*mine.values(), **settings)
     (y * Tensor(upstream)).sum().backward()
     np.testing.assert_allclose(y.data, y_torch.detach().numpy(), rtol=1e-10, atol=1e-10)
     for name in arrays:

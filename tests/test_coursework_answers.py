@@ -44,12 +44,13 @@ def refusal(floor, exercise, path, passes_otherwise=True):
     return str(caught.value)
 
 
-@pytest.mark.parametrize("exercise", ["gru_cell", "layer_norm", "logsumexp"])
+@pytest.mark.parametrize("exercise", ["gru_cell", "layer_norm", "logsumexp", "layer_norm_op"])
 def test_one_import_of_the_engine_reference_is_refused(tmp_path, exercise):
-    """(Without the refusal, the reference's logsumexp would still fail: its output is not made
-    by an op of the student's file.)"""
+    """(Without the refusal, the reference's logsumexp and layer_norm_op would still fail: their
+    output is not made by an op of the student's file.)"""
     path = student_file(tmp_path, f"from tests.reference.minigrad_reference import {exercise}\n")
-    message = refusal("minigrad", exercise, path, passes_otherwise=exercise != "logsumexp")
+    message = refusal("minigrad", exercise, path,
+                      passes_otherwise=exercise not in ("logsumexp", "layer_norm_op"))
     assert message.startswith(f"{exercise}: your code opens the reference solutions "
                               "(minigrad_reference.py), an answer to this exercise")
     assert "reading the answer is allowed, running it is not." in message

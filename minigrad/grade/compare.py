@@ -6,6 +6,7 @@ Each raises `SolutionFailed` with the message the student reads, or returns what
 
 import numpy as np
 
+from minigrad.grade import diagnose
 from minigrad.grade.solution import SolutionFailed
 from minigrad.tensor import Tensor
 
@@ -70,3 +71,22 @@ def as_outputs(result, exercise, names, where):
             raise SolutionFailed(f"{exercise.name}: the output {name} is a {type(value).__name__}, "
                                  f"not a minigrad Tensor, for {where}")
     return tuple(results)
+
+
+def compare_gradients(exercise, where, names, got, wanted, atol, rtol, facts, parts, named=()):
+    """Compare the gradient of every input that the graded code's process gave back (`got`,
+    an array or None each) with the reference's (`wanted`). A failure says more when it can
+    (`facts`, from that process): a cut graph, or whose backward to look at; or, in its
+    place, the lines `named` that name a known mistake (the grader's own diagnosis)."""
+    for x, grad, want_grad in zip(names, got, wanted):
+        try:
+            compare_arrays(f"{exercise.name}: the gradient with respect to {x}",
+                           np.zeros_like(want_grad) if grad is None else grad,
+                           want_grad, where, atol, rtol)
+        except SolutionFailed as failure:
+            cut = diagnose.cut_report(names, got, wanted, facts.get("suspects", []), parts, atol)
+            if cut is not None:
+                raise SolutionFailed(f"{exercise.name}: {cut[0]}, for {where}:\n  "
+                                     + "\n  ".join(cut[1:])) from None
+            more = list(named) or facts.get("hint", [])
+            raise SolutionFailed("\n  ".join([str(failure)] + more)) from None

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from minigrad.autograd import Function
+from minigrad.grade import layer_norm_mistakes
 from minigrad.grade.expected import stored
 from minigrad.grade.grader import Case, SolutionFailed, function_exercise
 from minigrad.nn.fused_layer_norm import FusedLayerNorm, fused_layer_norm
@@ -75,19 +76,28 @@ def logsumexp_cases():
     return cases
 
 
-def logsumexp_is_one_op(facts, where, path):
-    """The exercise is to write an op: the output must come from a Function subclass defined in
-    the student's file. Judged here from what the graded code's process gave back as data (the
-    op's classes and its file, run_cases.made_by): a fact about the code, not a number, so code
-    in that process set on it can forge it; the outputs and gradients are checked apart."""
-    function = f"{Function.__module__}.{Function.__qualname__}"
-    own = (function in facts.get("made_by_classes", [])
-           and facts.get("made_by_file") == os.path.realpath(path))
-    if not own:
-        made_by = facts.get("made_by") or "no op"
-        raise SolutionFailed(f"logsumexp: the output should be made by your own op (a subclass of "
-                             f"minigrad.Function with forward and backward, defined in your file), "
-                             f"but it was made by {made_by}, for {where}")
+def own_op(exercise):
+    """The check `extra` that the output of `exercise` is made by an op of the student's own:
+    a Function subclass defined in the student's file. Judged here from what the graded code's
+    process gave back as data (the op's classes and its file, run_cases.made_by): a fact about
+    the code, not a number, so code in that process set on it can forge it; the outputs and
+    gradients are checked apart."""
+
+    def is_one_op(facts, where, path):
+        function = f"{Function.__module__}.{Function.__qualname__}"
+        own = (function in facts.get("made_by_classes", [])
+               and facts.get("made_by_file") == os.path.realpath(path))
+        if not own:
+            made_by = facts.get("made_by") or "no op"
+            raise SolutionFailed(f"{exercise}: the output should be made by your own op (a "
+                                 f"subclass of minigrad.Function with forward and backward, "
+                                 f"defined in your file), but it was made by {made_by}, for "
+                                 f"{where}")
+
+    return is_one_op
+
+
+logsumexp_is_one_op = own_op("logsumexp")
 
 
 EXERCISES = {e.name: e for e in [
@@ -108,4 +118,10 @@ EXERCISES = {e.name: e for e in [
         "logsumexp(x, axis=-1, keepdims=False) -> y, made by your own Function",
         stored(EXPECTED, "logsumexp"), logsumexp_cases, outputs=("y",),
         extra=logsumexp_is_one_op, answers=LOG_SUM_EXPS, by_hand=True),
+    function_exercise(
+        "layer_norm_op", "layer normalisation as one op, its backward derived by hand",
+        "layer_norm_op", "layer_norm_op(x, weight, bias, eps=1e-5) -> y, made by your own Function",
+        stored(EXPECTED, "layer_norm_op"), layer_norm_cases, outputs=("y",),
+        extra=own_op("layer_norm_op"), answers=LAYER_NORMS, by_hand=True,
+        mistakes=layer_norm_mistakes.diagnosis),
 ]}

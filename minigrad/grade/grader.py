@@ -46,7 +46,7 @@ from minigrad.command import (
 )
 from minigrad.gradcheck import GradcheckError, disagreement
 from minigrad.grade import diagnose
-from minigrad.grade.compare import compare_arrays, describe, difference
+from minigrad.grade.compare import compare_arrays, compare_gradients, describe, difference
 from minigrad.grade.process import run_child
 from minigrad.grade.solution import SolutionFailed, call, load_solution, require
 
@@ -87,7 +87,7 @@ class Exercise:
 
 def function_exercise(name, title, defines, signature, expected, cases, outputs,
                       atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=(),
-                      intermediates=(), parts=None, by_hand=False):
+                      intermediates=(), parts=None, by_hand=False, mistakes=None):
     """An Exercise for a function of tensors: `expected(cases, outputs, names)` gives, per case,
     the right outputs (named by `outputs`), gradients and intermediates (expected.stored: read
     from a data file; expected.computed: a reference run here); `cases()` lists the inputs.
@@ -97,7 +97,9 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
     ...) in the formulas' order, are compared when an output is wrong; `parts`, {input name:
     (block names)}, names the blocks of a stacked weight that a cut graph may starve.
     `by_hand`: the backward must be derived by hand; one that runs the student's forward (or
-    their function) again, as finite differences do, fails (by_hand.py)."""
+    their function) again, as finite differences do, fails (by_hand.py). `mistakes(case,
+    expected, gradients, returned)` gives lines naming a known mistake that a wrong gradient
+    shows (layer_norm_mistakes.diagnosis), computed here."""
 
     def run(path, exercise):
         all_cases = cases()
@@ -138,12 +140,16 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
                 raise SolutionFailed("\n  ".join([str(failure)] + more)) from None
         if extra is not None:
             extra(facts, where, path)
-        if facts.get("stage") == "backward" and "failed" in facts:
-            raise SolutionFailed(facts["failed"])
         got = [results.array(f"{prefix}grad/{x}", f"the gradient with respect to {x}", where)
                if results.has(f"{prefix}grad/{x}") else None for x in case.arrays]
+        returned = {x: results.array(f"{prefix}returned/{x}", f"the gradient of {x}", where)
+                    for x in case.arrays if results.has(f"{prefix}returned/{x}")}
+        named = [] if mistakes is None else mistakes(case, wanted, dict(zip(case.arrays, got)),
+                                                     returned)
+        if facts.get("stage") == "backward" and "failed" in facts:
+            raise SolutionFailed("\n  ".join([facts["failed"]] + named))
         compare_gradients(exercise, where, list(case.arrays), got, wanted.grads, atol, rtol,
-                          facts, parts or {})
+                          facts, parts or {}, named)
         if facts.get("stage") == "gradcheck" and "failed" in facts:
             raise SolutionFailed(facts["failed"])
         try:
@@ -206,23 +212,6 @@ def case_names(cases):
     return names
 
 
-def compare_gradients(exercise, where, names, got, wanted, atol, rtol, facts, parts):
-    """Compare the gradient of every input that the graded code's process gave back (`got`,
-    an array or None each) with the reference's (`wanted`). A failure says more when it can
-    (`facts`, from that process): a cut graph, or whose backward to look at."""
-    for x, grad, want_grad in zip(names, got, wanted):
-        try:
-            compare_arrays(f"{exercise.name}: the gradient with respect to {x}",
-                           np.zeros_like(want_grad) if grad is None else grad,
-                           want_grad, where, atol, rtol)
-        except SolutionFailed as failure:
-            cut = diagnose.cut_report(names, got, wanted, facts.get("suspects", []), parts, atol)
-            if cut is not None:
-                raise SolutionFailed(f"{exercise.name}: {cut[0]}, for {where}:\n  "
-                                     + "\n  ".join(cut[1:])) from None
-            raise SolutionFailed("\n  ".join([str(failure)] + facts.get("hint", []))) from None
-
-
 # ---- Grading, from Python or from the command line ----------------------------------
 
 def grade(exercises, name, path):
@@ -251,7 +240,7 @@ def case_inputs(exercises, name, number):
 
 # Which command grades which exercise, as plain names: minigrad imports no floor above it, yet
 # names their graders (tests/test_coursework.py checks this against each grader's EXERCISES).
-GRADERS = {"python -m minigrad.grade": ("gru_cell", "layer_norm", "logsumexp"),
+GRADERS = {"python -m minigrad.grade": ("gru_cell", "layer_norm", "logsumexp", "layer_norm_op"),
            "python -m attention.grade": ("general_attention", "multi_head"),
            "python -m seq2seq.grade": ("beam_search",)}
 

@@ -5,7 +5,8 @@ process (grader.py). Nothing here compares anything.
 For case k (from 1) it keeps, as arrays: `k/out/j` the output j; `k/kept/NAME` the named
 intermediates (r, z, n) of the student's function; `k/grad/NAME` each input's gradient for the
 upstream gradients `k/upstream/j` that the grader sent; `k/analytic/i`, `k/numeric/i` the
-gradient check's halves (minigrad.gradcheck.analytic_and_numeric). And as text, the
+gradient check's halves (minigrad.gradcheck.analytic_and_numeric); `k/returned/NAME` what an
+op's backward returned for input NAME when the engine refused its shape. And as text, the
 diagnosis's (diagnose.py): the line of the student's file that made each output and
 intermediate, the tensors from outside the graph, which op made the output. The first error
 stops it, noted with the stage it stopped at ("call", "backward", "gradcheck"): the grader
@@ -25,6 +26,7 @@ from minigrad.grade import diagnose
 from minigrad.grade.by_hand import forward_watch, numerical_backward
 from minigrad.grade.compare import as_outputs, describe
 from minigrad.grade.solution import SolutionFailed, call, error_text, refusing_answers
+from minigrad.op_errors import WrongShape
 from minigrad.tensor import Tensor
 
 
@@ -99,6 +101,7 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
     except SolutionFailed:
         raise
     except (Exception, SystemExit) as error:  # the student's code: anything can happen
+        keep_returned(error, inputs, result, prefix)
         raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
                              f"{error_text(error, path)}, for {where}") from None
     for x in inputs:
@@ -109,6 +112,19 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
 
     found["stage"] = "gradcheck"
     found["checked"] = gradcheck_halves(exercise, fn, case, where, path, result, prefix)
+
+
+def keep_returned(error, inputs, result, prefix):
+    """When the engine refused a gradient of another shape than its input (WrongShape) from an
+    op that takes the exercise's inputs, keep what that op's backward returned for each of them,
+    as `k/returned/NAME`: the grader's diagnosis tells a gradient left unsummed over a
+    broadcast axis by its numbers (layer_norm_mistakes.py)."""
+    if not isinstance(error, WrongShape):
+        return
+    for x, grad_x in zip(error.op.inputs, error.gradients):
+        if any(x is y for y in inputs) and isinstance(grad_x, np.ndarray) and (
+                grad_x.shape != x.shape and grad_x.dtype.kind in "biuf"):
+            result[f"{prefix}returned/{x.name}"] = np.array(grad_x)
 
 
 def made_by(creator):

@@ -76,6 +76,48 @@ def layer_norm(x, weight, bias, eps=1e-5):
     return centred / (variance + eps).sqrt() * weight + bias    # (..., D)
 
 
+class LayerNormOp(Function):
+    """Layer normalisation as one op, over the last axis, as torch.nn.LayerNorm(D):
+
+        sigma = sqrt(var + eps)     xhat = (x - mean) / sigma     y = xhat * weight + bias
+
+    With g = dL/dy * weight (the gradient arriving at xhat), means over each row:
+        dL/dx      = (g - mean(g) - xhat * mean(g * xhat)) / sigma
+        dL/dweight = sum of dL/dy * xhat,  dL/dbias = sum of dL/dy,  over every axis but the last
+    (mean and sigma depend on every x_j of the row: d mean/d x_j = 1/D, d sigma/d x_j =
+    xhat_j / D; the two terms subtracted from g are theirs.)
+    x: (..., D)  weight, bias: (D,)  ->  y: (..., D)
+    """
+
+    settings = ("eps",)
+    saves = ("xhat", "inv_sigma", "weight")
+
+    def __init__(self, eps=1e-5):
+        self.eps = eps
+
+    def forward(self, x, weight, bias):
+        mean = x.mean(axis=-1, keepdims=True)                               # (..., 1)
+        centred = x - mean                                                  # (..., D)
+        variance = (centred ** 2).mean(axis=-1, keepdims=True)              # (..., 1)
+        self.inv_sigma = 1 / np.sqrt(variance + self.eps)                   # (..., 1)
+        self.xhat = centred * self.inv_sigma                                # (..., D)
+        self.weight = weight                                                # (D,)
+        return self.xhat * weight + bias                                    # (..., D)
+
+    def backward(self, grad_y):                                             # (..., D)
+        xhat, leading = self.xhat, tuple(range(grad_y.ndim - 1))
+        g = grad_y * self.weight                                            # (..., D)
+        grad_x = self.inv_sigma * (g - g.mean(axis=-1, keepdims=True)
+                                   - xhat * (g * xhat).mean(axis=-1, keepdims=True))
+        grad_weight = (grad_y * xhat).sum(axis=leading)                     # (D,)
+        grad_bias = grad_y.sum(axis=leading)                                # (D,)
+        return grad_x, grad_weight, grad_bias
+
+
+def layer_norm_op(x, weight, bias, eps=1e-5):
+    return LayerNormOp(eps)(x, weight, bias)
+
+
 class LogSumExp(Function):
     """y = log sum_i exp(x_i)   along `axis`          as torch.logsumexp(x, dim, keepdim)
 

@@ -29,7 +29,8 @@ from attention.grade import exercises as attention  # noqa: E402
 REFERENCES = (
     (engine, {"gru_cell": minigrad_reference.gru_cell,
               "layer_norm": minigrad_reference.layer_norm,
-              "logsumexp": minigrad_reference.logsumexp}),
+              "logsumexp": minigrad_reference.logsumexp,
+              "layer_norm_op": minigrad_reference.layer_norm_op}),
     (attention, {"general_attention": attention_reference.general_attention,
                  "multi_head": attention_reference.multi_head_attention}),
 )
