@@ -1,7 +1,7 @@
 """Graders for the coursework (docs/coursework.md): run your solution, compare it with the
 stored right answers.
 
-    python -m minigrad.grade gru_cell my_gru.py        # also: layer_norm, logsumexp
+    python -m minigrad.grade gru_cell my_gru.py   # also: layer_norm, logsumexp, layer_norm_op
 
 or from Python:
 
@@ -23,6 +23,7 @@ compare     the student's results against the expected ones: the element off, th
 answers     a solution that runs the project's own version of the piece is refused
 by_hand     a backward that runs its own forward again (finite differences) is refused
 diagnose    where a wrong solution goes wrong (student_code: the lines of yours that made what)
+layer_norm_mistakes  the known mistakes of layer_norm_op's backward, named by their numbers
 """
 
 import importlib
