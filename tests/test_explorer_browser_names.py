@@ -1,6 +1,6 @@
 """The explorer page in a real browser, with graphs that once broke it: scope names that are
 also names of JavaScript's objects or the separators of paths, a hooked tensor in predict mode,
-and an op with a thousand inputs.
+an op with a thousand inputs, and more than ten scopes folded at once.
 (The browser, and the checks made on every page, are those of test_explorer_browser.py.)"""
 
 import numpy as np
@@ -110,3 +110,15 @@ def test_nan_and_infinity_are_spelled_alike_in_boxes_and_sums(tmp_path, open_pag
     text = page.locator("#step").text_content() + page.locator("#graph").text_content()
     assert "nan" in text and "inf" in text
     assert "NaN" not in text and "Infinity" not in text
+
+
+def test_folded_lists_the_scopes_in_the_pages_order_past_ten_of_them(tmp_path, open_page):
+    """(Sorted as text, scope 10 came before scope 2.)"""
+    x = Tensor([1.0, 2.0], requires_grad=True, name="x")
+    loss = sum((nested([f"part {k}"], x).sum() for k in range(12)), Tensor(0.0))
+    explorer = explore(loss)
+    page = open_page(explorer.save(tmp_path / "twelve.html"))
+    for k in range(12):
+        page.evaluate(f"window.explorer.fold('part {k}')")
+    assert state(page, "folded()") == explorer.data["scopes"] == [
+        [f"part {k}"] for k in range(12)]

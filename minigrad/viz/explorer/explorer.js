@@ -169,7 +169,8 @@ window.explorer = {
   fold: function (scope) { fold(scope, true); },
   unfold: function (scope) { fold(scope, false); },
   folded: function () {
-    return Array.from(state.folded).sort().map(function (k) { return DATA.scopes[k]; });
+    return Array.from(state.folded).sort(function (a, b) { return a - b; })    // the page's order
+      .map(function (k) { return DATA.scopes[k]; });
   },
   question: function () {             // the one asked now, else the step's last
     var here = questionsAt[state.step] || [], q = pending(state.step) || here[here.length - 1];
