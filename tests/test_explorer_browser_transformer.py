@@ -144,7 +144,8 @@ def walk_answering(page, questions, choose, keys=True):
     return right
 
 
-@pytest.mark.parametrize("causal", [False, True])
+# (The causal block offers every mistake the other does, and the mask's: the other is slow.)
+@pytest.mark.parametrize("causal", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_a_blocks_every_question_answered_right_or_with_each_mistake_it_names(
         tmp_path, open_page, causal):
     out = tmp_path / "block.html"
