@@ -82,8 +82,9 @@ def run_step(translator, sentence, step):
             logits, state, _ = decoder.step(token, state, enc_outputs, src_mask)
             token = logits.data.argmax(-1)                              # (1,)
             if token[0] == tgt.eos_id:                  # the translation ended at step `done`
+                tokens = f"{done} token" + "s" * (done != 1)
                 raise SettingError("step", f"{step} is past the end of the translation of "
-                                   f"{sentence!r}: it is {done} tokens long and writes <eos> "
+                                   f"{sentence!r}: it is {tokens} long and writes <eos> "
                                    f"at step {done}, so the steps are 0 to {done}")
     if step >= limit:                                   # (decoding never wrote <eos>)
         raise SettingError("step", f"{step} is past the last step decoding of {sentence!r} "
