@@ -59,3 +59,19 @@ def test_a_resume_with_another_batch_size_goes_on_with_the_warm_up_from_the_upda
     k = updates + 1                                 # the lr saved is the next update's
     expected = scale * 16 ** -0.5 * min(k ** -0.5, k * warmup ** -1.5)
     assert math.isclose(state["optimizer"]["param_groups"][0]["lr"], expected, rel_tol=1e-12)
+
+
+def test_a_resume_with_another_lr_warms_up_to_it(tmp_path):
+    """The new --lr was recorded, but the schedule kept the checkpoint's base: the weights were
+    those of a resume without it."""
+    same, changed = tmp_path / "same", tmp_path / "changed"
+    for out in (same, changed):
+        assert main(["train", *TINY, "--warmup", "20", "--epochs", "1", "--out", str(out)]) == 0
+    assert main(["train", "--resume", "--epochs", "2", "--out", str(same), "--no-progress"]) == 0
+    assert main(["train", "--resume", "--epochs", "2", "--out", str(changed), "--no-progress",
+                 "--lr", "0.1"]) == 0
+    state = saved(changed)
+    assert state["config"]["lr"] == 0.1
+    assert math.isclose(state["optimizer"]["param_groups"][0]["initial_lr"],
+                        0.1 * math.sqrt(16 * 20), rel_tol=1e-12)
+    assert state["history"][-1]["loss"] != saved(same)["history"][-1]["loss"]

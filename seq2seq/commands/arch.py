@@ -109,7 +109,9 @@ def make_schedule(optimizer, config, updates_done=0):
     from minigrad.optim.lr_scheduler import NoamLR
     if not config.warmup:
         return None
-    optimizer.lr = config.lr * math.sqrt(config.d_model * config.warmup)
+    # The schedule's base is this config's --lr, also on a resume that changed it: NoamLR keeps
+    # the optimiser's first base (initial_lr, restored from the checkpoint) otherwise.
+    optimizer.lr = optimizer.initial_lr = config.lr * math.sqrt(config.d_model * config.warmup)
     schedule = NoamLR(optimizer, config.d_model, config.warmup)
     schedule.load_state_dict({"base_lr": schedule.base_lr, "last_epoch": updates_done})
     return schedule
