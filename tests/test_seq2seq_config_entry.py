@@ -117,6 +117,7 @@ def test_a_resume_blames_a_bad_saved_value_on_the_checkpoint_not_an_option(
     ("dropout", 0.5, "0.0, as model_config says"), ("positions", "bogus", "one of"),
     ("arch", "lstm", "'transformer', the model model_config describes"),
     ("heads", 3, "a divisor of config.d_model (8)"),       # model_config says 3 as well
+    ("warmup", 10 ** 30, "an integer in [0, 1000000000]"),  # NoamLR's own error, at resume only
 ])
 def test_a_transformer_runs_saved_settings_are_held_to_what_such_a_run_saves(
         transformer_run, tmp_path, capsys, name, value, expected):

@@ -51,7 +51,8 @@ RULES = {
     "layers": dict(low=1, high=MAX_LAYERS, integer=True),
     "heads": dict(low=1, high=MAX_HEADS, integer=True),
     "dropout": dict(low=0, high=1, high_open=True),
-    "warmup": INTEGER_AT_LEAST_0,               # updates before the learning rate peaks
+    "warmup": dict(low=0, high=10 ** 9, integer=True,   # updates before the rate peaks
+                   why="updates before the learning rate peaks, more than any run makes"),
     "label_smoothing": dict(low=0, high=1),
     "hidden_size": INTEGER_AT_LEAST_1,
     "batch_size": dict(low=1, high=MAX_EXAMPLES, integer=True,   # larger: the whole data set
