@@ -69,6 +69,18 @@ def test_a_model_too_large_for_memory_is_refused_naming_d_model(tmp_path, capsys
     assert "--d-model 100000 is too large" in one_error_line(capsys)
 
 
+def test_sequences_too_long_for_memory_are_blamed_on_max_len_not_on_embed_size(
+        tmp_path, capsys, monkeypatch):
+    """The Transformer's config holds the --embed-size it never uses; the long sequences were
+    blamed on it."""
+    monkeypatch.setattr(sizes, "memory_limit", lambda: 2 ** 30)
+    monkeypatch.setattr("seq2seq.commands.train.Transformer", None)    # never built
+    assert main(["train", "--arch", "transformer", "--task", "sort", "--min-len", "1000",
+                 "--max-len", "1000", "--num-examples", "200", "--out",
+                 str(tmp_path / "run")]) == 1
+    assert "--max-len 1000 is too large: training needs about" in one_error_line(capsys)
+
+
 @pytest.mark.parametrize("settings", [dict(norm="pre", positions="sinusoidal", max_len=9),
                                       dict(norm="post", positions="learned", max_len=9)])
 def test_the_expected_shapes_are_the_transformers_own(settings):

@@ -25,7 +25,10 @@ from minigrad.settings import SettingError
 
 FLOAT = 8                       # bytes: the model trains in float64
 FALLBACK_LIMIT = 16 * 1024 ** 3
-SIZE_SETTINGS = ("embed_size", "hidden_size", "batch_size", "d_model", "d_ff", "layers")
+SIZE_SETTINGS = ("embed_size", "hidden_size", "batch_size", "d_model", "d_ff", "layers",
+                 "max_len")
+OWN_SIZES = {"lstm": ("embed_size", "hidden_size"),             # what each model is sized by
+             "transformer": ("d_model", "d_ff", "layers")}
 
 
 def lstm_shapes(prefix, input_size, hidden_size):
@@ -154,9 +157,13 @@ def _check(need, what, config, src_vocab_size, tgt_vocab_size):
 
 
 def _largest(sizes):
-    """The size furthest above its usual value: the one the message blames."""
+    """The size furthest above its usual value: the one the message blames, among the settings
+    of the model `sizes` describes (a Transformer's config holds an --embed-size it never uses),
+    the batch, the longest sequence (--max-len) and the vocabularies."""
     from seq2seq.commands.settings import SIZE_DEFAULTS
     usual = dict(SIZE_DEFAULTS, src_vocab_size=1000, tgt_vocab_size=1000)
-    names = [name for name in (*SIZE_SETTINGS, "src_vocab_size", "tgt_vocab_size")
-             if isinstance(sizes.get(name), int)]
+    arch = "transformer" if isinstance(sizes.get("d_model"), int) else "lstm"
+    names = [name for name in (*OWN_SIZES[arch], "batch_size", "max_len", "src_vocab_size",
+                               "tgt_vocab_size")
+             if isinstance(sizes.get(name), int) and not isinstance(sizes.get(name), bool)]
     return max(names, key=lambda name: sizes[name] / usual[name])
