@@ -83,17 +83,37 @@ def save(figure, path, dpi=100, overwrite=False):
     metadata says so), or with `overwrite`: a thesis.pdf is never lost to a heatmap. A symbolic
     link there (even a broken one) is the user's too, never ours: replaced, not its target, and
     only with `overwrite`."""
-    path = Path(path)
-    if os.path.lexists(path) and not overwrite and (path.is_symlink() or not _ours(path)):
-        what = ("is a symbolic link" if path.is_symlink()
-                else "exists and no earlier figure wrote it")
-        raise FileExistsError(f"{path} {what}; pass --overwrite (overwrite=True from Python) to "
-                              "replace it")
+    path = check_figure_path(path, overwrite)
     format = path.suffix.lstrip(".").lower() or "png"
     metadata = {MARK_KEYS[format]: MARK} if format in MARK_KEYS else None
     with quiet_glyphs():
         atomic_write(path, lambda file: figure.savefig(file, format=format, dpi=dpi,
                                                        metadata=metadata))
+    return path
+
+
+FORMATS = ("png", "pdf", "svg", "svgz", "ps", "eps", "jpg", "jpeg", "tif", "tiff", "webp",
+           "pgf", "raw", "rgba")                # matplotlib's, with Pillow for jpg, tif, webp
+
+
+def check_figure_path(path, overwrite=False):
+    """What `save` would refuse, checked before a command does the work the figure shows (a
+    translation, a training): a folder that does not exist, a format matplotlib does not write,
+    a file or a symbolic link there that no figure of ours wrote, without `overwrite`. Returns
+    the path as a Path."""
+    from minigrad.files import no_directory
+    path = Path(path)
+    format = path.suffix.lstrip(".").lower() or "png"
+    if format not in FORMATS:
+        raise ValueError(f"cannot draw {path}: .{format} is not a picture format matplotlib "
+                         f"writes (.png, .pdf, .svg, ...)")
+    if not path.parent.is_dir():
+        raise no_directory(path, "draw")
+    if os.path.lexists(path) and not overwrite and (path.is_symlink() or not _ours(path)):
+        what = ("is a symbolic link" if path.is_symlink()
+                else "exists and no earlier figure wrote it")
+        raise FileExistsError(f"{path} {what}; pass --overwrite (overwrite=True from Python) to "
+                              "replace it")
     return path
 
 

@@ -425,3 +425,20 @@ def test_a_pairs_line_separated_by_spaces_names_sep_with_a_space(tmp_path, capsy
     assert one_error_line(capsys) == (f"error: {pairs}:1: expected 'source\\ttarget', found no "
                                       "'\\t' in 'abc cba'; if the columns are separated by "
                                       "something else, give it with --sep ' '")
+
+
+@pytest.mark.parametrize("plot, words", [
+    ("nodir/h.png", "cannot draw 'nodir/h.png': no directory 'nodir'"),
+    ("h.txt", "cannot draw h.txt: .txt is not a picture format matplotlib writes"),
+    ("mine.png", "mine.png exists and no earlier figure wrote it; pass --overwrite"),
+])
+def test_translate_refuses_a_plot_it_cannot_write_before_it_translates(run_folder, tmp_path,
+                                                                       monkeypatch, capsys,
+                                                                       plot, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.png").write_bytes(b"my picture")
+    assert main(["translate", str(run_folder), "12", "--plot", plot]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1    # nothing translated
+    assert captured.err.startswith("error: ") and words in captured.err
+    assert (tmp_path / "mine.png").read_bytes() == b"my picture"

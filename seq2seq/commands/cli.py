@@ -61,7 +61,8 @@ def cmd_train(args):
         config = with_defaults(config)
         done = len(saved.get("history", ()))
         if done >= config.epochs:
-            say(f"nothing left to train: {config.out} has already trained {done} epochs "
+            epochs = f"{done} epoch" + "s" * (done != 1)
+            say(f"nothing left to train: {config.out} has already trained {epochs} "
                 f"(--epochs {config.epochs}); pass a larger --epochs to train on")
             return
     # On resume, the saved layer runs from the run folder's copy, or from the file --rnn names
@@ -104,6 +105,9 @@ def cmd_translate(args):
     from seq2seq.heatmap import MAX_TEXT_TOKENS, plot_layer_heads
     from seq2seq.models.transformer import Transformer
     from seq2seq.translator import load_translator
+    if args.plot:                           # refused before the work, not after it
+        from attention.figures import check_figure_path
+        check_figure_path(args.plot, args.overwrite)
     translator, state = load_translator(args.run, args.rnn_file)
     translation = translator.translate(args.text, beam_size=args.beam_size)
     if translation.unknown:
