@@ -28,6 +28,7 @@ TINY = ["--tasks", "reverse,dates", "--budget", "0.3", "--num-examples", "60"]
     (["--budget", "-1"], "--budget must be a finite number in (0, 86400], got -1"),
     (["--budget", "0"], "--budget must be"),
     (["--updates", "0"], "--updates must be an integer in [1, 1000000], got 0"),
+    (["--num-examples", "5"], "--num-examples must be an integer >= 10, got 5"),
     (["--budget", "5", "--updates", "10"], "--updates and --budget are two budgets"),
 ])
 def test_bad_tasks_and_budgets_are_one_line_and_nothing_is_made(tmp_path, capsys, argv, words):

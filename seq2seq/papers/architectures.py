@@ -96,6 +96,8 @@ def compare_architectures(out="runs/compare-architectures", task_names=DEFAULT_T
         check_number("updates", updates, integer=True, low=1, high=MAX_UPDATES,
                      why="updates of training per model per task")
     check_settings(seed=seed, num_examples=num_examples)
+    check_number("num_examples", num_examples, integer=True, low=10,
+                 why="a tenth of the sources is held out to score the models on")
     if "dates" in task_names and (dates_file is None or not Path(dates_file).is_file()):
         log("skipping dates: " + ("no --dates-file given" if dates_file is None else
                                   f"no file at --dates-file {dates_file}")
