@@ -137,6 +137,9 @@ def add_command(commands):
 RANDOM_DEFAULTS = {"keys": 4, "dim": 2, "value_dim": 2, "seed": 0}
 
 
+MAX_SIZE = 256          # queries, keys and sizes of a --random step (10,000 queries took minutes)
+
+
 def add_example_options(parser, seed_help="with --random"):
     """The options that choose the step, the same for `draw` and `explore`. The sizes and the
     seed default to None, so that one given where it does nothing can be refused (the defaults
@@ -177,9 +180,11 @@ def example_from_options(args, seed_also=""):
         return {}
     sizes = {name: RANDOM_DEFAULTS[name] if getattr(args, name) is None else getattr(args, name)
              for name in RANDOM_DEFAULTS}
-    check_number("--random", args.random, low=1, integer=True)
+    why = "a drawing or a page shows every number: more than a few hundred a side is unreadable"
+    check_number("--random", args.random, low=1, high=MAX_SIZE, integer=True, why=why)
     for name in ("keys", "dim", "value_dim"):
-        check_number(f"--{name.replace('_', '-')}", sizes[name], low=1, integer=True)
+        check_number(f"--{name.replace('_', '-')}", sizes[name], low=1, high=MAX_SIZE,
+                     integer=True, why=why)
     check_number("--seed", sizes["seed"], low=0, integer=True)
     query, keys, values = random_example(args.random, sizes["keys"], sizes["dim"],
                                          sizes["value_dim"], sizes["seed"])

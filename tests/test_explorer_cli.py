@@ -44,8 +44,11 @@ def test_a_page_into_a_missing_folder_says_how_to_make_it(tmp_path, capsys, monk
 
 @pytest.mark.parametrize("args, words", [
     (["--out", "x.svg"], "ending in .html"),
-    (["--random", "0"], "--random must be an integer >= 1, got 0"),
+    (["--random", "0"], "--random must be an integer in [1, 256], got 0"),
     (["--random", "2", "--seed", "-1"], "--seed must be an integer >= 0, got -1"),
+    (["--random", "10000", "--keys", "1000"], "--random must be an integer in [1, 256], got "
+                                              "10000 (a drawing or a page shows every number"),
+    (["--random", "2", "--dim", "1000"], "--dim must be an integer in [1, 256], got 1000"),
 ])
 def test_attention_explore_bad_options_are_one_line(args, words, tmp_path, capsys,
                                                     monkeypatch):

@@ -187,7 +187,7 @@ def test_attention_draw_command(tmp_path, capsys):
                  str(tmp_path / "batch.png")]) == 0
     assert (tmp_path / "batch.png").read_bytes().startswith(b"\x89PNG")
     assert main(["draw", "--random", "0"]) == 1
-    assert "--random must be an integer >= 1, got 0" in capsys.readouterr().err
+    assert "--random must be an integer in [1, 256], got 0" in capsys.readouterr().err
 
 
 # ---- seq2seq ------------------------------------------------------------------------------
