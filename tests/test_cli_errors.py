@@ -427,6 +427,18 @@ def test_a_pairs_line_separated_by_spaces_names_sep_with_a_space(tmp_path, capsy
                                       "something else, give it with --sep ' '")
 
 
+def test_sep_written_as_backslash_t_is_a_tab(tmp_path, capsys):
+    """The help shows the default as '\\t'; typed so, a shell passes the two characters."""
+    pairs = tmp_path / "tabs.tsv"
+    pairs.write_text("".join(f"{n}\t{str(n)[::-1]}\n" for n in range(100, 160)),
+                     encoding="utf-8")
+    out = tmp_path / "run"
+    assert main(["train", "--task", str(pairs), "--sep", "\\t", "--epochs", "1",
+                 "--hidden-size", "8", "--embed-size", "4", "--no-progress", "--out",
+                 str(out)]) == 0
+    assert main(["evaluate", str(out), "--task", str(pairs), "--sep", "\\t"]) == 0
+
+
 @pytest.mark.parametrize("plot, words", [
     ("nodir/h.png", "cannot draw 'nodir/h.png': no directory 'nodir'"),
     ("h.txt", "cannot draw h.txt: .txt is not a picture format matplotlib writes"),

@@ -21,6 +21,7 @@ from seq2seq.commands.train_options import (
     given_options,
     resumed_config,
     saved_run,
+    separator,
 )
 
 
@@ -149,7 +150,8 @@ def main(argv=None):
     p.add_argument("run", help="the run folder (or its checkpoint.npz)")
     p.add_argument("--task", help="a built-in task or a pairs file (default: the validation "
                                   "pairs the run recorded)")
-    p.add_argument("--sep", help="separator in a pairs file (default: a tab)")
+    p.add_argument("--sep", type=separator,
+                   help="separator in a pairs file (default: a tab, '\\t' or a real one)")
     add_columns_option(p)
     p.add_argument("--num-examples", type=int, default=1000,
                    help="pairs generated for a built-in --task")

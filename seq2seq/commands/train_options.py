@@ -8,12 +8,19 @@ from seq2seq.commands.settings import CHOICES, check_train_config
 from seq2seq.commands.train import TrainConfig
 
 
+def separator(text):
+    """--sep as typed: a tab may be written as the two characters \\t (as the help shows the
+    default), which a shell passes on as they are."""
+    return "\t" if text == "\\t" else text
+
+
 def add_train_options(parser, defaults=TrainConfig()):
     parser.add_argument("--task", default=defaults.task,
                         help="toy-ja-en, dates, reverse, copy (digit strings), sort "
                         "(strings of the digits 0, 1 and 2), or a file of source/target pairs")
     parser.add_argument("--out", default=defaults.out, help="the run folder")
-    parser.add_argument("--sep", default=defaults.sep, help="separator in a pairs file")
+    parser.add_argument("--sep", default=defaults.sep, type=separator,
+                        help="separator in a pairs file (a tab: '\\t' or a real tab)")
     add_columns_option(parser, defaults.columns)
     parser.add_argument("--arch", default=defaults.arch, choices=CHOICES["arch"],
                         help="the model: the LSTM encoder-decoder (with --attention), or the "
