@@ -256,3 +256,14 @@ def test_the_seed_still_changes_the_self_and_block_pages(page, tmp_path):
         assert attention_main(["explore", page, *seed, "--out", str(out)]) == 0
         texts.append(out.read_text(encoding="utf-8"))
     assert texts[0] != texts[1] and texts[0] == texts[2]
+
+
+def test_seq2seq_explore_takes_max_ops(transformer_run, tmp_path, capsys):
+    """A step larger than the default limit had no way to be explored from the command line."""
+    from seq2seq.commands.cli import main
+    out = tmp_path / "step.html"
+    assert main(["explore", str(transformer_run), "--max-ops", "10", "--out", str(out)]) == 1
+    assert "more than max_ops=10" in capsys.readouterr().err
+    assert main(["explore", str(transformer_run), "--max-ops", "100000", "--out",
+                 str(out)]) == 0
+    assert out.exists()

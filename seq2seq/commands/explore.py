@@ -19,6 +19,7 @@ never inside a folded scope (transformer_step.predict_questions).
 from minigrad.files import default_path, output_path
 from minigrad.graph import walk
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
+from minigrad.viz.explorer.data import MAX_OPS
 from seq2seq.commands.draw import (
     add_step_options,
     decoder_step,
@@ -30,7 +31,8 @@ from seq2seq.commands.transformer_step import is_transformer, predict_collapse, 
 
 
 def explore_decoder_step(translator, sentence, step=0, collapse=None,
-                         predict=False, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES):
+                         predict=False, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES,
+                         max_ops=MAX_OPS):
     """The explorer (minigrad.viz.Explorer) of decoder step `step` of translating `sentence`.
     The scopes in `collapse` (None: `default_collapse(model)`, the encoder and the decoder's
     recurrent layer; else checked by `step_collapse`), and the time steps of an encoder built
@@ -54,7 +56,7 @@ def explore_decoder_step(translator, sentence, step=0, collapse=None,
         at = predict_questions(run["loss"], collapse)
     return explore(run["loss"], names=names, collapse=collapse + sorted(time_steps),
                    predict=predict, predict_at=at, title=title, max_elements=max_elements,
-                   max_bytes=max_bytes)
+                   max_bytes=max_bytes, max_ops=max_ops)
 
 
 def add_command(subparsers):
@@ -72,6 +74,9 @@ def add_command(subparsers):
     p.add_argument("--max-bytes", type=int, default=MAX_BYTES, metavar="N",
                    help="the page's numbers, at most; past it the largest arrays are "
                    "summarised too")
+    p.add_argument("--max-ops", type=int, default=MAX_OPS, metavar="N",
+                   help=f"a step of more ops is refused ({MAX_OPS:,}: a browser takes seconds "
+                   "to lay out a few thousand boxes; a deep or many-headed Transformer has more)")
     p.set_defaults(func=run_command)
     return p
 
@@ -81,6 +86,6 @@ def run_command(args):
 
     translator, sentence = load_step(args)
     page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
-                                args.max_elements, args.max_bytes)
+                                args.max_elements, args.max_bytes, args.max_ops)
     out = output_path(args.out, "decoder-step.html")
     print(f"wrote {save_page(page, out, args.overwrite)}")
