@@ -29,7 +29,7 @@ def reference_file(tmp_path):
     return student_file(tmp_path, Path(reference.__file__).read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("exercise", ["general_attention", "multi_head"])
+@pytest.mark.parametrize("exercise", ["general_attention", "multi_head", "encoder_block"])
 def test_the_reference_file_passes_its_checker(tmp_path, exercise):
     assert grade(exercise, reference_file(tmp_path)).startswith(f"passed: {exercise}: ")
 
@@ -119,6 +119,47 @@ def test_reference_multi_head_matches_torch_outputs_and_every_gradient(number):
     for name, grad in theirs.items():
         np.testing.assert_allclose(mine[name].grad, grad.numpy(), rtol=1e-9, atol=1e-11,
                                    err_msg=name)
+
+
+TORCH_NAMES = {"in_proj_weight": "self_attn.in_proj_weight",
+               "in_proj_bias": "self_attn.in_proj_bias",
+               "out_proj_weight": "self_attn.out_proj.weight",
+               "out_proj_bias": "self_attn.out_proj.bias"}
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4])
+def test_reference_encoder_block_matches_torch_outputs_and_every_gradient(number):
+    """torch.nn.TransformerEncoderLayer (dropout 0, ReLU, batch_first) with the case's weights
+    copied in: the output and the gradient of x and of every weight."""
+    torch = pytest.importorskip("torch")
+    arrays, settings = case_inputs("encoder_block", number)
+    (hidden, embed), heads = arrays["linear1_weight"].shape, settings["num_heads"]
+    norm_first = settings.get("norm_first", True)
+    layer = torch.nn.TransformerEncoderLayer(embed, heads, hidden, dropout=0.0, batch_first=True,
+                                             norm_first=norm_first, dtype=torch.float64)
+    weights = dict(layer.named_parameters())
+    theirs = {name: weights[TORCH_NAMES.get(name, name.replace("_weight", ".weight")
+                                            .replace("_bias", ".bias"))]
+              for name in arrays if name != "x"}
+    assert len(set(map(id, theirs.values()))) == len(weights) == 12     # every one, once
+    with torch.no_grad():
+        for name, parameter in theirs.items():
+            parameter.copy_(torch.from_numpy(arrays[name]))
+    x = torch.tensor(arrays["x"], requires_grad=True)
+    mask = settings.get("mask")
+    padding = None if mask is None else torch.from_numpy(~mask[:, 0, :])   # True = padding
+    y_torch = layer(x, src_key_padding_mask=padding)
+    upstream = np.random.default_rng(number).standard_normal(y_torch.shape)
+    (y_torch * torch.from_numpy(upstream)).sum().backward()
+
+    mine = {n: Tensor(a, requires_grad=True) for n, a in arrays.items()}
+    y = reference.encoder_block(*mine.values(), **settings)
+    (y * Tensor(upstream)).sum().backward()
+    np.testing.assert_allclose(y.data, y_torch.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(mine["x"].grad, x.grad.numpy(), rtol=1e-9, atol=1e-11)
+    for name, parameter in theirs.items():
+        np.testing.assert_allclose(mine[name].grad, parameter.grad.numpy(), rtol=1e-9,
+                                   atol=1e-11, err_msg=name)
 
 
 # ---- wrong solutions ----------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 The machinery is minigrad.grade's; the right answers are stored beside this file (expected.npz),
 made by the reference solutions, which are not part of the package
 (tests/reference/attention_reference.py in the project's source). A solution may not run the
-project's module that the exercise builds again (GeneralAttention, MultiHeadAttention)."""
+project's module that the exercise builds again (GeneralAttention, MultiHeadAttention,
+EncoderBlock; the encoder block's attention is the student's own, from the multi-head
+exercise, so MultiHeadAttention is refused there too)."""
 
 from pathlib import Path
 
@@ -10,6 +12,8 @@ import numpy as np
 
 from minigrad.grade.expected import stored
 from minigrad.grade.grader import Case, function_exercise
+from attention.blocks import EncoderBlock
+from attention.grade.encoder_block import INTERMEDIATES, WEIGHTS, encoder_block_cases, explain
 from attention.modules import GeneralAttention, MultiHeadAttention
 
 EXPECTED = Path(__file__).with_name("expected.npz")
@@ -76,4 +80,12 @@ EXERCISES = {e.name: e for e in [
         outputs=("attn_output", "attn_weights"),
         parts={"in_proj_weight": ("W_q", "W_k", "W_v"), "in_proj_bias": ("b_q", "b_k", "b_v")},
         package="attention.grade", answers=(MultiHeadAttention,)),
+    function_exercise(
+        "encoder_block", "a Transformer encoder block from your own multi-head attention",
+        "encoder_block",
+        f"encoder_block(x, {', '.join(WEIGHTS)}, num_heads, mask=None, norm_first=True) -> y",
+        stored(EXPECTED, "encoder_block"), encoder_block_cases, outputs=("y",),
+        intermediates=INTERMEDIATES, explain=explain,
+        parts={"in_proj_weight": ("W_q", "W_k", "W_v"), "in_proj_bias": ("b_q", "b_k", "b_v")},
+        package="attention.grade", answers=(EncoderBlock, MultiHeadAttention)),
 ]}

@@ -35,8 +35,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from minigrad.command import (
     Parser,
     RawDescriptionDefaultsFormatter,
@@ -48,6 +46,7 @@ from minigrad.gradcheck import GradcheckError, disagreement
 from minigrad.grade import diagnose
 from minigrad.grade.compare import compare_arrays, compare_gradients, describe, difference
 from minigrad.grade.process import run_child
+from minigrad.grade.requests import request, request_arrays
 from minigrad.grade.solution import SolutionFailed, call, load_solution, require
 
 __all__ = ["Case", "Exercise", "SolutionFailed", "call", "case_inputs", "compare_arrays",
@@ -87,7 +86,8 @@ class Exercise:
 
 def function_exercise(name, title, defines, signature, expected, cases, outputs,
                       atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=(),
-                      intermediates=(), parts=None, by_hand=False, mistakes=None):
+                      intermediates=(), parts=None, by_hand=False, mistakes=None,
+                      explain=None):
     """An Exercise for a function of tensors: `expected(cases, outputs, names)` gives, per case,
     the right outputs (named by `outputs`), gradients and intermediates (expected.stored: read
     from a data file; expected.computed: a reference run here); `cases()` lists the inputs.
@@ -95,7 +95,9 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
     noted (`facts`, a dict; raising SolutionFailed); `answers` what the solution may not run
     (Exercise). For the diagnosis (diagnose.py): `intermediates`, ((local name, what it is),
     ...) in the formulas' order, are compared when an output is wrong; `parts`, {input name:
-    (block names)}, names the blocks of a stacked weight that a cut graph may starve.
+    (block names)}, names the blocks of a stacked weight that a cut graph may starve;
+    `explain(case, outputs, kept, output_line)`, lines naming a mistake the exercise knows, said
+    in their place when it finds one.
     `by_hand`: the backward must be derived by hand; one that runs the student's forward (or
     their function) again, as finite differences do, fails (by_hand.py). `mistakes(case,
     expected, gradients, returned)` gives lines naming a known mistake that a wrong gradient
@@ -135,8 +137,9 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
                 compare_arrays(f"{name}: the output {out_name}", got, want, where, atol, rtol)
             except SolutionFailed as failure:
                 line = (facts["output_lines"] + [None] * len(outputs))[j]
-                more = diagnose.after_wrong_output(line, intermediates, kept, wanted.kept,
-                                                   lambda a, b: difference(a, b, atol, rtol))
+                more = (explain and explain(case, mine, kept, line)) or \
+                    diagnose.after_wrong_output(line, intermediates, kept, wanted.kept,
+                                                lambda a, b: difference(a, b, atol, rtol))
                 raise SolutionFailed("\n  ".join([str(failure)] + more)) from None
         if extra is not None:
             extra(facts, where, path)
@@ -170,30 +173,6 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
 
     return Exercise(name, title, defines, signature, run, cases, answers, tuple(outputs),
                     tuple(local for local, _ in intermediates))
-
-
-def request(cases, outputs, names):
-    """The request's text part: what the graded code's process needs to call the function."""
-    specs = []
-    for case in cases:
-        arrays = {k for k, v in case.settings.items() if isinstance(v, np.ndarray)}
-        specs.append({"label": case.label, "arrays": list(case.arrays),
-                      "settings": {k: v for k, v in case.settings.items() if k not in arrays},
-                      "array_settings": sorted(arrays), "outputs": len(outputs)})
-    return {"cases": specs, "outputs": list(outputs), "intermediates": names}
-
-
-def request_arrays(cases, expected):
-    """The request's arrays: each case's inputs, array settings and upstream gradients (never
-    the expected outputs, gradients or intermediates: the graded code's process has no need of
-    them, and may not open the file that holds them)."""
-    arrays = {}
-    for number, (case, wanted) in enumerate(zip(cases, expected), 1):
-        arrays.update({f"{number}/in/{k}": np.asarray(v) for k, v in case.arrays.items()})
-        arrays.update({f"{number}/setting/{k}": v for k, v in case.settings.items()
-                       if isinstance(v, np.ndarray)})
-        arrays.update({f"{number}/upstream/{j}": r for j, r in enumerate(wanted.upstream)})
-    return arrays
 
 
 def finish_first(results):
@@ -241,7 +220,7 @@ def case_inputs(exercises, name, number):
 # Which command grades which exercise, as plain names: minigrad imports no floor above it, yet
 # names their graders (tests/test_coursework.py checks this against each grader's EXERCISES).
 GRADERS = {"python -m minigrad.grade": ("gru_cell", "layer_norm", "logsumexp", "layer_norm_op"),
-           "python -m attention.grade": ("general_attention", "multi_head"),
+           "python -m attention.grade": ("general_attention", "multi_head", "encoder_block"),
            "python -m seq2seq.grade": ("beam_search",)}
 
 

@@ -9,6 +9,7 @@ Try the exercises before reading on.
 """
 
 import minigrad.functional as F
+from minigrad.nn.layer_norm import layer_norm
 from attention import dot_product_attention
 
 
@@ -51,3 +52,44 @@ def multi_head_attention(query, key, value, in_proj_weight, in_proj_bias, out_pr
     output = F.concat(contexts, axis=-1) @ out_proj_weight.T + out_proj_bias   # (B, Tq, E)
     average = F.stack(weights, axis=0).mean(axis=0)                         # (B, Tq, Tk)
     return output, average
+
+
+def encoder_block(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
+                  linear1_weight, linear1_bias, linear2_weight, linear2_bias, norm1_weight,
+                  norm1_bias, norm2_weight, norm2_bias, num_heads, mask=None, norm_first=True):
+    """One Transformer encoder layer (torch.nn.TransformerEncoderLayer with dropout 0, ReLU,
+    batch_first=True): self-attention, then a feed-forward network, each added to its input
+    with a layer norm before it (pre-norm, norm_first=True) or after the sum (post-norm).
+
+        pre-norm                              post-norm (the 2017 paper)
+        attn = SelfAttention(norm1(x))        attn = SelfAttention(x)
+        h    = x + attn                       h    = norm1(x + attn)
+        ff   = FeedForward(norm2(h))          ff   = FeedForward(h)
+        y    = h + ff                         y    = norm2(h + ff)
+
+    FeedForward(v) = relu(v linear1_weight^T + linear1_bias) linear2_weight^T + linear2_bias
+
+    x (B, T, E)   the attention's weights as multi_head_attention's   linear1_weight (F, E)
+    linear1_bias (F,)   linear2_weight (E, F)   linear2_bias (E,)   norm weights, biases (E,)
+    mask  boolean, True = may attend, broadcastable to (B, T, T) (padding: (B, 1, T))
+    ->  y (B, T, E)
+    """
+
+    def self_attention(v):
+        output, _ = multi_head_attention(v, v, v, in_proj_weight, in_proj_bias,
+                                         out_proj_weight, out_proj_bias, num_heads, mask=mask)
+        return output                                                       # (B, T, E)
+
+    def feed_forward(v):
+        hidden = F.relu(v @ linear1_weight.T + linear1_bias)                # (B, T, F)
+        return hidden @ linear2_weight.T + linear2_bias                     # (B, T, E)
+
+    if norm_first:
+        attn = self_attention(layer_norm(x, norm1_weight, norm1_bias))      # (B, T, E)
+        h = x + attn                                                        # (B, T, E)
+        ff = feed_forward(layer_norm(h, norm2_weight, norm2_bias))          # (B, T, E)
+        return h + ff                                                       # (B, T, E)
+    attn = self_attention(x)                                                # (B, T, E)
+    h = layer_norm(x + attn, norm1_weight, norm1_bias)                      # (B, T, E)
+    ff = feed_forward(h)                                                    # (B, T, E)
+    return layer_norm(h + ff, norm2_weight, norm2_bias)                     # (B, T, E)

@@ -32,7 +32,8 @@ REFERENCES = (
               "logsumexp": minigrad_reference.logsumexp,
               "layer_norm_op": minigrad_reference.layer_norm_op}),
     (attention, {"general_attention": attention_reference.general_attention,
-                 "multi_head": attention_reference.multi_head_attention}),
+                 "multi_head": attention_reference.multi_head_attention,
+                 "encoder_block": attention_reference.encoder_block}),
 )
 
 
