@@ -34,12 +34,13 @@ MAX_SOURCE_TOKENS = 1000
 class Translator:
     """A trained model with what it needs to read and write text: vocabularies and settings.
     `rnn_record`: where the model's recurrent layer comes from (seq2seq.commands.rnn_file), None for
-    the LSTM."""
+    the LSTM; `block_record` likewise for a Transformer's encoder block, None for EncoderBlock."""
 
-    def __init__(self, model, src_vocab, tgt_vocab, level, reverse_input, rnn_record=None):
+    def __init__(self, model, src_vocab, tgt_vocab, level, reverse_input, rnn_record=None,
+                 block_record=None):
         self.model, self.src_vocab, self.tgt_vocab = model, src_vocab, tgt_vocab
         self.level, self.reverse_input = level, reverse_input
-        self.rnn_record = rnn_record
+        self.rnn_record, self.block_record = rnn_record, block_record
 
     def source_ids(self, texts):
         return pad_sources([encode_source(t, self.src_vocab, self.level, self.reverse_input)
@@ -185,25 +186,38 @@ def load_translator(path, layer_file=None):
     file = path / CHECKPOINT if path.is_dir() else path
     state = read_checkpoint(file)
     arrays = renamed(state["model"])
-    record = state.get("rnn")                           # None: the LSTM
-    if record is None and layer_file is not None:
-        raise ValueError(f"--rnn-file {layer_file}: {file} records no layer file (its model's "
-                         f"recurrent layer is the LSTM)")
-    rnn = (None if record is None                                       # refused if changed
-           else rnn_file.class_of(record, file, moved=layer_file))
+    record, block_record = state.get("rnn"), state.get("block")    # None: the project's
+    classes = {}
+    for kind, saved in ((rnn_file.RNN, record), (rnn_file.BLOCK, block_record)):
+        named = layer_file if rnn_file.kind_of(layer_file) is kind else None
+        if saved is None and named is not None:
+            raise ValueError(f"{kind.file_option} {named}: {file} records no {kind.noun} file "
+                             f"(its model's {kind.noun} is the project's own)"
+                             if kind is rnn_file.BLOCK else f"{kind.file_option} {named}: "
+                             f"{file} records no layer file (its model's recurrent layer is "
+                             f"the LSTM)")
+        classes[kind.entry] = (None if saved is None                    # refused if changed
+                               else rnn_file.class_of(saved, file, moved=named, kind=kind))
     model = entry(file, state, "model_config", lambda config: make_model(
-        checked_config(config, arrays, rnn), rnn))
+        checked_config(config, arrays, classes["rnn"]), classes["rnn"], classes["block"]))
     entry(file, state, "model", lambda _: model.load_state_dict(arrays))
     translator = Translator(model, Vocab.from_dict(state["src_vocab"]),
                             Vocab.from_dict(state["tgt_vocab"]), state["level"],
-                            bool(state["reverse_input"]), record)
+                            bool(state["reverse_input"]), record, block_record)
     return translator, state
 
 
-def make_model(config, rnn=None):
-    """The model a checked model_config rebuilds: a Transformer's holds d_model."""
+def make_model(config, rnn=None, block=None):
+    """The model a checked model_config rebuilds: a Transformer's holds d_model (an encoder
+    block from a file only there, a recurrent layer from a file only in the other)."""
     if "d_model" in config:
-        return Transformer(**config)
+        if rnn is not None:
+            raise ValueError("a Transformer has no recurrent layer, and the checkpoint "
+                             "records one ('rnn')")
+        return Transformer(**config, block=block)
+    if block is not None:
+        raise ValueError("an LSTM encoder-decoder has no encoder blocks, and the checkpoint "
+                         "records one ('block')")
     return Seq2Seq(**config, rnn=rnn)
 
 

@@ -3,7 +3,7 @@ options that fit each, the Transformer's defaults, and the model, optimiser and 
 schedule each is trained with.
 
 An option that only one model has is refused with the other, in one line naming it, rather than
-ignored: `--rnn` means nothing to a Transformer, `--heads` nothing to an LSTM.
+ignored: `--rnn` means nothing to a Transformer, `--heads` or `--block` nothing to an LSTM.
 
 The Transformer's defaults are small (d_model 64, 4 heads, 2 layers): enough for the built-in
 tasks, and quick on one CPU core (see README: `sort` reaches 100% held-out exact match).
@@ -19,7 +19,7 @@ TRANSFORMER_DEFAULTS = dict(d_model=64, heads=4, layers=2, d_ff=256, dropout=0.0
 # What the command line trains each model with when --epochs and --lr are not written (a
 # TrainConfig made in Python has its own defaults, the LSTM's).
 TRAINING_DEFAULTS = {"lstm": dict(epochs=10, lr=1e-3), "transformer": dict(epochs=3, lr=1e-3)}
-TRANSFORMER_ONLY = tuple(TRANSFORMER_DEFAULTS)
+TRANSFORMER_ONLY = (*TRANSFORMER_DEFAULTS, "block")     # block: None, attention's EncoderBlock
 # The LSTM model's own options, each with its value when it is not written.
 LSTM_ONLY = {"attention": "dot", "wiring": "luong", "embed_size": 16, "hidden_size": 256,
              "bidirectional": False, "fused": True, "rnn": None}

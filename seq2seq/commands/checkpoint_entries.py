@@ -22,6 +22,7 @@ beyond seq2seq.commands.epoch.MAX_WEIGHT in size).
      "optimizer":     {"state": ..., "param_groups": [...]}   arrays no larger than the weights
      "longest_source": None or int >= 1           the longest training source, in tokens
      "rnn":           the layer file's record: seq2seq.commands.rnn_file checks it
+     "block":         the same for a Transformer's encoder block from a file (--block)
      "task_file":     None, or where the pairs file is: {"path": an absolute path,
                       "sha256": 64 hex digits} (seq2seq.commands.task_file)}
 
@@ -51,6 +52,7 @@ MAX_SOURCES = MAX_EXAMPLES
 
 MODEL_ENTRIES = ("model", "model_config", "src_vocab", "tgt_vocab", "level", "reverse_input")
 LAYER_PREFIXES = ("encoder.rnn.", "encoder.rnn_reverse.", "decoder.rnn.")
+BLOCK_PREFIXES = ("encoder.layers.",)       # a Transformer's encoder blocks
 
 
 def check_declared(state, renamed):
@@ -110,18 +112,19 @@ def _most_sources(config):
     return MAX_SOURCES
 
 
-def check_shapes(arrays, config, layer_is_lstm):
+def check_shapes(arrays, config, layer_is_lstm, own_block=False):
     """Every weight as model_config wants it, by its declared shape, before it is read. The
-    weights of a layer from a file (not the LSTM) have shapes only that layer knows: those are
-    checked when loaded, and here only bounded: none may be larger than four times the largest
-    weight of the LSTM model with these settings."""
+    weights of a layer from a file (not the LSTM; with `own_block`, not EncoderBlock) have
+    shapes only that layer knows: those are checked when loaded, and here only bounded: none
+    may be larger than four times the largest weight of the model with these settings."""
     expected = sizes.expected_shapes(**config)
+    free = (() if layer_is_lstm else LAYER_PREFIXES) + (BLOCK_PREFIXES if own_block else ())
     for name, array in arrays.items():
-        layer = name.startswith(LAYER_PREFIXES)
-        if layer and not layer_is_lstm:
+        if free and name.startswith(free):
             if math.prod(array.shape) > 4 * max(math.prod(s) for s in expected.values()):
-                raise EntryError(f"model.{name}", "the size of a recurrent layer's weight",
-                                 array)
+                what = "an encoder block's" if name.startswith(BLOCK_PREFIXES) else \
+                    "a recurrent layer's"
+                raise EntryError(f"model.{name}", f"the size of {what} weight", array)
             continue
         if name not in expected:
             raise EntryError(f"model.{name}", "absent (the model has no such weight)", array)
@@ -129,7 +132,7 @@ def check_shapes(arrays, config, layer_is_lstm):
             raise EntryError(f"model.{name}", f"of shape {expected[name]} (as model_config "
                              f"says)", array)
     missing = [name for name in expected if name not in arrays
-               and (layer_is_lstm or not name.startswith(LAYER_PREFIXES))]
+               and not (free and name.startswith(free))]
     if missing:
         raise EntryError.missing(f"model.{missing[0]}")
 

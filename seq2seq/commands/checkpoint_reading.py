@@ -77,7 +77,8 @@ def _check_declared(state, file):
     except ValueError as error:
         raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
                          f"'model_config' entry: {type(error).__name__}: {error}") from error
-    _refused_in(file, checkpoint_entries.check_shapes, arrays, config, lstm)
+    _refused_in(file, checkpoint_entries.check_shapes, arrays, config, lstm,
+                state.get("block") is not None)
     if "config" in state:       # the settings both record: the config's, once model_config fits
         _refused_in(file, check_agrees, state["config"], config)
 

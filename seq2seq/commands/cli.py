@@ -28,7 +28,7 @@ from seq2seq.commands.train_options import (
 def cmd_train(args):
     from seq2seq.commands.arch import check_arch, with_defaults
     from seq2seq.commands.progress import say
-    from seq2seq.commands.rnn_file import resolved, split
+    from seq2seq.commands.rnn_file import BLOCK, RNN, NamedFile, resolved, split
     from seq2seq.commands.runs import check_resume
     from seq2seq.commands.task_file import locate
     from seq2seq.commands.train import token_level, train
@@ -41,7 +41,8 @@ def cmd_train(args):
     given_sep = config.sep if "sep" in args.given else None     # a tab written is still written
     if not (config.resume and "task" not in args.given):
         check_pairs_options(config.task, given_sep, config.columns)
-    config = dataclasses.replace(config, rnn=resolved(config.rnn))     # an absolute path
+    config = dataclasses.replace(config, rnn=resolved(config.rnn),      # absolute paths
+                                 block=resolved(config.block, BLOCK))
     saved = saved_run(config) if resuming else None
     pairs_file = None                   # the run's own pairs file, found from any folder
     if saved is not None:
@@ -66,11 +67,12 @@ def cmd_train(args):
             say(f"nothing left to train: {config.out} has already trained {epochs} "
                 f"(--epochs {config.epochs}); pass a larger --epochs to train on")
             return
-    # On resume, the saved layer runs from the run folder's copy, or from the file --rnn names
-    # on this command line; never from a path the checkpoint alone names
+    # On resume, the saved layer runs from the run folder's copy, or from the file --rnn (or
+    # --block) names on this command line; never from a path the checkpoint alone names
     # (seq2seq.commands.rnn_file).
-    named = (split(config.rnn)[0] if config.resume and config.rnn is not None
-             and "rnn" in args.given else None)
+    named = next((NamedFile(split(spec, kind)[0], kind) for kind in (RNN, BLOCK)
+                  if config.resume and (spec := getattr(config, kind.entry)) is not None
+                  and kind.entry in args.given), None)
     train(config, log=say, layer_file=named, pairs_file=pairs_file)
     say(f"checkpoint: {config.out}/checkpoint.npz")
 
@@ -81,7 +83,7 @@ def cmd_evaluate(args):
     (seq2seq.commands.evaluate)."""
     from seq2seq.commands.evaluate import evaluate_run
     scores = evaluate_run(args.run, args.task, args.sep, args.columns, args.num_examples,
-                          args.seed, args.min_len, args.max_len, args.beam_size, args.rnn_file)
+                          args.seed, args.min_len, args.max_len, args.beam_size, args.layer_file)
     seen, dropped = scores["seen_in_training"], scores["dropped_as_seen"]
     if args.json:
         print(json.dumps(scores, allow_nan=False))
@@ -109,7 +111,7 @@ def cmd_translate(args):
     if args.plot:                           # refused before the work, not after it
         from attention.figures import check_figure_path
         check_figure_path(args.plot, args.overwrite)
-    translator, state = load_translator(args.run, args.rnn_file)
+    translator, state = load_translator(args.run, args.layer_file)
     translation = translator.translate(args.text, beam_size=args.beam_size)
     if translation.unknown:
         print(translation.unknown_note(), file=sys.stderr)
@@ -195,7 +197,8 @@ def main(argv=None):
 
 
 class LayerCodeError(ValueError):
-    """An exception raised inside a --rnn layer's code; the message names its file and line."""
+    """An exception raised inside a --rnn (or --block) layer's code; the message names its file
+    and line."""
 
 
 def naming_the_layer(command, debug=False):
@@ -209,10 +212,11 @@ def naming_the_layer(command, debug=False):
     try:
         return command()
     except Exception as error:
-        site = None if debug else layer_site(error)
-        if site is None:
+        found = None if debug else layer_site(error)
+        if found is None:
             raise
-        raise LayerCodeError(f"the --rnn layer's code, {site}, {raised(error)}") from error
+        site, option = found
+        raise LayerCodeError(f"the {option} layer's code, {site}, {raised(error)}") from error
 
 
 def check_options(args):

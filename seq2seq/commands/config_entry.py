@@ -12,8 +12,8 @@ no command could load again.
                                 int belongs), None only where the field may be None
     arch, attention, wiring,    one of settings.CHOICES, the lists the options offer
     level, norm, positions
-    sep, columns, rnn           sep not empty, columns "S,T" as --columns parses them, rnn
-                                FILE.py:CLASS
+    sep, columns, rnn, block    sep not empty, columns "S,T" as --columns parses them, rnn
+                                and block FILE.py:CLASS
     the other model's fields    an LSTM run saves the Transformer's as None; a Transformer run
                                 saves the LSTM's at their values when not written
                                 (arch.LSTM_ONLY): nothing else
@@ -88,8 +88,8 @@ def _field(name, found, annotation):
 
 
 def _pairs(config):
-    """sep, columns and rnn as their options take them; min_len no more than max_len."""
-    from seq2seq.commands.rnn_file import RnnFileError, split
+    """sep, columns, rnn and block as their options take them; min_len no more than max_len."""
+    from seq2seq.commands.rnn_file import KINDS, RnnFileError, split
     from seq2seq.data.corpus import parse_columns
     if config.get("sep") == "":
         raise EntryError("config.sep", "a separator (not empty)", "")
@@ -99,11 +99,13 @@ def _pairs(config):
         except SettingError:
             raise EntryError("config.columns", "two column numbers from 1, not the same, "
                              "such as '1,2', or None", config["columns"]) from None
-    if config.get("rnn") is not None:
-        try:
-            split(config["rnn"])
-        except RnnFileError:
-            raise EntryError("config.rnn", "FILE.py:CLASS or None", config["rnn"]) from None
+    for kind in KINDS:
+        if config.get(kind.entry) is not None:
+            try:
+                split(config[kind.entry], kind)
+            except RnnFileError:
+                raise EntryError(f"config.{kind.entry}", "FILE.py:CLASS or None",
+                                 config[kind.entry]) from None
     low, high = config.get("min_len"), config.get("max_len")
     if low is not None and high is not None and low > high:
         raise EntryError("config.min_len", f"no more than config.max_len ({high})", low)

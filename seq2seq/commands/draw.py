@@ -205,7 +205,7 @@ def load_step(args):
     from seq2seq.data import tasks
     from seq2seq.translator import load_translator
 
-    translator, state = load_translator(args.run, getattr(args, "rnn_file", None))
+    translator, state = load_translator(args.run, getattr(args, "layer_file", None))
     sentence = args.sentence
     if sentence is None:
         task = state["config"]["task"]

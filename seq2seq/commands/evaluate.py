@@ -11,7 +11,7 @@ import sys
 
 
 def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed=12345,
-                 min_len=None, max_len=None, beam_size=1, rnn_file=None, warn=None):
+                 min_len=None, max_len=None, beam_size=1, layer_file=None, warn=None):
     """The scores of the run in `run` (Translator.evaluate's, with `seen_in_training` and
     `dropped_as_seen`) on the pairs described above. `warn(line)`: where notes go (stderr)."""
     from seq2seq.commands.reports import repair_report
@@ -20,7 +20,7 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed
     from seq2seq.translator import load_translator
     warn = warn or (lambda line: print(line, file=sys.stderr))
     check_pairs_options(task, sep, columns)
-    translator, state = load_translator(run, rnn_file)      # refused: report kept
+    translator, state = load_translator(run, layer_file)    # refused: report kept
     repair_report(run, log=warn)
     record = heldout.read_record(state, run)
     dropped = 0

@@ -152,3 +152,22 @@ class QuietStream:
 
     def __getattr__(self, name):
         return getattr(self.stream, name)
+
+
+def level_note(level, written):
+    """One line on how a pairs file is cut into tokens (`level`, "char" or "word"; `written`:
+    the --level given, None for the default), and how to change it: nothing in the file says
+    which level it wants, and a file of words trained at the character level (the default)
+    may learn nothing but where the spaces go."""
+    if level == "word":
+        return "tokens: words, split at whitespace (--level word)"
+    how = "--level char" if written else "the default for a pairs file"
+    return f"tokens: characters, spaces included ({how}); --level word makes each word a token"
+
+
+def blank_warning(n, level):
+    """The line that says a run's every validation output is blank, and what may help."""
+    hint = ("every space is a token it must learn to place, so a file of words may want "
+            "--level word" if level == "char" else "more epochs or another --lr may help")
+    return (f"warning: every one of the {n} validation outputs is blank (empty or only spaces); "
+            f"{hint}")

@@ -16,32 +16,41 @@ import sys
 import traceback
 from pathlib import Path
 
-from seq2seq.commands.rnn_file import RnnFileError
+from seq2seq.commands.rnn_file import KINDS, RNN, RnnFileError
 
 
 def layer_site(error):
-    """'FILE, line N': the innermost line of a layer file (one `load` ran in this process) that
-    `error` passed through, or None. A layer that passed its checks may still raise later, in
-    training or in a later command: the line that says so should name the layer's line, not
-    only its message ("boom"), as the one for a sys.exit() there does."""
-    files = {getattr(module, "__file__", None) for name, module in list(sys.modules.items())
-             if name.startswith("seq2seq_rnn_")}
+    """('FILE, line N', the option that named the file): the innermost line of a layer file (one
+    `load` ran in this process, for --rnn or --block) that `error` passed through, or None. A
+    layer that passed its checks may still raise later, in training or in a later command: the
+    line that says so should name the layer's line, not only its message ("boom"), as the one
+    for a sys.exit() there does."""
+    files = {getattr(module, "__file__", None): kind.option
+             for name, module in list(sys.modules.items()) for kind in KINDS
+             if name.startswith(f"seq2seq_{kind.entry}_")}
     mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename in files]
-    return f"{mine[-1].filename}, line {mine[-1].lineno}" if mine else None
+    if not mine:
+        return None
+    return f"{mine[-1].filename}, line {mine[-1].lineno}", files[mine[-1].filename]
 
 
 # What the child process runs: import the file, make its layer and check it on a tiny batch
-# (seq2seq.models.recurrent.make_rnn), whatever fails; then print the token it was given. No token
-# means the layer's code ended the process itself. No module of the working folder stands in
-# for another there (minigrad.working_folder).
+# (seq2seq.models.recurrent.make_rnn; an encoder block: block_contract.check_block, with the
+# run's norm), whatever fails; then print the token it was given. No token means the layer's
+# code ended the process itself. No module of the working folder stands in for another there
+# (minigrad.working_folder).
 _CHILD = """
 import sys
 del sys.path[0]                 # the working folder, which `python -c` puts first
-token, spec = sys.argv[1], sys.argv[2]
+token, spec, entry, norm_first = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "True"
 try:
-    from seq2seq.models.recurrent import make_rnn
-    from seq2seq.commands.rnn_file import load
-    make_rnn(load(spec)[0], 3, 4)
+    from seq2seq.commands.rnn_file import BLOCK, load
+    if entry == "rnn":
+        from seq2seq.models.recurrent import make_rnn
+        make_rnn(load(spec)[0], 3, 4)
+    else:
+        from seq2seq.models.block_contract import check_block
+        check_block(load(spec, kind=BLOCK)[0], norm_first)
 except BaseException:
     pass
 sys.stdout.flush()
@@ -49,7 +58,7 @@ print(token, flush=True)
 """
 
 
-def check_in_child(spec):
+def check_in_child(spec, kind=RNN, norm_first=True):
     """Run the layer file `spec` ('PATH.py:CLASS'), and its layer's contract check, in a child
     process: a file that ends the process (os._exit, at import or in its layer's methods) is a
     RnnFileError here, before the run touches its folder. Other failures are left to the
@@ -58,11 +67,12 @@ def check_in_child(spec):
     package = str(Path(__file__).resolve().parents[2])   # holds seq2seq/
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [package, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    child = subprocess.run([sys.executable, "-c", _CHILD, token, spec], env=env,
+    child = subprocess.run([sys.executable, "-c", _CHILD, token, spec, kind.entry,
+                            str(norm_first)], env=env,
                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
                            errors="replace")
     if token not in child.stdout:
-        raise RnnFileError(f"--rnn {spec}: the file ended the process (exit status "
+        raise RnnFileError(f"{kind.option} {spec}: the file ended the process (exit status "
                            f"{child.returncode}) while it was run or its layer checked on a "
                            f"tiny batch: a layer file must return or raise, never exit the "
                            f"process (os._exit)")

@@ -1,4 +1,6 @@
-"""A recurrent layer from the user's own file, `--rnn my_gru.py:GRU`, and how a run keeps it.
+"""A recurrent layer from the user's own file, `--rnn my_gru.py:GRU`, and how a run keeps it; an
+encoder block from a file, `--block my_block.py:Block`, is kept the same way (each function takes
+the layer's `kind`, seq2seq.commands.layer_kinds: the options and words its messages use).
 
 A checkpoint holds arrays and JSON, never code (no pickle). A model whose layer is a class from
 a file is saved with a record of that file instead (`record`):
@@ -43,9 +45,12 @@ import traceback
 from pathlib import Path
 
 from minigrad.files import atomic_write
+from seq2seq.commands.layer_kinds import BLOCK, KINDS, RNN, NamedFile, kind_of  # noqa: F401
 from seq2seq.models.recurrent import raised
 
-FORM = "FILE.py:CLASS (e.g. my_gru.py:GRU)"
+__all__ = ["BLOCK", "KINDS", "RNN", "NamedFile", "RnnFileChanged", "RnnFileError", "add_option",
+           "class_of", "keep_copy", "load", "record", "remove_earlier_copies", "resolved", "split"]
+
 MAX_PATH = 4096         # Linux's PATH_MAX: a longer recorded path is no file's, only a long line
 
 
@@ -57,9 +62,10 @@ class RnnFileChanged(RnnFileError):
     """The layer's file hashes otherwise than the one the model was trained with."""
 
 
-def resolved(rnn):
-    """--rnn as a run keeps it: None (the LSTM), or 'ABSOLUTE/PATH.py:CLASS' for a spec whose
-    file exists, or for a class defined in a file. Anything else is a RnnFileError."""
+def resolved(rnn, kind=RNN):
+    """--rnn (or --block) as a run keeps it: None (the project's layer), or
+    'ABSOLUTE/PATH.py:CLASS' for a spec whose file exists, or for a class defined in a file.
+    Anything else is a RnnFileError."""
     if rnn is None:
         return None
     if isinstance(rnn, type):
@@ -68,52 +74,54 @@ def resolved(rnn):
                      and getattr(module, rnn.__name__, None) is rnn)
         file = inspect.getsourcefile(rnn) if in_a_file else None
         if file is None:
-            raise RnnFileError(f"rnn: the class {rnn.__name__} must be defined at the top of a "
-                               f".py file of its own, not in a script or a notebook (a run "
-                               f"records the file, to load the class again)")
+            raise RnnFileError(f"{kind.entry}: the class {rnn.__name__} must be defined at the "
+                               f"top of a .py file of its own, not in a script or a notebook "
+                               f"(a run records the file, to load the class again)")
         return f"{Path(file).resolve()}:{rnn.__name__}"
-    path, name = split(rnn)
+    path, name = split(rnn, kind)
     if not Path(path).is_file():
         problem = "is a directory, not a .py file" if Path(path).is_dir() else "no such file"
-        raise RnnFileError(f"--rnn {rnn}: {problem}: {path}")
+        raise RnnFileError(f"{kind.option} {rnn}: {problem}: {path}")
     return f"{Path(path).resolve()}:{name}"
 
 
-def split(spec):
+def split(spec, kind=RNN):
     """'my_gru.py:GRU' -> ('my_gru.py', 'GRU'); the last colon splits (C:\\x.py:GRU works)."""
     path, colon, name = str(spec).rpartition(":") if isinstance(spec, str) else ("", "", "")
     if not colon or not path.endswith(".py") or not name.isidentifier():
-        raise RnnFileError(f"--rnn should be {FORM}, got {spec!r}")
+        raise RnnFileError(f"{kind.option} should be FILE.py:CLASS (e.g. {kind.example}), got "
+                           f"{spec!r}")
     return path, name
 
 
-def load(spec, sha256=None, beside=True):
+def load(spec, sha256=None, beside=True, kind=RNN):
     """The class named by `spec` ('PATH.py:CLASS'), and the hash of the bytes it was made from.
     With `sha256`, a file whose bytes hash otherwise is refused before any of it runs. With
     `beside`, the file's imports find the modules in its folder (a file the user named);
     without, they do not (a run folder's copy: what lies beside it, the user did not name)."""
-    path, name = split(spec)
+    path, name = split(spec, kind)
     try:
         source = Path(path).read_bytes()
     except OSError as error:
-        raise RnnFileError(f"--rnn {spec}: cannot read {path}: {error.strerror}") from None
+        raise RnnFileError(f"{kind.option} {spec}: cannot read {path}: {error.strerror}") from None
     digest = hashlib.sha256(source).hexdigest()
     if sha256 is not None and digest != sha256:
         raise RnnFileChanged(f"{path} has changed since the model was trained (sha256 "
                            f"{sha256[:12]}..., now {digest[:12]}...)")
-    module = _module(path, source, digest, beside)
+    module = _module(path, source, digest, beside, kind)
     found = getattr(module, name, None)
     if not isinstance(found, type):
         what = "no" if found is None else f"a {type(found).__name__} named"
-        raise RnnFileError(f"--rnn {spec}: {path} defines {what} {name}, where a recurrent "
-                           f"layer's class belongs")
+        raise RnnFileError(f"{kind.option} {spec}: {path} defines {what} {name}, where "
+                           f"a{'n' if kind.noun[0] in 'aeiou' else ''} {kind.noun}'s class "
+                           f"belongs")
     return found, digest
 
 
-def _module(path, source, digest, beside=True):
+def _module(path, source, digest, beside=True, kind=RNN):
     """The file run as a module of its own, from exactly the bytes that were hashed; the same
     bytes give the same module (and so the same class) for the rest of the process."""
-    name = f"seq2seq_rnn_{digest[:16]}"
+    name = f"seq2seq_{kind.entry}_{digest[:16]}"           # seq2seq_rnn_..., seq2seq_block_...
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
@@ -132,7 +140,7 @@ def _module(path, source, digest, beside=True):
         else:
             mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
             line = f", line {mine[-1].lineno}" if mine else ""
-        failed = RnnFileError(f"--rnn: running {path}{line} {raised(error)}")
+        failed = RnnFileError(f"{kind.option}: running {path}{line} {raised(error)}")
         failed.in_import = isinstance(error, ImportError)
         raise failed from None
     finally:
@@ -141,20 +149,25 @@ def _module(path, source, digest, beside=True):
     return module
 
 
-def record(spec):
+def record(spec, kind=RNN):
     """The checkpoint's record of a resolved spec: {"file", "class", "sha256"}; and the class."""
-    cls, digest = load(spec)
-    path, name = split(spec)
+    cls, digest = load(spec, kind=kind)
+    path, name = split(spec, kind)
     return cls, {"file": path, "class": name, "sha256": digest}
 
 
 def add_option(parser):
-    """--rnn-file: the run's layer file named on the command line, for a run folder that holds
-    no copy of it (trained before runs kept one, or the copy removed); evaluate, translate,
-    draw and explore take it (`class_of`'s `moved`)."""
-    parser.add_argument("--rnn-file", metavar="PATH", help="the run's --rnn file, when the run "
-                        "folder holds no copy of it (its SHA-256 must be the one the run "
-                        "recorded); only a layer file in the run folder or named here is run")
+    """--rnn-file and --block-file: the run's layer file named on the command line, for a run
+    folder that holds no copy of it (trained before runs kept one, or the copy removed);
+    evaluate, translate, draw and explore take it (`class_of`'s `moved`), as `layer_file`, a
+    NamedFile that knows which option named it."""
+    group = parser.add_mutually_exclusive_group()
+    for kind in KINDS:
+        group.add_argument(kind.file_option, dest="layer_file", metavar="PATH",
+                           type=lambda path, kind=kind: NamedFile(path, kind),
+                           help=f"the run's {kind.option} file, when the run folder holds no "
+                           f"copy of it (its SHA-256 must be the one the run recorded); only a "
+                           f"layer file in the run folder or named here is run")
 
 
 def copy_name(saved):
@@ -164,7 +177,7 @@ def copy_name(saved):
     return f"{Path(saved['file']).stem}-{saved['sha256'][:8]}.py"
 
 
-def keep_copy(folder, saved):
+def keep_copy(folder, saved, kind=RNN):
     """Copy the layer file that `saved` records into the run folder (atomically), unless it is
     there already; the bytes copied must hash as recorded. They are read from the file the
     class was loaded from in this process (the recorded one, or one named by --rnn-file), else
@@ -175,10 +188,12 @@ def keep_copy(folder, saved):
     copy = Path(folder) / copy_name(saved)
     if copy.is_file() and _sha256(copy) == saved["sha256"]:
         return copy
-    ran = getattr(sys.modules.get(f"seq2seq_rnn_{saved['sha256'][:16]}"), "__file__", None)
+    ran = getattr(sys.modules.get(f"seq2seq_{kind.entry}_{saved['sha256'][:16]}"), "__file__",
+                  None)
     source = Path(ran or path).read_bytes()
     if hashlib.sha256(source).hexdigest() != saved["sha256"]:
-        raise RnnFileChanged(f"--rnn {path} changed while the run trained: train again")
+        raise RnnFileChanged(f"{kind.option} {path} changed while the run trained: train "
+                             f"again")
     return atomic_write(copy, lambda file: file.write(source))
 
 
@@ -197,7 +212,7 @@ def _sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def class_of(saved, checkpoint, moved=None):
+def class_of(saved, checkpoint, moved=None, kind=RNN):
     """The class a checkpoint's record names, from bytes the user named: the copy in the
     checkpoint's folder (or the recorded file, when it lies in that folder), or `moved`, a file
     named on the command line (`--rnn-file`); each taken only if it hashes as recorded. The
@@ -209,11 +224,11 @@ def class_of(saved, checkpoint, moved=None):
             and saved["class"].isidentifier() and len(saved["sha256"]) == 64
             and all(c in "0123456789abcdef" for c in saved["sha256"])
             and 0 < len(saved["file"]) <= MAX_PATH and saved["file"].isprintable()):
-        raise RnnFileError(f"{checkpoint}: its 'rnn' entry should be a record of the layer's "
-                           f"file (file: a path of at most {MAX_PATH} printable characters, "
-                           f"class, sha256), found {reprlib.repr(saved)}")
+        raise RnnFileError(f"{checkpoint}: its {kind.entry!r} entry should be a record of the "
+                           f"layer's file (file: a path of at most {MAX_PATH} printable "
+                           f"characters, class, sha256), found {reprlib.repr(saved)}")
     if moved is not None:
-        return _moved_class(saved, checkpoint, moved)
+        return _moved_class(saved, checkpoint, moved, kind)
     folder = Path(checkpoint).parent
     recorded = Path(saved["file"])
     inside = recorded.parent.resolve() == folder.resolve()
@@ -223,39 +238,41 @@ def class_of(saved, checkpoint, moved=None):
         raise RnnFileError(f"{checkpoint}: {copy} is a symbolic link or not a regular file, "
                            f"where the run's copy of its layer file belongs: a run's layer file "
                            f"runs only from its run folder or when named: if you trust the "
-                           f"file, name it with --rnn-file PATH")
+                           f"file, name it with {kind.file_option} PATH")
     if not copy.is_file():
-        raise RnnFileError(f"{checkpoint}: its recurrent layer {saved['class']} comes from "
+        raise RnnFileError(f"{checkpoint}: its {kind.noun} {saved['class']} comes from "
                            f"{saved['file']}, and {folder} holds no copy of it "
                            f"({copy.name}): a run's layer file runs only from its run folder "
-                           f"or when named: if you trust that file, name it with --rnn-file "
-                           f"PATH (its SHA-256 must be the recorded {saved['sha256'][:12]}...)")
+                           f"or when named: if you trust that file, name it with "
+                           f"{kind.file_option} PATH (its SHA-256 must be the recorded "
+                           f"{saved['sha256'][:12]}...)")
     if _sha256(copy) != saved["sha256"]:
         raise RnnFileChanged(f"{checkpoint}: {copy} has changed since the model was trained "
                              f"(sha256 {saved['sha256'][:12]}..., now {_sha256(copy)[:12]}...): "
                              f"put back the file it was trained with, or train again")
     try:                # the copy runs, never the recorded path: its neighbours are not ours
-        return load(f"{copy.resolve()}:{saved['class']}", saved["sha256"], beside=False)[0]
+        return load(f"{copy.resolve()}:{saved['class']}", saved["sha256"], beside=False,
+                    kind=kind)[0]
     except RnnFileError as error:               # the file is there and unchanged, yet fails
         note = (f" ({copy.name} is unchanged, but it runs on its own from the run folder: a "
                 f"layer that imports a module of yours beside it loads when named with "
-                f"--rnn-file PATH, or when kept as one file)"
+                f"{kind.file_option} PATH, or when kept as one file)"
                 if getattr(error, "in_import", False) else "")
         raise RnnFileError(f"{checkpoint}: {error}{note}") from None
 
 
-def _moved_class(saved, checkpoint, moved):
+def _moved_class(saved, checkpoint, moved, kind):
     """class_of for a file given as `--rnn-file PATH`: a copy of the one trained with."""
     path = Path(moved)
     if path.is_dir() or not path.is_file():
         problem = "is a directory, not a .py file" if path.is_dir() else "no such file"
-        raise RnnFileError(f"--rnn-file {moved}: {problem}")
+        raise RnnFileError(f"{kind.file_option} {moved}: {problem}")
     digest = _sha256(path)
     if digest != saved["sha256"]:
-        raise RnnFileChanged(f"--rnn-file {moved} is not the file {checkpoint} was trained with "
-                             f"(sha256 {digest[:12]}..., the run records "
+        raise RnnFileChanged(f"{kind.file_option} {moved} is not the file {checkpoint} was "
+                             f"trained with (sha256 {digest[:12]}..., the run records "
                              f"{saved['sha256'][:12]}... for {saved['file']})")
     try:
-        return load(f"{path.resolve()}:{saved['class']}", saved["sha256"])[0]
+        return load(f"{path.resolve()}:{saved['class']}", saved["sha256"], kind=kind)[0]
     except RnnFileError as error:
         raise RnnFileError(f"{checkpoint}: {error}") from None

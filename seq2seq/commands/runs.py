@@ -48,8 +48,8 @@ RUN_FILES = (CHECKPOINT, REPORT)            # what `train` writes in its folder
 # The options of a run (TrainConfig's fields), by what a resumed run may do with them.
 MUST_MATCH = ("task", "sep", "num_examples", "min_len", "max_len", "seed", "val_fraction",
               "level", "reverse_input", "embed_size", "hidden_size", "attention", "wiring",
-              "bidirectional", "rnn", "columns", "arch", "d_model", "heads", "layers", "d_ff",
-              "norm", "positions")
+              "bidirectional", "rnn", "block", "columns", "arch", "d_model", "heads", "layers",
+              "d_ff", "norm", "positions")
 MAY_CHANGE = ("epochs", "lr", "lr_decay", "clip", "threads", "batch_size",
               "teacher_forcing_ratio", "progress", "fused", "label_smoothing", "dropout",
               "warmup")

@@ -101,9 +101,10 @@ def check_settings(**settings):
     if isinstance(settings.get("columns"), str):   # "1,2"
         from seq2seq.data.corpus import parse_columns
         parse_columns(settings["columns"])
-    if isinstance(settings.get("rnn"), str):        # FILE.py:CLASS (a class, in Python: as is)
-        from seq2seq.commands.rnn_file import split
-        split(settings["rnn"])
+    from seq2seq.commands.rnn_file import KINDS, split
+    for kind in KINDS:                              # FILE.py:CLASS (a class, in Python: as is)
+        if isinstance(settings.get(kind.entry), str):
+            split(settings[kind.entry], kind)
 
 
 def check_train_config(config):

@@ -20,7 +20,7 @@ from minigrad.memory import keep_freed_memory
 from seq2seq.commands import arch, reports, rnn_failures, rnn_file, runs, sizes, task_file
 from seq2seq.commands.checkpoint_history import check_resumed_steps
 from seq2seq.commands.epoch import run_epoch
-from seq2seq.commands.progress import epoch_report, say, starting_line
+from seq2seq.commands.progress import blank_warning, epoch_report, level_note, say, starting_line
 from seq2seq.commands.settings import check_split, check_train_config
 from seq2seq.data import heldout, tasks
 from seq2seq.data.batching import encode_source, encode_target
@@ -60,6 +60,7 @@ class TrainConfig:
     teacher_forcing_ratio: float = 1.0
     fused: bool = True
     rnn: str | None = None          # the recurrent layer, "FILE.py:CLASS"; None: the LSTM
+    block: str | None = None        # the Transformer's encoder block, "FILE.py:CLASS"; None: ours
     progress: bool = True
     label_smoothing: float = 0.0    # F.cross_entropy's; the Transformer paper's is 0.1
     # The Transformer's (--arch transformer); None: its default (arch.TRANSFORMER_DEFAULTS)
@@ -107,16 +108,18 @@ def build(config, pairs):
                                              max(longest[0], longest[1] + 2), src_vocab.pad_id)
     sizes.check_training(dataclasses.asdict(config), len(src_vocab), len(tgt_vocab), len(pairs),
                          longest[0], longest[1] + 2, settings)  # the target with <bos>, <eos>
-    rnn, record = (None, None) if config.rnn is None else rnn_file.record(
-        rnn_file.resolved(config.rnn))
+    (rnn, record), (block, block_record) = (
+        (None, None) if getattr(config, kind.entry) is None else rnn_file.record(
+            rnn_file.resolved(getattr(config, kind.entry), kind), kind) for kind in rnn_file.KINDS)
     minigrad.manual_seed(config.seed)
     if settings is not None:
-        model = Transformer(**settings)
+        model = Transformer(**settings, block=block)
     else:
         model = Seq2Seq(len(src_vocab), len(tgt_vocab), config.embed_size, config.hidden_size,
                         config.attention, config.wiring, src_vocab.pad_id, config.fused,
                         config.bidirectional, rnn)
-    return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record)
+    return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record,
+                      block_record)
 
 
 def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
@@ -136,9 +139,11 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
     arch.check_arch(config)             # no option of the other model
     config = arch.with_defaults(config)     # the Transformer's settings, recorded as trained
-    if not (config.resume and isinstance(config.rnn, str)
-            and not Path(rnn_file.split(config.rnn)[0]).exists()):   # resumed: the copy is run
-        config = dataclasses.replace(config, rnn=rnn_file.resolved(config.rnn))  # absolute path
+    for kind in rnn_file.KINDS:         # --rnn, --block: absolute paths, but a resumed run's
+        spec = getattr(config, kind.entry)              # recorded one may be gone: its copy runs
+        if not (config.resume and isinstance(spec, str)
+                and not Path(rnn_file.split(spec, kind)[0]).exists()):
+            config = dataclasses.replace(config, **{kind.entry: rnn_file.resolved(spec, kind)})
     keep_freed_memory()                 # fewer page faults from step to step (minigrad.memory)
     out = Path(runs.check_out(config.out))
     created = runs.make_folder(out)
@@ -149,11 +154,13 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
         read = None if config.task in tasks.TASKS else pairs_file or config.task
         corpus = heldout.corpus_sha256(read or config.task, pairs)
         split = heldout.make_record(train_pairs, val_pairs, corpus)
-        if config.rnn is not None and not config.resume:
-            rnn_failures.check_in_child(config.rnn)         # an os._exit there is an error here
+        for kind in rnn_file.KINDS:     # an os._exit there is an error here
+            if getattr(config, kind.entry) is not None and not config.resume:
+                rnn_failures.check_in_child(getattr(config, kind.entry), kind,
+                                            config.norm != "post")
         state, changed = runs.start(out, config, token_level(config), log, read)   # data good
         if config.task not in tasks.TASKS and note_level:
-            log(level_note(config))
+            log(level_note(token_level(config), config.level))
         if not val_pairs and config.val_fraction > 0:       # a tiny file: no epoch is scored
             sources = len({tasks.source_key(s) for s, _ in pairs})
             log(f"warning: no validation pairs: --val-fraction {config.val_fraction:g} of "
@@ -204,28 +211,11 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
             save_run(out, config, translator, optimizer, history, split, longest,
                      task_file.record(read, corpus))
             if config.overwrite and epoch == start:     # the earlier run is replaced now
-                rnn_file.remove_earlier_copies(out, translator.rnn_record)
+                rnn_file.remove_earlier_copies(out, translator.rnn_record
+                                               or translator.block_record)
         if history and history[-1].get("blank_outputs", -1) == history[-1].get("examples"):
             log(blank_warning(history[-1]["examples"], translator.level))
     return translator, history
-
-
-def level_note(config):
-    """One line on how a pairs file is cut into tokens, and how to change it: nothing in the file
-    says which level it wants, and a file of words trained at the character level (the default)
-    may learn nothing but where the spaces go."""
-    if token_level(config) == "word":
-        return "tokens: words, split at whitespace (--level word)"
-    how = "--level char" if config.level else "the default for a pairs file"
-    return f"tokens: characters, spaces included ({how}); --level word makes each word a token"
-
-
-def blank_warning(n, level):
-    """The line that says a run's every validation output is blank, and what may help."""
-    hint = ("every space is a token it must learn to place, so a file of words may want "
-            "--level word" if level == "char" else "more epochs or another --lr may help")
-    return (f"warning: every one of the {n} validation outputs is blank (empty or only spaces); "
-            f"{hint}")
 
 
 def save_run(out, config, translator, optimizer, history, split=None, longest_source=None,
@@ -236,8 +226,10 @@ def save_run(out, config, translator, optimizer, history, split=None, longest_so
     `task_record`: where the pairs file is and its hash (seq2seq.commands.task_file). A layer
     from a file is copied into the run folder first (rnn_file.keep_copy): later commands run it
     only from there."""
-    if translator.rnn_record is not None:
-        rnn_file.keep_copy(out, translator.rnn_record)
+    for kind, saved in ((rnn_file.RNN, translator.rnn_record),
+                        (rnn_file.BLOCK, translator.block_record)):
+        if saved is not None:
+            rnn_file.keep_copy(out, saved, kind)
     minigrad.save({
         "config": dataclasses.asdict(config),
         "model": translator.model.state_dict(),
@@ -248,6 +240,7 @@ def save_run(out, config, translator, optimizer, history, split=None, longest_so
         "level": translator.level,
         "reverse_input": translator.reverse_input,
         "rnn": translator.rnn_record,       # the layer's file and hash, or None for the LSTM
+        "block": translator.block_record,   # the encoder block's, or None for EncoderBlock
         "history": history,
         "epochs": len(history),             # checked against the history when read
         "split": split,

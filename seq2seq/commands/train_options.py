@@ -111,6 +111,11 @@ def add_transformer_options(parser, defaults):
     parser.add_argument("--positions", choices=CHOICES["positions"],
                         default=defaults.positions, help="the positional encodings "
                         f"({usual['positions']})")
+    parser.add_argument("--block", metavar="FILE.py:CLASS", default=defaults.block,
+                        help="an encoder block of your own in place of attention's "
+                        "EncoderBlock, e.g. my_block.py:Block (the contract: "
+                        "seq2seq/models/block_contract.py); kept and run again as --rnn is "
+                        "(--block-file)")
     parser.add_argument("--warmup", type=int, default=defaults.warmup,
                         help="the learning rate rises for this many updates to --lr, then "
                         f"falls as 1/sqrt(update), the paper's schedule ({usual['warmup']}; "

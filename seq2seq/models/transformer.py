@@ -40,6 +40,7 @@ from minigrad import Tensor, nn, scope
 from attention.blocks import DecoderBlock, EncoderBlock
 from attention.cache import KeyValueCache
 from attention.positions import LearnedPositions, SinusoidalPositions
+from seq2seq.models.block_contract import check_block
 from seq2seq.models.decoders import run_steps
 
 NORMS = ("pre", "post")
@@ -106,11 +107,13 @@ class Encoder(nn.Module):
     ("layer 1", "layer 2", ...), and for pre-norm a final LayerNorm (scope "final norm")."""
 
     def __init__(self, vocab_size, d_model, heads, layers, d_ff, dropout, norm, positions,
-                 max_len, padding_idx):
+                 max_len, padding_idx, block=None):
         self.padding_idx = padding_idx
         self.embedding = Embedding(vocab_size, d_model, positions, max_len, dropout, padding_idx)
-        self.layers = nn.ModuleList(named_blocks(EncoderBlock, layers, d_model, heads, d_ff,
-                                                 dropout, norm))
+        if block is not None:           # a class of the user's: checked on a tiny batch first
+            check_block(block, norm_first=(norm == "pre"))
+        self.layers = nn.ModuleList(named_blocks(block or EncoderBlock, layers, d_model, heads,
+                                                 d_ff, dropout, norm))
         self.norm = nn.LayerNorm(d_model) if norm == "pre" else None
 
     def forward(self, src):
@@ -211,10 +214,15 @@ class Transformer(nn.Module):
     dropout  on the embeddings and in every block       norm     "pre" or "post"
     positions "sinusoidal" or "learned"                max_len  the most positions a sequence has
 
-    `config` holds the settings that rebuild the model: Transformer(**model.config)."""
+    block    the encoder's block class: None for attention.EncoderBlock, or one of your own
+             (seq2seq/models/block_contract.py)
+
+    `config` holds the settings that rebuild the model: Transformer(**model.config,
+    block=model.block)."""
 
     def __init__(self, src_vocab_size, tgt_vocab_size, d_model=64, heads=4, layers=2, d_ff=128,
-                 dropout=0.0, norm="pre", positions="sinusoidal", max_len=256, padding_idx=0):
+                 dropout=0.0, norm="pre", positions="sinusoidal", max_len=256, padding_idx=0,
+                 block=None):
         nn.module.check_sizes("Transformer", src_vocab_size=src_vocab_size,
                               tgt_vocab_size=tgt_vocab_size, d_model=d_model, heads=heads,
                               layers=layers, d_ff=d_ff, max_len=max_len)
@@ -233,9 +241,9 @@ class Transformer(nn.Module):
                            d_model=d_model, heads=heads, layers=layers, d_ff=d_ff,
                            dropout=dropout, norm=norm, positions=positions, max_len=max_len,
                            padding_idx=padding_idx)
-        self.padding_idx, self.max_len = padding_idx, max_len
+        self.padding_idx, self.max_len, self.block = padding_idx, max_len, block
         sizes = (d_model, heads, layers, d_ff, dropout, norm, positions, max_len, padding_idx)
-        self.encoder = Encoder(src_vocab_size, *sizes)
+        self.encoder = Encoder(src_vocab_size, *sizes, block=block)
         self.decoder = Decoder(tgt_vocab_size, *sizes)
 
     def set_dropout(self, p):
