@@ -6,9 +6,17 @@ graded code's process may not open this folder: docs/coursework.md, "Your own wo
 its lines is not.
 
 Try the exercises before reading on.
+
+`Block` makes the encoder block a layer for the translator (`train --arch transformer --block
+tests/reference/attention_reference.py:Block`).
 """
 
+import math
+
+import numpy as np
+
 import minigrad.functional as F
+from minigrad import nn
 from minigrad.nn.layer_norm import layer_norm
 from attention import dot_product_attention
 
@@ -93,3 +101,33 @@ def encoder_block(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bia
     h = layer_norm(x + attn, norm1_weight, norm1_bias)                      # (B, T, E)
     ff = feed_forward(h)                                                    # (B, T, E)
     return layer_norm(h + ff, norm2_weight, norm2_bias)                     # (B, T, E)
+
+
+class Block(nn.Module):
+    """encoder_block as a layer, for the translator's encoder (`--block FILE.py:Block`; the
+    contract: seq2seq/models/block_contract.py). Its parameters are encoder_block's arguments,
+    torch.nn.TransformerEncoderLayer's with "_" for "." (in_proj_weight for
+    self_attn.in_proj_weight); the weights uniform in +-sqrt(6 / (fan_in + fan_out)), the
+    biases 0, the norms' weights 1. No dropout: the `dropout` asked for is ignored."""
+
+    def __init__(self, d_model, nhead, dim_feedforward, dropout=0.0, norm_first=True):
+        self.nhead, self.norm_first = nhead, norm_first
+        E, hidden = d_model, dim_feedforward
+        for name, shape in (("in_proj", (3 * E, E)), ("out_proj", (E, E)),
+                            ("linear1", (hidden, E)), ("linear2", (E, hidden))):
+            weight = nn.Parameter(np.empty(shape, dtype=np.float32))
+            bound = math.sqrt(6 / sum(shape))
+            nn.init.uniform_(weight, -bound, bound)
+            setattr(self, f"{name}_weight", weight)
+            setattr(self, f"{name}_bias", nn.Parameter(np.zeros(shape[0], dtype=np.float32)))
+        for name in ("norm1", "norm2"):
+            setattr(self, f"{name}_weight", nn.Parameter(np.ones(E, dtype=np.float32)))
+            setattr(self, f"{name}_bias", nn.Parameter(np.zeros(E, dtype=np.float32)))
+
+    def forward(self, x, mask=None):
+        """x (B, T, E), mask (B, 1, T) True = may attend -> (B, T, E)"""
+        return encoder_block(x, self.in_proj_weight, self.in_proj_bias, self.out_proj_weight,
+                             self.out_proj_bias, self.linear1_weight, self.linear1_bias,
+                             self.linear2_weight, self.linear2_bias, self.norm1_weight,
+                             self.norm1_bias, self.norm2_weight, self.norm2_bias, self.nhead,
+                             mask=mask, norm_first=self.norm_first)

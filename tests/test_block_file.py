@@ -1,0 +1,269 @@
+"""An encoder block of the user's own in the Transformer (`Transformer(..., block=Block)`,
+`train --arch transformer --block FILE.py:CLASS`): the model builds its encoder from it, a block
+that breaks the contract is refused in one line before a run folder is made, and a run records,
+copies and loads its block file as it does a --rnn file: never from a path a checkpoint alone
+names (seq2seq/models/block_contract.py, seq2seq/commands/rnn_file.py)."""
+
+import hashlib
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad import nn
+from seq2seq.commands.cli import main
+from seq2seq.models.block_contract import BlockContractError, check_block
+from seq2seq.models.transformer import Transformer
+from tests.reference import attention_reference as reference
+from tests.reference.attention_reference import Block
+
+REFERENCE = Path(reference.__file__).resolve()
+TINY = ["--arch", "transformer", "--task", "reverse", "--num-examples", "40", "--min-len", "3",
+        "--max-len", "5", "--epochs", "1", "--d-model", "8", "--heads", "2", "--layers", "1",
+        "--d-ff", "16", "--warmup", "0", "--no-progress"]
+
+
+@pytest.fixture(autouse=True)
+def forget_block_modules(monkeypatch):
+    """Drop the modules block files made, as each command's new process starts without them
+    (the same bytes load as the same module: one from another test's folder may be gone)."""
+    for name in [k for k in sys.modules if k.startswith("seq2seq_block_")]:
+        monkeypatch.delitem(sys.modules, name)
+
+
+def one_error_line(capsys):
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+# ---- the model in Python ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("norm", ["pre", "post"])
+def test_the_reference_block_with_encoder_blocks_weights_gives_the_same_logits(norm):
+    """The encoder built from Block, given the weights of one built from attention's
+    EncoderBlock (the names mapped: self_attn.in_proj_weight -> in_proj_weight, ...), computes
+    the very same translation logits."""
+    sizes = dict(d_model=8, heads=2, layers=2, d_ff=16, norm=norm)
+    ours = Transformer(11, 13, **sizes).double()
+    theirs = Transformer(11, 13, **sizes, block=Block).double()
+    assert all(isinstance(layer, Block) for layer in theirs.encoder.layers)
+    assert theirs.block is Block and theirs.config == ours.config       # config: no class
+    weights = {}
+    for name, value in ours.state_dict().items():
+        if name.startswith("encoder.layers."):
+            layer, rest = name[len("encoder.layers."):].split(".", 1)
+            name = f"encoder.layers.{layer}." + rest.replace("self_attn.", "").replace(".", "_")
+        weights[name] = value
+    assert sorted(weights) == sorted(theirs.state_dict())
+    theirs.load_state_dict(weights)
+    rng = np.random.default_rng(0)
+    src = np.array([[0, 0, 4, 5, 6], [7, 8, 9, 10, 3]])                  # left-padded
+    tgt_in = rng.integers(3, 13, (2, 4))
+    logits, _ = ours(src, tgt_in)
+    mine, _ = theirs(src, tgt_in)
+    np.testing.assert_allclose(mine.data, logits.data, rtol=1e-10, atol=1e-12)
+
+
+class NotAModule:
+    def __init__(self, *sizes, norm_first=True):
+        pass
+
+
+class Breaks(nn.Module):
+    def __init__(self, d_model, nhead, dim_feedforward, dropout, norm_first=True):
+        raise ValueError("no")
+
+
+class Halves(Block):
+    def forward(self, x, mask=None):
+        return super().forward(x, mask)[..., : x.shape[-1] // 2]
+
+
+class NoMask(Block):
+    def forward(self, x, mask=None):
+        return super().forward(x)
+
+
+class Pair(Block):
+    def forward(self, x, mask=None):
+        return super().forward(x, mask), None
+
+
+class Infinite(Block):
+    def forward(self, x, mask=None):
+        return super().forward(x, mask) / 0.0
+
+
+@pytest.mark.parametrize("block, words", [
+    (Block(8, 2, 16), "block should be an encoder block's class, not a Block"),
+    (NotAModule, "NotAModule should be a minigrad nn.Module"),
+    (Breaks, "Breaks(8, 2, 16, 0.0, norm_first=True) raised ValueError: no"),
+    (Halves, "forward(x, mask) returned shape (2, 4, 4), where x's shape (2, 4, 8)"),
+    (NoMask, "ignores the mask: changing the padded positions of an example changed its "
+             "output at the real ones"),
+    (Pair, "forward(x, mask) should return a Tensor of x's shape (2, 4, 8), not a tuple"),
+    (Infinite, "returned NaN or infinite values"),
+])
+@pytest.mark.filterwarnings("ignore:divide by zero")
+def test_a_block_that_breaks_the_contract_is_refused_saying_how(block, words):
+    with pytest.raises(BlockContractError) as caught:
+        Transformer(11, 13, d_model=8, heads=2, layers=1, d_ff=16, block=block)
+    assert words in str(caught.value)
+
+
+def test_the_check_uses_the_runs_norm_order():
+    class PreOnly(Block):
+        def __init__(self, *sizes, norm_first=True):
+            if not norm_first:
+                raise NotImplementedError("post-norm")
+            super().__init__(*sizes, norm_first=norm_first)
+
+    check_block(PreOnly, norm_first=True)
+    with pytest.raises(BlockContractError, match="norm_first=False"):
+        check_block(PreOnly, norm_first=False)
+
+
+# ---- the command line ---------------------------------------------------------------------------
+
+@pytest.fixture
+def block_file(tmp_path):
+    path = tmp_path / "my_block.py"
+    shutil.copy(REFERENCE, path)
+    return path
+
+
+@pytest.fixture
+def block_run(tmp_path, block_file, capsys):
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--block", f"{block_file}:Block", "--out", str(out)]) == 0
+    capsys.readouterr()
+    return out
+
+
+def block_copy(run):
+    (copy,) = run.glob("my_block-*.py")
+    return copy
+
+
+def test_a_run_records_its_block_file_and_every_command_loads_it(block_run, block_file,
+                                                                 tmp_path, capsys):
+    state = minigrad.load(block_run / "checkpoint.npz")
+    assert state["block"] == {"file": str(block_file.resolve()), "class": "Block",
+                              "sha256": hashlib.sha256(block_file.read_bytes()).hexdigest()}
+    assert state["rnn"] is None and state["config"]["block"] == f"{block_file.resolve()}:Block"
+    assert state["model"]["encoder.layers.0.in_proj_weight"].shape == (24, 8)
+    assert block_copy(block_run).read_bytes() == block_file.read_bytes()
+    block_file.write_text(block_file.read_text() + "\nraise SystemExit('edited')\n")
+    for command in (["evaluate", str(block_run)], ["translate", str(block_run), "123"],
+                    ["draw", str(block_run), "--out", str(tmp_path / "step.svg")],
+                    ["explore", str(block_run), "--out", str(tmp_path / "step.html")],
+                    ["train", "--out", str(block_run), "--resume", "--epochs", "2",
+                     "--no-progress"]):
+        assert main(command) == 0, capsys.readouterr().err      # the copy's bytes, unedited
+    assert len(minigrad.load(block_run / "checkpoint.npz")["history"]) == 2
+
+
+def test_a_run_without_its_copy_is_refused_and_loads_from_the_file_named(block_run, block_file,
+                                                                          capsys):
+    block_copy(block_run).unlink()
+    assert main(["evaluate", str(block_run)]) == 1
+    line = one_error_line(capsys)
+    assert f"its encoder block Block comes from {block_file.resolve()}, and {block_run} holds " \
+           "no copy of it" in line and "name it with --block-file PATH" in line
+    assert main(["evaluate", str(block_run), "--block-file", str(block_file)]) == 0
+    capsys.readouterr()
+    block_file.write_text(block_file.read_text() + "\n# changed\n")
+    assert main(["evaluate", str(block_run), "--block-file", str(block_file)]) == 1
+    assert f"--block-file {block_file} is not the file" in one_error_line(capsys)
+
+
+def test_the_other_kinds_file_option_is_refused_for_a_block_run(block_run, block_file, capsys):
+    assert main(["evaluate", str(block_run), "--rnn-file", str(block_file)]) == 1
+    assert f"--rnn-file {block_file}: " in one_error_line(capsys)
+    lstm = block_run.parent / "lstm"
+    assert main(["train", "--task", "reverse", "--num-examples", "40", "--epochs", "1",
+                 "--embed-size", "4", "--hidden-size", "8", "--no-progress", "--out",
+                 str(lstm)]) == 0
+    capsys.readouterr()
+    assert main(["evaluate", str(lstm), "--block-file", str(block_file)]) == 1
+    assert (f"--block-file {block_file}: {lstm / 'checkpoint.npz'} records no encoder block "
+            f"file") in one_error_line(capsys)
+
+
+def test_a_checkpoint_naming_a_block_file_never_runs_it(block_run, tmp_path, capsys):
+    """A checkpoint records, with its right hash, a file of the machine the user never named
+    (the standard library's this.py, which prints the Zen of Python): no command runs it."""
+    this = Path(sysconfig.get_paths()["stdlib"]) / "this.py"
+    state = minigrad.load(block_run / "checkpoint.npz")
+    state["block"] = {"file": str(this), "class": "Zen",
+                      "sha256": hashlib.sha256(this.read_bytes()).hexdigest()}
+    state["config"]["block"] = f"{this}:Zen"
+    hostile = tmp_path / "hostile"
+    hostile.mkdir()
+    minigrad.save(state, hostile / "checkpoint.npz")
+    shutil.copy(block_run / "report.json", hostile / "report.json")
+    for command in (["evaluate", str(hostile)], ["translate", str(hostile), "12"],
+                    ["draw", str(hostile), "--out", str(tmp_path / "x.svg")],
+                    ["explore", str(hostile), "--out", str(tmp_path / "x.html")],
+                    ["train", "--out", str(hostile), "--resume", "--epochs", "3",
+                     "--no-progress"]):
+        assert main(command) == 1
+        out, err = capsys.readouterr()
+        assert "Beautiful is better" not in out + err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "holds no copy of it (this-" in lines[0], err
+        assert "--block-file PATH" in lines[0]
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.html").exists()
+
+
+def test_a_checkpoint_whose_config_block_no_option_could_give_is_refused(block_run, capsys):
+    state = minigrad.load(block_run / "checkpoint.npz")
+    state["config"]["block"] = "my_block.txt"
+    minigrad.save(state, block_run / "checkpoint.npz")
+    assert main(["evaluate", str(block_run)]) == 1
+    line = one_error_line(capsys)
+    assert "config.block" in line and "FILE.py:CLASS or None" in line
+
+
+BAD = {"syntax.py": "def oops(:\n",
+       "exits.py": "import os\nos._exit(0)\n",
+       "halves.py": "from tests.test_block_file import Halves as Block\n",
+       "no_mask.py": "from tests.test_block_file import NoMask as Block\n"}
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("syntax.py:Block", "--block: running {tmp}/syntax.py, line 1 raised SyntaxError"),
+    ("exits.py:Block", "--block {tmp}/exits.py:Block: the file ended the process"),
+    ("halves.py:Nope", "defines no Nope, where an encoder block's class belongs"),
+    ("halves.py:Block", "forward(x, mask) returned shape (2, 4, 4)"),
+    ("no_mask.py:Block", "ignores the mask"),
+    ("missing.py:Block", "--block {tmp}/missing.py:Block: no such file"),
+    ("halves.py", "--block should be FILE.py:CLASS (e.g. my_block.py:Block)"),
+])
+def test_a_bad_block_file_is_one_line_and_leaves_the_earlier_run_whole(block_run, tmp_path,
+                                                                       capsys, spec, words):
+    for name, code in BAD.items():
+        (tmp_path / name).write_text(code)
+    before = (block_run / "checkpoint.npz").read_bytes()
+    for out, more in ((tmp_path / "new", []), (block_run, ["--overwrite"])):
+        assert main(["train", *TINY, "--block", f"{tmp_path}/{spec}", "--out", str(out),
+                     *more]) == 1
+        assert words.format(tmp=tmp_path) in one_error_line(capsys)
+    assert not (tmp_path / "new").exists()
+    assert (block_run / "checkpoint.npz").read_bytes() == before
+    assert block_copy(block_run).is_file()
+
+
+def test_block_with_the_lstm_is_refused_in_one_line(block_file, tmp_path, capsys):
+    assert main(["train", "--task", "reverse", "--block", f"{block_file}:Block", "--out",
+                 str(tmp_path / "run")]) == 1
+    assert one_error_line(capsys) == ("error: --block applies to --arch transformer only, and "
+                                      "this run's arch is lstm: leave it out, or add --arch "
+                                      "transformer")
+    assert not (tmp_path / "run").exists()
