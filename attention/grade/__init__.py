@@ -1,9 +1,11 @@
 """Graders for the attention coursework (docs/coursework.md), built on minigrad.grade's
 machinery:
 
-    python -m attention.grade general_attention my_attention.py      # also: multi_head
+    python -m attention.grade general_attention my_attention.py  # also: multi_head, encoder_block
 
 exercises   what each exercise asks for, and the inputs it is checked on
+encoder_block  the encoder block's cases, and its diagnosis: a residual left out, a layer norm
+              in the other order's place
 expected.npz  the right answers, stored (made by the reference solutions, which are in the
               project's tests, tests/reference/attention_reference.py, not in this package)
 """

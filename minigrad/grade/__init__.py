@@ -12,6 +12,7 @@ exercises   what each exercise asks for, and the inputs it is checked on
 expected    the right answers, stored in expected.npz (made by the reference solutions, which
             are in the project's tests, tests/reference/, not in this package)
 grader      the machinery, shared with `attention.grade` and `seq2seq.grade`: the verdict
+requests    what the grader sends the graded code's process: the cases, never the answers
 process     the graded code's own process: started, given the cases, its results read back
 child       what runs in that process: the student's file loaded and guarded, results written
 audit       the guard there: what the graded code may not open, start, write or replace

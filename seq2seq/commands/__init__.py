@@ -9,8 +9,10 @@
     settings.py            every numeric setting's rule, checked in one place
     sizes.py               a model's memory, estimated from its settings before it is built
     progress.py            a training epoch's progress, as the place it goes to can show it
-    rnn_file.py            a recurrent layer from the user's file (--rnn my_gru.py:GRU);
-                           rnn_copy.py: the copy a run keeps of it, and loading it again
+    rnn_file.py            a recurrent layer (--rnn my_gru.py:GRU) or an encoder block
+                           (--block my_block.py:Block) from the user's file, the copy a run
+                           keeps of it, and loading it again; layer_kinds.py: what differs
+                           between the two; rnn_failures.py: a layer file's code that fails
     checkpoint_entries.py  what a checkpoint holds, entry by entry, checked before it is used;
                            checkpoint_history.py: its history; entry_error.py: their error
     checkpoint_reading.py  a checkpoint read through those checks

@@ -8,6 +8,7 @@
                     checked against minigrad.nn.recurrent's contract; the bridge
     transformer.py  Transformer: attention only, no recurrence (attention.EncoderBlock and
                     DecoderBlock, stacked); the same interface as Seq2Seq
+    block_contract.py  what an encoder block of your own must do to take EncoderBlock's place
     decoding.py     writing a translation: greedy decoding and beam search
 
 The decoding works with any model whose `encode` and `decoder.step` work as Seq2Seq's do: the
