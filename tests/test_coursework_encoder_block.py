@@ -19,7 +19,7 @@ SOURCE = Path(reference.__file__).read_text(encoding="utf-8")
 MULTI_HEAD = SOURCE.split("def encoder_block(")[0]          # the imports and Exercises 4 and 5
 BLOCK = "from my_multi_head import multi_head_attention\n" + "\n".join(
     ["import minigrad.functional as F", "from minigrad.nn.layer_norm import layer_norm", "",
-     "", "def encoder_block(" + SOURCE.split("def encoder_block(")[1]])
+     "", "def encoder_block(" + SOURCE.split("def encoder_block(")[1].split("\nclass ")[0]])
 
 
 def block_file(tmp_path, replace=None):
