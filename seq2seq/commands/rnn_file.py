@@ -150,7 +150,10 @@ def _module(path, source, digest, beside=True, kind=RNN):
 
 
 def record(spec, kind=RNN):
-    """The checkpoint's record of a resolved spec: {"file", "class", "sha256"}; and the class."""
+    """The class of a resolved spec, and the checkpoint's record of it: {"file", "class",
+    "sha256"}; (None, None) for None (the project's own layer)."""
+    if spec is None:
+        return None, None
     cls, digest = load(spec, kind=kind)
     path, name = split(spec, kind)
     return cls, {"file": path, "class": name, "sha256": digest}

@@ -108,9 +108,9 @@ def build(config, pairs):
                                              max(longest[0], longest[1] + 2), src_vocab.pad_id)
     sizes.check_training(dataclasses.asdict(config), len(src_vocab), len(tgt_vocab), len(pairs),
                          longest[0], longest[1] + 2, settings)  # the target with <bos>, <eos>
-    (rnn, record), (block, block_record) = (
-        (None, None) if getattr(config, kind.entry) is None else rnn_file.record(
-            rnn_file.resolved(getattr(config, kind.entry), kind), kind) for kind in rnn_file.KINDS)
+    rnn, record = rnn_file.record(rnn_file.resolved(config.rnn))
+    block, block_record = rnn_file.record(rnn_file.resolved(config.block, rnn_file.BLOCK),
+                                          rnn_file.BLOCK)
     minigrad.manual_seed(config.seed)
     if settings is not None:
         model = Transformer(**settings, block=block)
