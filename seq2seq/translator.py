@@ -194,8 +194,10 @@ def load_translator(path, layer_file=None):
             raise ValueError(f"{kind.file_option} {named}: {file} records no {kind.noun} file "
                              f"(its model's {kind.noun} is the project's own)"
                              if kind is rnn_file.BLOCK else f"{kind.file_option} {named}: "
-                             f"{file} records no layer file (its model's recurrent layer is "
-                             f"the LSTM)")
+                             f"{file} records no layer file (" + (
+                                 "a Transformer has no recurrent layer"
+                                 if state.get("model_config", {}).get("d_model") is not None
+                                 else "its model's recurrent layer is the LSTM") + ")")
         classes[kind.entry] = (None if saved is None                    # refused if changed
                                else rnn_file.class_of(saved, file, moved=named, kind=kind))
     model = entry(file, state, "model_config", lambda config: make_model(

@@ -267,3 +267,13 @@ def test_block_with_the_lstm_is_refused_in_one_line(block_file, tmp_path, capsys
                                       "this run's arch is lstm: leave it out, or add --arch "
                                       "transformer")
     assert not (tmp_path / "run").exists()
+
+
+def test_a_layer_file_named_for_a_transformer_run_says_it_has_no_recurrent_layer(
+        transformer_run, tmp_path, capsys):
+    from seq2seq.commands.cli import main
+    layer = tmp_path / "my_gru.py"
+    layer.write_text("class GRU:\n    pass\n")
+    assert main(["translate", str(transformer_run), "12", "--rnn-file", str(layer)]) == 1
+    err = capsys.readouterr().err
+    assert "records no layer file (a Transformer has no recurrent layer)" in err, err
