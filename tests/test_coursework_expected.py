@@ -41,6 +41,30 @@ def test_the_stored_values_are_what_the_reference_gives_now(module):
         np.testing.assert_allclose(kept[name], value, rtol=1e-10, atol=1e-12, err_msg=name)
 
 
+def test_regenerating_named_exercises_keeps_the_others_values_bit_for_bit(tmp_path,
+                                                                          monkeypatch):
+    copy = tmp_path / "expected.npz"
+    copy.write_bytes(attention_exercises.EXPECTED.read_bytes())
+    with np.load(copy) as found:
+        before = {name: found[name] for name in found.files}
+    changed_before = dict(before, **{
+        "multi_head/1/out/0": before["multi_head/1/out/0"] + 1e-15,     # another's: kept
+        "general_attention/1/out/0": before["general_attention/1/out/0"] + 1.0})  # written
+    np.savez(copy, **changed_before)
+    monkeypatch.setattr(attention_exercises, "EXPECTED", copy)
+    regenerate.main(["general_attention"])
+    with np.load(copy) as found:
+        after = {name: found[name] for name in found.files}
+    assert sorted(after) == sorted(before)
+    for name, value in after.items():
+        if name.startswith("general_attention/"):
+            np.testing.assert_allclose(value, before[name], rtol=1e-10, atol=1e-12, err_msg=name)
+        else:
+            assert np.array_equal(value, changed_before[name]), name
+    with pytest.raises(SystemExit, match="no exercise causal_mask; the exercises are: "):
+        regenerate.main(["causal_mask"])
+
+
 def test_the_gru_cells_stored_values_hold_its_gates_for_the_diagnosis():
     with np.load(engine.EXPECTED, allow_pickle=False) as found:
         names = set(found.files)
