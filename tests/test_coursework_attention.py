@@ -1,7 +1,9 @@
 """The attention coursework graders (python -m attention.grade): the references pass and agree
-with attention's own modules and with PyTorch's multi-head attention; wrong solutions fail with
-a message naming the wrong output or gradient and the case."""
+with attention's own modules and with PyTorch's multi-head attention and causal
+scaled_dot_product_attention; wrong solutions fail with a message naming the wrong output or
+gradient and the case (the Transformer exercises' mistakes: test_coursework_transformer.py)."""
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +12,7 @@ import numpy as np
 import pytest
 
 from minigrad import Tensor
-from attention import GeneralAttention, MultiHeadAttention
+from attention import GeneralAttention, MultiHeadAttention, SinusoidalPositions
 from attention.grade import SolutionFailed, case_inputs, grade
 from tests.reference import attention_reference as reference
 
@@ -220,3 +222,50 @@ def test_multi_head_with_heads_taking_interleaved_features_is_caught(tmp_path):
     assert interleaved != source
     message = failure("multi_head", student_file(tmp_path, interleaved))
     assert "the output attn_output is wrong for case 1 of 4" in message
+
+
+# ---- the Transformer's exercises: positions and the causal mask ------------------------------
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4])
+def test_reference_positions_are_the_papers_formula_and_the_projects_sinusoids(number):
+    arrays, _ = case_inputs("positional_encoding", number)
+    x = arrays["x"]
+    length, d_model = x.shape[-2:]
+    y = reference.add_positions(Tensor(x)).data
+    by_formula = np.array([[math.sin(pos / 10000 ** (j / d_model)) if j % 2 == 0
+                            else math.cos(pos / 10000 ** ((j - 1) / d_model))
+                            for j in range(d_model)] for pos in range(length)])
+    np.testing.assert_allclose(y - x, np.broadcast_to(by_formula, x.shape), rtol=0, atol=1e-12)
+    ours = SinusoidalPositions(d_model, max_len=length)(Tensor(x)).data
+    np.testing.assert_allclose(y, ours, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4])
+def test_reference_causal_attention_matches_torch_outputs_and_every_gradient(number):
+    """Against F.scaled_dot_product_attention(is_causal=True) for the context, and softmax of the
+    scores with torch's own causal fill for the weights."""
+    torch = pytest.importorskip("torch")
+    arrays, _ = case_inputs("causal_attention", number)
+    q, k, v = (torch.tensor(arrays[n], requires_grad=True) for n in ("query", "keys", "values"))
+    context_torch = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    length = q.shape[-2]
+    scores = q @ k.transpose(-1, -2) / math.sqrt(k.shape[-1])
+    blocked = torch.ones(length, length, dtype=torch.bool).triu(1)
+    weights_torch = scores.masked_fill(blocked, float("-inf")).softmax(-1)
+    rng = np.random.default_rng(number)
+    up_context = rng.standard_normal(context_torch.shape)
+    up_weights = rng.standard_normal(weights_torch.shape)
+    ((context_torch * torch.from_numpy(up_context)).sum()
+     + (weights_torch * torch.from_numpy(up_weights)).sum()).backward()
+
+    mine = {n: Tensor(a, requires_grad=True) for n, a in arrays.items()}
+    context, weights = reference.causal_attention(*mine.values())
+    ((context * Tensor(up_context)).sum() + (weights * Tensor(up_weights)).sum()).backward()
+    np.testing.assert_allclose(context.data, context_torch.detach().numpy(), rtol=1e-10,
+                               atol=1e-12)
+    np.testing.assert_allclose(weights.data, weights_torch.detach().numpy(), rtol=1e-10,
+                               atol=1e-12)
+    assert np.all(weights.data[..., ~np.tri(length, dtype=bool)] == 0)     # exactly 0
+    for name, grad in (("query", q.grad), ("keys", k.grad), ("values", v.grad)):
+        np.testing.assert_allclose(mine[name].grad, grad.numpy(), rtol=1e-9, atol=1e-11,
+                                   err_msg=name)

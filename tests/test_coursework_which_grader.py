@@ -41,4 +41,5 @@ def test_an_unknown_exercise_lists_the_graders_own(capsys):
     assert stop.value.code == 2
     assert capsys.readouterr().err == (
         "error: argument exercise: invalid choice: 'gru' (choose from general_attention, "
-        "multi_head, encoder_block) (see python -m attention.grade --help)\n")
+        "multi_head, encoder_block, positional_encoding, causal_attention) (see python -m "
+        "attention.grade --help)\n")

@@ -3,8 +3,10 @@ The machinery is minigrad.grade's; the right answers are stored beside this file
 made by the reference solutions, which are not part of the package
 (tests/reference/attention_reference.py in the project's source). A solution may not run the
 project's module that the exercise builds again (GeneralAttention, MultiHeadAttention,
-EncoderBlock; the encoder block's attention is the student's own, from the multi-head
-exercise, so MultiHeadAttention is refused there too)."""
+EncoderBlock, the sinusoidal positions, the causal attention; the encoder block's
+attention is the student's own, from the multi-head exercise, so MultiHeadAttention is
+refused there too), nor the known mistakes the Transformer exercises' diagnosis compares
+with (mistakes.py)."""
 
 from pathlib import Path
 
@@ -12,9 +14,19 @@ import numpy as np
 
 from minigrad.grade.expected import stored
 from minigrad.grade.grader import Case, function_exercise
-from attention.blocks import EncoderBlock
+from attention.blocks import DecoderBlock, EncoderBlock
+from attention.cache import KeyValueCache
+from attention.functional import attend, dot_product_attention, self_attention
+from attention.grade import mistakes
 from attention.grade.encoder_block import INTERMEDIATES, WEIGHTS, encoder_block_cases, explain
-from attention.modules import GeneralAttention, MultiHeadAttention
+from attention.masks import causal_mask
+from attention.modules import (
+    DotProductAttention,
+    GeneralAttention,
+    MultiHeadAttention,
+    ScaledDotProductAttention,
+)
+from attention.positions import SinusoidalPositions, sinusoids
 
 EXPECTED = Path(__file__).with_name("expected.npz")
 
@@ -64,6 +76,37 @@ def multi_head_cases():
     return cases
 
 
+def positions_cases():
+    """x (B, T, d_model): the encoding added to random embeddings."""
+    cases = []
+    for label, shape in (("6 positions, d_model 8", (2, 6, 8)),
+                         ("an odd d_model, 7: the last feature is a sine", (1, 5, 7)),
+                         ("one position", (2, 1, 6)),
+                         ("a long sequence, 200 positions", (1, 200, 8))):
+        rng = np.random.default_rng(len(cases) + 60)
+        cases.append(Case(label, {"x": rng.standard_normal(shape)}))
+    return cases
+
+
+def causal_cases():
+    """Self-attention: query, keys and values of one sequence (B, T, d), three tensors. The
+    last case's scores reach about 2e4 (its weights are all but one-hot): there -1e4 in place of
+    -inf leaks, both written into the scores (a query whose earlier scores are all below -1e4
+    puts its weight on a later key) and added to them (a later key scoring 1e4 above every
+    earlier one keeps its weight). Its seed was picked so that both happen."""
+    cases = []
+    for label, (batch, length, d, dv), size, seed in (
+            ("one sequence of 4 positions, d=3", (1, 4, 3, 3), 1.0, 70),
+            ("a batch of 2, 5 positions, values of width 2", (2, 5, 4, 2), 1.0, 71),
+            ("one position: it attends only to itself", (2, 1, 3, 3), 1.0, 72),
+            ("large scores, up to about 2e4: -1e4 is no -inf here", (1, 6, 4, 3), 80.0, 117)):
+        rng = np.random.default_rng(seed)
+        cases.append(Case(label, {"query": size * rng.standard_normal((batch, length, d)),
+                                  "keys": size * rng.standard_normal((batch, length, d)),
+                                  "values": rng.standard_normal((batch, length, dv))}))
+    return cases
+
+
 EXERCISES = {e.name: e for e in [
     function_exercise(
         "general_attention", "Luong's general attention, score(q, k) = q^T W k",
@@ -88,4 +131,18 @@ EXERCISES = {e.name: e for e in [
         intermediates=INTERMEDIATES, explain=explain,
         parts={"in_proj_weight": ("W_q", "W_k", "W_v"), "in_proj_bias": ("b_q", "b_k", "b_v")},
         package="attention.grade", answers=(EncoderBlock, MultiHeadAttention)),
+    function_exercise(
+        "positional_encoding", "the sinusoidal positional encoding, added to embeddings",
+        "add_positions", "add_positions(x) -> x + PE",
+        stored(EXPECTED, "positional_encoding"), positions_cases, outputs=("y",),
+        package="attention.grade", answers=(SinusoidalPositions, sinusoids, mistakes),
+        output_mistakes=mistakes.positions_mistake),
+    function_exercise(
+        "causal_attention", "scaled dot-product self-attention with a causal mask",
+        "causal_attention", "causal_attention(query, keys, values) -> (context, weights)",
+        stored(EXPECTED, "causal_attention"), causal_cases, outputs=("context", "weights"),
+        package="attention.grade", output_mistakes=mistakes.causal_mistake,
+        answers=(dot_product_attention, attend, self_attention, causal_mask, DotProductAttention,
+                 ScaledDotProductAttention, MultiHeadAttention, DecoderBlock, KeyValueCache,
+                 mistakes)),
 ]}

@@ -17,15 +17,16 @@ outputs, its gradients and its gradient check's halves, as arrays. Here, for eac
 
 The first difference stops the grading with a `SolutionFailed` whose message names the exercise,
 the case and its input shapes, the output or the gradient that is wrong, the element, both
-values, and how many elements are off; and, from `diagnose`, where in the student's code to look
-(the first named intermediate that differs, a cut graph). `case_inputs` hands the same inputs
-back, for a debugger.
+values, and how many elements are off; and where in the student's code to look (`diagnose`:
+the first named intermediate that differs, a cut graph; or the known mistake that wrong outputs
+or gradients match, from the exercise's `output_mistakes` or `mistakes`). `case_inputs` hands
+the same inputs back, for a debugger.
 
 The verdict is written here, from the arrays alone: what the graded code prints, its exit status
 or anything it changes in its own process is no verdict. It cannot open the expected values there
-(nor the reference solutions, in a clone that has them), nor run the project's own version of
-the piece unnoticed (answers.py, audit.py). Loading and calling
-the student's code is in `solution`; comparing arrays and writing what differs, in `compare`.
+(nor the reference solutions, in a clone that has them), nor run the project's own version of the
+piece unnoticed (answers.py, audit.py). Loading and calling the student's code is in `solution`;
+comparing arrays and writing what differs, in `compare`.
 
 Other packages (attention, seq2seq) build their graders from these same pieces.
 """
@@ -87,7 +88,7 @@ class Exercise:
 def function_exercise(name, title, defines, signature, expected, cases, outputs,
                       atol=1e-8, rtol=1e-6, extra=None, package="minigrad.grade", answers=(),
                       intermediates=(), parts=None, by_hand=False, mistakes=None,
-                      explain=None):
+                      explain=None, output_mistakes=None):
     """An Exercise for a function of tensors: `expected(cases, outputs, names)` gives, per case,
     the right outputs (named by `outputs`), gradients and intermediates (expected.stored: read
     from a data file; expected.computed: a reference run here); `cases()` lists the inputs.
@@ -98,6 +99,7 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
     (block names)}, names the blocks of a stacked weight that a cut graph may starve;
     `explain(case, outputs, kept, output_line)`, lines naming a mistake the exercise knows, said
     in their place when it finds one.
+    `output_mistakes(case, outputs)`, lines naming the known mistake wrong outputs match, or [].
     `by_hand`: the backward must be derived by hand; one that runs the student's forward (or
     their function) again, as finite differences do, fails (by_hand.py). `mistakes(case,
     expected, gradients, returned)` gives lines naming a known mistake that a wrong gradient
@@ -138,6 +140,7 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
             except SolutionFailed as failure:
                 line = (facts["output_lines"] + [None] * len(outputs))[j]
                 more = (explain and explain(case, mine, kept, line)) or \
+                    (output_mistakes and output_mistakes(case, mine)) or \
                     diagnose.after_wrong_output(line, intermediates, kept, wanted.kept,
                                                 lambda a, b: difference(a, b, atol, rtol))
                 raise SolutionFailed("\n  ".join([str(failure)] + more)) from None
@@ -185,10 +188,7 @@ def finish_first(results):
 
 
 def case_names(cases):
-    names = []
-    for case in cases:
-        names += [n for n in case.arrays if n not in names]
-    return names
+    return list(dict.fromkeys(name for case in cases for name in case.arrays))   # in order, once
 
 
 # ---- Grading, from Python or from the command line ----------------------------------
@@ -220,7 +220,8 @@ def case_inputs(exercises, name, number):
 # Which command grades which exercise, as plain names: minigrad imports no floor above it, yet
 # names their graders (tests/test_coursework.py checks this against each grader's EXERCISES).
 GRADERS = {"python -m minigrad.grade": ("gru_cell", "layer_norm", "logsumexp", "layer_norm_op"),
-           "python -m attention.grade": ("general_attention", "multi_head", "encoder_block"),
+           "python -m attention.grade": ("general_attention", "multi_head", "encoder_block",
+                                         "positional_encoding", "causal_attention"),
            "python -m seq2seq.grade": ("beam_search",)}
 
 

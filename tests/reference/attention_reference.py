@@ -16,9 +16,9 @@ import math
 import numpy as np
 
 import minigrad.functional as F
-from minigrad import nn
+from minigrad import Tensor, nn
 from minigrad.nn.layer_norm import layer_norm
-from attention import dot_product_attention
+from attention import dot_product_attention, softmax
 
 
 def general_attention(query, keys, values, weight, mask=None):
@@ -131,3 +131,43 @@ class Block(nn.Module):
                              self.linear2_weight, self.linear2_bias, self.norm1_weight,
                              self.norm1_bias, self.norm2_weight, self.norm2_bias, self.nhead,
                              mask=mask, norm_first=self.norm_first)
+
+
+def positional_encoding(length, d_model):
+    """The sinusoidal table PE (length, d_model) of Vaswani et al. (2017), section 3.5:
+
+        PE[pos, 2i] = sin(pos / 10000^(2i / d_model))    PE[pos, 2i+1] = cos(the same angle)
+
+    positions 0 ... length - 1; an odd d_model ends with a sine (its last pair has no cosine).
+    """
+    positions = np.arange(length, dtype=np.float64)[:, None]             # (T, 1)
+    two_i = np.arange(0, d_model, 2, dtype=np.float64)                  # (ceil(d/2),) = 2i
+    angles = positions / 10000.0 ** (two_i / d_model)                   # (T, ceil(d/2))
+    table = np.zeros((length, d_model))                                 # a new array: ours
+    table[:, 0::2] = np.sin(angles)                                     # even features
+    table[:, 1::2] = np.cos(angles[:, :d_model // 2])                   # odd features
+    return table
+
+
+def add_positions(x):
+    """x + PE: each position's encoding added to its embedding. x (B, T, d_model) -> the same.
+    The table is a constant (no gradient flows into it); x's gradient passes through unchanged.
+    """
+    length, d_model = x.shape[-2], x.shape[-1]
+    return x + Tensor(positional_encoding(length, d_model))             # (B, T, d_model)
+
+
+def causal_attention(query, keys, values):
+    """Scaled dot-product self-attention in which position t attends keys 0 ... t only:
+
+        scores = q k^T / sqrt(d)    key j > query t: -inf    weights = softmax    context = a v
+
+    query, keys (B, T, d)  values (B, T, dv)  ->  context (B, T, dv), weights (B, T, T)
+    exp(-inf) = 0: a later key gets weight exactly 0, whatever the scores.
+    """
+    length, d = keys.shape[-2], keys.shape[-1]
+    scores = query @ keys.swapaxes(-1, -2) / math.sqrt(d)               # (B, T, T)
+    allowed = np.tri(length, dtype=bool)                                # (T, T): key j <= t
+    hidden = Tensor(np.array(-np.inf))
+    weights = softmax(F.where(allowed, scores, hidden))                 # (B, T, T)
+    return weights @ values, weights                                    # (B, T, dv)

@@ -38,7 +38,9 @@ REFERENCES = (
               "layer_norm_op": minigrad_reference.layer_norm_op}),
     (attention, {"general_attention": attention_reference.general_attention,
                  "multi_head": attention_reference.multi_head_attention,
-                 "encoder_block": attention_reference.encoder_block}),
+                 "encoder_block": attention_reference.encoder_block,
+                 "positional_encoding": attention_reference.add_positions,
+                 "causal_attention": attention_reference.causal_attention}),
 )
 
 
