@@ -238,3 +238,18 @@ def test_the_mistakes_differ_from_the_right_answer_on_the_first_case_they_fail()
     texts = [text for text, (_, weights) in mistakes.causal_mistakes(large)
              if np.nanmax(np.abs(np.triu(np.nan_to_num(weights), k=1))) > 0.1]
     assert sum("-1e4" in text for text in texts) == 2          # both ways of -1e4 leak here
+
+
+def test_the_base_is_read_off_a_wide_table_without_overflow(recwarn):
+    """d_model 512: base^(2/d) is read as w = 1 / base^(2/512), and w^(-256) may overflow for a
+    table that is no encoding at all; that is no base, and no warning."""
+    x = np.zeros((1, 5, 512))
+    case = attention_exercises.Case("wide", {"x": x})
+    named = mistakes.positions_mistake(case, [x + mistakes.with_base(5, 512, 1000.0)])
+    assert named == ["a known mistake: the wavelengths use the base 1000, not 10000: "
+                     "pos / 10000^(2i/d_model)"]
+    flat = np.zeros((1, 5, 512))
+    flat[..., 1::2] = 1.0
+    flat[0, 1, 2] = 1e-300                          # w = 1e-300: w^(-256) overflows
+    assert mistakes.positions_mistake(case, [flat]) == []
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]

@@ -131,9 +131,10 @@ def positions_mistake(case, outputs):
         if agrees(table, np.broadcast_to(mistake(length, d_model), table.shape)):
             return [f"a known mistake: {text}"]
     if length >= 2 and d_model >= 4:                # pair i = 1 at pos 1: sin(w), cos(w)
-        step = np.arctan2(table[0, 1, 2], table[0, 1, 3])    # w = 1 / base^(2/d), in (0, 1]
-        base = step ** (-d_model / 2) if 0 < step < np.pi else None
-        if base is not None and not np.isclose(base, 10000.0) and agrees(
+        step = np.arctan2(table[0, 1, 2], table[0, 1, 3])    # w = 1 / base^(2/d)
+        with np.errstate(over="ignore"):
+            base = step ** (-d_model / 2) if 0 < step < np.pi else np.inf
+        if np.isfinite(base) and not np.isclose(base, 10000.0) and agrees(
                 table, np.broadcast_to(with_base(length, d_model, base), table.shape)):
             return [f"a known mistake: the wavelengths use the base {base:.6g}, not 10000: "
                     f"pos / 10000^(2i/d_model)"]
