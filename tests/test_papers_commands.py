@@ -20,6 +20,9 @@ from test_runs import one_error_line, quiet, tiny
      "compare-lengths, got 1: on fewer pairs neither model learns the task"),
     (["uniform-and-seeds", "--seeds", "1"], "--seeds"),
     (["uniform-and-seeds", "--seeds", "11"], "--seeds"),
+    (["head-alignments", "--seeds", "1"], "--seeds must be an integer in [2, 10], got 1"),
+    (["head-alignments", "--seeds", "11"], "--seeds"),
+    (["head-alignments", "--epochs", "0"], "--epochs"),
     (["compare-scoring", "--task", "pairs.tsv"], "built-in task"),
     (["compare-scoring", "--epochs", "0"], "--epochs"),
 ])
@@ -34,8 +37,8 @@ def test_every_reproduction_is_a_command(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     printed = capsys.readouterr().out
-    for command in ("compare-lengths", "alignments", "uniform-and-seeds", "compare-scoring",
-                    "compare-architectures"):
+    for command in ("compare-lengths", "alignments", "head-alignments", "uniform-and-seeds",
+                    "compare-scoring", "compare-architectures"):
         assert command in printed
 
 

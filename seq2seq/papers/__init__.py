@@ -8,6 +8,8 @@ compare-lengths    Bahdanau, Cho and Bengio (2015), Fig. 2: exact match and BLEU
                    with and without attention, up to lengths longer than any trained on (lengths)
 alignments         Bahdanau et al. (2015), Fig. 3: the alignment a trained model finds, and the
                    attention mass on the cells the task says it should (alignments)
+head-alignments    the same for the Transformer: the crossing verb's weight in each of its
+                   cross-attention heads, and in their mean (heads)
 uniform-and-seeds  Jain and Wallace (2019), Wiegreffe and Pinter (2019): weights frozen to uniform,
                    and the maps of models that differ only in their seed (explanation)
 compare-scoring    Luong, Pham and Manning (2015): the dot, general and additive scores on one
@@ -24,6 +26,6 @@ and lives one floor down: `python -m attention scaling` (attention/scaling.py).
 
 
 def add_commands(sub):
-    from seq2seq.papers import alignments, architectures, explanation, lengths, scoring
-    for module in (lengths, alignments, explanation, scoring, architectures):
+    from seq2seq.papers import alignments, architectures, explanation, heads, lengths, scoring
+    for module in (lengths, alignments, heads, explanation, scoring, architectures):
         module.add_command(sub)

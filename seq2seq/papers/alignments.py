@@ -113,7 +113,7 @@ def _alignments(out, configs, seed, log, n_held_out):
         right = [t.text == r for t, (_, r) in zip(translations, pairs)]
         result[name] = {"sentences": len(pairs), "exact_match": float(np.mean(right)),
                         **measure(config.task, translations, [r for _, r in pairs])}
-        examples += _examples(config.task, translations, right)
+        examples += examples_to_draw(config.task, translations, right)
         log(f"{name}: exact match {result[name]['exact_match']:.1%} on {len(pairs)} held-out "
             "sentences; on those it gets right:")
         for kind, row in result[name].items():
@@ -124,7 +124,7 @@ def _alignments(out, configs, seed, log, n_held_out):
         examples, path, overwrite=True), log)                       # overwrite: claimed above
 
 
-def _examples(task, translations, right):
+def examples_to_draw(task, translations, right):
     """Two translations to draw: right ones of 8 tokens or more (for toy-ja-en, with a crossing
     verb), the second the longest; failing that, right ones; failing that, the first two."""
     def crossing(t):

@@ -194,3 +194,10 @@ def plot_architectures(result, path=None, overwrite=False):
     if path is not None:
         save(figure, path, dpi=80, overwrite=overwrite)
     return figure
+
+
+def plot_head_alignments(translations, titles, path=None, overwrite=False):
+    """head-alignments: one held-out sentence, translated right, with the Transformer's best
+    cross-attention head for the crossing verb and with its layer's mean over the heads."""
+    return plot_translations(translations, path, columns=2, titles=titles, overwrite=overwrite,
+                             title=f"Where the Transformer looked: \"{translations[0].text}\"")
