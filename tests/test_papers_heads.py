@@ -90,7 +90,7 @@ def test_the_command_measures_every_head_of_every_seed_and_replaces_its_own_run(
 
 @pytest.mark.slow
 def test_a_transformer_head_carries_the_crossing_verb(tmp_path):
-    result = head_alignments(tmp_path / "heads", seeds=1, n_held_out=300, log=quiet)
+    result = head_alignments(tmp_path / "heads", seeds=1, log=quiet)      # seed 0 of the docs
     run = result["seeds"]["seed-0"]
     assert run["exact_match"] > 0.9
     best = run["heads"][run["best"]]

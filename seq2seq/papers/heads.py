@@ -103,10 +103,11 @@ def _measure(out, configs, plot, log, n_held_out):
                    for (s, _), t, ok in zip(pairs, translations, right)]
         heads = measure_heads(translations, weights, references,
                               translator.model.config["layers"], translator.model.config["heads"])
+        best = best_head(heads)
         result["seeds"][name] = {"sentences": len(pairs), "exact_match": float(np.mean(right)),
-                                 "best": best_head(heads), "heads": heads}
-        if shown is None and heads.get(result["seeds"][name]["best"]):
-            shown = _example(translations, weights, right, result["seeds"][name]["best"])
+                                 "best": best, "heads": heads}
+        if shown is None and best is not None:          # the first seed with a crossing verb
+            shown = _example(translations, weights, right, best)
     for line in table(result):
         log(line)
     write_json(out / RESULTS[0], result)
