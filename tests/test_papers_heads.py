@@ -89,11 +89,15 @@ def test_the_command_measures_every_head_of_every_seed_and_replaces_its_own_run(
 
 
 @pytest.mark.slow
-def test_a_transformer_head_carries_the_crossing_verb(tmp_path):
-    result = head_alignments(tmp_path / "heads", seeds=1, log=quiet)      # seed 0 of the docs
+def test_one_transformer_head_carries_the_crossing_verb_and_the_heads_mean_blurs_it(tmp_path):
+    """Seed 0 as the docs measured it under the SkylakeX, Haswell and Prescott kernels: exact
+    match 95.6-98.2%; its best head, layer 2 head 2, 0.80-0.87 of the crossing verb's weight on
+    the verb (the largest weight there in 84-95% of the rows); layer 2's mean 0.53-0.54."""
+    result = head_alignments(tmp_path / "heads", seeds=1, log=quiet)
     run = result["seeds"]["seed-0"]
     assert run["exact_match"] > 0.9
     best = run["heads"][run["best"]]
-    assert best["crossing verb"]["rows"] > 50
-    assert best["crossing verb"]["mass"] >= 0.6
-    assert run["heads"]["layer 2 mean"]["crossing verb"]["mass"] <= 0.6
+    assert run["best"].startswith("layer 2 head") and best["crossing verb"]["rows"] > 150
+    assert best["crossing verb"]["mass"] >= 0.7 and best["crossing verb"]["argmax"] >= 0.75
+    assert best["content words"]["mass"] >= 0.75
+    assert run["heads"]["layer 2 mean"]["crossing verb"]["mass"] <= 0.65
