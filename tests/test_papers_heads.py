@@ -9,7 +9,7 @@ import pytest
 
 from seq2seq.commands.arch import with_defaults
 from seq2seq.commands.train import TrainConfig
-from seq2seq.papers.heads import best_head, head_alignments, measure_heads
+from seq2seq.papers.heads import _example, best_head, head_alignments, measure_heads
 from seq2seq.papers.plots import plot_head_alignments
 from seq2seq.translation import Translation
 
@@ -65,6 +65,19 @@ def test_the_figure_draws_the_head_beside_the_mean(tmp_path):
     assert [ax.get_title() for ax in figure.axes[:2]] == ["layer 1 head 0",
                                                           "layer 1, the mean of its 2 heads"]
     assert (tmp_path / "heads.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_sentence_drawn_is_a_right_one_with_the_best_head_and_its_layer_s_mean():
+    weights = heads_of_one_sentence()
+    wrong, right = translation("the white cat eats bread"), translation("the white cat eats fish",
+                                                                       weights)
+    (head, mean), titles = _example([wrong, right], [None, weights], [False, True],
+                                    "layer 2 head 1")
+    assert head.text == mean.text == "the white cat eats fish"
+    np.testing.assert_array_equal(head.weights, weights[1, 1])
+    np.testing.assert_array_equal(mean.weights, weights[1].mean(axis=0))
+    assert titles == ["layer 2 head 1 (the best for the crossing verb)",
+                      "layer 2, the mean of its 2 heads"]
 
 
 def tiny_transformer(out):

@@ -18,8 +18,8 @@ in each layer, as the drawings name them ("layer 2 head 1"); a head's number mea
 across seeds: each seed's model sorts its heads its own way.
 
 Writes OUT/seed-0/, OUT/seed-1/, ... (run folders, as `train` makes them), head-alignments.json
-and, with --plot, head-alignments.png (plots.plot_head_alignments: the first seed's best head for
-the crossing verb, beside its layer's mean, on one held-out sentence).
+and, with --plot, head-alignments.png (plots.plot_head_alignments: the best head for the crossing
+verb of the first seed that wrote one right, beside its layer's mean, on one held-out sentence).
 """
 
 import dataclasses
