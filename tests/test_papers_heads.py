@@ -9,7 +9,7 @@ import pytest
 
 from seq2seq.commands.arch import with_defaults
 from seq2seq.commands.train import TrainConfig
-from seq2seq.papers.heads import _example, best_head, head_alignments, measure_heads
+from seq2seq.papers.heads import best_head, example_to_draw, head_alignments, measure_heads
 from seq2seq.papers.plots import plot_head_alignments
 from seq2seq.translation import Translation
 
@@ -71,7 +71,7 @@ def test_the_sentence_drawn_is_a_right_one_with_the_best_head_and_its_layer_s_me
     weights = heads_of_one_sentence()
     wrong, right = translation("the white cat eats bread"), translation("the white cat eats fish",
                                                                        weights)
-    (head, mean), titles = _example([wrong, right], [None, weights], [False, True],
+    (head, mean), titles = example_to_draw([wrong, right], [None, weights], [False, True],
                                     "layer 2 head 1")
     assert head.text == mean.text == "the white cat eats fish"
     np.testing.assert_array_equal(head.weights, weights[1, 1])

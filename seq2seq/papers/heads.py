@@ -107,7 +107,7 @@ def _measure(out, configs, plot, log, n_held_out):
         result["seeds"][name] = {"sentences": len(pairs), "exact_match": float(np.mean(right)),
                                  "best": best, "heads": heads}
         if shown is None and best is not None:          # the first seed with a crossing verb
-            shown = _example(translations, weights, right, best)
+            shown = example_to_draw(translations, weights, right, best)
     for line in table(result):
         log(line)
     write_json(out / RESULTS[0], result)
@@ -121,7 +121,7 @@ def _measure(out, configs, plot, log, n_held_out):
     return result
 
 
-def _example(translations, weights, right, best):
+def example_to_draw(translations, weights, right, best):
     """One held-out sentence (as alignments picks them) drawn with the best head's weights and
     with its layer's mean: (two Translations, their titles); None if none was right."""
     drawn = examples_to_draw("toy-ja-en", translations, right)[:1]
