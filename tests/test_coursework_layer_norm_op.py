@@ -207,6 +207,20 @@ def test_the_projects_fused_layer_norm_inside_the_op_is_refused(tmp_path):
                               "fused_layer_norm.FusedLayerNorm")
 
 
+def test_the_graders_own_mistakes_and_the_block_graders_layer_norm_are_refused(tmp_path):
+    """The known mistakes' module computes the normalisation, and without_weight given g in
+    place of dL/dy is the right dL/dx; the encoder block's grader has a NumPy layer norm."""
+    path = op_with(tmp_path, "        return self.xhat * weight + bias",
+                   "        from minigrad.grade import layer_norm_mistakes\n"
+                   "        self.xhat, _ = layer_norm_mistakes.normalised(x, self.eps)\n"
+                   "        return self.xhat * weight + bias")
+    assert "minigrad.grade.layer_norm_mistakes" in failure(path)
+    path = op_with(tmp_path, "        return self.xhat * weight + bias",
+                   "        from attention.grade.encoder_block import _layer_norm\n"
+                   "        return _layer_norm(x, weight, bias, self.eps)")
+    assert "runs attention.grade.encoder_block._layer_norm" in failure(path)
+
+
 # ---- from the command line ------------------------------------------------------------------
 
 def test_command_line_passes_a_right_op_and_names_a_mistake(tmp_path):

@@ -220,6 +220,18 @@ def test_a_mask_of_minus_1e9_passes_as_these_cases_scores_are_far_above_it(tmp_p
             mask = np.tril(np.ones((keys.shape[-2],) * 2, dtype=bool))
             return dot_product_attention(query, keys, values, mask=mask, scale=True)
     """, "attention.functional.dot_product_attention"),
+    ("causal_attention", """
+        import math
+
+        import numpy as np
+        from attention import softmax
+        from attention.functional import _masked
+
+        def causal_attention(query, keys, values):
+            scores = query @ keys.swapaxes(-1, -2) / math.sqrt(keys.shape[-1])
+            weights = softmax(_masked(scores, np.tri(keys.shape[-2], dtype=bool)))
+            return weights @ values, weights
+    """, "attention.functional._masked"),
 ])
 def test_the_projects_own_versions_may_not_run(tmp_path, exercise, code, ran):
     message = failure(exercise, student_file(tmp_path, code))

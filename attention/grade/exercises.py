@@ -16,7 +16,7 @@ from minigrad.grade.expected import stored
 from minigrad.grade.grader import Case, function_exercise
 from attention.blocks import DecoderBlock, EncoderBlock
 from attention.cache import KeyValueCache
-from attention.functional import attend, dot_product_attention, self_attention
+from attention.functional import _masked, attend, dot_product_attention, self_attention
 from attention.grade import mistakes
 from attention.grade.encoder_block import INTERMEDIATES, WEIGHTS, encoder_block_cases, explain
 from attention.masks import causal_mask
@@ -142,7 +142,7 @@ EXERCISES = {e.name: e for e in [
         "causal_attention", "causal_attention(query, keys, values) -> (context, weights)",
         stored(EXPECTED, "causal_attention"), causal_cases, outputs=("context", "weights"),
         package="attention.grade", output_mistakes=mistakes.causal_mistake,
-        answers=(dot_product_attention, attend, self_attention, causal_mask, DotProductAttention,
-                 ScaledDotProductAttention, MultiHeadAttention, DecoderBlock, KeyValueCache,
-                 mistakes)),
+        answers=(dot_product_attention, attend, self_attention, _masked, causal_mask,
+                 DotProductAttention, ScaledDotProductAttention, MultiHeadAttention, DecoderBlock,
+                 KeyValueCache, mistakes)),
 ]}

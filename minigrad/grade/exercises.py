@@ -24,7 +24,8 @@ EXPECTED = Path(__file__).with_name("expected.npz")
 # is x minus it) or its derivative (softmax). So does attention's softmax, built from primitive
 # ops: it is named by 'module:name', which the graded code's process looks up (minigrad does not
 # import attention, a floor above it).
-LAYER_NORMS = (layer_norm, LayerNorm, fused_layer_norm, FusedLayerNorm)
+LAYER_NORMS = (layer_norm, LayerNorm, fused_layer_norm, FusedLayerNorm,
+               "attention.grade.encoder_block:_layer_norm")     # the block grader's own
 LOG_SUM_EXPS = (softmaxes.softmax, softmaxes.Softmax, softmaxes.log_softmax, softmaxes.LogSoftmax,
                 softmaxes.cross_entropy, softmaxes.CrossEntropy, "attention.softmax:softmax")
 
@@ -122,6 +123,6 @@ EXERCISES = {e.name: e for e in [
         "layer_norm_op", "layer normalisation as one op, its backward derived by hand",
         "layer_norm_op", "layer_norm_op(x, weight, bias, eps=1e-5) -> y, made by your own Function",
         stored(EXPECTED, "layer_norm_op"), layer_norm_cases, outputs=("y",),
-        extra=own_op("layer_norm_op"), answers=LAYER_NORMS, by_hand=True,
+        extra=own_op("layer_norm_op"), answers=(*LAYER_NORMS, layer_norm_mistakes), by_hand=True,
         mistakes=layer_norm_mistakes.diagnosis),
 ]}
