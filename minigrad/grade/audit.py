@@ -39,13 +39,13 @@ import tempfile
 import threading
 
 from minigrad.debug.watch import MINIGRAD
-from minigrad.grade.paths import DIR_FDS, against, plain_arguments, readers_changed, snapshot
+from minigrad.grade.paths import placed, plain_arguments, readers_changed, real, snapshot
 from minigrad.grade.readable import readable_places, unreadable
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
 FILE_EVENTS = ("open", "os.link", "os.symlink", "shutil.copyfile")
-READ_EVENTS = ("open", "os.link", "shutil.copyfile")     # their first argument is read
+READ_EVENTS = ("open", "os.link", "shutil.copyfile", "os.symlink")   # the first is read
 LIST_EVENTS = ("os.listdir", "os.scandir")
 CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,),
                  "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
@@ -101,9 +101,11 @@ def hook(files, caches, scratch, own, project, readable, kept, replaced, noted, 
         raise PermissionError("the grader refuses this: it starts another process")
     if why is None:
         args, why = plain_arguments(event, args)    # each path as the call read it (paths.py)
-    if why is None:
-        why = refused(files, caches, scratch, own, project, event, args) or \
-            not_readable(readable, event, args)
+    for reading in placed(event, args) if why is None else ():  # relative: from each folder
+        why = refused(files, caches, scratch, own, project, event, reading) or \
+            not_readable(readable, event, reading)
+        if why is not None:
+            break
     if why is not None:
         noted.append(why)
         raise PermissionError(f"the grader refuses this: {why}")
@@ -123,9 +125,9 @@ def quietly_refused(event, args):
 
 
 def changed(scratch, event, args):
-    """The paths outside the temporary folder that the event writes to or changes. Opening a
-    folder counts, for reading too: its handle, as `dir_fd`, would let later calls name files
-    in it by a relative path that this check reads against the working folder."""
+    """The paths outside the temporary folder that the event writes to or changes (`args` as
+    paths.placed gives them: absolute). Opening a folder counts, for reading too: its handle,
+    as `dir_fd`, would name files in it. An open file's number stands for its file."""
     if event == "open":
         writes = isinstance(args[2], int) and args[2] & WRITING
         paths = [args[0]] if writes or folder(args[0]) else []
@@ -138,13 +140,10 @@ def changed(scratch, event, args):
         return []               # an existing folder made again (os.makedirs(exist_ok=True)):
                                 # it fails and changes nothing
     else:
-        paths = [against(args[i], args, DIR_FDS.get(event, {}).get(i))
-                 for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
-    if event in ("os.setxattr", "os.removexattr"):      # an open file's number: its file
-        paths = [f"/proc/self/fd/{path}" if isinstance(path, int) else path for path in paths]
-    paths = [os.path.realpath(os.fsdecode(os.fspath(path))) for path in paths
-             if path is not None and not isinstance(path, int)]
-    return [path for path in paths if path != os.devnull and not path.startswith(scratch)
+        paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
+    paths = [real(event, path) for path in paths]
+    return [path for path in paths if path is not None and path != os.devnull
+            and not path.startswith(scratch)
             and path != scratch.rstrip(os.sep)]         # O_TMPFILE opens the folder itself
 
 

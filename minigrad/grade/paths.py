@@ -38,9 +38,9 @@ PATH_CLASSES = (pathlib.PurePath, pathlib.PurePosixPath, pathlib.PureWindowsPath
                 pathlib.PosixPath, pathlib.WindowsPath)
 FSPATH_NAMES = ("__fspath__", "__str__", "_str")   # str(self), its text computed once, kept
 READERS = ((os, ("fspath", "fsdecode", "fsencode", "lstat", "stat", "readlink", "getcwd",
-                 "path", "sep")),
+                 "listdir", "path", "sep")),
            (posixpath, ("realpath", "_joinrealpath", "abspath", "normpath", "_path_normpath",
-                        "isabs", "join", "split", "basename", "isdir", "os", "stat",
+                        "isabs", "join", "split", "basename", "dirname", "isdir", "os", "stat",
                         "genericpath", "_get_sep", "sep", "curdir", "pardir")),
            (genericpath, ("isdir", "os", "stat")), (stat, ("S_ISLNK", "S_ISDIR")),
            (builtins, ("str", "bytes", "int", "type", "isinstance", "issubclass", "len",
@@ -134,17 +134,81 @@ def plain_arguments(event, args):
 # The path arguments that may be relative to a folder's handle: {path's: dir_fd's}.
 DIR_FDS = {"os.rename": {0: 2, 1: 3}, "os.remove": {0: 1}, "os.rmdir": {0: 1},  # path: dir_fd
            "os.mkdir": {0: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3}, "os.utime": {0: 3},
-           "os.link": {1: 3}, "os.symlink": {1: 2}}
+           "os.link": {0: 2, 1: 3}, "os.symlink": {1: 2}, "shutil.rmtree": {0: 1}}
+# Events whose call may have been given a folder's handle that the event does not carry:
+# `os.open(path, flags, dir_fd=...)` raises `open` with the path and flags alone.
+HIDDEN_DIR_FD = ("open",)
 
 
-def against(path, args, at):
-    """`path` as the event names it: a relative one given with a folder's handle (`dir_fd`, in
-    argument `at`: shutil.rmtree removes a folder's files by name, relative to its handle) is
-    joined to that folder's path, not to the working folder."""
-    dir_fd = args[at] if at is not None and at < len(args) else None
-    if not isinstance(dir_fd, int) or dir_fd < 0 or isinstance(path, int) or path is None:
-        return path
-    path = os.fsdecode(os.fspath(path))
-    if os.path.isabs(path):
-        return path
-    return os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), path)
+def placed(event, args):
+    """Every reading of `args` (plain_arguments') with each relative path argument made
+    absolute, joined to each folder it could be relative to: its `dir_fd`'s folder when the
+    event carries one; else the working folder, and, for an event that may have been given a
+    handle it does not carry (HIDDEN_DIR_FD), every folder this process holds open, as its
+    handle could be that `dir_fd`. A link's target (os.symlink) is read from the link's
+    folder. The hook refuses the event if it refuses any of them."""
+    places = PATH_ARGUMENTS.get(event, ())
+    readings = [list(args)]
+    for i in places:
+        if i >= len(args) or not isinstance(args[i], (str, bytes)):
+            continue
+        path = os.fsdecode(args[i])
+        if os.path.isabs(path) or (event == "os.symlink" and i == 0):   # a link's target:
+            continue                                                    # below
+        at = DIR_FDS.get(event, {}).get(i)
+        dir_fd = args[at] if at is not None and at < len(args) else None
+        folders = [handle_folder(dir_fd)] if isinstance(dir_fd, int) and dir_fd >= 0 \
+            else [os.getcwd()] + (open_folders() if event in HIDDEN_DIR_FD else [])
+        readings = [reading[:i] + [os.path.join(folder, path)] + reading[i + 1:]
+                    for reading in readings for folder in folders]
+    if event == "os.symlink" and len(args) > 1 and isinstance(args[0], (str, bytes)) \
+            and not os.path.isabs(os.fsdecode(args[0])):
+        readings = [[os.path.join(os.path.dirname(os.fsdecode(reading[1])),
+                                  os.fsdecode(args[0]))] + reading[1:] for reading in readings]
+    return [tuple(reading) for reading in readings]
+
+
+def handle_folder(number):
+    """The path of the folder the handle `number` names (/proc/self/fd)."""
+    return os.readlink(f"/proc/self/fd/{number}")
+
+
+def open_folders():
+    """The paths of every folder this process holds a handle to (listing /proc/self/fd raises
+    the `os.listdir` audit event: the hook judges that absolute path as any other)."""
+    found = []
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{name}")
+        except OSError:                                 # closed since (the listing's own)
+            continue
+        if os.path.isabs(target) and os.path.isdir(target) and target not in found:
+            found.append(target)
+    return found
+
+
+# Events that change the very entry a path names, a link itself, not what it leads to.
+NOT_FOLLOWING = ("os.remove", "os.rmdir", "os.rename", "os.link", "os.symlink", "os.mkdir",
+                 "shutil.rmtree")
+
+
+def real(event, path):
+    """The real path of what `event` changes at `path` (a placed one, or an open file's
+    number: os.fchmod, os.ftruncate, os.utime of a number change its file): a link's own
+    place when the event changes the link (removing a link in the temporary folder that
+    leads elsewhere changes nothing there). None for a number that names no file on disk (a
+    pipe, a socket, a closed number)."""
+    if isinstance(path, int):
+        try:
+            path = os.readlink(f"/proc/self/fd/{path}")
+        except OSError:
+            return None
+        if not os.path.isabs(path):
+            return None
+    if path is None:
+        return None
+    text = os.fsdecode(os.fspath(path))
+    head, tail = os.path.split(text.rstrip(os.sep))
+    if event in NOT_FOLLOWING and head and tail not in ("", ".", ".."):
+        return os.path.join(os.path.realpath(head), tail)
+    return os.path.realpath(text)
