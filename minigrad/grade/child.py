@@ -152,8 +152,11 @@ def main(request_path, result_path, grader=None):
     try:
         with refusing_answers(exercise, importing=True):     # nor when it is imported
             solution = load_solution(meta["path"])
-        fn = require(solution, exercise)
-        runner(exercise, solution, fn, meta, arrays, result, facts["cases"])
+        # Watched from the look-up to the last result read: whatever of the student's code
+        # runs on the way (a property of an output, a method of a returned object) too.
+        with refusing_answers(exercise):
+            fn = require(solution, exercise)
+            runner(exercise, solution, fn, meta, arrays, result, facts["cases"])
     except SolutionFailed as failure:
         facts["failed"] = str(failure)
     changed = compare(before)

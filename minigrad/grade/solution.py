@@ -53,8 +53,9 @@ def load_solution(path):
 
 
 def require(solution, exercise):
-    """The function (or class) the exercise asks for, from the student's module."""
-    found = getattr(solution, exercise.defines, None)
+    """The function (or class) the exercise asks for, from the student's module: from its
+    namespace, never through a module `__getattr__`, whose code would run here."""
+    found = vars(solution).get(exercise.defines)
     if found is None:
         raise SolutionFailed(f"{exercise.name}: your file defines no `{exercise.defines}`; "
                              f"expected {exercise.signature}")
