@@ -112,6 +112,7 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
         np.savez(request, meta=np.array(json.dumps(meta)), **arrays)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]),
+            PYTHONDONTWRITEBYTECODE="1",                # no cache beside the code (untouched)
             TMPDIR=folder, TEMP=folder, TMP=folder,     # the one folder it may write in,
             MPLCONFIGDIR=str(Path(folder) / "matplotlib"),      # with matplotlib's settings
             XDG_CACHE_HOME=str(Path(folder) / "cache"))         # and the caches in it
