@@ -41,6 +41,7 @@ import threading
 from minigrad.debug.watch import MINIGRAD
 from minigrad.grade.paths import placed, plain_arguments, readers_changed, real, snapshot
 from minigrad.grade.readable import readable_places, unreadable
+from minigrad.grade.torch_files import import_refused
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
@@ -62,7 +63,7 @@ GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds
 INTERPRETER_EVENTS = ("cpython.PyInterpreterState_New",)
 EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + LIST_EVENTS + SIGNAL_EVENTS + GC_EVENTS
                    + tuple(CHANGE_EVENTS) + tuple(NAMED_PLACES) + INTERPRETER_EVENTS
-                   + ("sys.setprofile", "sys.settrace", "object.__setattr__"))
+                   + ("sys.setprofile", "sys.settrace", "object.__setattr__", "import"))
 
 
 def guard(blocked, scratch, project=(), solution_folder=None):
@@ -97,6 +98,8 @@ def hook(files, caches, scratch, own, project, readable, kept, replaced, noted, 
         return                          # (builtins.id, ...): those pass at once
     name = replaced(kept)               # what the hook relies on, replaced (paths.py)
     why = None if name is None else f"replaces {name}, which the grader's guard relies on,"
+    if why is None and event == "import":
+        why = import_refused(args[0])               # torch past the finder that wraps it
     if why is None and quietly_refused(event, args):
         raise PermissionError("the grader refuses this: it starts another process")
     if why is None:
@@ -277,6 +280,10 @@ def refusal_text(exercise, why):
         return (f"{exercise['name']}: your code {why} while it is graded: the grader could not "
                 f"tell what it opens, starts or changes. Leave the standard library's functions, "
                 f"and the grader's, as they are.")
+    if why.startswith("uses torch"):
+        return (f"{exercise['name']}: your code {why} while it is graded: torch's file "
+                f"functions open files in C++, where only the grader's wrappers see them. Use "
+                f"torch as the grader loads it.")
     if why.startswith("sends a signal"):
         return (f"{exercise['name']}: your code {why} while it is graded: it may signal its own "
                 f"process only, so that it cannot stop or kill the grader.")

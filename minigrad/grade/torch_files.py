@@ -1,16 +1,21 @@
 """PyTorch's file functions, checked as Python's `open` is, in the graded code's process.
 
-`torch.save`, `torch.load`, `torch.from_file` and the storages' `from_file` open their files in
-C++, where Python raises no audit event: `torch.from_file(path, shared=True)` maps any file
-for writing (the grader's own code included), and `torch.save` writes anywhere. So when the
-graded code imports torch, each is wrapped to raise the `open` audit event first, with the
-flags of what it does (reading, or writing for a save or a shared mapping), and the audit hook
-(audit.py) decides as for any `open`. Torch is wrapped when the graded code imports it, by a
-finder put first in `sys.meta_path` (`watch_torch_import`); a file that never imports torch
-never loads it.
+`torch.save`, `torch.load`, `torch.from_file`, the storages' `from_file`, TorchScript's save
+and load (`torch.jit.script(m).save(path)`), `torch.export`'s, `torch.package`'s and
+`torch.onnx.export` open their files in C++, where Python raises no audit event:
+`torch.from_file(path, shared=True)` maps any file for writing (the grader's own code
+included), and `torch.save` writes anywhere. So when the graded code imports torch, each
+(file_functions) is wrapped to raise the `open` audit event first, with the flags of what it
+does (reading, or writing for a save or a shared mapping), and the audit hook (audit.py)
+decides as for any `open`. Torch is wrapped when the graded code imports it, by a finder put
+first in `sys.meta_path` (`watch_torch_import`); a file that never imports torch never loads
+it. Importing torch with that finder taken out is refused (`import_refused`, at the `import`
+audit event), and a function found unwrapped when the results are handed back fails the
+solution (`unchecked`, child.py).
 
-Code that calls torch's C functions by other names (`torch._C`) still gets round it; the
-grader's check of its own files after each grading (untouched.py) finds what was written.
+Code that calls torch's C functions by other names (`torch._C`), or the originals kept in the
+wrappers' closures, still gets round it; the grader's check of its own files after each
+grading (untouched.py) finds what was written there.
 """
 
 import functools
@@ -36,6 +41,7 @@ def opening(function, place, flags):
         return function(*args, **kwargs)
 
     checked.checked_by_the_grader = True
+    del checked.__wrapped__             # the function itself, for any code to call unchecked
     return checked
 
 
@@ -59,27 +65,87 @@ def class_call(storage):
     return lambda cls, *args, **kwargs: bound(*args, **kwargs)
 
 
-def wrap(torch):
-    """Wrap torch's file functions in place (once)."""
-    if getattr(torch.save, "checked_by_the_grader", False):
-        return
-    torch.save = torch.serialization.save = opening(torch.save, 1, ("f", WRITING))
-    torch.load = torch.serialization.load = opening(torch.load, 0, ("f", READING))
-    torch.from_file = opening(torch.from_file, 0, ("filename", shared(1)))
-    for storage in (torch.UntypedStorage, torch.TypedStorage):
-        storage.from_file = classmethod(opening(class_call(storage), 1, ("filename", shared(2))))
-    jit = getattr(torch, "jit", None)
+def file_functions(torch):
+    """[(owner, name, place, (keyword, flags))]: each of torch's functions and methods that
+    opens a file by a path in C++, on the module or class that holds it, loaded now: the path
+    at positional `place` (counting `self` for a method) or keyword `keyword`."""
+    jit, export = getattr(torch, "jit", None), getattr(torch, "export", None)
+    package, onnx = getattr(torch, "package", None), sys.modules.get("torch.onnx")
+    found = [(torch, "save", 1, ("f", WRITING)), (torch, "load", 0, ("f", READING)),
+             (torch.serialization, "save", 1, ("f", WRITING)),
+             (torch.serialization, "load", 0, ("f", READING)),
+             (torch, "from_file", 0, ("filename", shared(1)))]
     if jit is not None:
-        jit.save = opening(jit.save, 1, ("f", WRITING))
-        jit.load = opening(jit.load, 0, ("f", READING))
+        serialization = sys.modules.get("torch.jit._serialization", jit)
+        for owner in {id(jit): jit, id(serialization): serialization}.values():
+            found += [(owner, "save", 1, ("f", WRITING)), (owner, "load", 0, ("f", READING))]
+        found += [(jit, "save_jit_module_to_flatbuffer", 1, ("filename", WRITING))]
+        found += [(cls, "save", 1, ("f", WRITING)) for cls in (
+            jit.ScriptModule, jit.RecursiveScriptModule, torch._C.ScriptModule,
+            torch._C.ScriptFunction) if "save" in vars(cls)]
+    if export is not None:
+        found += [(export, "save", 1, ("f", WRITING)), (export, "load", 0, ("f", READING))]
+    if package is not None:
+        found += [(package.PackageExporter, "__init__", 1, ("f", WRITING)),
+                  (package.PackageImporter, "__init__", 1, ("file_or_buffer", READING))]
+    if onnx is not None:
+        found += [(onnx, "export", 2, ("f", WRITING))]
+    return [entry for entry in found if hasattr(entry[0], entry[1])]
+
+
+def wrap(torch):
+    """Wrap torch's file functions in place (each once), and the storages' from_file."""
+    for owner, name, place, flags in file_functions(torch):
+        function = inspect.getattr_static(owner, name)
+        if not getattr(function, "checked_by_the_grader", False):
+            setattr(owner, name, opening(getattr(owner, name) if isinstance(owner, type) and
+                                         not inspect.isfunction(function) else function,
+                                         place, flags))
+    for storage in (torch.UntypedStorage, torch.TypedStorage):
+        raw = inspect.getattr_static(storage, "from_file")
+        if not getattr(getattr(raw, "__func__", raw), "checked_by_the_grader", False):
+            storage.from_file = classmethod(opening(class_call(storage), 1,
+                                                    ("filename", shared(2))))
+
+
+def unchecked(modules):
+    """'uses torch with torch.save unchecked ...' when torch is in `modules` (sys.modules)
+    with one of its file functions (file_functions) not wrapped: torch imported past the
+    finder below, or a function put back; else None."""
+    torch = modules.get("torch")
+    if torch is None or initializing(torch):
+        return None
+    for owner, name, _, _ in file_functions(torch):
+        function = inspect.getattr_static(owner, name)
+        if not getattr(function, "checked_by_the_grader", False):
+            return (f"uses torch with {getattr(owner, '__name__', owner)}.{name} unchecked by the "
+                    f"grader (torch imported past its finder, or the function put back)")
+    return None
+
+
+def initializing(module):
+    """Whether `module` is still being imported (its own code running)."""
+    return bool(getattr(getattr(module, "__spec__", None), "_initializing", False))
+
+
+def import_refused(name):
+    """Why importing `name` is refused (the audit hook asks at the `import` event): torch, or
+    a part of it, while the finder that wraps it (FINDER) is gone from sys.meta_path; else
+    None."""
+    if (name == "torch" or name.startswith("torch.")) and \
+            not any(found is FINDER for found in sys.meta_path):
+        return ("uses torch past the grader's finder that checks its file functions (taken "
+                "out of sys.meta_path)")
+    return None
 
 
 class TorchFinder:
-    """A meta path finder that finds nothing itself: for `torch`, it has the finder that does
-    find it load it, then wraps torch's file functions."""
+    """A meta path finder that finds nothing itself: for torch (and the parts of it that it
+    imports only when asked, LATER), it has the finder that does find it load it, then wraps
+    torch's file functions."""
 
     def find_spec(self, name, path=None, target=None):
-        if name != "torch":
+        if name != "torch" and name not in LATER:
             return None
         for finder in sys.meta_path:
             if finder is self or not hasattr(finder, "find_spec"):
@@ -88,18 +154,24 @@ class TorchFinder:
             if spec is not None and spec.loader is not None:
                 run = spec.loader.exec_module
 
-                def exec_module(module, run=run):
+                def exec_module(module, run=run, name=name):
                     run(module)
-                    wrap(module)
+                    torch = sys.modules["torch"]        # torch.jit, run in torch's own import,
+                    if name == "torch" or not initializing(torch):  # is wrapped after it
+                        wrap(torch)
 
                 spec.loader.exec_module = exec_module
                 return spec
         return None
 
 
+LATER = ("torch.onnx", "torch.export", "torch.package", "torch.jit")
+FINDER = TorchFinder()
+
+
 def watch_torch_import():
-    """From now on, torch is wrapped when imported (now, if it already is)."""
+    """From now on, torch is wrapped when imported (now, if it already is), and again when a
+    part of it with file functions is imported later."""
     if "torch" in sys.modules:
         wrap(sys.modules["torch"])
-    else:
-        sys.meta_path.insert(0, TorchFinder())
+    sys.meta_path.insert(0, FINDER)
