@@ -3,6 +3,10 @@ graded code runs: torch imported past the finder that wraps them is refused, a f
 unwrapped when the results are handed back fails the solution, and TorchScript's save, which
 writes by a path of its own, is checked as `torch.save` is."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from minigrad.grade import SolutionFailed, grade
@@ -10,6 +14,7 @@ from minigrad.grade import SolutionFailed, grade
 from conftest import honest_layer_norm_file
 
 pytest.importorskip("torch")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def failure(path, exercise="layer_norm"):
@@ -75,3 +80,30 @@ def test_torch_files_in_the_temporary_folder_still_work(tmp_path):
         torch.jit.load(os.path.join(folder, "again.pt"))
     """)
     assert grade("layer_norm", path).startswith("passed: layer_norm")
+
+
+def test_every_file_function_the_docs_name_is_wrapped_once_torch_is_imported():
+    code = """
+import sys
+
+from minigrad.grade.torch_files import file_functions, unchecked, watch_torch_import
+
+watch_torch_import()
+import torch
+import torch.onnx
+
+assert unchecked(sys.modules) is None
+print(" ".join(sorted(f"{getattr(owner, '__name__', owner)}.{name}"
+                      for owner, name, _, _ in file_functions(torch))))
+"""
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert set(run.stdout.split()) == {
+        "torch.save", "torch.load", "torch.from_file", "torch.serialization.save",
+        "torch.serialization.load", "torch.jit.save", "torch.jit.load",
+        "torch.jit._serialization.save", "torch.jit._serialization.load",
+        "torch.jit.save_jit_module_to_flatbuffer", "ScriptModule.save",
+        "RecursiveScriptModule.save", "ScriptFunction.save", "torch.export.save",
+        "torch.export.load", "PackageExporter.__init__", "PackageImporter.__init__",
+        "torch.onnx.export"}

@@ -69,8 +69,8 @@ def file_functions(torch):
     """[(owner, name, place, (keyword, flags))]: each of torch's functions and methods that
     opens a file by a path in C++, on the module or class that holds it, loaded now: the path
     at positional `place` (counting `self` for a method) or keyword `keyword`."""
-    jit, export = getattr(torch, "jit", None), getattr(torch, "export", None)
-    package, onnx = getattr(torch, "package", None), sys.modules.get("torch.onnx")
+    jit, export, package, onnx = (sys.modules.get(f"torch.{name}")   # loaded: never import
+                                  for name in ("jit", "export", "package", "onnx"))
     found = [(torch, "save", 1, ("f", WRITING)), (torch, "load", 0, ("f", READING)),
              (torch.serialization, "save", 1, ("f", WRITING)),
              (torch.serialization, "load", 0, ("f", READING)),
