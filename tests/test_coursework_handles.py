@@ -99,6 +99,19 @@ def test_a_file_changed_by_its_number_outside_the_temporary_folder_is_refused(tm
     assert target.read_text() == "unchanged" and target.stat().st_mode & 0o777 == 0o600
 
 
+def test_a_hard_link_to_a_file_outside_the_temporary_folder_is_refused(tmp_path):
+    """Written through a hard link in the temporary folder, the file itself would change."""
+    target = tmp_path / "data.txt"
+    target.write_text("unchanged")
+    path = honest_layer_norm_file(tmp_path, f"""
+        import os
+        import tempfile
+
+        os.link({str(target)!r}, os.path.join(tempfile.gettempdir(), "same"))
+    """)
+    assert failure(path).startswith(f"layer_norm: your code writes to {target}")
+
+
 def test_handles_numbers_and_links_in_the_temporary_folder_still_work(tmp_path):
     path = honest_layer_norm_file(tmp_path, """
         import os
@@ -118,6 +131,7 @@ def test_handles_numbers_and_links_in_the_temporary_folder_still_work(tmp_path):
             os.symlink("inner", os.path.join(folder, "link"))
             os.symlink(os.path.dirname(os.__file__), os.path.join(folder, "library"))
             assert open(os.path.join(folder, "link", "made.txt")).read() == "ma"
+            os.link(os.path.join(folder, "link", "made.txt"), os.path.join(folder, "hard"))
             os.close(handle)
             shutil.rmtree(os.path.join(folder, "inner"))
     """)

@@ -50,7 +50,7 @@ READ_EVENTS = ("open", "os.link", "shutil.copyfile", "os.symlink")   # the first
 LIST_EVENTS = ("os.listdir", "os.scandir")
 CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,),
                  "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
-                 "os.link": (1,), "os.symlink": (1,), "shutil.copyfile": (1,),
+                 "os.link": (0, 1), "os.symlink": (1,), "shutil.copyfile": (1,),
                  "shutil.rmtree": (0,), "os.setxattr": (0,),
                  "os.removexattr": (0,)}            # the arguments that name what changes
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
@@ -143,8 +143,13 @@ def changed(scratch, event, args):
         return []               # an existing folder made again (os.makedirs(exist_ok=True)):
                                 # it fails and changes nothing
     else:
-        paths = [args[i] for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
-    paths = [real(event, path) for path in paths]
+        paths = [real(event, args[i], i) for i in CHANGE_EVENTS.get(event, ()) if i < len(args)]
+        return outside_of(scratch, paths)
+    return outside_of(scratch, [real(event, path) for path in paths])
+
+
+def outside_of(scratch, paths):
+    """The real paths among `paths` outside the temporary folder `scratch`."""
     return [path for path in paths if path is not None and path != os.devnull
             and not path.startswith(scratch)
             and path != scratch.rstrip(os.sep)]         # O_TMPFILE opens the folder itself

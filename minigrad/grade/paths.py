@@ -187,13 +187,15 @@ def open_folders():
     return found
 
 
-# Events that change the very entry a path names, a link itself, not what it leads to.
-NOT_FOLLOWING = ("os.remove", "os.rmdir", "os.rename", "os.link", "os.symlink", "os.mkdir",
-                 "shutil.rmtree")
+# The path arguments that name the very entry changed, a link itself, not what it leads to
+# (os.link follows a link given as its source: the new name is the file's).
+NOT_FOLLOWING = {"os.remove": (0,), "os.rmdir": (0,), "os.rename": (0, 1), "os.link": (1,),
+                 "os.symlink": (1,), "os.mkdir": (0,), "shutil.rmtree": (0,)}
 
 
-def real(event, path):
-    """The real path of what `event` changes at `path` (a placed one, or an open file's
+def real(event, path, place=0):
+    """The real path of what `event` changes at `path`, its argument at `place` (a placed
+    one, or an open file's
     number: os.fchmod, os.ftruncate, os.utime of a number change its file): a link's own
     place when the event changes the link (removing a link in the temporary folder that
     leads elsewhere changes nothing there). None for a number that names no file on disk (a
@@ -209,6 +211,6 @@ def real(event, path):
         return None
     text = os.fsdecode(os.fspath(path))
     head, tail = os.path.split(text.rstrip(os.sep))
-    if event in NOT_FOLLOWING and head and tail not in ("", ".", ".."):
+    if place in NOT_FOLLOWING.get(event, ()) and head and tail not in ("", ".", ".."):
         return os.path.join(os.path.realpath(head), tail)
     return os.path.realpath(text)
