@@ -5,7 +5,9 @@ and is removed; a cache that holds what its source compiles to (written by any p
 is no change."""
 
 import importlib.util
+import marshal
 import py_compile
+import sys
 from pathlib import Path
 from unittest import mock
 
@@ -70,3 +72,24 @@ def test_a_cache_that_holds_what_its_source_compiles_to_is_no_change(tmp_path):
     package, source, cache = package_with_a_cache(tmp_path)
     assert graded(tmp_path, package, written_by_c(cache, source.read_text())).startswith(
         "passed: layer_norm")
+
+
+def test_a_forged_cache_of_a_module_the_grader_loaded_fails_the_next_grading(tmp_path):
+    """Forged while no grading ran, then loaded by the grader's process: that process may
+    run the forged code, so it gives no verdict, and removes the cache."""
+    package, source, cache = package_with_a_cache(tmp_path)
+    spec = importlib.util.spec_from_file_location("forged_entry", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    header = Path(cache).read_bytes()[:16]
+    Path(cache).write_bytes(header + marshal.dumps(compile(
+        "def verdict():\n    return 'passed'\n", str(source), "exec")))
+    sys.modules["forged_entry"] = module
+    try:
+        with pytest.raises(SolutionFailed) as caught:
+            graded(tmp_path, package, "")
+    finally:
+        del sys.modules["forged_entry"]
+    assert str(caught.value).startswith(f"layer_norm: the grader's bytecode caches were forged "
+                                        f"before this grading ({cache})")
+    assert not Path(cache).exists()

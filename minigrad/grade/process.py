@@ -43,9 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
+from minigrad.grade import untouched
 from minigrad.grade.results import member_limit, read_results
 from minigrad.grade.solution import SolutionFailed
-from minigrad.grade.untouched import changed_files, fingerprint, wrote_into_the_grader
 
 TIME_LIMIT = 60                 # seconds for all of an exercise's cases; grading takes 1 to 5
 ROOT = str(Path(__file__).resolve().parents[2])         # the folder holding the minigrad package
@@ -106,7 +106,8 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
                 exercise={"name": exercise.name, "defines": exercise.defines,
                           "signature": exercise.signature})
     limit = TIME_LIMIT if time_limit is None else time_limit
-    grader_files = fingerprint(meta["project"])     # compared after: nothing may change them
+    untouched.no_forged_caches(exercise, meta["project"])   # of the code this process ran
+    grader_files = untouched.fingerprint(meta["project"])   # compared after: nothing changes
     with tempfile.TemporaryDirectory(prefix="minigrad-grade-") as folder:
         request, result = Path(folder) / "request.npz", Path(folder) / "result.npz"
         np.savez(request, meta=np.array(json.dumps(meta)), **arrays)
@@ -133,9 +134,9 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
             finally:
                 _kill(child)                            # and anything it started
                 tail.join()
-                changed = changed_files(grader_files, meta["project"])
+                changed = untouched.changed_files(grader_files, meta["project"])
                 if changed:
-                    raise SolutionFailed(wrote_into_the_grader(exercise, changed))
+                    raise SolutionFailed(untouched.wrote_into_the_grader(exercise, changed))
         return Results(exercise, result, child.returncode, tail.text(),
                        member_limit(arrays))
 
