@@ -277,3 +277,28 @@ def test_a_layer_file_named_for_a_transformer_run_says_it_has_no_recurrent_layer
     assert main(["translate", str(transformer_run), "12", "--rnn-file", str(layer)]) == 1
     err = capsys.readouterr().err
     assert "records no layer file (a Transformer has no recurrent layer)" in err, err
+
+
+def test_a_block_file_that_never_finishes_its_check_is_stopped_in_one_line(tmp_path, capsys,
+                                                                             monkeypatch):
+    """It hung `train` with its new folder made and locked; a kill then left the lock."""
+    from seq2seq.commands import rnn_failures
+    monkeypatch.setattr(rnn_failures, "CHECK_SECONDS", 3)
+    (tmp_path / "sleeps.py").write_text("import time\ntime.sleep(10 ** 6)\n")
+    out = tmp_path / "new"
+    assert main(["train", *TINY, "--block", f"{tmp_path}/sleeps.py:Block", "--out",
+                 str(out)]) == 1
+    line = one_error_line(capsys)
+    assert "sleeps.py:Block: the file was still running after 3 s" in line
+    assert not out.exists()
+
+
+def test_a_config_block_the_checkpoint_does_not_record_is_refused(transformer_run, tmp_path,
+                                                                  capsys):
+    """A file named in config alone was carried into a resumed run's checkpoint."""
+    from conftest import changed_run
+    folder = changed_run(transformer_run, tmp_path,
+                         lambda state: state["config"].update(block="/elsewhere/evil.py:Block"))
+    assert main(["evaluate", str(folder)]) == 1
+    line = one_error_line(capsys)
+    assert "its 'config.block' entry should be None, as the checkpoint records no file" in line

@@ -81,7 +81,7 @@ LSTM_BAD = [
     ("bidirectional", True, "False, as model_config says"),
     ("min_len", 9, "no more than config.max_len (4)"),
     ("rnn", "gru", "FILE.py:CLASS or None"),
-    ("rnn", "/elsewhere/evil.py:GRU", "None, as the checkpoint records no layer file"),
+    ("rnn", "/elsewhere/evil.py:GRU", "None, as the checkpoint records no file"),
 ]
 
 

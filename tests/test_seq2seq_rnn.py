@@ -394,7 +394,7 @@ def test_a_layer_file_kept_in_the_run_folder_itself_is_run_from_there_without_a_
 
 
 @pytest.mark.parametrize("named, expected", [
-    (None, "the layer file the checkpoint records, not None"),
+    (None, "the file the checkpoint records, not None"),
     ("my_gru.py:LSTM", "FILE.py:GRU, the class the checkpoint records"),
 ])
 def test_a_layer_named_in_the_config_alone_or_otherwise_is_refused(gru_run, tmp_path, capsys,

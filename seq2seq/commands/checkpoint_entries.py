@@ -75,7 +75,7 @@ def check_declared(state, renamed):
         _vocab(state[side], side)
     if "config" in state:
         _config(state["config"], state.get("model_config"))
-        _layer_named(state["config"], state.get("rnn"))
+        _layer_named(state["config"], state)
     found = state.get("longest_source")
     if found is not None and (isinstance(found, bool) or not isinstance(found, int)
                               or found < 1):
@@ -89,17 +89,21 @@ def check_declared(state, renamed):
     return renamed(model)
 
 
-def _layer_named(config, record):
-    """config.rnn names a layer file if and only if the checkpoint records one (rnn_file), and
-    the same class: a run resumed would carry a file named in config alone into its checkpoint."""
-    named = config.get("rnn") if isinstance(config, dict) else None
-    if named is None and record is not None:
-        raise EntryError("config.rnn", "the layer file the checkpoint records, not None", named)
-    if named is not None and (not isinstance(record, dict)
-                              or named.rpartition(":")[2] != record.get("class")):
-        raise EntryError("config.rnn", "None, as the checkpoint records no layer file"
-                         if record is None else f"FILE.py:{record.get('class')}, the class "
-                         "the checkpoint records", named)
+def _layer_named(config, state):
+    """config.rnn and config.block name a file if and only if the checkpoint records one
+    (rnn_file), and the same class: a run resumed would carry a file named in config alone into
+    its checkpoint."""
+    for entry in ("rnn", "block"):
+        named = config.get(entry) if isinstance(config, dict) else None
+        record = state.get(entry)
+        if named is None and record is not None:
+            raise EntryError(f"config.{entry}", "the file the checkpoint records, not None",
+                             named)
+        if named is not None and (not isinstance(record, dict)
+                                  or named.rpartition(":")[2] != record.get("class")):
+            raise EntryError(f"config.{entry}", "None, as the checkpoint records no file"
+                             if record is None else f"FILE.py:{record.get('class')}, the "
+                             "class the checkpoint records", named)
 
 
 def _most_sources(config):

@@ -58,6 +58,9 @@ print(token, flush=True)
 """
 
 
+CHECK_SECONDS = 120     # importing a layer file and one tiny batch take a second or two
+
+
 def check_in_child(spec, kind=RNN, norm_first=True):
     """Run the layer file `spec` ('PATH.py:CLASS'), and its layer's contract check, in a child
     process: a file that ends the process (os._exit, at import or in its layer's methods) is a
@@ -67,10 +70,15 @@ def check_in_child(spec, kind=RNN, norm_first=True):
     package = str(Path(__file__).resolve().parents[2])   # holds seq2seq/
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [package, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    child = subprocess.run([sys.executable, "-c", _CHILD, token, spec, kind.entry,
-                            str(norm_first)], env=env,
-                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           errors="replace")
+    try:
+        child = subprocess.run([sys.executable, "-c", _CHILD, token, spec, kind.entry,
+                                str(norm_first)], env=env, stdin=subprocess.DEVNULL,
+                               capture_output=True, text=True, errors="replace",
+                               timeout=CHECK_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise RnnFileError(f"{kind.option} {spec}: the file was still running after "
+                           f"{CHECK_SECONDS} s, while it was imported or its layer checked on a "
+                           f"tiny batch (a loop that never ends? a sleep?); stopped") from None
     if token not in child.stdout:
         raise RnnFileError(f"{kind.option} {spec}: the file ended the process (exit status "
                            f"{child.returncode}) while it was run or its layer checked on a "
