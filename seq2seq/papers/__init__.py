@@ -16,6 +16,8 @@ compare-scoring    Luong, Pham and Manning (2015): the dot, general and additive
                    task, accuracy and time per epoch (scoring)
 compare-architectures  Vaswani et al. (2017): the LSTM with attention and the Transformer on the
                    same CPU-time budget, held-out accuracy, updates and time (architectures)
+compare-positions  Vaswani et al. (2017), Press et al. (2022): the Transformer with sinusoidal
+                   and with learned positions, on sequences longer than any trained on (positions)
 
 folder.py holds what they share: the folder's rules (each replaces its own earlier run and
 nothing else, as the demo does), the training of their models one after the other, and the writing
@@ -26,6 +28,14 @@ and lives one floor down: `python -m attention scaling` (attention/scaling.py).
 
 
 def add_commands(sub):
-    from seq2seq.papers import alignments, architectures, explanation, heads, lengths, scoring
-    for module in (lengths, alignments, heads, explanation, scoring, architectures):
+    from seq2seq.papers import (
+        alignments,
+        architectures,
+        explanation,
+        heads,
+        lengths,
+        positions,
+        scoring,
+    )
+    for module in (lengths, alignments, heads, explanation, scoring, architectures, positions):
         module.add_command(sub)

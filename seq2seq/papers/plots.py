@@ -201,3 +201,44 @@ def plot_head_alignments(translations, titles, path=None, overwrite=False):
     cross-attention head for the crossing verb and with its layer's mean over the heads."""
     return plot_translations(translations, path, columns=2, titles=titles, overwrite=overwrite,
                              title=f"Where the Transformer looked: \"{translations[0].text}\"")
+
+
+def plot_positions(result, path=None, overwrite=False):
+    """compare-positions (Vaswani et al., 2017; Press et al., 2022): exact match against source
+    length for sinusoidal and learned positions, the mean over the seeds as a line and the
+    lowest to highest as a band, the lengths longer than any training source shaded; beside
+    it, past the trained lengths, how long the outputs are. `result`: what
+    seq2seq.papers.positions.compare_positions returns."""
+    from attention.figures import PLAIN, Figure, save
+    from seq2seq.papers.positions import KINDS, spread
+
+    low, high = result["trained_lengths"]
+    figure = Figure(figsize=(10, 3.8), layout="constrained")
+    axes = figure.subplots(1, 2)
+    for ax, key in zip(axes, ("exact_match", "output_length")):
+        lengths = sorted({int(n) for kind in KINDS for run in result[kind].values()
+                          for n in run[key]})
+        for kind, style in zip(KINDS, ("o-", "s-")):
+            points = [(n, spread(result, kind, key, str(n))) for n in lengths]
+            points = [(n, x) for n, x in points if x is not None]
+            xs = [n for n, _ in points]
+            line, = ax.plot(xs, [x[1] for _, x in points], style, markersize=4,
+                            label=f"{kind} ({len(result[kind])} seeds)")
+            ax.fill_between(xs, [x[0] for _, x in points], [x[2] for _, x in points],
+                            color=line.get_color(), alpha=0.2)
+        ax.set_xlabel("source length (digits)")
+    axes[0].axvspan(high + 0.5, result["tested_lengths"][1] + 0.5, color="grey", alpha=0.15,
+                    label="longer than any\ntraining source")
+    axes[0].set_ylabel("exact match")
+    axes[0].set_ylim(0, 1.02)
+    axes[0].legend(loc="lower left", fontsize="small")
+    longer = range(high + 1, result["tested_lengths"][1] + 1)
+    axes[1].plot(longer, longer, ":", color="black", label="the right length")
+    axes[1].axhline(high, color="grey", linestyle="--", label="the longest trained on")
+    axes[1].set_ylabel("mean output length (digits)")
+    axes[1].legend(loc="upper left", fontsize="small")
+    figure.suptitle(f"{result['task']}: the Transformer with sinusoidal and with learned "
+                    f"positions, trained on {low} to {high} digits", **PLAIN)
+    if path is not None:
+        save(figure, path, dpi=90, overwrite=overwrite)
+    return figure
