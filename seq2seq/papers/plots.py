@@ -235,6 +235,7 @@ def plot_positions(result, path=None, overwrite=False):
     longer = range(high + 1, result["tested_lengths"][1] + 1)
     axes[1].plot(longer, longer, ":", color="black", label="the right length")
     axes[1].axhline(high, color="grey", linestyle="--", label="the longest trained on")
+    axes[1].set_xticks(list(longer))
     axes[1].set_ylabel("mean output length (digits)")
     axes[1].legend(loc="upper left", fontsize="small")
     figure.suptitle(f"{result['task']}: the Transformer with sinusoidal and with learned "

@@ -171,8 +171,9 @@ def table(result):
     seeds, (low, high) = result["seeds"], result["trained_lengths"]
     epochs = f"{result['epochs']} epoch{'s' if result['epochs'] > 1 else ''}"
     lines = [f"\n{result['task']}, trained on {low} to {high} digits ({epochs} of "
-             f"{result['num_examples']} pairs); seed{'s' if len(seeds) > 1 else ''} "
-             f"{', '.join(map(str, seeds))}, lowest to highest:",
+             f"{result['num_examples']:,} pairs), seed{'s' if len(seeds) > 1 else ''} "
+             f"{', '.join(map(str, seeds))}:",
+             "exact match, lowest to highest over the seeds; output length, their mean",
              f"{'length':>6} {'sentences':>9}  {'exact match':^29}  {'output length':^19}".rstrip(),
              f"{'':16}  {'sinusoidal':>14} {'learned':>14}  {'sinusoidal':>9} {'learned':>9}"]
     lengths = sorted({int(n) for run in result["learned"].values() for n in run["exact_match"]})
