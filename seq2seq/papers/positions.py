@@ -39,6 +39,7 @@ TASKS = ("reverse", "copy", "sort")         # digit tasks: the target as long as
 RESULTS = ("compare-positions.json", "compare-positions.png")
 OPTIONS = {"task", "min_len", "max_len"}    # may differ from an earlier run in the folder
 SEED = 12345                                # evaluate's: the new sequences, the same for all
+MIN_EXAMPLES = 100
 
 
 def positions_config(out, kind, seed, task="reverse", epochs=8, num_examples=6000, min_len=3,
@@ -82,6 +83,10 @@ def compare_positions(out="runs/compare-positions", task="reverse", seeds=(0, 1,
     check_settings(epochs=epochs, num_examples=num_examples, min_len=min_len, max_len=max_len,
                    test_max_len=test_max_len)
     check_number("longer_examples", n_longer, low=1, high=100_000, integer=True)
+    if num_examples < MIN_EXAMPLES:     # and then the longest source is max_len, as assumed below
+        raise SettingError("num_examples", f"must be at least {MIN_EXAMPLES} for "
+                           f"compare-positions, got {num_examples}: on fewer pairs neither "
+                           f"model learns the task")
     test_max_len = max_len + 4 if test_max_len is None else test_max_len
     if test_max_len <= max_len:
         raise SettingError("test_max_len", f"{test_max_len} is not above --max-len {max_len}: "
