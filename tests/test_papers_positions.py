@@ -108,16 +108,16 @@ def test_the_learned_rows_past_the_trained_positions_keep_their_initial_values(t
 
 @pytest.mark.slow
 def test_sinusoids_reach_one_digit_further_part_of_the_time_and_learned_positions_none(tmp_path):
-    """The default run: reverse, trained on 3 to 8 digits, 8 epochs of 6,000 pairs, seeds 0, 1
-    and 2 (3 to 5 minutes of CPU time). Measured under the SkylakeX, Haswell and Prescott
-    kernels of OpenBLAS, one thread: held-out exact match 96.6-100% with sinusoids, 100% with
-    learned positions; at 9 digits the sinusoids 16-39% by seed (a mean of 18-27% over the
-    seeds), their outputs 8.6-11.0 digits long on average by seed (a mean of 8.8-10.0), learned
+    """The default run with seed 0 alone: reverse, trained on 3 to 8 digits, 8 epochs of 6,000
+    pairs (a third of the command's 3 to 5 minutes of CPU time, which trains seeds 0, 1 and 2).
+    Measured over those seeds under the SkylakeX, Haswell and Prescott kernels of OpenBLAS, one
+    thread: held-out exact match 96.6-100% with sinusoids, 100% with learned positions; at 9
+    digits the sinusoids 16-39% by seed, their outputs 8.6-11.0 digits long on average, learned
     positions 0% with outputs of 8 digits, the first eight reversed; neither kind any at 10 to
-    12 digits, where the sinusoids' outputs run on (13.9-33.3 digits at 12 by seed, a mean of
-    23.7-28.4) and the learned ones stop at 8 (7.83-8.00). The bounds are those ranges with a
-    margin: the updates are counted, not timed, so a busy machine gives the same."""
-    result = compare_positions(tmp_path, log=quiet)
+    12 digits, where the sinusoids' outputs run on (13.9-33.3 digits at 12 by seed) and the
+    learned ones stop at 8 (7.83-8.00). The bounds are those ranges with a margin: the updates
+    are counted, not timed, so a busy machine gives the same."""
+    result = compare_positions(tmp_path, seeds=(0,), log=quiet)
     for kind in ("sinusoidal", "learned"):
         for row in result[kind].values():
             assert row["held_out_exact_match"] >= 0.95
@@ -130,5 +130,5 @@ def test_sinusoids_reach_one_digit_further_part_of_the_time_and_learned_position
     def mean(key, n):
         return sum(row[key][str(n)] for row in sinusoidal) / len(sinusoidal)
     assert 0.08 <= mean("exact_match", 9) <= 0.6       # one digit further, part of the time
-    assert 8.3 <= mean("output_length", 9) <= 11       # about the right length there
-    assert mean("output_length", 12) > 15              # and from then on they run on
+    assert 8.3 <= mean("output_length", 9) <= 11.5     # about the right length there
+    assert mean("output_length", 12) > 12              # and from then on they run on
