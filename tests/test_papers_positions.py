@@ -109,7 +109,8 @@ def test_the_learned_rows_past_the_trained_positions_keep_their_initial_values(t
 @pytest.mark.slow
 def test_sinusoids_reach_one_digit_further_part_of_the_time_and_learned_positions_none(tmp_path):
     """The default run with seed 0 alone: reverse, trained on 3 to 8 digits, 8 epochs of 6,000
-    pairs (a third of the command's 3 to 5 minutes of CPU time, which trains seeds 0, 1 and 2).
+    pairs (60 s of CPU time under SkylakeX and Haswell, 99 s under Prescott: a third of the
+    command's time, which trains seeds 0, 1 and 2).
     Measured over those seeds under the SkylakeX, Haswell and Prescott kernels of OpenBLAS, one
     thread: held-out exact match 96.6-100% with sinusoids, 100% with learned positions; at 9
     digits the sinusoids 16-39% by seed, their outputs 8.6-11.0 digits long on average, learned
