@@ -302,3 +302,22 @@ def test_a_config_block_the_checkpoint_does_not_record_is_refused(transformer_ru
     assert main(["evaluate", str(folder)]) == 1
     line = one_error_line(capsys)
     assert "its 'config.block' entry should be None, as the checkpoint records no file" in line
+
+
+class ShortAtRealSizes(Block):
+    """Right at the check's sizes, wrong at the run's: only the encoder itself can tell."""
+
+    def forward(self, x, mask=None):
+        y = super().forward(x, mask)
+        return y if x.shape[-1] == 8 else y[:, :1]
+
+
+def test_a_block_wrong_only_at_the_runs_sizes_is_named_by_the_encoder(tmp_path, capsys):
+    """It was blamed on the decoder's cross-attention, whose mask did not broadcast."""
+    (tmp_path / "short.py").write_text("from tests.test_block_file import ShortAtRealSizes "
+                                       "as Block\n")
+    assert main(["train", *TINY, "--d-model", "16", "--block", f"{tmp_path}/short.py:Block",
+                 "--out", str(tmp_path / "new")]) == 1
+    line = one_error_line(capsys)
+    assert "ShortAtRealSizes: forward(x, mask) returned (" in line
+    assert "a block keeps its input's shape" in line

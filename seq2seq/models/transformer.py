@@ -40,7 +40,7 @@ from minigrad import Tensor, nn, scope
 from attention.blocks import DecoderBlock, EncoderBlock
 from attention.cache import KeyValueCache
 from attention.positions import LearnedPositions, SinusoidalPositions
-from seq2seq.models.block_contract import check_block
+from seq2seq.models.block_contract import BlockContractError, check_block
 from seq2seq.models.decoders import run_steps
 
 NORMS = ("pre", "post")
@@ -120,7 +120,12 @@ class Encoder(nn.Module):
         real = np.asarray(src) != self.padding_idx                      # (B, S): False at padding
         x = self.embedding(src)                                         # (B, S, d)
         for block in self.layers:
-            x = block(x, mask=real[:, None, :])                         # (B, S, d)
+            y = block(x, mask=real[:, None, :])                         # (B, S, d)
+            if getattr(y, "shape", None) != x.shape:                    # a block of the user's
+                raise BlockContractError(f"{type(block).__name__}: forward(x, mask) returned "
+                                         f"{getattr(y, 'shape', type(y).__name__)} for x of "
+                                         f"shape {x.shape}: a block keeps its input's shape")
+            x = y
         if self.norm is not None:
             with scope("final norm"):
                 x = self.norm(x)                                        # (B, S, d)
