@@ -321,3 +321,25 @@ def test_a_block_wrong_only_at_the_runs_sizes_is_named_by_the_encoder(tmp_path, 
     line = one_error_line(capsys)
     assert "ShortAtRealSizes: forward(x, mask) returned (" in line
     assert "a block keeps its input's shape" in line
+
+
+class HugeAtRealSizes(Block):
+    """Small at the check's sizes; at the run's, a weight whose checkpoint would pass 4 GiB."""
+
+    def __init__(self, d_model, *args, **kwargs):
+        super().__init__(d_model, *args, **kwargs)
+        if d_model != 8:
+            self.extra = nn.Parameter(np.empty((16_000, 16_000)))      # 2 GB, never touched
+
+
+def test_a_block_too_large_to_save_at_the_runs_sizes_is_refused_before_training(
+        tmp_path, capsys, monkeypatch):
+    """It trained for half a minute, then could not save, and left a folder behind."""
+    (tmp_path / "huge.py").write_text("from tests.test_block_file import HugeAtRealSizes "
+                                      "as Block\n")
+    out = tmp_path / "new"
+    assert main(["train", *TINY, "--d-model", "16", "--block", f"{tmp_path}/huge.py:Block",
+                 "--out", str(out)]) == 1
+    line = one_error_line(capsys)
+    assert "huge.py:Block: the model has 256,0" in line and "a checkpoint may hold" in line
+    assert not out.exists()

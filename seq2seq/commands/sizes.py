@@ -167,3 +167,16 @@ def _largest(sizes):
                                "tgt_vocab_size")
              if isinstance(sizes.get(name), int) and not isinstance(sizes.get(name), bool)]
     return max(names, key=lambda name: sizes[name] / usual[name])
+
+
+def check_saved(model, what):
+    """Refuse, before any training, a model whose checkpoint could not be written: its weights
+    and Adam's two moments over the bytes a checkpoint may hold. For a layer of the user's
+    (--rnn, --block), whose real size the estimate above cannot know; `what` names it."""
+    from minigrad.checkpoint import MAX_BYTES
+    weights = sum(p.data.size for p in model.parameters())
+    need = 3 * sum(p.data.nbytes for p in model.parameters())
+    if need > MAX_BYTES:
+        raise ValueError(f"{what}: the model has {weights:,} weights, and its checkpoint (the "
+                         f"weights and Adam's two moments) would take {size(need)}, more than "
+                         f"the {size(MAX_BYTES)} a checkpoint may hold")

@@ -118,6 +118,8 @@ def build(config, pairs):
         model = Seq2Seq(len(src_vocab), len(tgt_vocab), config.embed_size, config.hidden_size,
                         config.attention, config.wiring, src_vocab.pad_id, config.fused,
                         config.bidirectional, rnn)
+    if rnn is not None or block is not None:        # the user's layer: its real size, now
+        sizes.check_saved(model, f"--rnn {config.rnn}" if rnn else f"--block {config.block}")
     return Translator(model, src_vocab, tgt_vocab, level, config.reverse_input, record,
                       block_record)
 
