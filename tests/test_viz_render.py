@@ -381,3 +381,13 @@ def test_a_layout_slower_than_the_timeout_is_stopped_with_a_one_line_error(
         render(graph, tmp_path / "chain.svg", engine=engine)
     assert time.monotonic() - start < 5
     assert not (tmp_path / "chain.svg").exists()
+
+
+def test_a_drawing_in_a_format_graphviz_does_not_write_is_refused_before_any_file(tmp_path,
+                                                                                    capsys):
+    """It left x.dot behind, which refused the next try without --overwrite."""
+    from attention.__main__ import main as attention_main
+    out = tmp_path / "x.txt"
+    assert attention_main(["draw", "--out", str(out)]) == 1
+    assert ".txt is not a format Graphviz writes" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -23,6 +23,11 @@ from minigrad.viz import dot, fonts
 
 ENGINES = ("auto", "dot", "pygraphviz")
 SOURCE_FORMATS = ("dot", "gv")          # formats that are the DOT text itself
+FORMATS = ("svg", "svgz", "png", "pdf", "ps", "ps2", "eps", "jpg", "jpeg", "jpe", "gif", "webp",
+           "bmp", "tif", "tiff", "json", "json0", "dot_json", "xdot_json", "xdot", "plain",
+           "plain-ext", "canon", "fig", "pic", "vml", "vmlz", "imap", "cmapx", "ismap", "cmap",
+           "imap_np", "cmapx_np", "mp", "pov", "tk", "vdx", "vrml", "wbmp", "gd", "gd2",
+           *SOURCE_FORMATS)             # what Graphviz's `dot -T` writes (its builds differ)
 
 HOW_TO_GET_ONE = ("install one: `pip install pygraphviz` (its wheels bundle Graphviz on Linux, "
                   "macOS and Windows x86-64), or the Graphviz package of your system "
@@ -203,12 +208,16 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
 
 
 def refuse_existing_drawing(path, format=None, overwrite=False):
-    """For the drawing commands (minigrad.viz, attention draw, seq2seq draw): refuse, as the
-    explorer's commands do, when the picture at `path` or its DOT text beside it exists, unless
-    `overwrite` (FileExistsError: "runs/x.svg exists; pass --overwrite to replace it").
+    """For the drawing commands (minigrad.viz, attention draw, seq2seq draw): refuse a format
+    Graphviz does not write (.txt), and, as the explorer's commands do, the picture at `path` or
+    its DOT text beside it if it exists, unless `overwrite` (FileExistsError: "runs/x.svg
+    exists; pass --overwrite to replace it").
     render() itself, called from Python, replaces a drawing it wrote earlier."""
     path = Path(path)
     format = (format or path.suffix.lstrip(".")).lower()
+    if format not in FORMATS:           # before the work, and before a .dot is written
+        raise ValueError(f"cannot draw {path}: .{format} is not a format Graphviz writes "
+                         "(.svg, .png, .pdf, .dot, ...)")
     refuse_existing(path, overwrite)
     if format not in SOURCE_FORMATS:
         refuse_existing(path.with_suffix(".dot"), overwrite)
