@@ -237,3 +237,14 @@ def test_command_line_passes_a_right_op_and_names_a_mistake(tmp_path):
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr.startswith("failed: layer_norm_op: the gradient with respect to x is wrong")
     assert "  the variance's term of the gradient is missing" in run.stderr
+
+
+def test_an_op_defined_in_a_module_beside_the_file_is_told_where_it_should_be(tmp_path):
+    """The student's own class, in my_ops.py: the refusal said only 'made by LayerNormOp'."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "my_ops.py").write_text(OP)
+    graded = folder / "solution.py"
+    graded.write_text("from my_ops import LayerNormOp, layer_norm_op  # noqa: F401\n")
+    message = failure(graded)
+    assert "made by LayerNormOp, defined in " in message and "my_ops.py, not in the file" in message

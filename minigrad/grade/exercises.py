@@ -90,6 +90,9 @@ def own_op(exercise):
                and facts.get("made_by_file") == os.path.realpath(path))
         if not own:
             made_by = facts.get("made_by") or "no op"
+            elsewhere = facts.get("made_by_file")
+            if function in facts.get("made_by_classes", []) and elsewhere:
+                made_by += f", defined in {elsewhere}, not in the file graded (move it there)"
             raise SolutionFailed(f"{exercise}: the output should be made by your own op (a "
                                  f"subclass of minigrad.Function with forward and backward, "
                                  f"defined in your file), but it was made by {made_by}, for "
