@@ -343,3 +343,25 @@ def test_a_block_too_large_to_save_at_the_runs_sizes_is_refused_before_training(
     line = one_error_line(capsys)
     assert "huge.py:Block: the model has 256,0" in line and "a checkpoint may hold" in line
     assert not out.exists()
+
+
+@pytest.mark.parametrize("copy_kept", [True, False])
+def test_a_resume_takes_the_block_file_moved_elsewhere_with_the_same_bytes(
+        block_run, block_file, tmp_path, capsys, monkeypatch, copy_kept):
+    """Only the exact recorded path was accepted; the file moved (the same bytes) was 'other
+    settings', and the message named --block-file, which train does not take."""
+    moved = tmp_path / "moved" / "my_block.py"
+    moved.parent.mkdir()
+    block_file.rename(moved)
+    if not copy_kept:
+        block_copy(block_run).unlink()
+    for name in [k for k in sys.modules if k.startswith("seq2seq_block_")]:
+        monkeypatch.delitem(sys.modules, name)      # as the resume's own process starts
+    assert main(["train", "--resume", "--out", str(block_run), "--epochs", "2", "--block",
+                 f"{moved}:Block", "--no-progress"]) == 0
+    state = minigrad.load(block_run / "checkpoint.npz")
+    assert state["epochs"] == 2 and state["block"]["class"] == "Block"
+    moved.write_text(moved.read_text() + "\n# changed\n")
+    assert main(["train", "--resume", "--out", str(block_run), "--epochs", "3", "--block",
+                 f"{moved}:Block", "--no-progress"]) == 1
+    assert "--block" in one_error_line(capsys)

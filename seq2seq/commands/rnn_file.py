@@ -211,6 +211,20 @@ def remove_earlier_copies(folder, saved=None):
             path.unlink()
 
 
+def same_file(spec, record, kind=RNN):
+    """Whether `spec` ('PATH.py:CLASS', named on `train --resume`) names the layer a checkpoint
+    records: the same class, in a regular file whose bytes hash as recorded (the file moved, or
+    a copy of it, is the same layer)."""
+    if not isinstance(spec, str) or not isinstance(record, dict):
+        return False
+    path, name = split(spec, kind)
+    try:
+        return (name == record.get("class") and Path(path).is_file()
+                and _sha256(path) == record.get("sha256"))
+    except OSError:
+        return False
+
+
 def _sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -241,13 +255,15 @@ def class_of(saved, checkpoint, moved=None, kind=RNN):
         raise RnnFileError(f"{checkpoint}: {copy} is a symbolic link or not a regular file, "
                            f"where the run's copy of its layer file belongs: a run's layer file "
                            f"runs only from its run folder or when named: if you trust the "
-                           f"file, name it with {kind.file_option} PATH")
+                           f"file, name it with {kind.file_option} PATH ({kind.option} "
+                           f"PATH:CLASS on train --resume)")
     if not copy.is_file():
         raise RnnFileError(f"{checkpoint}: its {kind.noun} {saved['class']} comes from "
                            f"{saved['file']}, and {folder} holds no copy of it "
                            f"({copy.name}): a run's layer file runs only from its run folder "
                            f"or when named: if you trust that file, name it with "
-                           f"{kind.file_option} PATH (its SHA-256 must be the recorded "
+                           f"{kind.file_option} PATH ({kind.option} PATH:CLASS on train "
+                           f"--resume; its SHA-256 must be the recorded "
                            f"{saved['sha256'][:12]}...)")
     if _sha256(copy) != saved["sha256"]:
         raise RnnFileChanged(f"{checkpoint}: {copy} has changed since the model was trained "

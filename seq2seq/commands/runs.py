@@ -198,7 +198,10 @@ def check_resume(folder, state, config, level, pairs_file=None):
     saved = {**TrainConfig().__dict__, **state.get("config", {})}
     new = dict(config.__dict__)
     saved["level"], new["level"] = state.get("level", saved["level"]), level
+    from seq2seq.commands.rnn_file import BLOCK, RNN, same_file
     same = {"task": lambda: same_task(saved["task"], new["task"], state),
+            "rnn": lambda: same_file(new["rnn"], state.get("rnn"), RNN),
+            "block": lambda: same_file(new["block"], state.get("block"), BLOCK),
             "columns": lambda: same_columns(saved["columns"], new["columns"],
                                             pairs_file or new["task"], new["sep"])}
     refused = [f"--{name.replace('_', '-')} {_shown(new[name])} (saved: {_shown(saved[name])}"
