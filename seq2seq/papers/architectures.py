@@ -36,7 +36,7 @@ from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.data.vocab import tokenize
-from seq2seq.papers.folder import experiment_folder, write_json
+from seq2seq.papers.folder import experiment_folder, write_results
 
 ARCHS = ("lstm", "transformer")
 DEFAULT_TASKS = ("reverse", "copy", "toy-ja-en")
@@ -139,17 +139,9 @@ def _compare(out, task_names, configs, budgets, seed, plot, log, n_longer):
             if task == "toy-ja-en":
                 rows[name]["by_length"].update(_longer(evaluate_run, config.out, n_longer, log))
                 rows[name]["sentences"] = _counts(config.out, n_longer)
-    lines = table(result)
-    for line in lines:
-        log(line)
-    write_json(out / RESULTS[0], result)
-    if plot:
-        from seq2seq.papers.plots import plot_architectures
-        plot_architectures(result, out / RESULTS[1], overwrite=True)    # claimed above
-        log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
-    else:
-        log(f"written to {out}/{RESULTS[0]}")
-    return result
+    from seq2seq.papers.plots import plot_architectures
+    figure = (lambda path: plot_architectures(result, path, overwrite=True)) if plot else None
+    return write_results(out, RESULTS, result, figure, log, table(result))   # claimed above
 
 
 def _longer(evaluate_run, run, n, log):

@@ -92,10 +92,14 @@ def trained(configs, log, announce="training {}", note_level=True):
 
 def write_results(out, files, result, figure, log, lines=()):
     """Log `lines` (the result as a table), write `result` as JSON to out/files[0] and draw the
-    figure, `figure(path)`, to out/files[1]; say where. Returns `result`."""
+    figure, `figure(path)`, to out/files[1] (none when `figure` is None: a command's --plot not
+    given); say where. Returns `result`."""
     for line in lines:
         log(line)
     write_json(out / files[0], result)
+    if figure is None:
+        log(f"written to {out}/{files[0]}")
+        return result
     figure(out / files[1])
     log(f"written to {out}/{files[1]} and {files[0]}")
     return result

@@ -32,7 +32,7 @@ from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
-from seq2seq.papers.folder import experiment_folder, trained, write_json
+from seq2seq.papers.folder import experiment_folder, trained, write_results
 
 KINDS = ("sinusoidal", "learned")
 TASKS = ("reverse", "copy", "sort")         # digit tasks: the target as long as the source
@@ -116,15 +116,9 @@ def _compare(out, configs, seeds, test_max_len, plot, log, n_longer):
             f"length {high + 1} to {test_max_len}")
         result[config.positions][str(config.seed)] = {
             "cpu_seconds": seconds, **scores(config, translator, test_max_len, n_longer, log)}
-    lines = table(result)
-    for line in lines:
-        log(line)
-    write_json(out / RESULTS[0], result)
-    if plot:
-        from seq2seq.papers.plots import plot_positions
-        plot_positions(result, out / RESULTS[1], overwrite=True)        # claimed above
-    log(f"written to {out}/" + (f"{RESULTS[1]} and {RESULTS[0]}" if plot else RESULTS[0]))
-    return result
+    from seq2seq.papers.plots import plot_positions
+    figure = (lambda path: plot_positions(result, path, overwrite=True)) if plot else None
+    return write_results(out, RESULTS, result, figure, log, table(result))   # claimed above
 
 
 def scores(config, translator, test_max_len, n_longer, log):
