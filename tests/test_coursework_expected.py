@@ -156,7 +156,9 @@ def test_the_blocked_files_are_both_stored_values_and_the_reference_folder():
                        "the grader's expected values",
                        str(ROOT / "minigrad" / "grade" / "expected.npz"):
                        "the grader's expected values",
-                       str(REFERENCE): "the reference solutions"}
+                       str(REFERENCE): "the reference solutions",
+                       "*/grade/expected.npz": "a copy of the grader's expected values",
+                       "*/tests/reference/*": "a copy of the reference solutions"}
 
 
 @pytest.mark.parametrize("floor, exercise", [("minigrad", "layer_norm"),

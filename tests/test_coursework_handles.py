@@ -136,3 +136,37 @@ def test_handles_numbers_and_links_in_the_temporary_folder_still_work(tmp_path):
             shutil.rmtree(os.path.join(folder, "inner"))
     """)
     assert grade("layer_norm", path).startswith("passed: layer_norm")
+
+
+@pytest.mark.parametrize("inside", ["minigrad/grade/expected.npz",
+                                    "tests/reference/minigrad_reference.py"])
+def test_another_copy_of_the_answers_beside_the_solution_is_refused(tmp_path, inside):
+    """A checkout unpacked beside the solution: its folder is readable, and its expected.npz
+    and reference were, at any depth."""
+    root = Path(minigrad.grade.__file__).resolve().parent.parent.parent
+    source = root / inside
+    if not source.is_file():
+        pytest.skip(f"no {inside} here (an installed package)")
+    copy = tmp_path / "other" / inside
+    copy.parent.mkdir(parents=True)
+    copy.write_bytes(source.read_bytes())
+    solution = tmp_path / "sol.py"
+    solution.write_text(f"DATA = open({str(copy)!r}, 'rb').read()\n"
+                        "def gru_cell(x, h, *weights):\n    return h\n")
+    with pytest.raises(SolutionFailed) as caught:
+        grade("gru_cell", solution)
+    assert "a copy of the" in str(caught.value)
+
+
+def test_a_sqlite_uri_naming_a_file_outside_the_temporary_folder_is_refused(tmp_path):
+    """file:/elsewhere/x.db?mode=rwc, with the working folder moved into the temporary one,
+    was read as a path inside it, and the database was written outside."""
+    outside = tmp_path / "evil.db"
+    solution = tmp_path / "sol.py"
+    solution.write_text("import os, sqlite3, tempfile\n"
+                        "os.chdir(tempfile.gettempdir())\n"
+                        f"sqlite3.connect('file:{outside}?mode=rwc', uri=True).close()\n"
+                        "def gru_cell(x, h, *weights):\n    return h\n")
+    with pytest.raises(SolutionFailed):
+        grade("gru_cell", solution)
+    assert not outside.exists()

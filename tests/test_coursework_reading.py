@@ -55,9 +55,9 @@ def test_another_copy_of_a_reference_elsewhere_is_refused(tmp_path):
 source = open({str(copy / "minigrad_reference.py")!r}).read()
 exec(compile(source, "reference", "exec"), globals())
 """)
-    message = failure(path)
-    assert message.startswith(f"layer_norm: your code reads {copy / 'minigrad_reference.py'}, "
-                              f"outside the places the graded code may read")
+    message = failure(path)             # named for what it is, wherever the copy lies
+    assert message.startswith("layer_norm: your code opens a copy of the reference solutions "
+                              "(minigrad_reference.py), an answer to this exercise")
 
 
 def test_data_beside_the_solution_and_installed_libraries_may_be_read(tmp_path):

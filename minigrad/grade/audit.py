@@ -32,6 +32,7 @@ well-known libraries start and do without (`quietly_refused`). None of it is a w
 that process set on getting round it can (through the interpreter's C API, say).
 """
 
+import fnmatch
 import functools
 import os
 import sys
@@ -79,7 +80,8 @@ def guard(blocked, scratch, project=(), solution_folder=None):
     a string): no flag or dict in it that `gc.get_objects()` finds and flips or empties. (A
     partial can still be rebuilt by `__setstate__`, and this module's globals replaced: code in
     this process can reach everything in it.)"""
-    files = tuple((os.path.realpath(path), what) for path, what in blocked)
+    files = tuple((path if path.startswith("*") else os.path.realpath(path), what)
+                  for path, what in blocked)                    # "*/...": anywhere (fnmatch)
     caches = tuple((os.path.join(os.path.dirname(file), "__pycache__"),
                     os.path.splitext(os.path.basename(file))[0] + ".", what)
                    for file, what in files if file.endswith(".py"))   # reference.cpython-311.pyc
@@ -172,7 +174,8 @@ def blocked_file(files, caches, path):
     what = next((what for file, what in files
                  if full == file or full.startswith(file + os.sep)), None) or next(
         (what for where, stem, what in caches if folder == where and name.startswith(stem)),
-        None)
+        None) or next((what for file, what in files
+                       if file.startswith("*") and fnmatch.fnmatchcase(full, file)), None)
     pyc = os.path.basename(folder) == "__pycache__"         # name the source, not its .pyc
     return None if what is None else f"{what} ({name.split('.')[0] + '.py' if pyc else name})"
 

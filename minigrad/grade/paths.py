@@ -26,6 +26,7 @@ import pathlib
 import posixpath
 import stat
 import sys
+from urllib.parse import unquote, urlsplit
 
 # event -> the positions of its arguments that name a path
 PATH_ARGUMENTS = {"open": (0,), "os.link": (0, 1), "os.symlink": (0, 1),
@@ -149,6 +150,10 @@ def placed(event, args):
     folder. The hook refuses the event if it refuses any of them."""
     places = PATH_ARGUMENTS.get(event, ())
     readings = [list(args)]
+    if event == "sqlite3.connect" and args and isinstance(args[0], (str, bytes)) \
+            and os.fsdecode(args[0]).startswith("file:"):   # a URI if uri=True (the event
+        # does not say): its path is judged as well
+        readings.append([unquote(urlsplit(os.fsdecode(args[0])).path), *args[1:]])
     for i in places:
         if i >= len(args) or not isinstance(args[i], (str, bytes)):
             continue
@@ -159,8 +164,8 @@ def placed(event, args):
         dir_fd = args[at] if at is not None and at < len(args) else None
         folders = [handle_folder(dir_fd)] if isinstance(dir_fd, int) and dir_fd >= 0 \
             else [os.getcwd()] + (open_folders() if event in HIDDEN_DIR_FD else [])
-        readings = [reading[:i] + [os.path.join(folder, path)] + reading[i + 1:]
-                    for reading in readings for folder in folders]
+        readings = [reading[:i] + [os.path.join(folder, os.fsdecode(reading[i]))]
+                    + reading[i + 1:] for reading in readings for folder in folders]
     if event == "os.symlink" and len(args) > 1 and isinstance(args[0], (str, bytes)) \
             and not os.path.isabs(os.fsdecode(args[0])):
         readings = [[os.path.join(os.path.dirname(os.fsdecode(reading[1])),
@@ -214,3 +219,4 @@ def real(event, path, place=0):
     if place in NOT_FOLLOWING.get(event, ()) and head and tail not in ("", ".", ".."):
         return os.path.join(os.path.realpath(head), tail)
     return os.path.realpath(text)
+

@@ -61,12 +61,14 @@ def blocked_files():
     """[[path, what it is]] that no one may open in the graded code's process (child.py): the
     grade packages' stored expected values (PACKAGE/grade/expected.npz beside this package),
     and the folder of the reference solutions, when there is one (a clone or an unpacked
-    sdist; an installed package has none), everything in it included."""
+    sdist; an installed package has none), everything in it included; and, as patterns
+    ("*/...", fnmatch), the same files of any other copy of the project, wherever it lies."""
     found = [[str(file), "the grader's expected values"]
              for file in sorted(Path(ROOT).glob("*/grade/expected.npz"))]
     if REFERENCE.is_dir():
         found.append([str(REFERENCE), "the reference solutions"])
-    return found
+    return found + [["*/grade/expected.npz", "a copy of the grader's expected values"],
+                    ["*/tests/reference/*", "a copy of the reference solutions"]]
 
 
 def project_folders():
