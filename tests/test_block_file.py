@@ -361,7 +361,8 @@ def test_a_resume_takes_the_block_file_moved_elsewhere_with_the_same_bytes(
                  f"{moved}:Block", "--no-progress"]) == 0
     state = minigrad.load(block_run / "checkpoint.npz")
     assert state["epochs"] == 2 and state["block"]["class"] == "Block"
-    moved.write_text(moved.read_text() + "\n# changed\n")
+    changed = moved.with_name("changed_block.py")      # other bytes: another block
+    changed.write_text(moved.read_text() + "\n# changed\n")
     assert main(["train", "--resume", "--out", str(block_run), "--epochs", "3", "--block",
-                 f"{moved}:Block", "--no-progress"]) == 1
+                 f"{changed}:Block", "--no-progress"]) == 1
     assert "--block" in one_error_line(capsys)
