@@ -21,7 +21,7 @@ The working folder then is not on the path at all, except when it is the folder 
 project's packages (a clone used without installing it): there it goes last, after everything
 else, so `python -m seq2seq` still finds the project, and a module of the clone shadows nothing.
 
-What this cannot reach: a `minigrad.py` or a `minigrad/` folder in the working folder is
+What this cannot reach: a minigrad.py or a `minigrad/` folder in the working folder is
 imported in the project's place before any of its code runs, this module's included (and the
 same for `seq2seq` and `attention` when it is their command). `python -P -m ...` (3.11) or a
 command run from another folder leaves the working folder out from the start.
