@@ -4,12 +4,13 @@
 #                    (what CI runs)
 #   make bench       the benchmarks (one BLAS thread)
 #   make notebooks   the tutorials as Jupyter notebooks, in notebooks/
+#   make pages       the explorer's gallery, docs/pages/: ready pages, made again (commit them)
 #   make check-package  the sdist and the wheel, built and tried as a user gets them (CI too)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: demo lint test test-oldest bench notebooks check-package venv clean
+.PHONY: demo lint test test-oldest bench notebooks pages check-package venv clean
 
 # The distribution was called minigrad until 0.1.0: an install under that name would linger.
 $(VENV)/.installed: pyproject.toml
@@ -56,6 +57,12 @@ bench: venv
 # Made from docs/*.md, the only source; a notebook you changed is not replaced (see the script).
 notebooks: venv
 	$(PY) docs/notebooks.py --out notebooks
+
+# The explorer's pages in docs/pages/, each made by the command its index gives, from the code
+# as it is (tiny runs trained first, in seconds, and not kept); tests/test_pages.py checks that
+# the committed pages are what this makes. Run it after changing the explorer.
+pages: venv
+	$(PY) docs/pages.py
 
 clean:
 	rm -rf $(VENV) .venv-oldest build *.egg-info

@@ -1,0 +1,214 @@
+"""The gallery: explorer pages ready to open, in docs/pages/, made by the project's own commands.
+
+    make pages                             every page, into docs/pages/, and its index README.md
+    python docs/pages.py --out FOLDER      the same, elsewhere (tests/test_pages.py does this)
+
+Each page is written by the command the index gives for it (`python -m attention explore ...`,
+called in this process with `--out` and `--overwrite` added), except the GRU cell's, which this
+script builds from minigrad's ops (`gru_cell`). The two seq2seq pages explore tiny runs that this
+script trains first, seeded, in a few seconds, with `python -m seq2seq train`, into a temporary
+folder: no run is kept.
+
+The same code on the same machine makes the same bytes: every command is seeded, and a page
+holds no time and no path. Another CPU's BLAS kernel changes the last digits of the numbers
+(and a trained run's more); tests/test_pages.py compares the pages' structure exactly and their
+numbers within a tolerance, and says to run `make pages` when they differ. Run it again whenever
+the explorer, or what a page shows, changes.
+"""
+
+import contextlib
+import dataclasses
+import io
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "pages"
+if str(ROOT) not in sys.path:                  # run as a script: the packages of this checkout
+    sys.path.insert(0, str(ROOT))
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    name: str                   # the file in docs/pages/
+    shows: str                  # what a learner sees on it (the index says it)
+    command: tuple = ()         # the command after `python -m`; () for a page built here
+    run: str = ""               # the tiny run the command explores (RUN in `command`), or ""
+
+    @property
+    def trained(self):
+        """A page of a trained run: its numbers move more from one machine to another."""
+        return bool(self.run)
+
+    def command_line(self):
+        if not self.command:
+            return "python docs/pages.py   (its function gru_page: no command makes a GRU)"
+        line = "python -m " + " ".join(self.command)
+        return f"{line}   (RUN: the {self.run} run)" if self.run else line
+
+
+PAGES = (
+    Page("attention-step.html", "The worked example of one attention step (one query, four "
+         "keys, the values 10 20 30 40): the first page of exploring-backprop.md, section 1.",
+         ("attention", "explore")),
+    Page("attention-step-predict.html", "The same step in predict mode: it asks for five "
+         "gradients before showing them, and names the classic mistake a wrong answer matches.",
+         ("attention", "explore", "--predict")),
+    Page("attention-random.html", "Two random queries over two keys: square matrices, so a "
+         "matmul's gradient transposed the wrong way has the right shape.",
+         ("attention", "explore", "--random", "2", "--keys", "2")),
+    Page("lstm-cell-predict.html", "One LSTM step built from primitive ops (gates i, f, g, o), "
+         "in predict mode.", ("minigrad.viz", "explore", "lstm-cell", "--predict")),
+    Page("gru-cell.html", "One GRU step as PyTorch's GRUCell defines it, from primitive ops, "
+         "with the names r, z, n and h of the coursework's GRU exercise."),
+    Page("lstm-decoder-step.html", "Step 0 of the decoder of a tiny LSTM translator with "
+         "attention (one epoch on the reversal task), its encoder and decoder LSTM folded.",
+         ("seq2seq", "explore", "RUN"), run="lstm"),
+    Page("self-attention.html", "Causal self-attention with 2 heads and its residual, y = x + "
+         "MultiHeadAttention(x), in predict mode: each head's softmax and scale, a masked score, "
+         "the residual's input.",
+         ("attention", "explore", "--self", "--heads", "2", "--causal", "--predict")),
+    Page("encoder-block.html", "A whole pre-norm encoder block (layer norm, self-attention, "
+         "residual, feed-forward, residual), causal, 2 heads, in predict mode.",
+         ("attention", "explore", "--block", "--heads", "2", "--causal", "--predict")),
+    Page("transformer-decoder-step.html", "Step 0 of the decoder of a tiny Transformer "
+         "translator (one epoch on the sort task), in predict mode: the heads and the plumbing "
+         "folded until you open them.", ("seq2seq", "explore", "RUN", "--predict"),
+         run="transformer"),
+)
+
+# The tiny runs, trained by `python -m seq2seq train` with these options (seeded): a second each.
+RUNS = {
+    "lstm": ("--task", "reverse", "--num-examples", "300", "--min-len", "3", "--max-len", "5",
+             "--embed-size", "8", "--hidden-size", "16", "--batch-size", "32", "--epochs", "1",
+             "--seed", "0"),
+    "transformer": ("--task", "sort", "--num-examples", "60", "--arch", "transformer",
+                    "--d-model", "8", "--heads", "2", "--d-ff", "16", "--layers", "1",
+                    "--batch-size", "16", "--epochs", "1", "--seed", "0"),
+}
+
+
+def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
+    """One GRU step, as PyTorch's GRUCell computes it, from primitive ops.
+
+        r = sigmoid(x W_ir^T + b_ir + h W_hr^T + b_hr)        reset gate
+        z = sigmoid(x W_iz^T + b_iz + h W_hz^T + b_hz)        update gate
+        n =    tanh(x W_in^T + b_in + r * (h W_hn^T + b_hn))  candidate state
+        h' = (1 - z) * n + z * h                              the new hidden state
+
+    x: (B, I)   h: (B, H)   weight_ih: (3H, I)   weight_hh: (3H, H)   biases: (3H,), the gates'
+    rows in PyTorch's order r, z, n. Returns (h', r, z, n), each (B, H).
+    """
+    H = h.shape[-1]
+    from_x = x @ weight_ih.T + bias_ih                          # (B, 3H)
+    from_h = h @ weight_hh.T + bias_hh                          # (B, 3H)
+    r = (from_x[:, :H] + from_h[:, :H]).sigmoid()               # reset gate        (B, H)
+    z = (from_x[:, H:2 * H] + from_h[:, H:2 * H]).sigmoid()     # update gate       (B, H)
+    n = (from_x[:, 2 * H:] + r * from_h[:, 2 * H:]).tanh()      # candidate state   (B, H)
+    h_new = (1 - z) * n + z * h                                 # new hidden state  (B, H)
+    return h_new, r, z, n
+
+
+def gru_page(input_size=2, hidden_size=2, seed=0):
+    """The explorer of one GRU step on seeded float32 inputs and weights (uniform in
+    +-1/sqrt(H), as PyTorch starts them); the root is sum(h')."""
+    from minigrad import Tensor, scope
+    from minigrad.viz import explore
+
+    rng = np.random.default_rng(seed)
+    bound = 1 / np.sqrt(hidden_size)
+    shapes = {"x": (1, input_size), "h": (1, hidden_size),
+              "weight_ih": (3 * hidden_size, input_size),
+              "weight_hh": (3 * hidden_size, hidden_size),
+              "bias_ih": (3 * hidden_size,), "bias_hh": (3 * hidden_size,)}
+    leaves = {name: Tensor(rng.uniform(-bound, bound, shape).astype(np.float32) if "_" in name
+                           else rng.standard_normal(shape).astype(np.float32),
+                           requires_grad=True, name=name) for name, shape in shapes.items()}
+    with scope("gru cell"):
+        h_new, r, z, n = gru_cell(*leaves.values())
+    loss = h_new.sum()
+    names = {**leaves, "r": r, "z": z, "n": n, "h'": h_new, "sum(h')": loss}
+    return explore(loss, names=names, title="One GRU step (primitive ops): backward of sum(h')")
+
+
+def commands():
+    """The command lines' own entry points, by the module `python -m` runs."""
+    from minigrad.viz.__main__ import main as viz_main
+    from attention.__main__ import main as attention_main
+    from seq2seq.commands.cli import main as seq2seq_main
+
+    return {"attention": attention_main, "minigrad.viz": viz_main, "seq2seq": seq2seq_main}
+
+
+def call(main, argv):
+    """Run a command's main(argv), its printing kept; a failure raises with what it printed."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+        status = main(list(argv))
+    if status not in (0, None):
+        raise RuntimeError(f"{' '.join(argv)} failed: {printed.getvalue().strip()}")
+
+
+def build(out=OUT, pages=PAGES, log=print):
+    """Write `pages` into the folder `out` (made if missing), and the index README.md when
+    every page is built. Returns the paths written."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    mains, written = commands(), []
+    with tempfile.TemporaryDirectory() as runs:
+        trained = {}
+        for page in pages:
+            path = out / page.name
+            if not page.command:
+                gru_page().save(path, overwrite=True)
+            else:
+                argv = list(page.command[1:])
+                if page.run:
+                    if page.run not in trained:
+                        trained[page.run] = Path(runs) / page.run
+                        call(mains["seq2seq"], ["train", *RUNS[page.run], "--no-progress",
+                                                "--out", str(trained[page.run])])
+                    argv = [str(trained[page.run]) if a == "RUN" else a for a in argv]
+                call(mains[page.command[0]], [*argv, "--out", str(path), "--overwrite"])
+            log(f"wrote {page.name} ({path.stat().st_size / 1000:.0f} KB)")
+            written.append(path)
+    if tuple(pages) == PAGES:
+        index = out / "README.md"
+        index.write_text(index_text(), encoding="utf-8")
+        written.append(index)
+    return written
+
+
+def index_text():
+    """docs/pages/README.md: each page, what it shows, and the command that made it."""
+    lines = ["# The explorer's gallery", "",
+             "Pages of the backprop explorer, ready to open in a browser, offline: download one "
+             "and open it", "from disk. Each was made by the command below it (with `--out "
+             "PAGE --overwrite`), run by", "`make pages` (`docs/pages.py`), which makes them "
+             "all again. RUN is a tiny run that `make pages`", "trains first, in seconds:", ""]
+    for run, options in RUNS.items():
+        lines.append(f"- {run}: `python -m seq2seq train {' '.join(options)}`")
+    lines += ["", "What each page is and how to read it: [exploring backprop in the browser]"
+              "(../exploring-backprop.md).", ""]
+    for page in PAGES:
+        lines += [f"## [{page.name}]({page.name})", "", page.shows, "",
+                  f"    {page.command_line()}", ""]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    from minigrad.command import Parser, add_debug_option, debug_wanted, run
+
+    parser = Parser(prog="python docs/pages.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=str(OUT), help="the folder for the pages (default: "
+                        "docs/pages/)")
+    add_debug_option(parser)
+    args = parser.parse_args(argv)
+    return run(lambda: build(args.out) and None, debug=debug_wanted(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
