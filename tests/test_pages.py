@@ -65,7 +65,7 @@ def page_parts(text):
         return value
 
     data = walk(json.loads(found.group(2)))
-    structure = text[:found.start(2)] + json.dumps(data, indent=0) + text[found.end(2):]
+    structure = text[:found.start(2)] + json.dumps(data, ensure_ascii=False) + text[found.end(2):]
     return structure, numbers
 
 
