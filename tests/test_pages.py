@@ -183,3 +183,22 @@ def test_the_gru_page_names_the_gates_as_the_learner_does():
     data = pages.gru_page().data
     named = {t["name"] for t in data["tensors"]}
     assert {"r", "z", "n", "h", "h'", "x", "weight_ih", "weight_hh"} <= named
+
+
+# Where each page is discussed: the README (the gallery, and the worked example), the explorer's
+# tutorial (every page) and the Transformer's (its three pages).
+LINKED_FROM = {"README.md": ("pages/README.md", "pages/attention-step.html"),
+               "docs/exploring-backprop.md": tuple(f"pages/{p.name}" for p in pages.PAGES),
+               "docs/from-attention-to-the-transformer.md": (
+                   "pages/self-attention.html", "pages/encoder-block.html",
+                   "pages/transformer-decoder-step.html")}
+
+
+@pytest.mark.parametrize("where", LINKED_FROM)
+def test_the_tutorials_link_the_pages_they_discuss_and_every_link_is_a_page(where):
+    text = (pages.ROOT / where).read_text(encoding="utf-8")
+    links = set(re.findall(r"\]\((?:docs/)?(pages/[\w.-]+)\)", text))
+    missing = [link for link in LINKED_FROM[where] if link not in links]
+    assert missing == [], f"{where} does not link {missing}"
+    gone = [link for link in links if not (pages.OUT.parent / link).is_file()]
+    assert gone == [], f"{where} links {gone}, not in docs/pages/ (docs/pages.py, make pages)"
