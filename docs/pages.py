@@ -19,6 +19,8 @@ the explorer, or what a page shows, changes.
 import contextlib
 import dataclasses
 import io
+import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -27,6 +29,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "pages"
+DATA = re.compile(r'(<script type="application/json" id="explorer-data">)(.*?)(</script>)', re.S)
 if str(ROOT) not in sys.path:                  # run as a script: the packages of this checkout
     sys.path.insert(0, str(ROOT))
 
@@ -54,8 +57,8 @@ PAGES = (
     Page("attention-step.html", "The worked example of one attention step (one query, four "
          "keys, the values 10 20 30 40): the first page of exploring-backprop.md, section 1.",
          ("attention", "explore")),
-    Page("attention-step-predict.html", "The same step in predict mode: it asks for five "
-         "gradients before showing them, and names the classic mistake a wrong answer matches.",
+    Page("attention-step-predict.html", "The same step in predict mode: it asks for gradients "
+         "before showing them, and names the classic mistake a wrong answer matches.",
          ("attention", "explore", "--predict")),
     Page("attention-random.html", "Two random queries over two keys: square matrices, so a "
          "matmul's gradient transposed the wrong way has the right shape.",
@@ -177,13 +180,19 @@ def build(out=OUT, pages=PAGES, log=print):
             written.append(path)
     if tuple(pages) == PAGES:
         index = out / "README.md"
-        index.write_text(index_text(), encoding="utf-8")
+        index.write_text(index_text([page_data(path) for path in written]), encoding="utf-8")
         written.append(index)
     return written
 
 
-def index_text():
-    """docs/pages/README.md: each page, what it shows, and the command that made it."""
+def page_data(path):
+    """The data of the page at `path` (what `explore` put in it: ops, steps, questions...)."""
+    return json.loads(DATA.search(Path(path).read_text(encoding="utf-8")).group(2))
+
+
+def index_text(data):
+    """docs/pages/README.md: each page, what it shows, and the command that made it; `data` is
+    each page's data, in the order of PAGES."""
     lines = ["# The explorer's gallery", "",
              "Pages of the backprop explorer, ready to open in a browser, offline: download one "
              "and open it", "from disk. Each was made by the command below it (with `--out "
@@ -193,8 +202,10 @@ def index_text():
         lines.append(f"- {run}: `python -m seq2seq train {' '.join(options)}`")
     lines += ["", "What each page is and how to read it: [exploring backprop in the browser]"
               "(../exploring-backprop.md).", ""]
-    for page in PAGES:
-        lines += [f"## [{page.name}]({page.name})", "", page.shows, "",
+    for page, made in zip(PAGES, data):
+        asks = f", {len(made['questions'])} questions" if made["questions"] else ""
+        lines += [f"## [{page.name}]({page.name})", "", f"{page.shows} ({len(made['steps'])} "
+                  f"backward steps{asks}.)", "",
                   f"    {page.command_line()}", ""]
     return "\n".join(lines)
 

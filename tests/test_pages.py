@@ -19,7 +19,7 @@ import pytest
 
 from docs import pages
 
-DATA = re.compile(r'(<script type="application/json" id="explorer-data">)(.*?)(</script>)', re.S)
+DATA = pages.DATA                 # the page's JSON data, inside its <script>
 # A decimal number in a text: a point or an exponent makes it one (an integer, "head 1", is part
 # of the structure), and NaN and the infinities as the pages write them.
 DECIMAL = re.compile(r"(?<![\w.])-?(?:(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+"
