@@ -12,8 +12,12 @@
 //   script/graph.js     the SVG, built once per layout; each step updates the gradients so far
 //                       and highlights the current op
 //   script/panel.js     the current op, its rule, the gradients in and out, running sums
-//   script/predict.js   predict mode: a question before the gradient is shown; known mistakes
-//                       recognised
+//   script/predict.js   predict mode: a question before the gradient is shown, tries, known
+//                       mistakes recognised, the score
+//   script/hint.js      predict mode's hint after a second wrong try: the op's rule and its
+//                       numbers for the element asked
+//   script/summary.js   predict mode's summary: each question's tries, a tally by mistake, a
+//                       JSON download
 //   explorer.js         (this file) controls: buttons, keys, clicks, and window.explorer, the
 //                       state object for tests; then the page starts
 //
@@ -24,8 +28,13 @@
 //                         totals}: the engine's numbers as nested arrays (null where an array
 //                         was too large to embed, or where no gradient flows)
 //   fold(scope), unfold(scope), folded()      a scope name, or a path of names
-//   question(), answer(number), reveal(), score      predict mode (a step may ask several
-//                        questions, one after the other; question() is the one asked now)
+//   question(), answer(number), reveal(), score, results()      predict mode (a step may ask
+//                        several questions, one after the other; question() is the one asked
+//                        now, with its `attempts`). answer() returns {right, mistake, answer}:
+//                        `answer` is null after a wrong try that is not the last (MAX_TRIES),
+//                        so that the number is not given away. score: {right (at the first
+//                        try), retried (right after a retry), asked, questions}. results():
+//                        each question's tries, and a tally by known mistake (summary.js)
 //   boxes()              how many boxes are drawn now
 //   ready, readyMs       true once drawn; milliseconds from navigation start to then
 
@@ -43,26 +52,38 @@ function render() {
       ".";
   }
   if (questions.length) {
-    var s = score(), line = document.getElementById("score");
+    var line = document.getElementById("score"), toggle = el("button", {
+      id: "show-summary", text: state.summary ? "Hide the summary" : "Summary"});
+    toggle.addEventListener("click", function () { state.summary = !state.summary; render(); });
     line.hidden = false;
-    line.textContent = "Predict mode: " + s.right + " right of " +
-      s.asked + " answered (" + s.questions + " questions in this pass)";
+    line.textContent = scoreText(score()) + " ";
+    line.appendChild(toggle);
+    if (state.summary || state.step === steps.length) {     // after the last step, or asked
+      document.getElementById("step").appendChild(summaryView());
+    }
   }
   drawScopes();
 }
 
-// Moving on past a question left unanswered shows its answer (the later steps do): it
-// counts as shown, as "Show me" does, and coming back shows it so.
+// A question stepped past unanswered is asked again when its step is shown again, unless
+// its number was shown: by "Show me", or on the step where the page first draws its gradient
+// (seenAt), once the learner is there. A jump further (End, a click, goto) passes it without
+// showing it.
 function goto(k) {
   k = Math.max(0, Math.min(steps.length, Math.round(Number(k)) || 0));
   questions.forEach(function (q) {
-    if (q.step < k && !state.answers[q.id]) {
-      state.answers[q.id] = {revealed: true, passed: true, right: false, mistake: null};
-    }
+    if (k === seenAt(q) && !done(q)) record(q).passed = true;
   });
   state.step = k;
   render();
   return k;
+}
+
+// The step where the page first draws the number of question q: the next one (the box of its
+// tensor shows its gradient from there on), or for a softmax's question the last of its ops,
+// where all they send has arrived.
+function seenAt(q) {
+  return q.span ? q.span[1] : q.step + 1;
 }
 
 function clickBox(node) {
@@ -175,11 +196,13 @@ window.explorer = {
   question: function () {             // the one asked now, else the step's last
     var here = questionsAt[state.step] || [], q = pending(state.step) || here[here.length - 1];
     return q ? {tensor: tensorName(q.tensor), input: q.input, index: q.index.slice(),
-                total: q.total, span: q.span, answered: !!state.answers[q.id]} : null;
+                total: q.total, span: q.span, answered: done(q),
+                attempts: state.answers[q.id] ? state.answers[q.id].tries.slice() : []} : null;
   },
   answer: answer,
   reveal: reveal,
   get score() { return score(); },
+  results: results,
   boxes: function () { return visible.nodes.length; },
   ready: false,
   readyMs: null

@@ -33,7 +33,7 @@ POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inl
 # inlined in one function, so that they share its variables and leave only window.explorer
 # behind.
 SCRIPT = ("script/state.js", "script/visible.js", "script/graph.js", "script/panel.js",
-          "script/predict.js", "explorer.js")
+          "script/predict.js", "script/hint.js", "script/summary.js", "explorer.js")
 
 
 def explore(root, *, grad=None, names=None, collapse=None, predict=False, predict_at=None,

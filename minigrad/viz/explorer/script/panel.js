@@ -99,7 +99,7 @@ function drawPanel() {
       box.appendChild(arrayView(step.grads[p]));
       if (tensors[x].terms.length > 1) box.appendChild(termsView(x, k, p));
       here.forEach(function (q) {
-        if (q.input === p && state.answers[q.id]) box.appendChild(questionView(q));
+        if (q.input === p && done(q)) box.appendChild(questionView(q));
       });
     }
     panel.appendChild(box);
@@ -107,7 +107,7 @@ function drawPanel() {
   // A softmax's question, asked at its first op (it is about the softmax's input), and a
   // mask's before it, asked there too (masked.py).
   here.forEach(function (q) {
-    if (q.input === null && (q === asked || state.answers[q.id])) {
+    if (q.input === null && (q === asked || done(q))) {
       panel.appendChild(questionView(q));
     }
   });

@@ -1,6 +1,8 @@
 // predict.js: predict mode (part 5 of the explorer's script; explorer.js lists the parts). A
 // question before a gradient is shown, its answer checked, known mistakes recognised (Python
-// computes them: minigrad/viz/explorer/mistakes.py), and the score.
+// computes them: minigrad/viz/explorer/mistakes.py), and the score. A wrong try asks again:
+// the second offers a hint (hint.js), the third shows the number; "Show me" shows it at any
+// try. The tolerance is written only once the question asks no more.
 
 function questionText(q) {
   var name = tensorName(q.tensor), index = q.index.length ? "[" + q.index.join(", ") + "]"
@@ -43,48 +45,84 @@ function questionView(q) {
   var box = el("div", {"class": "question"});
   box.appendChild(el("div", {text: questionText(q)}));
   var given = state.answers[q.id];
-  if (!given) {
-    var input = el("input", {type: "text", id: "answer", "aria-label": "your answer",
-                             autocomplete: "off"});
-    var check = el("button", {id: "check", text: "Check"});
-    var show = el("button", {id: "reveal", text: "Show me"});
-    check.addEventListener("click", function () { answer(input.value); });
-    show.addEventListener("click", reveal);
-    // In the box the arrow keys, Home and End move the cursor; Enter checks the answer and
-    // Escape leaves the box, so that the keys step through the pass again.
-    input.addEventListener("keydown", function (event) {
-      if (event.key === "Enter") answer(input.value);
-      else if (event.key === "Escape") input.blur();
-    });
-    box.appendChild(el("div", {}, [input, check, show]));
-    box.appendChild(el("div", {"class": "note", id: "answer-note", text: "Within " +
-      q.tolerance.toPrecision(2) + " counts as right. Enter checks; Esc leaves the box (the " +
-      "\u2190 \u2192 keys step again)."}));
-    box.appendChild(workingValues(q));
+  if (done(q)) {
+    box.appendChild(el("div", {"class": "feedback"}, [
+      el("span", {"class": given.right ? "right" : "wrong", text: verdict(given)}),
+      document.createTextNode(" " + outcome(q, given))]));
     return box;
   }
-  var dtype = tensors[q.tensor].dtype;
-  var truth = "The engine's number: " + exact(q.answer, dtype) + ".";
-  var verdict = given.passed ? "Passed without an answer (the steps after it show it)."
-      : given.revealed ? "Shown without an answer." : given.right
-      ? "Right: " + given.value + "." : "Not quite: " + given.value + ".";
-  var said = given.revealed || given.right ? truth : (given.mistake
-      ? "It matches a known mistake: " + given.mistake.text + ". "
-      : "It matches none of the known mistakes. ") + truth;
-  box.appendChild(el("div", {"class": "feedback"}, [
-    el("span", {"class": given.right ? "right" : "wrong", text: verdict}),
-    document.createTextNode(" " + said)]));
+  var input = el("input", {type: "text", id: "answer", "aria-label": "your answer",
+                           autocomplete: "off"});
+  var check = el("button", {id: "check", text: "Check"});
+  var show = el("button", {id: "reveal", text: "Show me"});
+  check.addEventListener("click", function () { answer(input.value); });
+  show.addEventListener("click", reveal);
+  // In the box the arrow keys, Home and End move the cursor; Enter checks the answer and
+  // Escape leaves the box, so that the keys step through the pass again.
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "Enter") answer(input.value);
+    else if (event.key === "Escape") input.blur();
+  });
+  if (given && given.tries.length) {               // the last try, and what it matched
+    var last = given.mistakes[given.mistakes.length - 1], left = MAX_TRIES - given.tries.length;
+    box.appendChild(el("div", {"class": "feedback"}, [
+      el("span", {"class": "wrong", text: "Not quite: " + given.tries[given.tries.length - 1] +
+                                          "."}),
+      document.createTextNode(" " + (last ? "It matches a known mistake: " + last.text + "."
+        : "It matches none of the known mistakes.") + " Try again (" + left + " more " +
+        (left === 1 ? "try" : "tries") + " before the number is shown), or press Show me.")]));
+  }
+  box.appendChild(el("div", {}, [input, check, show]));
+  if (given && given.tries.length >= 2) box.appendChild(hintView(q));
+  box.appendChild(el("div", {"class": "note", id: "answer-note", text: "Enter checks; Esc " +
+    "leaves the box (the \u2190 \u2192 keys step again)."}));
+  box.appendChild(workingValues(q));
   return box;
 }
 
-// Check an answer to the current step's question; returns what the page says, as data.
+function verdict(given) {
+  var last = given.tries[given.tries.length - 1];
+  if (given.right) {
+    return "Right: " + last + (given.tries.length > 1 ? " (at try " + given.tries.length + ")"
+                                                       : "") + ".";
+  }
+  if (given.passed) return "Passed without an answer (the steps after it show it).";
+  if (!given.tries.length) return "Shown without an answer.";
+  return "Not quite: " + last + ".";
+}
+
+// What the page says once a question asks no more: the last mistake matched, the engine's
+// number and, for a number typed, how close it was (now the tolerance may be written).
+function outcome(q, given) {
+  var truth = "The engine's number: " + exact(q.answer, tensors[q.tensor].dtype) + ".";
+  var last = given.tries[given.tries.length - 1], said = truth;
+  if (!given.right && given.tries.length) {
+    var mistake = given.mistakes[given.mistakes.length - 1];
+    said = (mistake ? "It matches a known mistake: " + mistake.text + ". "
+                    : "It matches none of the known mistakes. ") + truth;
+  }
+  if (given.tries.length && !given.passed) {
+    said += " Off by " + fourDigits(Math.abs(last - q.answer)) + "; within " +
+            fourDigits(q.tolerance) + " counts as right.";
+  }
+  return said;
+}
+
+// A decimal number, maybe with an exponent (not 0xC, 0b1, Infinity: Number() reads them);
+// NaN for anything else.
+function typedNumber(value) {
+  var typed = String(value).trim().replace("\u2212", "-");
+  return typeof value === "number" ? value
+      : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(typed) ? Number(typed) : NaN;
+}
+
+// Check a try at the current step's question; returns what the page says, as data:
+// {right, mistake: its kind or null, answer: the engine's number once the question asks no
+// more (right, or the last try), else null, so that a wrong try does not give it away}.
 function answer(value) {
   var q = pending(state.step);
   if (!q) return null;
-  // A decimal number, maybe with an exponent (not 0xC, 0b1, Infinity: Number() reads them).
-  var typed = String(value).trim().replace("\u2212", "-");
-  var number = typeof value === "number" ? value
-      : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(typed) ? Number(typed) : NaN;
+  var number = typedNumber(value);
   if (!isFinite(number)) {
     var note = document.getElementById("answer-note");
     if (note) note.textContent = "Type a number, such as 0.25 or -1.5e-3.";
@@ -94,20 +132,30 @@ function answer(value) {
   var mistake = right ? null : q.mistakes.find(function (m) {
     return Math.abs(number - m.value) <= q.tolerance;
   }) || null;
-  state.answers[q.id] = {value: number, right: right, mistake: mistake};
+  var given = record(q);
+  given.tries.push(number);
+  if (right) given.right = true;
+  else given.mistakes.push(mistake);
+  if (!right && given.tries.length >= MAX_TRIES) given.revealed = true;
   render();
-  return {right: right, mistake: mistake ? mistake.kind : null, answer: q.answer};
+  return {right: right, mistake: mistake ? mistake.kind : null,
+          answer: done(q) ? q.answer : null};
 }
 
 function reveal() {
   var q = pending(state.step);
   if (!q) return;
-  state.answers[q.id] = {revealed: true, right: false, mistake: null};
+  record(q).revealed = true;
   render();
 }
 
+// The score: right at the first try, right after a retry, of the questions asked (tried, or
+// their number shown).
 function score() {
-  var given = Object.keys(state.answers).map(function (k) { return state.answers[k]; });
-  return {right: given.filter(function (a) { return a.right; }).length, asked: given.length,
-          questions: questions.length};
+  var given = questions.map(function (q) { return state.answers[q.id]; }).filter(function (a) {
+    return a && (a.tries.length || a.right || a.revealed || a.passed);
+  });
+  return {right: given.filter(function (a) { return a.right && a.tries.length === 1; }).length,
+          retried: given.filter(function (a) { return a.right && a.tries.length > 1; }).length,
+          asked: given.length, questions: questions.length};
 }

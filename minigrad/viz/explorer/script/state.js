@@ -83,17 +83,36 @@ DATA.scopes.forEach(function (path, k) { scopeIndex[pathKey(path)] = k; });
 
 // ---- The state --------------------------------------------------------------------------
 
-var state = {step: 0, folded: new Set(DATA.folded), answers: {}, zoom: 1};
+var state = {step: 0, folded: new Set(DATA.folded), answers: {}, zoom: 1, summary: false};
 var questionsAt = {};                 // step -> its questions, in the order they are asked
 questions.forEach(function (q, n) {
   q.id = n;                           // answers are kept by it
   (questionsAt[q.step] = questionsAt[q.step] || []).push(q);
 });
 
-// The question step k asks now (its first unanswered one), or null. While it waits, nothing
+// What the learner did with question q (state.answers[q.id], made at the first try or when
+// its number is shown): {tries: the numbers typed, mistakes: the known mistake each wrong try
+// matched (or null), right: the last try was right, revealed: its number was shown without
+// a right answer ("Show me", or MAX_TRIES wrong tries), passed: it was stepped past and its
+// number then shown (goto, in explorer.js)}.
+var MAX_TRIES = 3;
+function record(q) {
+  if (!state.answers[q.id]) {
+    state.answers[q.id] = {tries: [], mistakes: [], right: false, revealed: false, passed: false};
+  }
+  return state.answers[q.id];
+}
+
+// Whether question q asks no more: answered right, or its number shown.
+function done(q) {
+  var given = state.answers[q.id];
+  return !!given && (given.right || given.revealed || given.passed);
+}
+
+// The question step k asks now (its first one not done), or null. While it waits, nothing
 // on the page shows a number of its tensor at this step (boxes, arrows, panel, totals).
 function pending(k) {
-  return (questionsAt[k] || []).find(function (q) { return !state.answers[q.id]; }) || null;
+  return (questionsAt[k] || []).find(function (q) { return !done(q); }) || null;
 }
 
 // What tensor i shows at step k: the sum of the terms that have arrived, as {ref, count, of};
