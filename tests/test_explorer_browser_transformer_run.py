@@ -93,7 +93,8 @@ def test_a_transformer_runs_page_asks_outside_its_folds_and_unfolds_a_layer_and_
         assert asked.get_attribute("class").split()[-1] == "asked"
         answer_typed(page, q, mistake, 0)               # (the feedback names the mistake)
     n = len(questions)
-    assert state(page, "score") == {"right": typed.count(None), "asked": n, "questions": n}
+    assert state(page, "score") == {"right": typed.count(None), "retried": 0, "asked": n,
+                                    "questions": n}
     assert typed.count(None) == 1
 
     boxes = state(page, "boxes()")
