@@ -140,7 +140,8 @@ def test_two_explorers_in_one_notebook_are_two_separate_frames():
     first, second = explore(context), explore(context.sum() * 2)
     frames = [first._repr_html_(), second._repr_html_()]
     for frame, page in zip(frames, (first, second)):
-        assert frame.startswith("<iframe srcdoc=") and 'sandbox="allow-scripts"' in frame
+        assert frame.startswith("<iframe srcdoc=")
+        assert 'sandbox="allow-scripts allow-downloads"' in frame
         srcdoc = re.search(r'srcdoc="(.*?)"', frame, re.S).group(1)
         assert html.unescape(srcdoc) == page.html()
     assert page_data(first) != page_data(second)

@@ -161,3 +161,18 @@ def test_the_summary_button_shows_it_at_any_step(tmp_path, open_page):
     with page.expect_download() as caught:
         page.click("#download-results")
     assert caught.value.suggested_filename == "Squares-week-2-results.json"
+
+
+def test_the_results_download_from_a_notebooks_frame(tmp_path, open_page):
+    x = Tensor([0.3, -1.7, 2.2], requires_grad=True, name="x")
+    host = tmp_path / "notebook.html"
+    host.write_text("<!DOCTYPE html><html><body>" + explore((x * x).sum(), predict=True,
+                                                            title="Week 2")._repr_html_() +
+                    "</body></html>", encoding="utf-8")
+    page = open_page(host, ready=None)
+    (frame,) = [frame for frame in page.frames if frame != page.main_frame]
+    frame.wait_for_function("window.explorer && window.explorer.ready", timeout=20_000)
+    frame.click("#show-summary")
+    with page.expect_download(timeout=5_000) as caught:
+        frame.click("#download-results")
+    assert caught.value.suggested_filename == "Week-2-results.json"

@@ -210,7 +210,7 @@ def test_graphs_show_as_svg(kernels):
 def test_the_explorer_shows_inline_in_its_own_frame(kernels):
     pages = outputs(executed("exploring-backprop.md", kernels)[0], "text/html")
     assert len(pages) == 1 and pages[0].startswith("<iframe srcdoc=")
-    assert "window.explorer" in pages[0] and 'sandbox="allow-scripts"' in pages[0]
+    assert "window.explorer" in pages[0] and 'sandbox="allow-scripts allow-downloads"' in pages[0]
 
 
 def heatmaps_are_figures():

@@ -137,8 +137,10 @@ class Explorer:
 
     def _repr_html_(self):
         page = html.escape(self.html(), quote=True)
-        return (f'<iframe srcdoc="{page}" sandbox="allow-scripts" style="width: 100%; '
-                'height: 640px; border: 1px solid #d5d8dc;" title="backprop explorer"></iframe>')
+        # (allow-downloads: predict mode's summary saves its results as a file)
+        return (f'<iframe srcdoc="{page}" sandbox="allow-scripts allow-downloads" '
+                'style="width: 100%; height: 640px; border: 1px solid #d5d8dc;" '
+                'title="backprop explorer"></iframe>')
 
 
 def save_page(explorer, out, overwrite=False):
