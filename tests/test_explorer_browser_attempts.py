@@ -74,6 +74,7 @@ def test_show_me_is_there_at_every_try(tmp_path, open_page):
     page.click("#reveal")
     assert page.locator("#answer").count() == 0
     assert page.evaluate("window.explorer.question()")["answered"] is True
+    assert page.locator(".feedback").inner_text().startswith("Shown after 1 try (the last: 12345)")
 
 
 def test_the_score_counts_first_tries_and_retries_apart(tmp_path, open_page):

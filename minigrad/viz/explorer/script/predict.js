@@ -88,6 +88,10 @@ function verdict(given) {
   }
   if (given.passed) return "Passed without an answer (the steps after it show it).";
   if (!given.tries.length) return "Shown without an answer.";
+  if (given.tries.length < MAX_TRIES) {                 // "Show me" after a wrong try
+    return "Shown after " + given.tries.length + (given.tries.length === 1 ? " try" : " tries") +
+           " (the last: " + last + ").";
+  }
   return "Not quite: " + last + ".";
 }
 
