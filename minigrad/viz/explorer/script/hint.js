@@ -13,8 +13,9 @@ function hintView(q) {
   hint = hint || opHint(q);
   if (q.total) hint.numbers.push(beforeText(q));
   return el("div", {"class": "hint", id: "hint"}, [
-    el("div", {text: "A hint: " + hint.rule}),
-    el("pre", {"class": "rule", text: hint.numbers.filter(Boolean).join("\n")})]);
+    el("div", {text: "A hint: the op's rule for this element, and the numbers it takes"}),
+    el("pre", {"class": "rule", text: [hint.rule].concat(hint.numbers.filter(Boolean))
+                                        .join("\n")})]);
 }
 
 // A tensor's name in a formula: its own, else "(Mul's output)"; in brackets too when it is
@@ -108,7 +109,7 @@ function matmulHint(q) {
                    : term(A, pa) + " \u00b7 " + term(gy, py));
   var other = q.input === 0 ? picked(B, tensors[b].values, pb)
                             : picked(A, tensors[a].values, pa);
-  return {rule: rule + "   (" + op.rule.slice(0, 2).join(" ").replace(/\s+/g, " ") + ")",
+  return {rule: rule,
           numbers: [picked(gy, dy, py), other]};
 }
 

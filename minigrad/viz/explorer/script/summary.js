@@ -29,8 +29,8 @@ function summaryView() {
   var r = results(), box = el("div", {"class": "summary", id: "summary"});
   box.appendChild(el("h3", {text: "Summary of predict mode"}));
   box.appendChild(el("div", {text: scoreText(r.score)}));
-  var lines = r.questions.map(function (q) {
-    var what = "step " + q.step + ", \u2202L/\u2202" + q.tensor +
+  var lines = r.questions.map(function (q, n) {
+    var what = "step " + q.step + ", \u2202L/\u2202" + nameIn(questions[n].tensor) +
                (q.index.length ? "[" + q.index.join(", ") + "]" : "") + ": ";
     var tries = q.attempts.length ? "typed " + q.attempts.join(", ") + "; " : "";
     return what + tries + (q.first_try ? "right at the first try"
