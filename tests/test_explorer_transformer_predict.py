@@ -32,7 +32,11 @@ def test_a_transformers_predict_page_asks_a_few_questions_none_in_a_folded_scope
     assert 5 <= len(page.questions) <= MAX_QUESTIONS
     assert in_folded_scopes(data) == []
     found = set().union(*(kinds(q) for q in page.questions))
-    assert {"softmax_diagonal", "scale_forgotten", "norm_constants"} <= found
+    assert {"softmax_diagonal", "scale_forgotten"} <= found
+    # the layer norm's mistake is named, or (where the numbers as shown are too coarse to tell
+    # it from the answer) the question says it cannot catch it
+    said = " ".join(line for q in page.questions for line in q["not_caught"])
+    assert "norm_constants" in found or "the layer norm's mean and variance" in said
     layers = options.get("layers", 2)
     for q in page.questions:                            # the last layer, or the embedding
         scope = data["ops"][data["steps"][q["step"] - 1]["op"]]["scope"]

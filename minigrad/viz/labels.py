@@ -78,13 +78,21 @@ def value_lines(array):
         return [f"{array.dtype} values"]
     if array.size == 0:
         return ["(empty)"]
-    rows = array.reshape(-1, array.shape[-1]) if array.ndim > 1 else array.reshape(1, -1)
-    if rows.shape[1] == 1:
-        rows = rows.reshape(1, -1)                     # a column (n, 1) reads as one line
-    if array.size > MAX_LISTED or len(rows) > MAX_ROWS:
+    if not listed(array):
         return summary_lines(array)
     write = number_format(array)
-    return ["  ".join(write(v) for v in row) for row in rows]
+    return ["  ".join(write(v) for v in row) for row in _rows(array)]
+
+
+def listed(array):
+    """Whether value_lines lists every entry of a (numeric, non-empty) array, rather than
+    summarising it: at most MAX_LISTED entries in at most MAX_ROWS lines."""
+    return array.size <= MAX_LISTED and len(_rows(array)) <= MAX_ROWS
+
+
+def _rows(array):
+    rows = array.reshape(-1, array.shape[-1]) if array.ndim > 1 else array.reshape(1, -1)
+    return rows.reshape(1, -1) if rows.shape[1] == 1 else rows    # a column (n, 1): one line
 
 
 def summary_lines(array):

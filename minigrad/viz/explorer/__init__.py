@@ -11,6 +11,7 @@ predict    predict mode: the ops a page asks at
 question   one question: the element asked, its answer, the mistakes it tells apart
 mistakes   the known mistakes a wrong answer may match
 masked     the question at a mask (Where): an element it leaves out, whose gradient is 0
+shown      the numbers as the page shows them (rounded), and an answer worked from them
 explorer.js, script/*.js, layout.js, explorer.css    the page's script (explorer.js lists its
            parts), its graph layout and its style
 

@@ -60,20 +60,21 @@ def masked_question(graph, k, position, softmaxes=()):
         best = None
         for i in np.flatnonzero(left_out.ravel())[:MAX_CANDIDATES]:
             index = np.unravel_index(i, x.shape)
-            mistakes = matching(candidates, index, 0.0, tolerance)
+            mistakes, not_caught = matching(candidates, index, 0.0, tolerance)
             size = max((abs(m["value"]) for m in mistakes), default=0.0)
             if mistakes and (best is None or size > best[0]):
-                best = (size, index, mistakes)
+                best = (size, index, mistakes, not_caught)
     if best is None:
         return None
-    _, index, mistakes = best
+    _, index, mistakes, not_caught = best
     name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
         f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
     for mistake in mistakes:
         mistake["text"] = MISTAKES[mistake["kind"]].format(name=name)
     asked = {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
              "index": [int(i) for i in index], "total": False, "answer": 0.0,
-             "tolerance": float(tolerance), "mistakes": mistakes, "span": None, "mask": True}
+             "tolerance": float(tolerance), "mistakes": mistakes, "not_caught": not_caught,
+             "span": None, "mask": True}
     if softmax_step is not None:                # asked where the softmax starts, before the 0
         asked.update(step=softmax_step, input=None, span=[softmax_step, k + 1])
     return asked

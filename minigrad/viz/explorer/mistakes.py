@@ -19,7 +19,12 @@ wrong answer can be named.
     sign              the right size with the wrong sign
 
 question.py gathers each question's candidates, as (kind, array); `matching` keeps those whose
-number at the element asked stands apart from the answer.
+number at the element asked can be told apart: more than twice the tolerance from the answer,
+from 0 (a learner may type 0 for other reasons) and from every other mistake's number, so that
+no typed number is within the tolerance of two of them. (One number that two kinds give, as a
+residual's sublayer_only and missed_sum do by design, is named by the first: candidates come in
+order, the more telling first.) The others it names as not caught, in
+words (NAMES), with why.
 """
 
 import numpy as np
@@ -51,6 +56,19 @@ MISTAKES = {
     "sign": "right size, wrong sign",
 }
 
+# A mistake in a few words, for the line that says which mistakes a question cannot catch.
+NAMES = {
+    "missed_sum": "one term alone in place of the sum of all uses",
+    "broadcast_sum": "one element of the gradient before the broadcast sum",
+    "transposed": "a matmul with an operand transposed the wrong way",
+    "softmax_diagonal": "the softmax Jacobian taken as its diagonal, y_i (1 - y_i) dL/dy_i",
+    "sublayer_only": "what comes back through the sublayer alone, without dL/dy",
+    "scale_forgotten": "dL/dy passed on unscaled",
+    "norm_constants": "the layer norm's mean and variance taken as constants",
+    "through_mask": "a gradient through the mask",
+    "sign": "the wrong sign",
+}
+
 
 def broadcast(op, out, x):
     """Whether x was broadcast in an elementwise op so that its elements were used several
@@ -63,22 +81,45 @@ def broadcast(op, out, x):
     return same and len(op.inputs) > 1 and x.size < out.size
 
 
+SAME = 1e-3     # two kinds' numbers this close (times the tolerance) are one: the first names it
+
+
 def matching(candidates, index, answer, tolerance):
-    """The mistaken numbers at `index` that are clearly apart from the answer (one per value)."""
-    found = []
+    """(found, not_caught): the mistaken numbers at `index` that can be told apart (one per
+    value, as {"kind", "value"}), and a line for each mistake some of whose numbers cannot:
+    too close to the answer or to 0, or to another mistake's number (see the module's
+    docstring)."""
+    values = []                                         # (kind, number), the finite ones
     for kind, array in candidates:
         if kind == "broadcast_sum":
             others, full, shape = array
-            values = [others[index] + v for v in _sources(full, shape, index)]
+            numbers = [others[index] + v for v in _sources(full, shape, index)]
         else:
-            values = [np.asarray(array)[index]]
-        for value in values:
-            value = float(value)
-            if (np.isfinite(value) and abs(value - answer) > 2 * tolerance
-                    and abs(value) > tolerance          # a guess of 0 is no known mistake
-                    and all(abs(value - m["value"]) > tolerance for m in found)):
-                found.append({"kind": kind, "value": value})
-    return found
+            numbers = [np.asarray(array)[index]]
+        values += [(kind, float(v)) for v in numbers if np.isfinite(v)]
+    apart = [(kind, v) for kind, v in values
+             if abs(v - answer) > 2 * tolerance and abs(v) > 2 * tolerance]
+    found, confused, told = [], set(), {kind: 0 for kind, _ in values}
+    for kind, value in apart:                   # the same number, by two kinds, is the first's
+        if any(k != kind and SAME * tolerance < abs(v - value) <= 2 * tolerance
+               for k, v in apart):
+            confused.add(kind)
+            continue
+        told[kind] += 1
+        if all(abs(value - m["value"]) > 2 * tolerance for m in found):
+            found.append({"kind": kind, "value": value})
+    not_caught = []
+    for kind in told:
+        total = sum(1 for k, _ in values if k == kind)
+        if told[kind] == total:
+            continue
+        alone = kind not in confused
+        why = ("here it gives the right number, or 0" if told[kind] == 0 and alone
+               else "here it gives the same number as another mistake" if told[kind] == 0
+               else "some of its numbers are the same as another mistake's" if kind in confused
+               else "some of its numbers are too close to 0 or to the answer to tell")
+        not_caught.append(f"{NAMES[kind]} ({why})")
+    return found, not_caught
 
 
 def _sources(full, shape, index):

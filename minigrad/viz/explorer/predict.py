@@ -15,7 +15,11 @@ the asked tensor at that step (its box, the arrows into the op, the other term o
 running total). A question is only asked when the page embeds, in full, every array it is
 answered from (its `needs`: `explore` embeds them first; see `answerable`).
 How one question is made (the element asked, its answer and tolerance, the mistakes it tells
-apart): question.py.
+apart): question.py. In short: a number is right within the tolerance, which covers the answer
+worked by the right rule from the numbers as the page shows them (rounded, shown.py); a known
+mistake is named only where its number stands apart from the answer, from 0 and from the other
+mistakes, and each question lists in `not_caught` the mistakes it cannot tell apart (the page
+shows them in one line with the question).
 """
 
 import numpy as np

@@ -5,9 +5,19 @@ wrong answer would match.
 The answer is the engine's number. The known mistakes (mistakes.py) are computed from the arrays
 of the same backward walk, as the number each mistake would give for that element.
 
-An answer is right within `tolerance` (1% of the answer, at least 0.1% of the array's largest
-entry: the page shows three or four digits, and a learner works from those). The element asked
-is the one where the most of these mistakes give numbers clearly apart from the answer.
+What counts as right: a number within `tolerance` of the answer. The tolerance is 1% of the
+answer, at least 0.1% of the array's largest entry, and at least 1.5 times (MARGIN) how far the
+answer worked by the right rule from the numbers as the page shows them (rounded: shown.py) lies
+from the engine's: a learner works from the digits shown, and a right method on them is right.
+
+A known mistake is named only where its number can be told apart (mistakes.py, `matching`):
+more than twice the tolerance from the answer, from 0 and from the other mistakes' numbers. The
+element asked is the one where the most mistakes are caught fully (every number they give told
+apart), then at all, then the one of largest size. Those it cannot catch there go, in words,
+into `not_caught` (the page shows them in one line with the question):
+
+    "not_caught": ["the softmax Jacobian taken as its diagonal, y_i (1 - y_i) dL/dy_i (here it
+                    gives the right number, or 0)"]         (a one-hot dL/dy: no element can)
 """
 
 import numpy as np
@@ -23,8 +33,10 @@ from minigrad.viz.explorer.mistakes import (
     transposed,
     unsummed,
 )
+from minigrad.viz.explorer.shown import shown, worked, worked_softmax
 
 MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
+MARGIN = 1.5                    # the tolerance covers the answer from the shown numbers, by this
 
 
 def question(graph, k, position, received, softmax=None):
@@ -80,6 +92,13 @@ def _question_of(graph, k, position, received, softmax):
             return None
         y, grad_softmax = output
         candidates.append(("softmax_diagonal", others + y * (1 - y) * grad_softmax))
+    # The answer a learner gets by the right rule from the numbers as the page shows them.
+    if built is not None:
+        from_shown = worked_softmax(y, grad_softmax)
+    else:
+        from_shown = worked(op, out, grad_y, position)
+        if from_shown is not None and complete:         # and what came before, as shown
+            from_shown = from_shown + shown(others)
     candidates.append(("sign", -asked))
     # The answer must be none of the numbers the page shows at this step: the gradient
     # arriving, what the op sends to its other inputs and their totals (an Add of two biases
@@ -92,7 +111,7 @@ def _question_of(graph, k, position, received, softmax):
     if complete:
         earlier = [g for step, g in received if step < k]
         apart += [g for _, g in received] + ([sum(earlier)] if earlier else [])
-    made = _ask(graph, k, position, asked, complete, received, candidates, apart)
+    made = _ask(graph, k, position, asked, complete, received, candidates, apart, from_shown)
     if made is not None and built is not None:              # asked at the softmax's first step
         numbers = [graph.data["ops"][graph.op_index[id(o)]]["step"] for o in built.ops]
         numbers = [n for n in numbers if n is not None]
@@ -119,11 +138,14 @@ def _uses(received):
     return f"used {times} by one op" if ops == 1 else f"used {times}, by {ops} ops"
 
 
-def _ask(graph, k, position, asked, complete, received, candidates, apart=()):
+def _ask(graph, k, position, asked, complete, received, candidates, apart=(), from_shown=None):
     """Choose the element, and write the question with the mistakes that are told apart. The
     element's answer must stand clearly apart from the same element of each array of `apart`
     (numbers the page shows before the answer, or that a mistake gives) and from zero (a
-    gradient of zeros, as at h0 = 0, asks nothing); None when no element does."""
+    gradient of zeros, as at h0 = 0, asks nothing); None when no element does. `from_shown`:
+    the answer worked from the numbers as shown (shown.py), which the tolerance covers.
+    The element chosen catches the most mistakes fully, then at all, then has the largest
+    answer."""
     op, out = graph.steps[k][0], graph.steps[k][1]
     x = op.inputs[position]
     flat = np.asarray(asked, dtype=np.float64).ravel()
@@ -131,21 +153,26 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=()):
         return None
     scale = float(np.max(np.abs(flat)))
     apart = [np.asarray(a, dtype=np.float64).ravel() for a in apart]
+    rounded = None if from_shown is None else np.asarray(from_shown, np.float64).ravel()
     best = None
     for i in range(min(flat.size, MAX_CANDIDATES)):
         index = np.unravel_index(i, x.shape)
         answer = flat[i]
         tolerance = max(0.01 * abs(answer), 1e-3 * scale, 1e-12)
+        if rounded is not None and np.isfinite(rounded[i]):
+            tolerance = max(tolerance, MARGIN * abs(rounded[i] - answer))
         if abs(answer) <= 2 * tolerance or any(abs(a[i] - answer) <= 2 * tolerance
                                                for a in apart):
             continue
-        mistakes = matching(candidates, index, answer, tolerance)
-        score = (len({m["kind"] for m in mistakes}), abs(answer) > tolerance, abs(answer))
+        mistakes, not_caught = matching(candidates, index, answer, tolerance)
+        caught = {m["kind"] for m in mistakes}
+        whole = len({kind for kind, _ in candidates}) - len(not_caught)
+        score = (whole, len(caught), abs(answer))
         if best is None or score > best[0]:
-            best = (score, index, answer, tolerance, mistakes)
+            best = (score, index, answer, tolerance, mistakes, not_caught)
     if best is None:
         return None
-    _, index, answer, tolerance, mistakes = best
+    _, index, answer, tolerance, mistakes, not_caught = best
     name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
         f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
     words = {"name": name, "used": _uses(received), "shape": tuple(x.shape),
@@ -154,4 +181,5 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=()):
         mistake["text"] = MISTAKES[mistake["kind"]].format(**words)
     return {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
             "index": [int(i) for i in index], "total": bool(complete), "answer": float(answer),
-            "tolerance": float(tolerance), "mistakes": mistakes, "span": None}
+            "tolerance": float(tolerance), "mistakes": mistakes, "not_caught": not_caught,
+            "span": None}

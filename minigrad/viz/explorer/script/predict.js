@@ -44,6 +44,8 @@ function workingValues(q) {
 function questionView(q) {
   var box = el("div", {"class": "question"});
   box.appendChild(el("div", {text: questionText(q)}));
+  if (q.not_caught && q.not_caught.length) box.appendChild(el("div", {"class": "not-caught",
+    text: "This question cannot catch: " + q.not_caught.join("; ") + "."}));
   var given = state.answers[q.id];
   if (done(q)) {
     box.appendChild(el("div", {"class": "feedback"}, [

@@ -1,0 +1,105 @@
+"""How predict mode judges an answer: a right method worked on the numbers as the page shows
+them (rounded) is accepted, a known mistake is named only where it stands apart from the right
+answer and from the other mistakes, and a question says which mistakes it cannot catch."""
+
+import numpy as np
+import pytest
+
+import minigrad.functional as F
+from minigrad import Tensor
+from minigrad.viz import explore
+from minigrad.viz.__main__ import LSTMCellConfig, explore_lstm_cell
+from tests.test_explorer import array
+
+
+def shown(data, ref):
+    """Array `ref` as the page shows it: parsed from the lines it writes when it lists every
+    entry, else every value to 4 significant digits (as the page writes first values)."""
+    entry = data["arrays"][ref]
+    exact = array(data, ref).astype(np.float64)
+    if entry["lines"][0].startswith("mean "):
+        return np.array([float(f"{v:.4g}") for v in exact.ravel()]).reshape(exact.shape)
+    numbers = [float(v) for line in entry["lines"] for v in line.split()]
+    return np.array(numbers).reshape(exact.shape)
+
+
+def step_arrays(data, q):
+    """(op type, grad_y, inputs, output) of the question's step, as the page shows them."""
+    step = data["steps"][q["step"] - 1]
+    op = data["ops"][step["op"]]
+    inputs = [shown(data, data["tensors"][i]["values"]) for i in op["inputs"]]
+    output = shown(data, data["tensors"][op["output"]]["values"])
+    return op["type"], shown(data, step["grad_y"]), inputs, output
+
+
+def by_hand(data, q):
+    """The question's answer worked by the op's rule from the numbers the page shows."""
+    kind, g, inputs, y = step_arrays(data, q)
+    p = q["input"]
+    if kind == "MatMul":
+        a, b = inputs
+        return (g @ b.T) if p == 0 else (a.T @ g)
+    if kind == "Mul":
+        return g * inputs[1 - p]
+    if kind == "Sigmoid":
+        return g * y * (1 - y)
+    if kind == "Tanh":
+        return g * (1 - y ** 2)
+    if kind == "Add":                           # a broadcast input: summed down to its shape
+        x = inputs[p]
+        axes = tuple(range(g.ndim - x.ndim))
+        return g.sum(axis=axes).reshape(x.shape) if x.ndim else g.sum()
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_the_rule_worked_on_the_shown_numbers_is_accepted_over_40_seeds(batch):
+    asked, worst = 0, 0.0
+    for seed in range(40):
+        page = explore_lstm_cell(LSTMCellConfig(seed=seed, batch=batch), predict=True)
+        for q in page.questions:
+            if q["total"] or q["span"]:
+                continue
+            value = by_hand(page.data, q)[tuple(q["index"])]
+            worst = max(worst, abs(value - q["answer"]) / q["tolerance"])
+            asked += 1
+    assert asked >= 80 and worst <= 1.0
+
+
+def one_hot_softmax(classes):
+    x = Tensor(np.linspace(-0.7, 0.9, 2 * classes).reshape(2, classes), requires_grad=True,
+               name="x")
+    p = F.softmax(x, axis=-1)
+    return explore(p[0, classes - 1], predict=True)
+
+
+@pytest.mark.parametrize("classes", [2, 4])
+def test_a_softmax_with_a_one_hot_gradient_says_it_cannot_catch_the_diagonal(classes):
+    page = one_hot_softmax(classes)
+    (q,) = [q for q in page.questions if page.data["ops"][page.data["steps"][q["step"] - 1]
+                                                           ["op"]]["type"] == "Softmax"]
+    assert "softmax_diagonal" not in {m["kind"] for m in q["mistakes"]}
+    assert q["not_caught"] == ["the softmax Jacobian taken as its diagonal, y_i (1 - y_i) "
+                               "dL/dy_i (here it gives the right number, or 0)"]
+
+
+def test_a_mistake_is_named_only_apart_from_the_answer_from_zero_and_from_the_others():
+    for seed in range(30):
+        page = explore_lstm_cell(LSTMCellConfig(seed=seed, batch=2), predict=True)
+        for q in page.questions:
+            t = q["tolerance"]
+            values = [m["value"] for m in q["mistakes"]]
+            assert all(abs(v - q["answer"]) > 2 * t and abs(v) > 2 * t for v in values)
+            assert all(abs(v - w) > 2 * t for n, v in enumerate(values) for w in values[:n])
+
+
+def test_a_broadcast_sum_with_a_tiny_term_says_that_term_cannot_be_caught():
+    x = Tensor([[0.5], [1.0], [-2.0], [1.5]], requires_grad=True, name="x")
+    b = Tensor([0.3], requires_grad=True, name="b")
+    weights = np.array([[1.0], [0.5], [1e-4], [-0.7]])
+    page = explore(x + b, grad=weights, predict=True)
+    (q,) = [q for q in page.questions if page.data["tensors"][q["tensor"]]["name"] == "b"]
+    offered = sorted(m["value"] for m in q["mistakes"] if m["kind"] == "broadcast_sum")
+    assert offered == [-0.7, 0.5, 1.0]
+    assert q["not_caught"] == ["one element of the gradient before the broadcast sum (some of "
+                               "its numbers are too close to 0 or to the answer to tell)"]
