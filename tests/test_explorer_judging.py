@@ -1,6 +1,7 @@
 """How predict mode judges an answer: a right method worked on the numbers as the page shows
 them (rounded) is accepted, a known mistake is named only where it stands apart from the right
-answer and from the other mistakes, and a question says which mistakes it cannot catch."""
+answer and from the other mistakes, a question says which mistakes it cannot catch, and the
+LSTM step asks about its gates."""
 
 import numpy as np
 import pytest
@@ -103,3 +104,72 @@ def test_a_broadcast_sum_with_a_tiny_term_says_that_term_cannot_be_caught():
     assert offered == [-0.7, 0.5, 1.0]
     assert q["not_caught"] == ["one element of the gradient before the broadcast sum (some of "
                                "its numbers are too close to 0 or to the answer to tell)"]
+
+
+def test_lstm_cell_asks_about_each_gate_and_the_product_rule_at_c():
+    page = explore_lstm_cell(LSTMCellConfig(), predict=True)
+    data = page.data
+    asked = {}
+    for q in page.questions:
+        op = data["ops"][data["steps"][q["step"] - 1]["op"]]
+        asked[q["step"]] = (op["type"], q["input"])
+    assert asked == {2: ("Mul", 0), 3: ("Tanh", 0), 5: ("Mul", 0), 6: ("Tanh", 0),
+                     8: ("Sigmoid", 0), 10: ("Mul", 0), 11: ("Sigmoid", 0),
+                     13: ("Sigmoid", 0), 18: ("MatMul", 0), 20: ("MatMul", 0)}
+    # step 10 is f * c: dL/df = dL/dc' * c; step 5 is i * g: dL/di = dL/dc' * g
+    for k in (5, 10):
+        q = next(q for q in page.questions if q["step"] == k)
+        step = data["steps"][k - 1]
+        other = data["tensors"][data["ops"][step["op"]]["inputs"][1]]
+        expected = array(data, step["grad_y"]) * array(data, other["values"])
+        assert q["answer"] == pytest.approx(float(expected[tuple(q["index"])]), rel=1e-6)
+
+
+def gate_question(kind, position=0):
+    """A question at a lone op of `kind` on random numbers, and its step's arrays."""
+    rng = np.random.default_rng(7)
+    a = Tensor(rng.standard_normal((2, 3)), requires_grad=True, name="a")
+    b = Tensor(rng.standard_normal((2, 3)), requires_grad=True, name="b")
+    y = {"Sigmoid": lambda: a.sigmoid(), "Tanh": lambda: a.tanh(), "Mul": lambda: a * b}[kind]()
+    upstream = rng.standard_normal((2, 3))
+    page = explore(y, grad=upstream, predict_at=[kind])
+    (q,) = page.questions
+    assert q["input"] == position
+    out = y.data
+    return q, upstream, a.data, b.data, out
+
+
+def kinds(q):
+    return {m["kind"]: m["value"] for m in q["mistakes"]}
+
+
+def test_a_sigmoid_question_knows_the_forgotten_derivative_and_sigma_taken_as_its_slope():
+    q, g, _, _, y = gate_question("Sigmoid")
+    i = tuple(q["index"])
+    assert q["answer"] == pytest.approx(g[i] * y[i] * (1 - y[i]))
+    assert kinds(q)["derivative_forgotten"] == pytest.approx(g[i])
+    assert kinds(q)["sigmoid_as_slope"] == pytest.approx(g[i] * y[i])
+
+
+def test_a_tanh_question_knows_the_forgotten_derivative_and_the_forgotten_square():
+    q, g, _, _, y = gate_question("Tanh")
+    i = tuple(q["index"])
+    assert kinds(q)["derivative_forgotten"] == pytest.approx(g[i])
+    assert kinds(q)["square_forgotten"] == pytest.approx(g[i] * (1 - y[i]))
+
+
+def test_a_product_question_knows_the_output_or_its_own_factor_in_place_of_the_other():
+    q, g, a, b, y = gate_question("Mul")
+    i = tuple(q["index"])
+    assert q["answer"] == pytest.approx(g[i] * b[i])
+    assert kinds(q)["output_for_factor"] == pytest.approx(g[i] * y[i])
+    assert kinds(q)["own_factor"] == pytest.approx(g[i] * a[i])
+
+
+def test_lstm_cell_with_a_batch_also_asks_at_the_add_that_broadcasts_the_biases():
+    page = explore_lstm_cell(LSTMCellConfig(batch=3), predict=True)
+    data = page.data
+    added = [q for q in page.questions
+             if data["ops"][data["steps"][q["step"] - 1]["op"]]["type"] == "Add"]
+    assert len(added) == 1 and data["tensors"][added[0]["tensor"]]["shape"] == [8]
+    assert "broadcast_sum" in {m["kind"] for m in added[0]["mistakes"]}

@@ -68,13 +68,32 @@ def draw_lstm_cell(config=LSTMCellConfig()):
                       title=title)
 
 
+# Where predict mode asks on the LSTM step of primitive ops: each gate (the products
+# o * tanh(c'), i * g and f * c, and the sigmoids and tanhs that make the gates), the matmuls,
+# and, with a batch of several rows, the Add that broadcasts the biases over it (as the
+# default rule does). The fused cell is one op: it asks by the default rule.
+LSTM_CELL_ASKS = ("MatMul", "Mul", "Sigmoid", "Tanh")
+
+
+def lstm_cell_asks(op):
+    """Whether predict mode asks at op on the LSTM step (LSTM_CELL_ASKS, or a broadcasting Add)."""
+    if type(op).__name__ in LSTM_CELL_ASKS:
+        return True
+    shapes = [x.shape for x in op.inputs]
+    size = int(np.prod(np.broadcast_shapes(*shapes))) if type(op).__name__ == "Add" else 0
+    return any(int(np.prod(shape)) < size for shape in shapes)
+
+
 def explore_lstm_cell(config=LSTMCellConfig(), predict=False):
-    """The explorer of one LSTM step (lstm_cell_step): its backward pass, op by op."""
+    """The explorer of one LSTM step (lstm_cell_step): its backward pass, op by op. In predict
+    mode the cell of primitive ops asks where `lstm_cell_asks` says."""
     from minigrad.viz import explore
 
     loss, cell, title = lstm_cell_step(config)
+    asks = lstm_cell_asks if predict and not config.fused else None
     return explore(loss, names=cell, collapse=["lstm cell"] if config.collapse else None,
-                   predict=predict, title=title.replace("values, and gradients", "backward"))
+                   predict=predict, predict_at=asks,
+                   title=title.replace("values, and gradients", "backward"))
 
 
 def main(argv=None):

@@ -16,6 +16,11 @@ wrong answer can be named.
                       ops) only what (x - mean(x)) / sigma sends back through its division
     through_mask      a masked element, where(cond, a, b) (masked.py): a nonzero gradient, as
                       if there were no mask (the unmasked softmax's, or dL/dy passed on)
+    derivative_forgotten  y = sigmoid(x) or tanh(x): dL/dy passed on, without the slope
+    sigmoid_as_slope  sigmoid's slope taken as sigma itself: dL/dy * y, not dL/dy * y (1 - y)
+    square_forgotten  tanh's slope taken as 1 - y: dL/dy * (1 - y), not dL/dy * (1 - y**2)
+    output_for_factor y = a * b: the output in place of the other factor, dL/da = dL/dy * y
+    own_factor        y = a * b: its own factor in place of the other, dL/da = dL/dy * a
     sign              the right size with the wrong sign
 
 question.py gathers each question's candidates, as (kind, array); `matching` keeps those whose
@@ -28,6 +33,8 @@ words (NAMES), with why.
 """
 
 import numpy as np
+
+from minigrad.ops.arithmetic import unbroadcast
 
 MISTAKES = {
     "missed_sum": "that is one term alone: {name} is {used}, and its gradient is the sum of "
@@ -53,6 +60,17 @@ MISTAKES = {
     "through_mask": "that is the gradient it would get without the mask: a masked element of "
                     "{name} takes no part in the output (where(mask, scores, -inf) keeps none "
                     "of it), so its gradient is exactly 0",
+    "derivative_forgotten": "that is dL/dy passed on without the slope: for y = sigmoid(x), "
+                            "dL/dx = dL/dy * y (1 - y); for y = tanh(x), dL/dx = dL/dy * "
+                            "(1 - y**2)",
+    "sigmoid_as_slope": "that takes the sigmoid itself as its slope, dL/dy * y: the slope of "
+                        "y = sigmoid(x) is y (1 - y), so dL/dx = dL/dy * y (1 - y)",
+    "square_forgotten": "that takes tanh's slope as 1 - y: it is 1 - y**2, so dL/dx = dL/dy * "
+                        "(1 - y**2)",
+    "output_for_factor": "that multiplies dL/dy by the product itself: for y = a * b, dL/da = "
+                         "dL/dy * b, the other factor",
+    "own_factor": "that multiplies dL/dy by {name}'s own value: for y = a * b, dL/da = dL/dy * "
+                  "b, the other factor",
     "sign": "right size, wrong sign",
 }
 
@@ -66,6 +84,11 @@ NAMES = {
     "scale_forgotten": "dL/dy passed on unscaled",
     "norm_constants": "the layer norm's mean and variance taken as constants",
     "through_mask": "a gradient through the mask",
+    "derivative_forgotten": "dL/dy passed on without the slope",
+    "sigmoid_as_slope": "the sigmoid taken as its own slope, dL/dy * y",
+    "square_forgotten": "tanh's slope taken as 1 - y",
+    "output_for_factor": "the product in place of the other factor",
+    "own_factor": "its own factor in place of the other one",
     "sign": "the wrong sign",
 }
 
@@ -120,6 +143,23 @@ def matching(candidates, index, answer, tolerance):
                else "some of its numbers are too close to 0 or to the answer to tell")
         not_caught.append(f"{NAMES[kind]} ({why})")
     return found, not_caught
+
+
+def local_rules(op, out, position, grad_y):
+    """The mistakes in an op's own rule, as (kind, the gradient it would send input
+    `position`): a sigmoid's or tanh's slope forgotten or wrong; for a product a * b, the
+    output or the input's own factor in place of the other factor (not when the other is a
+    constant: scale_forgotten). Nothing for any other op."""
+    name, y = type(op).__name__, np.asarray(out.data)
+    if name == "Sigmoid":
+        return [("derivative_forgotten", grad_y), ("sigmoid_as_slope", grad_y * y)]
+    if name == "Tanh":
+        return [("derivative_forgotten", grad_y), ("square_forgotten", grad_y * (1 - y))]
+    if name == "Mul" and len(op.inputs) == 2 and constant_scale(op, position) is None:
+        x = op.inputs[position]
+        return [(kind, unbroadcast(grad_y * factor, x.shape))
+                for kind, factor in (("output_for_factor", y), ("own_factor", x.data))]
+    return []
 
 
 def _sources(full, shape, index):

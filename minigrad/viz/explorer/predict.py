@@ -20,6 +20,10 @@ worked by the right rule from the numbers as the page shows them (rounded, shown
 mistake is named only where its number stands apart from the answer, from 0 and from the other
 mistakes, and each question lists in `not_caught` the mistakes it cannot tell apart (the page
 shows them in one line with the question).
+
+A page may choose its own steps: one LSTM step of primitive ops (`python -m minigrad.viz
+explore lstm-cell --predict`) asks at its gates, MatMul, Mul, Sigmoid and Tanh (and an Add that
+broadcasts the biases over a batch), where the default rule would ask at its two MatMuls only.
 """
 
 import numpy as np

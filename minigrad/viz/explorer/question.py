@@ -28,6 +28,7 @@ from minigrad.viz.explorer.mistakes import (
     centred_constants,
     constant_scale,
     direct_paths,
+    local_rules,
     matching,
     norm_constants,
     transposed,
@@ -86,6 +87,9 @@ def _question_of(graph, k, position, received, softmax):
     if type(op).__name__ == "MatMul":
         candidates += [("transposed", others + wrong)
                        for wrong in transposed(op, position, grad_y)]
+    if built is None:
+        candidates += [(kind, others + wrong)
+                       for kind, wrong in local_rules(op, out, position, grad_y)]
     if softmax is not None:
         output = _softmax_output(graph, op, softmax)
         if output is None:                      # no output to work from: not asked
