@@ -173,3 +173,46 @@ def test_lstm_cell_with_a_batch_also_asks_at_the_add_that_broadcasts_the_biases(
              if data["ops"][data["steps"][q["step"] - 1]["op"]]["type"] == "Add"]
     assert len(added) == 1 and data["tensors"][added[0]["tensor"]]["shape"] == [8]
     assert "broadcast_sum" in {m["kind"] for m in added[0]["mistakes"]}
+
+
+def mistake_by_hand(data, q, kind):
+    """The number a known mistake of the op's own rule gives, worked from the shown numbers."""
+    op, g, inputs, y = step_arrays(data, q)
+    rules = {"derivative_forgotten": lambda: g, "sigmoid_as_slope": lambda: g * y,
+             "square_forgotten": lambda: g * (1 - y), "output_for_factor": lambda: g * y,
+             "own_factor": lambda: g * inputs[q["input"]], "sign": lambda: -by_hand(data, q)}
+    return rules[kind]()[tuple(q["index"])] if kind in rules else None
+
+
+def named(q, number):
+    """The kind of mistake the page names for a typed number (predict.js: the first whose
+    window, its own tolerance or else the question's, holds it), or None."""
+    if abs(number - q["answer"]) <= q["tolerance"]:
+        return None
+    return next((m["kind"] for m in q["mistakes"]
+                 if abs(number - m["value"]) <= m.get("tolerance", q["tolerance"])), None)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_a_mistake_worked_on_the_shown_numbers_is_named_over_40_seeds(batch):
+    checked = 0
+    for seed in range(40):
+        page = explore_lstm_cell(LSTMCellConfig(seed=seed, batch=batch), predict=True)
+        for q in page.questions:
+            for m in q["mistakes"]:
+                value = mistake_by_hand(page.data, q, m["kind"])
+                if value is not None and not (q["total"] or q["span"]):
+                    assert named(q, value) == m["kind"], (seed, q["step"], m)
+                    checked += 1
+    assert checked >= 600
+
+
+def test_the_windows_of_the_answer_of_zero_and_of_each_mistake_do_not_overlap():
+    for seed in range(30):
+        page = explore_lstm_cell(LSTMCellConfig(seed=seed, batch=2), predict=True)
+        for q in page.questions:
+            t = q["tolerance"]
+            windows = [(q["answer"], t), (0.0, t)] + [(m["value"], m.get("tolerance", t))
+                                                      for m in q["mistakes"]]
+            for n, (v, r) in enumerate(windows):
+                assert all(abs(v - w) > r + s for w, s in windows[:n])

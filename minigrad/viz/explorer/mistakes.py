@@ -23,12 +23,15 @@ wrong answer can be named.
     own_factor        y = a * b: its own factor in place of the other, dL/da = dL/dy * a
     sign              the right size with the wrong sign
 
-question.py gathers each question's candidates, as (kind, array); `matching` keeps those whose
-number at the element asked can be told apart: more than twice the tolerance from the answer,
-from 0 (a learner may type 0 for other reasons) and from every other mistake's number, so that
-no typed number is within the tolerance of two of them. (One number that two kinds give, as a
-residual's sublayer_only and missed_sum do by design, is named by the first: candidates come in
-order, the more telling first.) The others it names as not caught, in
+question.py gathers each question's candidates, as (kind, array) or (kind, array, the same
+mistake worked from the numbers as the page shows them, shown.py). A mistake's number is
+recognised within its own tolerance: the question's, widened (as the answer's is) to cover the
+number worked from the shown numbers, where there is one. `matching` keeps the numbers at the
+element asked that can be told apart: each window (a number and its tolerance) clear of the
+answer's, of 0's (a learner may type 0 for other reasons; both with the question's tolerance)
+and of every other mistake's, so that no typed number falls in two of them. (One number that
+two kinds give, as a residual's sublayer_only and missed_sum do by design, is named by the
+first: candidates come in order, the more telling first.) The others it names as not caught, in
 words (NAMES), with why.
 """
 
@@ -105,35 +108,40 @@ def broadcast(op, out, x):
 
 
 SAME = 1e-3     # two kinds' numbers this close (times the tolerance) are one: the first names it
+MARGIN = 1.5    # a mistake's tolerance covers its number from the shown numbers, by this
 
 
 def matching(candidates, index, answer, tolerance):
     """(found, not_caught): the mistaken numbers at `index` that can be told apart (one per
-    value, as {"kind", "value"}), and a line for each mistake some of whose numbers cannot:
-    too close to the answer or to 0, or to another mistake's number (see the module's
-    docstring)."""
-    values = []                                         # (kind, number), the finite ones
-    for kind, array in candidates:
+    value, as {"kind", "value", "tolerance"}), and a line for each mistake some of whose
+    numbers cannot: too close to the answer or to 0, or to another mistake's number (see the
+    module's docstring)."""
+    values = []                             # (kind, number, its tolerance), the finite ones
+    for kind, array, *from_shown in candidates:
         if kind == "broadcast_sum":
             others, full, shape = array
             numbers = [others[index] + v for v in _sources(full, shape, index)]
         else:
             numbers = [np.asarray(array)[index]]
-        values += [(kind, float(v)) for v in numbers if np.isfinite(v)]
-    apart = [(kind, v) for kind, v in values
-             if abs(v - answer) > 2 * tolerance and abs(v) > 2 * tolerance]
-    found, confused, told = [], set(), {kind: 0 for kind, _ in values}
-    for kind, value in apart:                   # the same number, by two kinds, is the first's
-        if any(k != kind and SAME * tolerance < abs(v - value) <= 2 * tolerance
-               for k, v in apart):
+        width = tolerance
+        if from_shown and from_shown[0] is not None and len(numbers) == 1:
+            gap = abs(float(np.asarray(from_shown[0])[index]) - float(numbers[0]))
+            width = max(tolerance, MARGIN * gap) if np.isfinite(gap) else tolerance
+        values += [(kind, float(v), width) for v in numbers if np.isfinite(v)]
+    apart = [(kind, v, w) for kind, v, w in values
+             if abs(v - answer) > tolerance + w and abs(v) > tolerance + w]
+    found, confused, told = [], set(), {kind: 0 for kind, _, _ in values}
+    for kind, value, width in apart:            # the same number, by two kinds, is the first's
+        if any(k != kind and SAME * tolerance < abs(v - value) <= width + w
+               for k, v, w in apart):
             confused.add(kind)
             continue
         told[kind] += 1
-        if all(abs(value - m["value"]) > 2 * tolerance for m in found):
-            found.append({"kind": kind, "value": value})
+        if all(abs(value - m["value"]) > width + m["tolerance"] for m in found):
+            found.append({"kind": kind, "value": value, "tolerance": width})
     not_caught = []
     for kind in told:
-        total = sum(1 for k, _ in values if k == kind)
+        total = sum(1 for k, _, _ in values if k == kind)
         if told[kind] == total:
             continue
         alone = kind not in confused
@@ -145,20 +153,20 @@ def matching(candidates, index, answer, tolerance):
     return found, not_caught
 
 
-def local_rules(op, out, position, grad_y):
+def local_rules(op, position, grad_y, y, x):
     """The mistakes in an op's own rule, as (kind, the gradient it would send input
-    `position`): a sigmoid's or tanh's slope forgotten or wrong; for a product a * b, the
-    output or the input's own factor in place of the other factor (not when the other is a
-    constant: scale_forgotten). Nothing for any other op."""
-    name, y = type(op).__name__, np.asarray(out.data)
+    `position`), from the gradient arriving, the output y and that input's values x (the
+    engine's, or as shown): a sigmoid's or tanh's slope forgotten or wrong; for a product
+    a * b, the output or the input's own factor in place of the other factor (not when the
+    other is a constant: scale_forgotten). Nothing for any other op."""
+    name = type(op).__name__
     if name == "Sigmoid":
         return [("derivative_forgotten", grad_y), ("sigmoid_as_slope", grad_y * y)]
     if name == "Tanh":
         return [("derivative_forgotten", grad_y), ("square_forgotten", grad_y * (1 - y))]
     if name == "Mul" and len(op.inputs) == 2 and constant_scale(op, position) is None:
-        x = op.inputs[position]
         return [(kind, unbroadcast(grad_y * factor, x.shape))
-                for kind, factor in (("output_for_factor", y), ("own_factor", x.data))]
+                for kind, factor in (("output_for_factor", y), ("own_factor", x))]
     return []
 
 

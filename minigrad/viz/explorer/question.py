@@ -10,11 +10,12 @@ answer, at least 0.1% of the array's largest entry, and at least 1.5 times (MARG
 answer worked by the right rule from the numbers as the page shows them (rounded: shown.py) lies
 from the engine's: a learner works from the digits shown, and a right method on them is right.
 
-A known mistake is named only where its number can be told apart (mistakes.py, `matching`):
-more than twice the tolerance from the answer, from 0 and from the other mistakes' numbers. The
-element asked is the one where the most mistakes are caught fully (every number they give told
-apart), then at all, then the one of largest size. Those it cannot catch there go, in words,
-into `not_caught` (the page shows them in one line with the question):
+A known mistake is recognised within its own tolerance (the question's, widened the same way
+where the mistake can be worked from the shown numbers too), and named only where its number
+can be told apart (mistakes.py, `matching`): its window clear of the answer's, of 0's and of
+the other mistakes'. The element asked is the one where the most mistakes are caught fully
+(every number they give told apart), then at all, then the one of largest size. Those it cannot
+catch there go, in words, into `not_caught` (the page shows them in one line with the question):
 
     "not_caught": ["the softmax Jacobian taken as its diagonal, y_i (1 - y_i) dL/dy_i (here it
                     gives the right number, or 0)"]         (a one-hot dL/dy: no element can)
@@ -87,9 +88,11 @@ def _question_of(graph, k, position, received, softmax):
     if type(op).__name__ == "MatMul":
         candidates += [("transposed", others + wrong)
                        for wrong in transposed(op, position, grad_y)]
-    if built is None:
-        candidates += [(kind, others + wrong)
-                       for kind, wrong in local_rules(op, out, position, grad_y)]
+    if built is None:                           # and each worked from the shown numbers
+        exact = local_rules(op, position, grad_y, out.data, x.data)
+        rounded = local_rules(op, position, shown(grad_y), shown(out.data), shown(x.data))
+        candidates += [(kind, others + wrong, shown(others) + wrong_shown)
+                       for (kind, wrong), (_, wrong_shown) in zip(exact, rounded)]
     if softmax is not None:
         output = _softmax_output(graph, op, softmax)
         if output is None:                      # no output to work from: not asked
@@ -103,7 +106,7 @@ def _question_of(graph, k, position, received, softmax):
         from_shown = worked(op, out, grad_y, position)
         if from_shown is not None and complete:         # and what came before, as shown
             from_shown = from_shown + shown(others)
-    candidates.append(("sign", -asked))
+    candidates.append(("sign", -asked, None if from_shown is None else -from_shown))
     # The answer must be none of the numbers the page shows at this step: the gradient
     # arriving, what the op sends to its other inputs and their totals (an Add of two biases
     # gives both the same) and, for a whole gradient, what came before this step (the box's
@@ -170,7 +173,7 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=(), fr
             continue
         mistakes, not_caught = matching(candidates, index, answer, tolerance)
         caught = {m["kind"] for m in mistakes}
-        whole = len({kind for kind, _ in candidates}) - len(not_caught)
+        whole = len({candidate[0] for candidate in candidates}) - len(not_caught)
         score = (whole, len(caught), abs(answer))
         if best is None or score > best[0]:
             best = (score, index, answer, tolerance, mistakes, not_caught)

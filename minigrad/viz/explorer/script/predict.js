@@ -136,7 +136,7 @@ function answer(value) {
   }
   var right = Math.abs(number - q.answer) <= q.tolerance;
   var mistake = right ? null : q.mistakes.find(function (m) {
-    return Math.abs(number - m.value) <= q.tolerance;
+    return Math.abs(number - m.value) <= (m.tolerance || q.tolerance);
   }) || null;
   var given = record(q);
   given.tries.push(number);
