@@ -36,6 +36,14 @@ def test_every_seq2seq_file_is_under_300_lines_and_starts_with_a_docstring():
     assert silent == []
 
 
+def test_every_python_file_of_minigrad_and_attention_is_at_most_300_lines():
+    files = sorted([*(ROOT / "minigrad").rglob("*.py"), *(ROOT / "attention").rglob("*.py")])
+    assert len(files) > 60
+    long = [f"{f.relative_to(ROOT)}: {n} lines" for f in files
+            if (n := len(f.read_text(encoding="utf-8").splitlines())) > 300]
+    assert long == []
+
+
 def test_the_top_floor_holds_the_four_folders_and_the_tools_for_a_trained_model():
     folders = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file())
     assert folders == ["commands", "data", "models", "papers"]

@@ -34,10 +34,11 @@ from minigrad.graph import walk
 from minigrad.tensor import Tensor
 from minigrad.versions import saved_arrays
 from minigrad.viz import labels
-from minigrad.viz.dot import _kind, _known_names, check_scope_depth
+from minigrad.viz.dot import _known_names, check_scope_depth
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
 from minigrad.viz.explorer.checks import check_collapse, collapse_names
 from minigrad.viz.labels import argument_labels
+from minigrad.viz.plan import tensor_kind
 
 # The most ops a page shows (explore's default). Chromium laid out a chain of 3,000 ops in 2.6 s,
 # one of 5,000 in 5 s and one of 10,000 in 10 s (on a busy 2-core machine), and had not loaded
@@ -90,7 +91,7 @@ class Graph:
 
     def tensor_record(self, t, name, is_root, users):
         creator = t.creator
-        return {"name": name or "", "kind": _kind(t, is_root), "shape": list(t.shape),
+        return {"name": name or "", "kind": tensor_kind(t, is_root), "shape": list(t.shape),
                 "dtype": str(t.dtype), "values": self.arrays.add(t.data),
                 "creator": None if creator is None else self.op_index[id(creator)],
                 "needs_grad": bool(t.requires_grad),

@@ -8,7 +8,7 @@
 //   script/state.js     the data (the JSON in the page, its arrays read back exactly), and the
 //                       state (the step shown, the scopes folded, the answers given)
 //   script/visible.js   what is drawn: the boxes and arrows for the scopes folded (the rules of
-//                       minigrad/viz/dot.py), sized, laid out by layout.js
+//                       minigrad/viz/plan.py), sized, laid out by layout.js
 //   script/graph.js     the SVG, built once per layout; each step updates the gradients so far
 //                       and highlights the current op
 //   script/panel.js     the current op, its rule, the gradients in and out, running sums

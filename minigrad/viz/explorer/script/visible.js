@@ -1,5 +1,5 @@
 // visible.js: what is drawn (part 2 of the explorer's script; explorer.js lists the parts).
-// The boxes and arrows for the scopes folded (the rules of minigrad/viz/dot.py), their lines of
+// The boxes and arrows for the scopes folded (the rules of minigrad/viz/plan.py), their lines of
 // text, their sizes, and their places (layout.js lays them out, once per set of folded scopes).
 
 // The folded scope an op belongs to (the outermost folded prefix of its scope), or -1.
