@@ -1,12 +1,28 @@
 """Shared helpers for the tests: float64 tensors with fixed random values, and students' files
 for the coursework graders."""
 
+import sys
 import textwrap
 
 import numpy as np
 import pytest
 
 from minigrad import Tensor
+
+
+@pytest.fixture
+def forget_layer_modules(monkeypatch):
+    """Drop the modules that layer and block files made (seq2seq_rnn_..., seq2seq_block_...), as
+    each command's new process starts without them: the same bytes load as the same module, and
+    one loaded from another test's folder may be gone. Dropped when the test starts; the function
+    returned drops them again mid-test, with any other modules named (a file's neighbour, say).
+    Whatever was dropped is back in sys.modules after the test."""
+    def forget(*names):
+        for name in [k for k in sys.modules if k.startswith(("seq2seq_rnn_", "seq2seq_block_"))
+                     or k in names]:
+            monkeypatch.delitem(sys.modules, name)
+    forget()
+    return forget
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ names (seq2seq/models/block_contract.py, seq2seq/commands/rnn_file.py)."""
 
 import hashlib
 import shutil
-import sys
 import sysconfig
 from pathlib import Path
 
@@ -27,12 +26,8 @@ TINY = ["--arch", "transformer", "--task", "reverse", "--num-examples", "40", "-
         "--d-ff", "16", "--warmup", "0", "--no-progress"]
 
 
-@pytest.fixture(autouse=True)
-def forget_block_modules(monkeypatch):
-    """Drop the modules block files made, as each command's new process starts without them
-    (the same bytes load as the same module: one from another test's folder may be gone)."""
-    for name in [k for k in sys.modules if k.startswith("seq2seq_block_")]:
-        monkeypatch.delitem(sys.modules, name)
+# Each test starts without the block modules of earlier tests, as each command's process would.
+pytestmark = pytest.mark.usefixtures("forget_layer_modules")
 
 
 def one_error_line(capsys):
@@ -347,7 +342,7 @@ def test_a_block_too_large_to_save_at_the_runs_sizes_is_refused_before_training(
 
 @pytest.mark.parametrize("copy_kept", [True, False])
 def test_a_resume_takes_the_block_file_moved_elsewhere_with_the_same_bytes(
-        block_run, block_file, tmp_path, capsys, monkeypatch, copy_kept):
+        block_run, block_file, tmp_path, capsys, forget_layer_modules, copy_kept):
     """Only the exact recorded path was accepted; the file moved (the same bytes) was 'other
     settings', and the message named --block-file, which train does not take."""
     moved = tmp_path / "moved" / "my_block.py"
@@ -355,8 +350,7 @@ def test_a_resume_takes_the_block_file_moved_elsewhere_with_the_same_bytes(
     block_file.rename(moved)
     if not copy_kept:
         block_copy(block_run).unlink()
-    for name in [k for k in sys.modules if k.startswith("seq2seq_block_")]:
-        monkeypatch.delitem(sys.modules, name)      # as the resume's own process starts
+    forget_layer_modules()                              # as the resume's own process starts
     assert main(["train", "--resume", "--out", str(block_run), "--epochs", "2", "--block",
                  f"{moved}:Block", "--no-progress"]) == 0
     state = minigrad.load(block_run / "checkpoint.npz")

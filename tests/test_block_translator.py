@@ -6,7 +6,6 @@ The command is read from the tutorial, so the tutorial's command is the one this
 
 import json
 import shlex
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,10 +28,9 @@ def tutorial_command():
 
 
 @pytest.mark.slow
-def test_the_reference_block_learns_to_reverse_in_the_translator(tmp_path, capsys, monkeypatch):
-    for name in [k for k in sys.modules if k.startswith("seq2seq_block_")]:
-        monkeypatch.delitem(sys.modules, name)  # as the command's own process starts without
-    argv = tutorial_command()                   # them (another test's file may be gone)
+@pytest.mark.usefixtures("forget_layer_modules")    # as the command's own process starts
+def test_the_reference_block_learns_to_reverse_in_the_translator(tmp_path, capsys):
+    argv = tutorial_command()
     assert argv[:3] == ["train", "--arch", "transformer"]
     argv[argv.index("--block") + 1] = f"{REFERENCE}:Block"
     argv[argv.index("--out") + 1] = str(tmp_path / "my-block")

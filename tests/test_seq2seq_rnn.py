@@ -309,14 +309,8 @@ def test_a_layer_instance_in_place_of_its_class_is_refused_saying_so():
         Seq2Seq(9, 9, embed_size=4, hidden_size=6, rnn=GRU(4, 6))
 
 
-def forget_layer_modules(monkeypatch):
-    """Drop the modules a layer file made, as a new process would start without them."""
-    for name in [k for k in sys.modules if k == "mycell" or k.startswith("seq2seq_rnn_")]:
-        monkeypatch.delitem(sys.modules, name)
-
-
 def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_when_named(
-        tmp_path, capsys, monkeypatch):
+        tmp_path, capsys, monkeypatch, forget_layer_modules):
     folder, elsewhere = tmp_path / "student", tmp_path / "elsewhere"
     folder.mkdir()
     elsewhere.mkdir()
@@ -324,15 +318,15 @@ def test_a_layer_file_importing_a_module_beside_it_trains_and_loads_when_named(
     (folder / "layer.py").write_text("from mycell import GRU as MyGRU  # noqa: F401\n")
     monkeypatch.chdir(elsewhere)
     out = tmp_path / "run"
-    forget_layer_modules(monkeypatch)           # another test's mycell may still be loaded
+    forget_layer_modules("mycell")              # another test's mycell may still be loaded
     assert main(["train", *TINY, "--rnn", f"{folder / 'layer.py'}:MyGRU", "--out", str(out)]) == 0
     assert str(folder) not in sys.path                  # only while the file ran
-    forget_layer_modules(monkeypatch)
+    forget_layer_modules("mycell")
     assert main(["translate", str(out), "123"]) == 1    # the copy runs alone, from the run folder
     line = one_error_line(capsys)
     assert "No module named 'mycell'" in line and "put back" not in line
     assert "it runs on its own from the run folder" in line and "--rnn-file PATH" in line
-    forget_layer_modules(monkeypatch)
+    forget_layer_modules("mycell")
     assert main(["translate", str(out), "123", "--rnn-file", str(folder / "layer.py")]) == 0
 
 

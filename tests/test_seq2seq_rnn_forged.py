@@ -23,15 +23,8 @@ LAYER = ("from tests.reference.minigrad_reference import GRU as _G\n"
 HOSTILE = "print('PWNED')\ntag = 'evil'\n"
 
 
-def forget_layer_modules(monkeypatch):
-    """Drop the modules a layer file made, as a new process would start without them."""
-    for name in [k for k in sys.modules if k in ("mycell", "statistics")
-                 or k.startswith("seq2seq_rnn_")]:
-        monkeypatch.delitem(sys.modules, name)
-
-
 @pytest.fixture
-def mine_run(tmp_path, capsys, monkeypatch):
+def mine_run(tmp_path, capsys, forget_layer_modules):
     """A run trained with mine/my_gru.py, which imports mine/mycell.py; and an attacker's
     folder holding the same my_gru.py beside a mycell.py that prints PWNED."""
     mine, evil = tmp_path / "mine", tmp_path / "evil"
@@ -40,10 +33,10 @@ def mine_run(tmp_path, capsys, monkeypatch):
         (folder / "my_gru.py").write_text(LAYER)
         (folder / "mycell.py").write_text(cell)
     out = tmp_path / "run"
-    forget_layer_modules(monkeypatch)           # another test's mycell may still be loaded
+    forget_layer_modules("mycell")              # another test's mycell may still be loaded
     assert main(["train", *TINY, "--rnn", f"{mine / 'my_gru.py'}:GRU", "--out", str(out)]) == 0
     capsys.readouterr()
-    forget_layer_modules(monkeypatch)
+    forget_layer_modules("mycell")
     return out, mine, evil
 
 
@@ -95,13 +88,13 @@ def test_a_layer_with_a_module_beside_it_loads_when_named_with_rnn_file(
 
 
 def test_a_layer_folder_cannot_shadow_a_module_of_the_standard_library(
-        tmp_path, capsys, monkeypatch):
+        tmp_path, capsys, forget_layer_modules):
     mine = tmp_path / "mine"
     mine.mkdir()
     shutil.copy(reference.__file__, mine / "my_gru.py")
     (mine / "my_gru.py").write_text((mine / "my_gru.py").read_text() + "\nimport statistics\n")
     (mine / "statistics.py").write_text(HOSTILE)
-    forget_layer_modules(monkeypatch)
+    forget_layer_modules("statistics")
     assert main(["train", *TINY, "--rnn", f"{mine / 'my_gru.py'}:GRU",
                  "--out", str(tmp_path / "run")]) == 0
     assert "PWNED" not in "".join(capsys.readouterr())

@@ -3,7 +3,6 @@ in a later command) is one line naming the layer's file and line, as a sys.exit(
 
 import re
 import shutil
-import sys
 
 import pytest
 
@@ -36,10 +35,8 @@ def late_layer(tmp_path, error):
 
 
 @pytest.fixture(autouse=True)
-def fresh_layer_modules(monkeypatch):
+def fresh_layer_modules(forget_layer_modules, monkeypatch):
     """Each test runs its layer file afresh, its call counter at 0."""
-    for name in [k for k in sys.modules if k.startswith("seq2seq_rnn_")]:
-        monkeypatch.delitem(sys.modules, name)
     monkeypatch.delenv("MINIGRAD_DEBUG", raising=False)
 
 
