@@ -41,8 +41,6 @@ COMMANDS = {"translate": lambda f: ["translate", str(f), "312"],
      "should be one of 'lstm', 'transformer', found 'gru'"),
     (lambda s: s["config"].update(arch="lstm"), "config.arch",
      "should be 'transformer', the model model_config describes, found 'lstm'"),
-    (lambda s: s["config"].pop("arch"), "config.arch",
-     "should be 'transformer', the model model_config describes, found 'lstm'"),
     (lambda s: [s["model"].update({f"{side}.embedding.positions.embedding.weight":
                                    s["model"][f"{side}.embedding.positions.embedding.weight"][:5]
                                    for side in ("encoder", "decoder")}),

@@ -24,6 +24,19 @@ TRANSFORMER_ONLY = (*TRANSFORMER_DEFAULTS, "block")     # block: None, attention
 LSTM_ONLY = {"attention": "dot", "wiring": "luong", "embed_size": 16, "hidden_size": 256,
              "bidirectional": False, "fused": True, "rnn": None}
 OPTIONS = {"fused": "--composed"}       # a setting whose option has another name
+# What a Transformer's model_config records, in the order the model writes it. All but the
+# vocabulary sizes and padding_idx are its own (an LSTM's holds none of them): any one of them
+# marks a model_config as a Transformer's, so that one deleted (d_model, say) is named as
+# missing rather than the rest taken for an LSTM's.
+TRANSFORMER_ENTRIES = ("src_vocab_size", "tgt_vocab_size", "d_model", "heads", "layers", "d_ff",
+                       "dropout", "norm", "positions", "max_len", "padding_idx")
+TRANSFORMER_OWN = TRANSFORMER_ENTRIES[2:-1]
+
+
+def describes_transformer(model_config):
+    """Whether a checkpoint's model_config (a dict) is a Transformer's: it holds any of the
+    settings only a Transformer has."""
+    return any(name in model_config for name in TRANSFORMER_OWN)
 
 
 def option(name):

@@ -74,6 +74,9 @@ def _check_declared(state, file):
     try:
         config = checked_config(state["model_config"], arrays, None if lstm else "a layer")
         sizes.check_inference(config)
+    except checkpoint_entries.EntryError as error:       # an entry of model_config, named
+        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
+                         f"{error}") from error
     except ValueError as error:
         raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
                          f"'model_config' entry: {type(error).__name__}: {error}") from error
@@ -134,11 +137,11 @@ def _same_pad(found, pad_id, side):
 def _same_arch(saved, model_config):
     """The training config's arch is a model this version has, and the one model_config
     describes (a Transformer's holds d_model)."""
-    from seq2seq.commands.arch import ARCHS
+    from seq2seq.commands.arch import ARCHS, describes_transformer
     arch = saved.get("arch", "lstm")            # older runs, from before the Transformer
     if arch not in ARCHS or not isinstance(arch, str):
         raise ValueError(f"arch must be one of {', '.join(ARCHS)}, found {arch!r}")
-    kind = "transformer" if "d_model" in model_config else "lstm"
+    kind = "transformer" if describes_transformer(model_config) else "lstm"
     if arch != kind:
         model = "a Transformer" if kind == "transformer" else "an LSTM model"
         raise ValueError(f"arch {arch!r}, but model_config holds the settings of {model}")
@@ -184,15 +187,18 @@ def checked_config(config, arrays, rnn=None):
     """The checkpoint's model_config, its types and values checked and its sizes compared with
     the shapes of the saved arrays, all before the model is built. `rnn`: the layer's class,
     None for the LSTM (whose weight_hh shows the hidden size as well). A Transformer's
-    model_config (it holds d_model): `checked_transformer_config`."""
+    model_config (it holds a Transformer's own settings): `checked_transformer_config`."""
+    from seq2seq.commands.arch import describes_transformer
     if not isinstance(config, dict):
         raise ValueError(f"a dict expected, found a {type(config).__name__}")
-    if "d_model" in config:
+    if describes_transformer(config):
         if rnn is not None:
             raise ValueError("a Transformer's model_config, with a recurrent layer's file")
         return checked_transformer_config(config, arrays)
     for name in SIZES:
-        value = config.get(name)
+        if name not in config:
+            raise checkpoint_entries.EntryError.missing(f"model_config.{name}")
+        value = config[name]
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
     for name in ("fused", "bidirectional"):
@@ -228,8 +234,12 @@ def checked_transformer_config(config, arrays):
     dividing d_model), a dropout in [0, 1), a norm and positions it knows, and the embeddings'
     and the output layer's shapes as the saved arrays have them; the other weights' shapes are
     compared by checkpoint_entries.check_shapes."""
-    from seq2seq.commands.arch import NORMS, POSITIONS
+    from seq2seq.commands.arch import NORMS, POSITIONS, TRANSFORMER_ENTRIES
     from seq2seq.commands.settings import MAX_STEP
+    missing = [f"model_config.{name}" for name in TRANSFORMER_ENTRIES if name not in config]
+    if missing:
+        raise checkpoint_entries.EntryError.missing(missing[0], None if len(missing) == 1 else
+                                                    "nor " + ", ".join(map(repr, missing[1:])))
     if set(config) != TRANSFORMER_KEYS:
         raise ValueError(f"a Transformer's settings expected ({', '.join(sorted(TRANSFORMER_KEYS))}"
                          f"), found {', '.join(sorted(map(str, config)))}")

@@ -134,12 +134,18 @@ def _other_model(config):
 
 
 def _arch(config, model_config):
-    """The arch of the model model_config describes (a Transformer's holds d_model)."""
+    """The arch of the model model_config describes (a Transformer's holds its own settings:
+    arch.describes_transformer). A missing arch is an older run's, an LSTM's: with a
+    Transformer's model_config, it is named as missing, not blamed for the default."""
+    from seq2seq.commands.arch import describes_transformer
     if not isinstance(model_config, dict):
         return                              # refused as the model_config entry's own fault
+    built = "transformer" if describes_transformer(model_config) else "lstm"
+    if "arch" not in config and built == "transformer":
+        raise EntryError.missing("config.arch", "a Transformer run's config records arch "
+                                 "'transformer'; one without arch is an older LSTM run's")
     arch = config.get("arch", "lstm")
-    if ("d_model" in model_config) != (arch == "transformer"):
-        built = "transformer" if "d_model" in model_config else "lstm"
+    if arch != built:
         raise EntryError("config.arch", f"{built!r}, the model model_config describes", arch)
 
 

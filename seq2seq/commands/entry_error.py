@@ -14,9 +14,10 @@ class EntryError(ValueError):
         super().__init__(f"its {entry!r} entry should be {expected}, found {found_text}")
 
     @classmethod
-    def missing(cls, entry):
+    def missing(cls, entry, why=None):
+        """No such entry: "no 'config.arch' entry", and `why` it should be there, if given."""
         error = cls(entry, "", None)
-        error.args = (f"no {entry!r} entry",)
+        error.args = (f"no {entry!r} entry" + ("" if why is None else f" ({why})"),)
         return error
 
 
