@@ -150,10 +150,10 @@ def plot_layer_heads(weights, source_tokens, target_tokens, path=None, title=Non
                      overwrite=False):
     """A Transformer's cross-attention, every layer and head (Translator.cross_attention):
     weights (L, H, T, S) as a grid of heatmaps, one row per layer and one column per head
-    ("layer 1 head 0", as the drawings name their scopes), each with the source tokens along
-    the x axis and the output tokens down the y axis, labelled as plain text as plot_heatmap's
-    are, and one colour bar (attention.figures.plot_heads, which bounds the figure's size).
-    Returns the Figure; with a `path` it is also written there."""
+    ("layer 0 head 0": both from 0, as the drawings name their scopes), each with the source
+    tokens along the x axis and the output tokens down the y axis, labelled as plain text as
+    plot_heatmap's are, and one colour bar (attention.figures.plot_heads, which bounds the
+    figure's size). Returns the Figure; with a `path` it is also written there."""
     from attention.figures import MAX_PANELS, plot_heads, save
 
     weights = np.asarray(weights, dtype=np.float64)
@@ -169,7 +169,7 @@ def plot_layer_heads(weights, source_tokens, target_tokens, path=None, title=Non
                 for w in weights.reshape(-1, *weights.shape[2:])]
     if title and len(title) > MAX_TITLE:
         title = title[:MAX_TITLE - 1] + "…"
-    titles = [f"layer {i} head {h}" for i in range(1, layers + 1) for h in range(heads)]
+    titles = [f"layer {i} head {h}" for i in range(layers) for h in range(heads)]
     figure = plot_heads(matrices, target_tokens, source_tokens, title=title, columns=heads,
                         titles=titles)
     figure.supxlabel("source token")

@@ -73,8 +73,8 @@ def test_a_transformer_runs_page_asks_outside_its_folds_and_unfolds_a_layer_and_
     page = open_page(out)
     folded = [data["scopes"][k] for k in sorted(data["folded"])]
     assert state(page, "folded()") == folded
-    assert ["layer 1"] in folded and ["layer 2", "self-attention", "head 1"] in folded
-    assert ["layer 2", "self-attention", "head 0"] not in folded
+    assert ["layer 0"] in folded and ["layer 1", "self-attention", "head 1"] in folded
+    assert ["layer 1", "self-attention", "head 0"] not in folded
     ops, scopes = drawn(data, folded)
     assert (boxes_on(page, "op"), boxes_on(page, "scope")) == (ops, scopes)
 
@@ -98,7 +98,7 @@ def test_a_transformer_runs_page_asks_outside_its_folds_and_unfolds_a_layer_and_
     assert typed.count(None) == 1
 
     boxes = state(page, "boxes()")
-    for path in (["layer 1"], ["layer 2", "self-attention", "head 1"]):
+    for path in (["layer 0"], ["layer 1", "self-attention", "head 1"]):
         page.locator(f'#graph .box.scope[data-id="scope{data["scopes"].index(path)}"]').click()
         now = state(page, "folded()")
         assert now == [scope for scope in folded if scope != path]
@@ -108,7 +108,7 @@ def test_a_transformer_runs_page_asks_outside_its_folds_and_unfolds_a_layer_and_
         assert state(page, "boxes()") > boxes
         boxes = state(page, "boxes()")
     head = {f"op{j}" for j, op in enumerate(data["ops"])
-            if op["scope"] == ["layer 2", "self-attention", "head 1"]}
+            if op["scope"] == ["layer 1", "self-attention", "head 1"]}
     assert {data["ops"][int(j[2:])]["type"] for j in head} >= {"Exp", "MatMul"}
     assert head <= boxes_on(page, "op")                 # the head's scores, softmax, weights
 

@@ -40,7 +40,7 @@ def test_a_transformers_predict_page_asks_a_few_questions_none_in_a_folded_scope
     layers = options.get("layers", 2)
     for q in page.questions:                            # the last layer, or the embedding
         scope = data["ops"][data["steps"][q["step"] - 1]["op"]]["scope"]
-        assert scope[0] in (f"layer {layers}", "embedding")
+        assert scope[0] in (f"layer {layers - 1}", "embedding")
     if options.get("norm") != "post":                   # pre-norm: the norm takes the residual
         assert any("sublayer_only" in kinds(q) for q in page.questions)
 
@@ -52,7 +52,7 @@ def test_the_first_head_starts_unfolded_for_its_questions_and_a_chosen_collapse_
     assert "head 0" not in folded and "head 1" in folded
     heads = {tuple(page.data["ops"][page.data["steps"][q["step"] - 1]["op"]]["scope"])
              for q in page.questions}
-    assert ("layer 2", "self-attention", "head 0") in heads
+    assert ("layer 1", "self-attention", "head 0") in heads
     shown = explore_decoder_step(translator, SENTENCE, step=3)      # not predicting: as before
     assert "head 0" in {shown.data["scopes"][k][-1] for k in shown.data["folded"]}
     chosen = explore_decoder_step(translator, SENTENCE, step=3, predict=True,

@@ -173,8 +173,8 @@ def test_each_part_runs_in_its_named_scope_and_every_layers_heads_are_kept():
     model = small()
     logits, weights = model(sources(rng), rng.integers(1, 13, size=(4, 3)))
     scopes = {t.creator.scope[:2] for t in topological_order(logits) if t.creator is not None}
-    assert {("encoder", "embedding"), ("encoder", "layer 1"), ("encoder", "layer 2"),
-            ("encoder", "final norm"), ("decoder", "layer 2"), ("decoder", "output")} <= scopes
+    assert {("encoder", "embedding"), ("encoder", "layer 0"), ("encoder", "layer 1"),
+            ("encoder", "final norm"), ("decoder", "layer 1"), ("decoder", "output")} <= scopes
     assert [w.shape for w in model.decoder.cross_weights] == [(4, 2, 3, 6)] * 2
     np.testing.assert_allclose(weights.data, model.decoder.cross_weights[-1].mean(axis=1))
     np.testing.assert_allclose(weights.data.sum(-1), 1)

@@ -74,12 +74,12 @@ def test_the_drawn_step_is_the_decoding_step_with_the_kept_keys_of_the_steps_bef
     np.testing.assert_allclose(run["logits"].data, logits.data, atol=1e-12)
     assert run["token"] == written[2]
     names = run["names"]
-    assert names["layer 1 kept keys"].shape == (1, 2, 2, 4)     # steps 0 and 1, (1, H, t, Dh)
-    assert names["layer 2 kept values"].creator is None         # constants: not drawn back
+    assert names["layer 0 kept keys"].shape == (1, 2, 2, 4)     # steps 0 and 1, (1, H, t, Dh)
+    assert names["layer 1 kept values"].creator is None         # constants: not drawn back
     word = translator.tgt_vocab.token(written[1])
     assert names[f"{word} at position 2"].shape == (1, 1, 8)     # one new token, not the prefix
     for h in range(2):                                          # the named weights are the heads'
-        np.testing.assert_allclose(names[f"layer 2 cross-attention head {h} weights"].data,
+        np.testing.assert_allclose(names[f"layer 1 cross-attention head {h} weights"].data,
                                    model.decoder.cross_weights[-1][:, h], atol=1e-15)
 
 
@@ -88,8 +88,8 @@ def test_the_step_runs_each_head_in_its_scope_and_leaves_the_model_as_it_was(tra
     run = decoder_step(translator, SENTENCE, step=1)
     scopes = {tuple(op.scope) for op in walk([run["loss"]]).ops}
     for sublayer in ("self-attention", "cross-attention"):
-        assert ("layer 2", sublayer, "head 1") in scopes
-    assert ("encoder", "layer 1", "self-attention", "head 0") in scopes
+        assert ("layer 1", sublayer, "head 1") in scopes
+    assert ("encoder", "layer 0", "self-attention", "head 0") in scopes
     assert not any("heads" in path for path in scopes)          # not all heads at once
     assert [m.heads_apart for m in translator.model.modules() if hasattr(m, "heads_apart")] \
         == [False] * 6                                            # back to all at once
@@ -102,26 +102,26 @@ def test_by_default_the_encoder_the_earlier_layers_every_head_and_the_plumbing_a
         translator):
     from seq2seq.commands.draw import decoder_step_drawing, default_collapse
     model = translator.model
-    assert list(default_collapse(model)) == ["encoder", "layer 1", "head 0", "head 1",
+    assert list(default_collapse(model)) == ["encoder", "layer 0", "head 0", "head 1",
                                              *PLUMBING, "final norm"]
     three = transformer_translator(layers=3, heads=4, steps=0).model
-    assert list(default_collapse(three)) == ["encoder", "layer 1", "layer 2", "head 0",
+    assert list(default_collapse(three)) == ["encoder", "layer 0", "layer 1", "head 0",
                                              "head 1", "head 2", "head 3", *PLUMBING,
                                              "final norm"]
     post = transformer_translator(norm="post", steps=0).model     # no final norm to fold
     assert list(default_collapse(post))[-3:] == PLUMBING
     folded = decoder_step_drawing(translator, SENTENCE, step=1).source
-    for box in ("encoder", "layer 1", "head 0", "head 1", *PLUMBING, "final norm"):
+    for box in ("encoder", "layer 0", "head 0", "head 1", *PLUMBING, "final norm"):
         assert f"<B>{box}</B>" in folded or f">{box}<" in folded, box
     assert "Exp()" not in folded                                # the heads' softmax is inside
     assert "ReLU()" not in folded                               # and the feed-forward's ReLU
     assert 'label="cross-attention"' in folded                  # the last layer's frame
-    assert "layer 2 kept keys" in folded
+    assert "layer 1 kept keys" in folded
     assert "(the new token alone, with the keys and values kept from step 0)" in folded
     unfolded = decoder_step_drawing(translator, SENTENCE, step=1,
-                                    collapse=["encoder", "layer 1", "head 0"]).source
-    assert "Exp()" in unfolded and "layer 2 cross-attention head 1 weights" in unfolded
-    assert "layer 2 cross-attention head 0 weights" not in unfolded
+                                    collapse=["encoder", "layer 0", "head 0"]).source
+    assert "Exp()" in unfolded and "layer 1 cross-attention head 1 weights" in unfolded
+    assert "layer 1 cross-attention head 0 weights" not in unfolded
     assert "ReLU()" in unfolded
 
 
@@ -149,9 +149,9 @@ def test_the_default_step_drawing_holds_the_parameters_in_its_folds_and_unfolded
 def test_a_scope_the_step_has_not_is_refused_listing_the_transformer_scopes(translator):
     from seq2seq.commands.draw import decoder_step_drawing
     with pytest.raises(SettingError, match=r"names no scope 'decoder lstm' of this graph; its "
-                       r"scopes: 'embedding', 'positions', 'layer 1', 'self-attention', "
+                       r"scopes: 'embedding', 'positions', 'layer 0', 'self-attention', "
                        r"'projections', 'head 0', 'head 1', 'output', 'cross-attention', "
-                       r"'encoder', 'feed-forward', 'layer 2', 'final norm', 'loss'$"):
+                       r"'encoder', 'feed-forward', 'layer 1', 'final norm', 'loss'$"):
         decoder_step_drawing(translator, SENTENCE, step=1, collapse=["decoder lstm"])
 
 
@@ -170,16 +170,16 @@ def test_the_explorer_page_folds_the_same_scopes_and_holds_every_head(translator
     page = explore_decoder_step(translator, SENTENCE, step=1)
     scopes, folded = page.data["scopes"], page.data["folded"]
     names = sorted({scopes[k][-1] for k in folded})
-    assert names == ["encoder", "feed-forward", "final norm", "head 0", "head 1", "layer 1",
+    assert names == ["encoder", "feed-forward", "final norm", "head 0", "head 1", "layer 0",
                      "output", "projections"]
-    assert ["layer 2", "cross-attention", "head 1"] in scopes    # there to unfold
-    assert [k for k, path in enumerate(scopes) if path == ["layer 2"]][0] not in folded
+    assert ["layer 1", "cross-attention", "head 1"] in scopes    # there to unfold
+    assert [k for k, path in enumerate(scopes) if path == ["layer 1"]][0] not in folded
     assert page.data["title"].endswith("(the new token alone, with the keys and values kept "
                                        "from step 0)")
     assert explore_decoder_step(translator, SENTENCE, step=3).data["title"].endswith(
         "kept from steps 0 to 2)")
     tensors = {t["name"] for t in page.data["tensors"]}
-    assert {"layer 1 kept keys", "layer 2 cross-attention head 0 weights"} <= tensors
+    assert {"layer 0 kept keys", "layer 1 cross-attention head 0 weights"} <= tensors
     with pytest.raises(ValueError, match="max_elements"):       # the LSTM's limits hold
         explore_decoder_step(translator, SENTENCE, step=1, max_elements=-1)
 
@@ -217,7 +217,7 @@ def test_the_grid_has_a_row_per_layer_and_a_column_per_head_labelled_with_the_to
     source, output = ["ね", "こ", " ", "$x^2$"], ["a", "b", "c", "d", "<eos>"]
     figure = plot_layer_heads(weights, source, output, tmp_path / "grid.png", title="abcd")
     panels = [ax for ax in figure.axes if ax.get_images()]
-    assert [ax.get_title() for ax in panels] == [f"layer {i} head {h}" for i in (1, 2, 3)
+    assert [ax.get_title() for ax in panels] == [f"layer {i} head {h}" for i in (0, 1, 2)
                                                  for h in (0, 1)]
     for k, ax in enumerate(panels):
         spec = ax.get_subplotspec()
@@ -297,10 +297,10 @@ def test_draw_and_explore_show_a_transformer_runs_decoder_step_folded_by_layer_a
     capsys.readouterr()
     assert main(["draw", str(out), "--out", str(tmp_path / "step.svg")]) == 0
     dot = (tmp_path / "step.dot").read_text(encoding="utf-8")
-    assert "cross-attention" in dot and "layer 1 kept keys" in dot and "Exp()" not in dot
+    assert "cross-attention" in dot and "layer 0 kept keys" in dot and "Exp()" not in dot
     assert main(["draw", str(out), "--collapse", "encoder", "head 0", "--out",
                  str(tmp_path / "head1.svg")]) == 0
-    assert "layer 1 cross-attention head 1 weights" in (tmp_path / "head1.dot").read_text(
+    assert "layer 0 cross-attention head 1 weights" in (tmp_path / "head1.dot").read_text(
         encoding="utf-8")
     assert main(["explore", str(out), "--step", "1", "--out", str(tmp_path / "step.html")]) == 0
     assert "head 1" in (tmp_path / "step.html").read_text(encoding="utf-8")

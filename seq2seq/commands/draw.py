@@ -192,7 +192,7 @@ def add_step_options(p):
                    "its class ('decoder lstm', or 'decoder gru' for a --rnn GRU), attention, "
                    "output, loss; a Transformer's (default: encoder, the decoder's layers but "
                    "the last, every head, projections, output, feed-forward, final norm): "
-                   "encoder, embedding, positions, 'layer 1', ..., "
+                   "encoder, embedding, positions, 'layer 0', ..., "
                    "self-attention, cross-attention, feed-forward, projections, 'head 0', ..., "
                    "output, 'final norm', loss (an unknown name is an error that lists the "
                    "step's scopes)")

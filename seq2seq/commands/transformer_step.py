@@ -2,13 +2,13 @@
 the scopes folded at first, the heads run apart, and the names of the tensors worth one.
 
 The step is the one decoding runs: the new token alone, whose queries attend the keys and values
-each layer kept from the earlier steps. Those come in as constants ("layer 1 kept keys", ...),
+each layer kept from the earlier steps. Those come in as constants ("layer 0 kept keys", ...),
 as an LSTM's (h, c) does, run without recording; the whole target prefix is not run again. The
 step's scopes:
 
     encoder                   the source through the encoder's blocks, as `encode` runs it
     embedding, positions      the new token's vector, then its position added
-    layer 1 ... layer L       the decoder's blocks; in each: self-attention, cross-attention,
+    layer 0 ... layer L-1     the decoder's blocks; in each: self-attention, cross-attention,
                               feed-forward; in each attention: projections, head 0 ... head H-1,
                               output (the heads' contexts joined, then the output projection)
     final norm                (pre-norm only) then output (the Linear to the logits), loss
@@ -36,13 +36,13 @@ def is_transformer(model):
 
 
 def default_collapse(model):
-    """The encoder, the decoder's layers but the last ("layer 1" ... "layer L-1"), every head
+    """The encoder, the decoder's layers but the last ("layer 0" ... "layer L-2"), every head
     ("head 0" ... "head H-1"), then "projections", "output" (an attention's, where its heads
     join, and the model's last Linear), "feed-forward" and, in a pre-norm model, "final norm"."""
     layers = len(model.decoder.layers)
     heads = model.decoder.layers[0].self_attn.num_heads
     final_norm = ["final norm"] if model.decoder.norm is not None else []
-    return ["encoder", *(f"layer {i}" for i in range(1, layers)),
+    return ["encoder", *(f"layer {i}" for i in range(layers - 1)),
             *(f"head {h}" for h in range(heads)), "projections", "output", "feed-forward",
             *final_norm]
 
@@ -65,11 +65,12 @@ def step_names(loss, state, token_word, position):
     """Names for the tensors of a step's graph (behind `loss`), {name: tensor}: the kept keys and
     values of each layer (the `state` the step started from), the new token's embedding and its
     vector with the position added, and every head's attention weights, named by where they are
-    ("layer 2 cross-attention head 0 weights"; "encoder layer 1 ..." in the encoder)."""
+    ("layer 1 cross-attention head 0 weights"; "encoder layer 0 ..." in the encoder): layers
+    and heads numbered from 0, as their scopes are."""
     graph = walk([loss])
     made = {id(t.creator): t for t in graph.tensors if t.creator is not None}
     names = {}
-    for i, (keys, values) in enumerate(zip(state[0::2], state[1::2]), 1):
+    for i, (keys, values) in enumerate(zip(state[0::2], state[1::2])):
         names[f"layer {i} kept keys"], names[f"layer {i} kept values"] = keys, values
     last = {}                                           # scope path -> its last op
     for op in graph.ops:

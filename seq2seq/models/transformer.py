@@ -104,7 +104,7 @@ def positions_of(ids, padding_idx):
 
 class Encoder(nn.Module):
     """src (B, S) ids -> memory (B, S, d): the embedding, then the blocks, each in its scope
-    ("layer 1", "layer 2", ...), and for pre-norm a final LayerNorm (scope "final norm")."""
+    ("layer 0", "layer 1", ...), and for pre-norm a final LayerNorm (scope "final norm")."""
 
     def __init__(self, vocab_size, d_model, heads, layers, d_ff, dropout, norm, positions,
                  max_len, padding_idx, block=None):
@@ -188,11 +188,12 @@ class Decoder(nn.Module):
 
 
 def named_blocks(block, layers, d_model, heads, d_ff, dropout, norm):
-    """`layers` blocks, scoped "layer 1", "layer 2", ... (a drawing folds each)."""
+    """`layers` blocks, scoped "layer 0", "layer 1", ... (a drawing folds each): numbered from 0
+    as their parameters are (`encoder.layers.0.`), and as PyTorch numbers them, heads too."""
     blocks = [block(d_model, heads, d_ff, dropout, norm_first=(norm == "pre"))
               for _ in range(layers)]
     for i, b in enumerate(blocks):
-        b.scope_name = f"layer {i + 1}"
+        b.scope_name = f"layer {i}"
     return blocks
 
 

@@ -13,9 +13,10 @@ rows and for all content words'. Each layer's mean over its heads is measured to
 layer's is what `translate` draws (Translation.weights).
 
 A head's rows are those decoding wrote (Translator.cross_attention: the tokens written, run
-through the decoder again, which the causal mask makes the same rows). Heads are numbered from 0
-in each layer, as the drawings name them ("layer 2 head 1"); a head's number means nothing
-across seeds: each seed's model sorts its heads its own way.
+through the decoder again, which the causal mask makes the same rows). Layers and heads are
+numbered from 0, as the drawings name them ("layer 1 head 1": the second layer's second head)
+and as PyTorch does; a head's number means nothing across seeds: each seed's model sorts its
+heads its own way.
 
 Writes OUT/seed-0/, OUT/seed-1/, ... (run folders, as `train` makes them), head-alignments.json
 and, with --plot, head-alignments.png (plots.plot_head_alignments: the best head for the crossing
@@ -54,17 +55,17 @@ def head_config(out, seed, epochs=8):
 
 
 def measure_heads(translations, weights, references, layers, heads):
-    """{"layer l head h" and "layer l mean": alignments.measure of those weights}, l from 1, h
-    from 0, for a model of `layers` layers of `heads` heads. `weights`: one (L, H, T, S) array
-    per translation (Translator.cross_attention), or None for one that is not its reference
-    (measure skips those)."""
+    """{"layer l head h" and "layer l mean": alignments.measure of those weights}, l and h from
+    0 (as the drawings' scopes), for a model of `layers` layers of `heads` heads. `weights`: one
+    (L, H, T, S) array per translation (Translator.cross_attention), or None for one that is not
+    its reference (measure skips those)."""
     result = {}
     for layer in range(layers):
         for head in [*range(heads), None]:                              # None: their mean
             views = [t if w is None else dataclasses.replace(t, weights=(        # (T, S)
                 w[layer].mean(axis=0) if head is None else w[layer, head]))
                 for t, w in zip(translations, weights)]
-            name = f"layer {layer + 1} " + ("mean" if head is None else f"head {head}")
+            name = f"layer {layer} " + ("mean" if head is None else f"head {head}")
             result[name] = measure("toy-ja-en", views, references)
     return result
 
@@ -130,8 +131,8 @@ def example_to_draw(translations, weights, right, best):
     translation = drawn[0]
     w = weights[translations.index(translation)]                       # (L, H, T, S)
     layer, head = (int(word) for word in best.split()[1::2])
-    return ([dataclasses.replace(translation, weights=w[layer - 1, head]),
-             dataclasses.replace(translation, weights=w[layer - 1].mean(axis=0))],
+    return ([dataclasses.replace(translation, weights=w[layer, head]),
+             dataclasses.replace(translation, weights=w[layer].mean(axis=0))],
             [f"{best} (the best for the crossing verb)",
              f"layer {layer}, the mean of its {w.shape[1]} heads"])
 
