@@ -236,20 +236,28 @@ function setZoom() {
 }
 
 // Scroll the graph so that the current op is in view with its inputs and its output (the
-// boxes drawn for them), when they all fit; otherwise so that the op is, at least. Nothing
+// boxes drawn for them), when they all fit; otherwise so that the op is, at least. At step 0
+// (the page opens there) the root is, where backward starts, with the op that made it (step
+// 1's): a model's drawing is thousands of pixels tall, and its root is at the foot. Nothing
 // moves while they are in view already.
 var MARGIN = 16;
+function opBox(j) {             // an op's box, or that of the folded scope it is drawn in
+  return drawing.boxes["op" + j] || drawing.boxes["scope" + visible.group[j]];
+}
 function scrollToCurrent() {
-  var k = state.step;
-  if (k === 0) return;
-  var step = steps[k - 1], id = "op" + step.op;
-  if (!drawing.boxes[id]) id = "scope" + visible.group[step.op];
-  var box = drawing.boxes[id], holder = document.getElementById("graph");
+  var k = state.step, holder = document.getElementById("graph"), box, near;
+  if (k === 0) {
+    box = drawing.boxes["t" + DATA.root];
+    near = steps.length && opBox(steps[0].op) ? [box, opBox(steps[0].op)] : [box];
+  } else {
+    var step = steps[k - 1];
+    box = opBox(step.op);
+    near = [box];
+    ops[step.op].inputs.concat([step.output]).forEach(function (x) {
+      if (drawing.boxes["t" + x]) near.push(drawing.boxes["t" + x]);
+    });
+  }
   if (!box) return;
-  var near = [box];
-  ops[step.op].inputs.concat([step.output]).forEach(function (x) {
-    if (drawing.boxes["t" + x]) near.push(drawing.boxes["t" + x]);
-  });
   // Where the drawing's (0, 0) is inside the scrolled area, in pixels.
   var page = holder.getBoundingClientRect(), drawn = view.svg.getBoundingClientRect();
   var z = state.zoom;
