@@ -1,0 +1,105 @@
+"""minigrad.debug.local_names: each tensor made in its block named by the local variable of the
+learner's code that held it when a function returned (innermost first), for the explorer."""
+
+import sys
+
+import numpy as np
+
+from minigrad import Tensor, debug, nn
+
+
+def gate(x, w):
+    pre = x @ w                                 # a local of the innermost function
+    out = pre.sigmoid()
+    return out
+
+
+def layer(x, w):
+    hidden = gate(x, w)                         # `out` in gate: the innermost name wins
+    scaled = hidden * 2.0
+    return scaled
+
+
+def test_the_innermost_function_names_each_tensor_and_minigrads_own_frames_do_not():
+    x = Tensor(np.ones((2, 3)), requires_grad=True)
+    w = Tensor(np.ones((3, 2)), requires_grad=True)
+    with debug.local_names() as found:
+        y = layer(x, w)
+    assert found["pre"] is y.creator.inputs[0].creator.inputs[0]
+    assert found["out"] is y.creator.inputs[0]
+    assert found["scaled"] is y
+    assert found["x"] is x and found["w"] is w
+    assert "hidden" not in found                # the same tensor as `out`, named inside first
+    assert "self" not in found and "result" not in found     # (Tensor's own methods: skipped)
+
+
+def test_a_name_held_by_several_tensors_is_numbered_in_the_order_they_were_named():
+    x = Tensor(np.ones(2), requires_grad=True)
+    with debug.local_names() as found:
+        first = gate(x.reshape(1, 2), Tensor(np.ones((2, 2))))
+        second = gate(first, Tensor(np.ones((2, 2))))
+    assert found["out #1"] is first and found["out #2"] is second
+    assert "out" not in found
+
+
+def test_the_block_of_the_with_statement_names_what_is_left():
+    x = Tensor(np.ones((2, 3)), requires_grad=True)
+    w = Tensor(np.ones((3, 2)), requires_grad=True)
+    with debug.local_names() as found:
+        y = gate(x, w)
+        total = y.sum()
+    assert found["out"] is y                    # named inside gate first
+    assert found["total"] is total              # named by this test's own locals, at the end
+
+
+def test_the_layers_of_minigrad_nn_are_the_learners_code():
+    cell = nn.LSTMCell(2, 3)
+    x = Tensor(np.ones((1, 2), dtype=np.float32), requires_grad=True)
+    with debug.local_names() as found:
+        h, c = cell(x, None)
+    assert {"gates", "i", "f", "g", "o"} <= set(found)
+    assert found["c"] is c and found["h"] is h
+
+
+def test_any_previous_profile_function_keeps_running_and_comes_back():
+    calls = []
+
+    def previous(frame, event, arg):
+        calls.append(event)
+
+    sys.setprofile(previous)
+    try:
+        with debug.local_names() as found:
+            y = gate(Tensor(np.ones((1, 2))), Tensor(np.ones((2, 2))))
+        assert sys.getprofile() is previous
+    finally:
+        sys.setprofile(None)
+    assert "return" in calls and found["out"] is y
+
+
+def test_names_come_out_the_same_every_run():
+    def run():
+        with debug.local_names() as found:
+            layer(Tensor(np.ones((2, 3))), Tensor(np.ones((3, 2))))
+        return list(found)
+    assert run() == run() == ["pre", "out", "scaled", "x", "w"]     # (parameters last)
+
+
+def test_a_functions_parameters_name_only_what_no_other_variable_names():
+    def norm(v):
+        return v / 2.0
+
+    x = Tensor(np.ones(2), requires_grad=True)
+    with debug.local_names() as found:
+        tripled = x * 3.0
+        y = norm(tripled)                       # v in norm: tripled here wins
+        z = norm(x * 2.0)                       # v: its only name
+    assert found["tripled"] is tripled and found["y"] is y and found["x"] is x
+    assert found["v"] is z.creator.inputs[0]
+
+
+def test_modules_machinery_names_no_parameter():
+    cell = nn.LSTMCell(2, 3)
+    with debug.local_names() as found:
+        cell(Tensor(np.ones((1, 2), dtype=np.float32)), None)
+    assert "value" not in found                 # (Module's walk over its attributes)
