@@ -36,16 +36,18 @@ def explore_attention_step(query=None, keys=None, values=None, hard=False, predi
     """The explorer (minigrad.viz.Explorer) of one attention step, the worked example unless
     query, keys and values are given. Its root is the context when that is one number, else
     the gradient arriving at the context is ones (the gradients of sum(context))."""
+    from minigrad.debug import local_names
     from minigrad.viz import explore
 
     if query is None:
         query, keys, values = worked_example()
-    _, _, context = attention_step(query, keys, values, hard)
+    with local_names() as found:                # scores, weights, context...
+        _, _, context = attention_step(query, keys, values, hard)
     grad = None if context.size == 1 else np.ones_like(context.data)     # d sum(context)
     if title is None:
         title = "One attention step, " + ("hard (argmax)" if hard else "soft (softmax)")
         title += ": backward, op by op" + ("" if grad is None else " (of sum(context))")
-    return explore(context, grad=grad, predict=predict, title=title)
+    return explore(context, grad=grad, variables=found, predict=predict, title=title)
 
 
 def add_command(commands):

@@ -87,10 +87,12 @@ def explore_self_attention(heads=HEADS, causal=False, block=False, predict=False
                            positions=POSITIONS, seed=0, composed=False, title=None):
     """The explorer (minigrad.viz.Explorer) of self_attention_step's backward pass; in predict
     mode it asks at the ops transformer_questions chooses."""
+    from minigrad.debug import local_names
     from minigrad.viz import explore
 
-    loss, model, x, residuals = self_attention_step(heads, causal, block, d_model, positions,
-                                                    seed, composed)
+    with local_names() as found:                # scores, weights, context... of each head
+        loss, model, x, residuals = self_attention_step(heads, causal, block, d_model,
+                                                        positions, seed, composed)
     if title is None:
         what = ("A pre-norm encoder block" + (", its layer norms from primitive ops" if composed
                                               else "") if block else
@@ -98,7 +100,8 @@ def explore_self_attention(heads=HEADS, causal=False, block=False, predict=False
         title = (f"{what}: {heads} head{'s' if heads > 1 else ''}, {positions} positions, "
                  f"d_model {d_model}{', causal' if causal else ''}; backward of sum(r * y)")
     at = transformer_questions(residuals) if predict else None
-    return explore(loss, names=model, predict=predict, predict_at=at, title=title)
+    return explore(loss, names=model, variables=found, predict=predict, predict_at=at,
+                   title=title)
 
 
 def transformer_questions(residuals):

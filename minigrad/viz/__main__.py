@@ -87,11 +87,14 @@ def lstm_cell_asks(op):
 def explore_lstm_cell(config=LSTMCellConfig(), predict=False):
     """The explorer of one LSTM step (lstm_cell_step): its backward pass, op by op. In predict
     mode the cell of primitive ops asks where `lstm_cell_asks` says."""
+    from minigrad.debug import local_names
     from minigrad.viz import explore
 
-    loss, cell, title = lstm_cell_step(config)
+    with local_names() as found:                    # the cell's gates, i, f, g, o, ...
+        loss, cell, title = lstm_cell_step(config)
     asks = lstm_cell_asks if predict and not config.fused else None
-    return explore(loss, names=cell, collapse=["lstm cell"] if config.collapse else None,
+    return explore(loss, names=cell, variables=found,
+                   collapse=["lstm cell"] if config.collapse else None,
                    predict=predict, predict_at=asks,
                    title=title.replace("values, and gradients", "backward"))
 

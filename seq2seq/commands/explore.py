@@ -39,9 +39,11 @@ def explore_decoder_step(translator, sentence, step=0, collapse=None,
     from primitive ops, start folded. In predict mode a Transformer's step asks where
     transformer_step.predict_questions chooses, with "head 0" unfolded unless `collapse` is
     given; an LSTM's where the general rule does."""
+    from minigrad.debug import local_names
     from minigrad.viz import explore
 
-    run = decoder_step(translator, sentence, step)
+    with local_names() as found:                # the model's variables: scores, weights, ...
+        run = decoder_step(translator, sentence, step)
     chosen = collapse
     collapse = step_collapse(translator.model, run["loss"], collapse)
     names = dict(translator.model.named_parameters())
@@ -54,9 +56,10 @@ def explore_decoder_step(translator, sentence, step=0, collapse=None,
         if chosen is None:                      # the first head of each attention unfolded
             collapse = predict_collapse(collapse)
         at = predict_questions(run["loss"], collapse)
-    return explore(run["loss"], names=names, collapse=collapse + sorted(time_steps),
-                   predict=predict, predict_at=at, title=title, max_elements=max_elements,
-                   max_bytes=max_bytes, max_ops=max_ops)
+    return explore(run["loss"], names=names, variables=found,
+                   collapse=collapse + sorted(time_steps), predict=predict, predict_at=at,
+                   title=title, max_elements=max_elements, max_bytes=max_bytes,
+                   max_ops=max_ops)
 
 
 def add_command(subparsers):

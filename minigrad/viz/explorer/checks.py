@@ -1,7 +1,7 @@
 """The checks on `explore()`'s arguments, before any work: each bad argument is one line that
 names it and says what is wrong, rather than a page that is empty, or wrong, without a word.
 
-    check_arguments(...)      every argument but `collapse` (see check_collapse)
+    check_arguments(...)      every argument but `collapse` and `variables` (check_names)
     check_collapse(ops, collapse)
                               scope names that exist in the graph (the error lists those that
                               do; `seq2seq draw` and `seq2seq explore` check theirs with it too)
@@ -28,7 +28,7 @@ def check_arguments(root, grad, names, predict, predict_at, title, max_elements,
                          "has no op to step through: explore a tensor computed from it, such as "
                          "(x * 2).sum()")
     _check_grad(root, grad)
-    _check_names(names)
+    check_names(names)
     if not isinstance(predict, (bool, np.bool_)):
         raise TypeError(f"explore: predict must be True or False, not {predict!r}")
     _check_predict_at(predict_at)
@@ -58,19 +58,21 @@ def _check_grad(root, grad):
                          "gradients that flow from it, so it must be finite")
 
 
-def _check_names(names):
-    if names is None or hasattr(names, "named_parameters"):
+def check_names(names, what="names"):
+    """`names` (or `variables`): None, a dict {name: tensor}, or (names only) a Module."""
+    if names is None or (what == "names" and hasattr(names, "named_parameters")):
         return
     if not isinstance(names, Mapping):
-        raise TypeError(f"explore: names must be a dict {{name: tensor}} or a Module, not "
+        module = " or a Module" if what == "names" else ""
+        raise TypeError(f"explore: {what} must be a dict {{name: tensor}}{module}, not "
                         f"{type(names).__name__}")
     for name, t in names.items():
         if not isinstance(name, str):
-            raise TypeError(f"explore: names' keys are the labels, strings, not "
+            raise TypeError(f"explore: {what}' keys are the labels, strings, not "
                             f"{type(name).__name__} ({name!r})")
         if not isinstance(t, Tensor):
-            raise TypeError(f"explore: names[{name!r}] is a {type(t).__name__}, not a Tensor")
-        check_text("names' key", name)
+            raise TypeError(f"explore: {what}[{name!r}] is a {type(t).__name__}, not a Tensor")
+        check_text(f"{what}' key", name)
 
 
 def check_text(what, text):

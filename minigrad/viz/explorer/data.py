@@ -11,10 +11,12 @@ The data (a dict, written into the page as JSON):
 
     title, root             the caption; the index of the root tensor
     tensors                 in topological order (each after its inputs), constants included:
-                            name, kind (parameter, input, constant, intermediate, root), shape,
-                            dtype, values (an array index), creator (an op index or None),
-                            needs_grad, grad (the gradient the walk handed out for it, after
-                            hooks), terms: [[step, term, total so far], ...] as they arrived
+                            name ("" if none), label (names.py: never empty, never
+                            another tensor's), kind (parameter, input, constant,
+                            intermediate, root), shape, dtype, values (an array index),
+                            creator (an op index or None), needs_grad, grad (the gradient
+                            the walk handed out for it, after hooks), terms: [[step, term,
+                            total so far], ...] as they arrived
     ops                     in the order of the tensors they made: type, title (with settings),
                             rule (the docstring's formula and derivative), inputs, output,
                             scope, arguments (the label of each input's arrow), saved, step
@@ -34,9 +36,10 @@ from minigrad.graph import walk
 from minigrad.tensor import Tensor
 from minigrad.versions import saved_arrays
 from minigrad.viz import labels
-from minigrad.viz.dot import _known_names, check_scope_depth
+from minigrad.viz.dot import check_scope_depth
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
 from minigrad.viz.explorer.checks import check_collapse, collapse_names
+from minigrad.viz.explorer.names import tensor_names
 from minigrad.viz.labels import argument_labels
 from minigrad.viz.plan import tensor_kind
 
@@ -52,7 +55,7 @@ class Graph:
     the Python objects behind it, for the predict questions (`tensors`, `ops`, `steps`)."""
 
     def __init__(self, root, grad=None, names=None, collapse=None, title=None,
-                 max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES, max_ops=MAX_OPS):
+                 max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES, max_ops=MAX_OPS, variables=None):
         if not isinstance(root, Tensor):
             raise TypeError(f"explore: root must be a Tensor, not {type(root).__name__}")
         graph = walk([root])
@@ -71,9 +74,9 @@ class Graph:
                         if t.creator is not None}
         self.users = graph.users                        # id(tensor) -> [(op, position)]
         self.arrays = ArrayTable(max_elements, max_bytes)
-        known = _known_names(graph, names)
-        tensor_records = [self.tensor_record(t, known.get(id(t)), t is root, graph.users)
-                          for t in self.tensors]
+        tensor_records = [self.tensor_record(t, name, label, t is root, graph.users)
+                          for t, (name, label) in zip(self.tensors,
+                                                      tensor_names(graph, names, variables))]
         op_records = [self.op_record(op) for op in self.ops]
         self.steps = []                 # (op, output, grad_y, grads_in, totals) per step
         self.grads = {}                 # id(tensor) -> its gradient as handed on (after hooks)
@@ -89,9 +92,10 @@ class Graph:
         self.data["arrays"] = self.arrays.finish(first)
         return self.data
 
-    def tensor_record(self, t, name, is_root, users):
+    def tensor_record(self, t, name, label, is_root, users):
         creator = t.creator
-        return {"name": name or "", "kind": tensor_kind(t, is_root), "shape": list(t.shape),
+        return {"name": name, "label": label, "kind": tensor_kind(t, is_root),
+                "shape": list(t.shape),
                 "dtype": str(t.dtype), "values": self.arrays.add(t.data),
                 "creator": None if creator is None else self.op_index[id(creator)],
                 "needs_grad": bool(t.requires_grad),

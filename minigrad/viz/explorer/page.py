@@ -21,7 +21,7 @@ from minigrad.files import atomic_write, exists_message
 from minigrad.settings import check_number
 from minigrad.viz.explorer import predict as predict_mode
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
-from minigrad.viz.explorer.checks import check_arguments, check_text
+from minigrad.viz.explorer.checks import check_arguments, check_names, check_text
 from minigrad.viz.explorer.data import MAX_OPS, Graph
 
 SUFFIXES = (".html", ".htm")
@@ -36,8 +36,9 @@ SCRIPT = ("script/state.js", "script/visible.js", "script/graph.js", "script/pan
           "script/predict.js", "script/hint.js", "script/summary.js", "explorer.js")
 
 
-def explore(root, *, grad=None, names=None, collapse=None, predict=False, predict_at=None,
-            title=None, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES, max_ops=MAX_OPS):
+def explore(root, *, grad=None, names=None, variables=None, collapse=None, predict=False,
+            predict_at=None, title=None, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES,
+            max_ops=MAX_OPS):
     """An `Explorer` of the backward pass from `root`: the graph with its values, then every
     step of the engine's own backward walk (`minigrad.autograd.backward_walk`), one op at a
     time. No `.grad` is set anywhere. The tensors' hooks (`register_hook`) run, once, as in
@@ -47,6 +48,10 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
     root          a tensor: a single number, or any shape with `grad`, the gradient arriving
                   at it
     names         labels for tensors: a dict {name: tensor}, or a Module (its parameters)
+    variables     labels for the tensors that have none (no `name` of their own, none in
+                  `names`): the {name: tensor} of `minigrad.debug.local_names()`, your local
+                  variables. The op's name labels the rest ("MatMul's output"); a label that
+                  several tensors have is numbered ("h #1", "h #2": explorer/names.py)
     collapse      scope names drawn folded at first (the page folds and unfolds any scope)
     predict       predict mode: at chosen steps the page asks for one element of a gradient
                   before showing it (see minigrad/viz/explorer/predict.py)
@@ -66,10 +71,12 @@ def explore(root, *, grad=None, names=None, collapse=None, predict=False, predic
                   browser would take long to lay it out (minigrad/viz/explorer/data.py, MAX_OPS)
     """
     check_arguments(root, grad, names, predict, predict_at, title, max_elements, max_bytes)
+    check_names(variables, "variables")
     check_number("max_ops", max_ops, low=1, integer=True, where="explore")
-    graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes, max_ops)
+    graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes, max_ops,
+                  variables=variables)
     for t in graph.data["tensors"]:                 # (tensors' own names, and scopes, too)
-        check_text("a tensor's name", t["name"])
+        check_text("a tensor's name", t["label"])
     for path in graph.data["scopes"]:
         check_text("a scope's name", path[-1])
     asked = predict or predict_at is not None

@@ -65,6 +65,7 @@ function shapeText(shape) {
 
 function tensorName(i) {
   var t = tensors[i];
+  if (t.label) return t.label;          // never another tensor's (explorer/names.py)
   if (t.name) return t.name;
   if (t.creator !== null) return ops[t.creator].type + "'s output";
   return t.needs_grad ? "a leaf" : "a constant";
