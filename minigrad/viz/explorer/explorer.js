@@ -157,10 +157,13 @@ function current() {
 }
 
 function zoom(factor) {
-  state.zoom = Math.max(0.2, Math.min(3, state.zoom * factor));
+  zoomedByHand = true;
+  state.zoom = Math.max(ZOOM_LIMITS[0], Math.min(ZOOM_LIMITS[1], state.zoom * factor));
   setZoom();
   scrollToCurrent();
 }
+
+window.addEventListener("resize", function () { if (!zoomedByHand) setZoom(); });
 
 document.addEventListener("keydown", function (event) {
   var typing = event.target && event.target.tagName === "INPUT" &&

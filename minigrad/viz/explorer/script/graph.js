@@ -230,9 +230,18 @@ function showBox(b, k, step, asked) {
   setAttr(b.g, "class", classes.join(" "));
 }
 
+// Until the learner zooms (- and +), the graph is drawn as wide as its column, no wider, so
+// that no box runs on under the panel; zoomed in, the column scrolls.
+var ZOOM_LIMITS = [0.2, 3], zoomedByHand = false;
 function setZoom() {
-  view.svg.setAttribute("width", view.width * state.zoom);
-  view.svg.setAttribute("height", view.height * state.zoom);
+  for (var pass = 0; pass < (zoomedByHand ? 1 : 2); pass++) {   // (the second pass: the
+    if (!zoomedByHand) {                                        // room left by a scrollbar
+      var room = document.getElementById("graph").clientWidth - 2;     // the first made)
+      state.zoom = Math.max(ZOOM_LIMITS[0], Math.min(1, room / view.width));
+    }
+    view.svg.setAttribute("width", view.width * state.zoom);
+    view.svg.setAttribute("height", view.height * state.zoom);
+  }
 }
 
 // Scroll the graph so that the current op is in view with its inputs and its output (the

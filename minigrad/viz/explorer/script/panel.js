@@ -16,7 +16,7 @@ function el(tag, attrs, children) {
 // every number, exactly, on demand.
 function arrayView(ref, forward) {
   var a = arrays[ref], box = el("div", {"class": forward ? "array forward" : "array"});
-  box.appendChild(el("pre", {"class": "values", text: a.lines.join("\n")}));
+  box.appendChild(el("pre", {"class": "values", text: shownLines(a).join("\n")}));
   var head = a.head === "" ? [] : a.head.split(",").map(fourDigits);    // (every digit: below)
   if (a.size > head.length) {                   // a summary above: the first values too
     box.appendChild(el("div", {"class": "note", text: shapeText(a.shape) + " " + a.dtype +
@@ -44,6 +44,60 @@ function arrayView(ref, forward) {
     "; norm " + a.norm.toPrecision(6))}), el("pre", {"class": "full", text: rows.join("\n")})]);
   box.appendChild(details);
   return box;
+}
+
+// A column (n, 1) as a column. The drawing's boxes write it on one line, to stay small, and
+// so do the lines Python wrote for them (labels.value_lines); here, one number per line.
+function shownLines(a) {
+  var column = a.shape.length > 1 && a.shape[a.shape.length - 1] === 1 && a.size > 1;
+  if (!column || a.lines.length !== 1) return a.lines;        // (a summary has two lines)
+  var numbers = a.lines[0].split("  "), width = 0;
+  numbers.forEach(function (v) { width = Math.max(width, v.length); });
+  return numbers.map(function (v) { return " ".repeat(width - v.length) + v; });
+}
+
+// An op's rule, wrapped only between terms: each term is kept whole (white-space: pre), so
+// that a sign stays with its term (-dL/dy never ends a line with "-"), a shape such as
+// (..., n, k) is never split, and an operator starts the line after a break, with the term
+// it applies to ("= -dL/dy", "* a", "/ b**2").
+function ruleView(lines) {
+  var box = el("pre", {"class": "rule"});
+  lines.forEach(function (line, n) {
+    if (n) box.appendChild(document.createTextNode("\n"));
+    var indent = line.match(/^\s*/)[0];
+    if (indent) box.appendChild(document.createTextNode(indent));
+    ruleTerms(line.slice(indent.length)).forEach(function (part) {
+      if (part.term) box.appendChild(el("span", {"class": "term", text: part.term}));
+      if (part.space) box.appendChild(document.createTextNode(part.space));
+    });
+  });
+  return box;
+}
+
+// A line of a rule as [{term, space}, ...]: split at the spaces outside brackets, an
+// operator ("=", "*", "->") or a label ("A:") joined to the term after it.
+function ruleTerms(line) {
+  var words = [], depth = 0, word = "", space = "";
+  for (var n = 0; n < line.length; n++) {
+    var c = line[n];
+    if (c === " " && depth === 0) { space += c; continue; }
+    if (space) { words.push({term: word, space: space}); word = ""; space = ""; }
+    if ("([{".indexOf(c) >= 0) depth++;
+    if (")]}".indexOf(c) >= 0) depth = Math.max(0, depth - 1);
+    word += c;
+  }
+  if (word) words.push({term: word, space: ""});
+  var parts = [];
+  words.forEach(function (w) {
+    var last = parts[parts.length - 1];
+    if (last && (/^[-+*\/@=<>:]+$/.test(last.term) || /:$/.test(last.term))) {
+      last.term += last.space + w.term;           // (one space or several: as written)
+      last.space = w.space;
+    } else {
+      parts.push({term: w.term, space: w.space});
+    }
+  });
+  return parts;
 }
 
 // The index of the row holding flat element `at` of an array of `shape`: "[0, 25, :]".
@@ -76,7 +130,7 @@ function drawPanel() {
   if (op.scope.length) panel.appendChild(el("div", {"class": "note",
                                                     text: "in " + op.scope.join(" \u203a ")}));
   panel.appendChild(el("h3", {text: "The op's rule (its docstring)"}));
-  panel.appendChild(el("pre", {"class": "rule", text: op.rule.join("\n")}));
+  panel.appendChild(ruleView(op.rule));
   panel.appendChild(el("h3", {text: "Arriving at its output, " + tensorName(step.output) +
                                     " " + shapeText(tensors[step.output].shape)}));
   panel.appendChild(arrayView(step.grad_y));
