@@ -103,3 +103,11 @@ def test_modules_machinery_names_no_parameter():
     with debug.local_names() as found:
         cell(Tensor(np.ones((1, 2), dtype=np.float32)), None)
     assert "value" not in found                 # (Module's walk over its attributes)
+
+
+def test_pythons_own_and_numpys_functions_name_nothing():
+    import copy
+    held = [Tensor(np.ones(2))]                 # in no variable of this test
+    with debug.local_names() as found:
+        copy.copy(held[0])                      # copy.copy(x): Python's own, not yours
+    assert found == {}

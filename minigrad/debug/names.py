@@ -8,12 +8,15 @@
 
 import os
 import sys
+import sysconfig
 
 from minigrad.debug.watch import MINIGRAD
 from minigrad.tensor import Tensor
 
 LAYERS = os.path.join(MINIGRAD, "nn")       # minigrad's layers: a learner reads them as a model,
 MODULE = os.path.join(LAYERS, "module.py")  # but not Module's machinery (finding parameters)
+LIBRARIES = tuple(os.path.abspath(sysconfig.get_paths()[kind]) + os.sep   # Python's own
+                  for kind in ("stdlib", "platstdlib", "purelib", "platlib"))   # and NumPy
 
 
 class local_names:
@@ -25,9 +28,9 @@ class local_names:
       whatever the caller calls it. The block's own variables (`h` here) name what is left.
     - A function's parameters come last: `def attend(x)` names what it is given `x` only if no
       other variable held it (as the state an RNN's loop passes from step to step).
-    - Your code is any file outside minigrad, and minigrad's layers (minigrad/nn: lstm_cell's
-      i, f, g, o); minigrad's engine (Tensor's methods, the ops, Module's machinery) names
-      nothing.
+    - Your code is any file outside minigrad and the installed libraries (NumPy, Python's own),
+      and minigrad's layers (minigrad/nn: lstm_cell's i, f, g, o); minigrad's engine (Tensor's
+      methods, the ops, Module's machinery) names nothing.
     - A name that several tensors had is numbered in the order they got it: an LSTM run over
       three steps gives `h #1`, `h #2`, `h #3`. Same code, same names, every run.
 
@@ -43,8 +46,18 @@ class local_names:
         self._previous = None
 
     def __enter__(self):
-        self._previous = sys.getprofile()
-        sys.setprofile(self._profile)
+        self._previous = previous = sys.getprofile()
+        yours, is_yours, note = self._yours, self._is_yours, self._note
+
+        def profile(frame, event, arg):     # (called on every call and return: kept short,
+            if previous is not None:        # its names local, the kind of a code cached)
+                previous(frame, event, arg)
+            if event == "return":
+                code = frame.f_code
+                if yours.get(code) or (code not in yours and is_yours(code)):
+                    note(frame.f_locals, code.co_varnames[:code.co_argcount
+                                                          + code.co_kwonlyargcount])
+        sys.setprofile(profile)
         return self.found
 
     def __exit__(self, *exc):
@@ -55,15 +68,8 @@ class local_names:
         self.found.update(numbered(self._named.values()))
         return False
 
-    def _profile(self, frame, event, arg):
-        if self._previous is not None:
-            self._previous(frame, event, arg)
-        if event == "return" and self._is_yours(frame.f_code):
-            code = frame.f_code                     # its parameters: kept apart
-            self._note(frame.f_locals, code.co_varnames[:code.co_argcount
-                                                        + code.co_kwonlyargcount])
-
     def _note(self, variables, parameters=()):
+        """Name the tensors among `variables` not named yet (by a parameter's name: apart)."""
         for name, value in variables.items():
             if isinstance(value, Tensor) and id(value) not in self._named:
                 kept = self._passed if name in parameters else self._named
@@ -74,7 +80,7 @@ class local_names:
             file = os.path.abspath(code.co_filename)
             layer = file.startswith(LAYERS + os.sep) and file != MODULE
             engine = file.startswith(MINIGRAD + os.sep) and not layer
-            self._yours[code] = not engine and not file.startswith("<frozen")
+            self._yours[code] = not (engine or file.startswith(LIBRARIES + ("<frozen",)))
         return self._yours[code]
 
 
