@@ -119,6 +119,8 @@ def test_the_keys_walk_every_step_showing_the_engines_numbers(tmp_path, open_pag
         for got, grad, total_got, total in zip(now["input_grads"], expected.grads,
                                                now["totals"], expected.totals):
             assert same(got, grad) and same(total_got, total)
+        assert same(now["output_value"], expected.output.data)   # the forward values too
+        assert all(same(got, x.data) for got, x in zip(now["input_values"], expected.inputs))
         assert page.locator("#step h2").inner_text().startswith(f"Step {expected.number}:")
     page.keyboard.press("ArrowRight")                   # the last step stays the last
     assert state(page) == len(engine)

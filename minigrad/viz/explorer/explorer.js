@@ -24,7 +24,8 @@
 // window.explorer (documented in docs/exploring-backprop.md):
 //   step, steps          the step shown (0: the forward pass; k: the k-th op backward visits)
 //   next(), prev(), first(), last(), goto(k)
-//   current()            {number, op, type, scope, output, inputs, output_grad, input_grads,
+//   current()            {number, op, type, scope, output, inputs (names), output_value,
+//                         input_values (the forward values), output_grad, input_grads,
 //                         totals}: the engine's numbers as nested arrays (null where an array
 //                         was too large to embed, or where no gradient flows)
 //   fold(scope), unfold(scope), folded()      a scope name, or a path of names
@@ -147,11 +148,14 @@ function current() {
   var k = state.step;
   if (k === 0) {
     return {number: 0, op: null, type: null, scope: [], output: tensorName(DATA.root),
-            inputs: [], output_grad: null, input_grads: [], totals: []};
+            inputs: [], output_value: nested(tensors[DATA.root].values), input_values: [],
+            output_grad: null, input_grads: [], totals: []};
   }
   var step = steps[k - 1], op = ops[step.op];
   return {number: k, op: op.title, type: op.type, scope: op.scope.slice(),
           output: tensorName(step.output), inputs: op.inputs.map(tensorName),
+          output_value: nested(tensors[step.output].values),
+          input_values: op.inputs.map(function (i) { return nested(tensors[i].values); }),
           output_grad: nested(step.grad_y), input_grads: step.grads.map(nested),
           totals: step.totals.map(nested)};
 }
