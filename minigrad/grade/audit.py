@@ -16,8 +16,9 @@ one).
 - `gc.get_objects` and its kin are refused: they reach the hook's own data;
 - no file can be written, moved or removed outside the temporary folder: a graded file that
   rewrote the grader's code (or numpy's) on disk would pass its next grading, and others';
-- `sys.setprofile` called from outside minigrad's own files is noted: it would switch off the
-  watch for the project's own versions of the piece (answers.py); so is `sys.settrace` (a
+- `sys.setprofile` called from outside minigrad's own code (trusted.py: its code objects, not
+  the file a code object names) is noted: it would switch off the watch for the project's own
+  versions of the piece (answers.py); so is `sys.settrace` (a
   trace function runs inside this hook, between its check of a path and the open), and
   replacing the `__code__` of a function of the grader or the project (other code may:
   asyncio replaces one of its own when imported);
@@ -37,12 +38,11 @@ import functools
 import os
 import sys
 import tempfile
-import threading
 
-from minigrad.debug.watch import MINIGRAD
 from minigrad.grade.paths import placed, plain_arguments, readers_changed, real, snapshot
 from minigrad.grade.readable import readable_places, unreadable
 from minigrad.grade.torch_files import import_refused
+from minigrad.grade.trusted import THREADING, own_code, trusted_frame
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
@@ -55,7 +55,6 @@ CHANGE_EVENTS = {"os.rename": (0, 1), "os.remove": (0,), "os.rmdir": (0,), "os.m
                  "shutil.rmtree": (0,), "os.setxattr": (0,),
                  "os.removexattr": (0,)}            # the arguments that name what changes
 WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
-THREADING = os.path.abspath(threading.__file__)
 SIGNAL_EVENTS = ("os.kill", "os.killpg")
 NAMED_PLACES = {"sqlite3.connect": 0, "socket.bind": 1}  # each makes a file at a path it names
 GC_EVENTS = ("gc.get_objects", "gc.get_referrers", "gc.get_referents")   # finds the hook's data
@@ -91,11 +90,12 @@ def guard(blocked, scratch, project=(), solution_folder=None):
     project = tuple(os.path.realpath(folder) + os.sep for folder in project) + (
         os.path.realpath(THREADING),)
     sys.addaudithook(functools.partial(hook, files, caches, scratch, os.getpid(), project,
-                                       readable, snapshot(), readers_changed, noted))
+                                       readable, snapshot(), readers_changed, own_code(), noted))
     return noted
 
 
-def hook(files, caches, scratch, own, project, readable, kept, replaced, noted, event, args):
+def hook(files, caches, scratch, own, project, readable, kept, replaced, trusted, noted, event,
+         args):
     if event not in EVENTS:             # the watch for answers raises events on every call
         return                          # (builtins.id, ...): those pass at once
     name = replaced(kept)               # what the hook relies on, replaced (paths.py)
@@ -107,7 +107,7 @@ def hook(files, caches, scratch, own, project, readable, kept, replaced, noted, 
     if why is None:
         args, why = plain_arguments(event, args)    # each path as the call read it (paths.py)
     for reading in placed(event, args) if why is None else ():  # relative: from each folder
-        why = refused(files, caches, scratch, own, project, event, reading) or \
+        why = refused(files, caches, scratch, own, project, trusted, event, reading) or \
             not_readable(readable, event, reading)
         if why is not None:
             break
@@ -195,7 +195,7 @@ def other_process(path, own):
     return None
 
 
-def refused(files, caches, scratch, own, project, event, args):
+def refused(files, caches, scratch, own, project, trusted, event, args):
     what = blocked_file(files, caches, args[0]) if event in FILE_EVENTS else None
     if what is not None:
         return f"opens {what}"
@@ -216,10 +216,10 @@ def refused(files, caches, scratch, own, project, event, args):
     if event in INTERPRETER_EVENTS:
         return "starts another interpreter in its process (a sub-interpreter)"
     if event in ("sys.setprofile", "sys.settrace") and \
-            not minigrads_own(sys._getframe(1).f_back):
+            not trusted_frame(sys._getframe(1).f_back, trusted):
         return f"calls {event} (your file, or a module it imports)"
     if (event == "object.__setattr__" and args[1] == "__code__" and projects(args[0], project)
-            and not minigrads_own(sys._getframe(1).f_back)):
+            and not trusted_frame(sys._getframe(1).f_back, trusted)):
         return f"replaces the code of {getattr(args[0], '__qualname__', 'a function')}"
     return None
 
@@ -251,16 +251,6 @@ def projects(function, project):
         return False
     file = os.path.realpath(file)
     return any(file == folder or file.startswith(folder) for folder in project)
-
-
-def minigrads_own(caller):
-    """Whether the frame `caller` (the one that raised an event; 0 in the hook is the hook's
-    own, 1 `refused`) runs a file of the minigrad package, or threading's: a new thread sets
-    the profile hook that `threading.setprofile` gave it (the watch, in answers.py)."""
-    if caller is None:
-        return False
-    file = os.path.abspath(caller.f_code.co_filename)
-    return file.startswith(MINIGRAD + os.sep) or file == THREADING
 
 
 def refusal_text(exercise, why):
