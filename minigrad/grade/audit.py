@@ -282,6 +282,10 @@ def refusal_text(exercise, why):
         return (f"{exercise['name']}: your code {why} while it is graded: torch's file "
                 f"functions open files in C++, where only the grader's wrappers see them. Use "
                 f"torch as the grader loads it.")
+    if why.startswith("puts in sys.modules['torch']"):
+        return (f"{exercise['name']}: your code {why} while it is graded: torch's file "
+                f"functions open files in C++, where only the grader's wrappers see them. Leave "
+                f"sys.modules['torch'] as importing torch left it.")
     if why.startswith("sends a signal"):
         return (f"{exercise['name']}: your code {why} while it is graded: it may signal its own "
                 f"process only, so that it cannot stop or kill the grader.")

@@ -137,6 +137,7 @@ def main(request_path, result_path, grader=None):
     noted = guard(meta["blocked"], os.path.dirname(os.path.abspath(result_path)),
                   meta.get("project", ()), os.path.dirname(os.path.abspath(meta["path"])))
     before, compare = grader_modules(), unchanged       # bound before the student's file runs
+    modules = sys.modules                               # the dict imports go to, whatever
     readers = snapshot()                                # what the hook reads paths with
     watch_every_thread()            # threads the file starts when imported are watched too
     watch_torch_import()            # torch's file functions checked as open() is
@@ -159,7 +160,9 @@ def main(request_path, result_path, grader=None):
             runner(exercise, solution, fn, meta, arrays, result, facts["cases"])
     except SolutionFailed as failure:
         facts["failed"] = str(failure)
-    changed = compare(before) or unchecked(sys.modules)
+    # torch's functions read as stored (no code of the student's runs, with the watch over),
+    # and the grader's modules compared last: nothing run since goes unseen.
+    changed = unchecked(modules) or compare(before)
     replaced = readers_changed(readers)
     if replaced is not None:                            # put back, to write the results
         restore(readers)

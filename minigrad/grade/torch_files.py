@@ -22,22 +22,27 @@ import functools
 import inspect
 import os
 import sys
+import types
+
+from minigrad.grade.stored import MISSING, entry, own, stored
 
 READING, WRITING = os.O_RDONLY, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+FUNCTION_DICT = types.FunctionType.__dict__["__dict__"].__get__
+TYPE_NAME = type.__dict__["__name__"].__get__
 
 
-def opening(function, place, flags):
-    """`function`, which first raises the `open` audit event for the file it is given (at
-    positional `place`, or the keyword named in `flags`' entry): (name, read or write flags,
-    or a function of the call's arguments giving them)."""
-    name, how = flags
+def opening(function, paths):
+    """`function`, which first raises the `open` audit event for each file it is given: `paths`
+    is ((positional place, keyword, read or write flags, or a function of the call's arguments
+    giving them), ...)."""
 
     @functools.wraps(function)
     def checked(*args, **kwargs):
-        path = args[place] if len(args) > place else kwargs.get(name)
-        if isinstance(path, (str, bytes, os.PathLike)):
-            mode = how(args, kwargs) if callable(how) else how
-            sys.audit("open", path, "wb" if mode & WRITING else "rb", mode)
+        for place, name, how in paths:
+            path = args[place] if len(args) > place else kwargs.get(name)
+            if isinstance(path, (str, bytes, os.PathLike)):
+                mode = how(args, kwargs) if callable(how) else how
+                sys.audit("open", path, "wb" if mode & WRITING else "rb", mode)
         return function(*args, **kwargs)
 
     checked.checked_by_the_grader = True
@@ -65,67 +70,126 @@ def class_call(storage):
     return lambda cls, *args, **kwargs: bound(*args, **kwargs)
 
 
-def file_functions(torch):
-    """[(owner, name, place, (keyword, flags))]: each of torch's functions and methods that
-    opens a file by a path in C++, on the module or class that holds it, loaded now: the path
-    at positional `place` (counting `self` for a method) or keyword `keyword`."""
-    jit, export, package, onnx = (sys.modules.get(f"torch.{name}")   # loaded: never import
-                                  for name in ("jit", "export", "package", "onnx"))
-    found = [(torch, "save", 1, ("f", WRITING)), (torch, "load", 0, ("f", READING)),
-             (torch.serialization, "save", 1, ("f", WRITING)),
-             (torch.serialization, "load", 0, ("f", READING)),
-             (torch, "from_file", 0, ("filename", shared(1)))]
-    if jit is not None:
-        serialization = sys.modules.get("torch.jit._serialization", jit)
-        for owner in {id(jit): jit, id(serialization): serialization}.values():
-            found += [(owner, "save", 1, ("f", WRITING)), (owner, "load", 0, ("f", READING))]
-        found += [(jit, "save_jit_module_to_flatbuffer", 1, ("filename", WRITING))]
-        found += [(cls, "save", 1, ("f", WRITING)) for cls in (
-            jit.ScriptModule, jit.RecursiveScriptModule, torch._C.ScriptModule,
-            torch._C.ScriptFunction) if "save" in vars(cls)]
-    if export is not None:
-        found += [(export, "save", 1, ("f", WRITING)), (export, "load", 0, ("f", READING))]
-    if package is not None:
-        found += [(package.PackageExporter, "__init__", 1, ("f", WRITING)),
-                  (package.PackageImporter, "__init__", 1, ("file_or_buffer", READING))]
-    if onnx is not None:
-        found += [(onnx, "export", 2, ("f", WRITING))]
-    return [entry for entry in found if hasattr(entry[0], entry[1])]
+def reads(place, name):
+    return ((place, name, READING),)
+
+
+def writes(place, name):
+    return ((place, name, WRITING),)
+
+
+def file_functions(torch, modules=None):
+    """[(owner, name, paths)]: each of torch's functions and methods that opens a file by a
+    path in C++, on the module or class that holds it, loaded now (in `modules`, sys.modules by
+    default: never imported here), with the paths it is given (opening). Every attribute is
+    read as stored (stored.py): no code of what `modules` holds runs."""
+    def part(name):
+        return entry(modules if modules is not None else sys.modules, f"torch.{name}")
+
+    def inside(owner, *names):
+        for name in names:
+            owner = stored(owner, name)
+        return owner
+
+    serialization, C = stored(torch, "serialization"), stored(torch, "_C")
+    found = [(torch, "save", writes(1, "f")), (torch, "load", reads(0, "f")),
+             (serialization, "save", writes(1, "f")), (serialization, "load", reads(0, "f")),
+             (torch, "from_file", ((0, "filename", shared(1)),))]
+    jit = part("jit")
+    if jit is not MISSING:
+        jit_files = part("jit._serialization")
+        for owner in (jit,) if jit_files is MISSING else (jit, jit_files):
+            found += [(owner, "save", writes(1, "f")), (owner, "load", reads(0, "f"))]
+        found += [(jit, "save_jit_module_to_flatbuffer", writes(1, "filename")),
+                  (jit_files, "jit_module_from_flatbuffer", reads(0, "f"))]
+        found += [(cls, "save", writes(1, "f")) for cls in (
+            stored(jit, "ScriptModule"), stored(jit, "RecursiveScriptModule"),
+            stored(C, "ScriptModule"), stored(C, "ScriptFunction")) if own(cls, "save")
+            is not MISSING]
+        found += [(stored(jit, "RecursiveScriptModule"), "_save_for_lite_interpreter",
+                   writes(1, "filename")),
+                  (stored(C, "ScriptModule"), "_save_for_mobile", writes(1, "filename"))]
+    mobile = part("jit.mobile")                 # TorchScript for phones: its files by path
+    found += [(mobile, name, reads(0, "f_input")) for name in (
+        "_get_model_bytecode_version", "_get_mobile_model_contained_types",
+        "_backport_for_mobile_to_buffer", "_get_model_ops_and_info")]
+    found += [(mobile, "_load_for_lite_interpreter", reads(0, "f")),
+              (mobile, "_backport_for_mobile", reads(0, "f_input") + writes(1, "f_output"))]
+    kineto, autograd = part("profiler.profiler"), part("autograd.profiler")   # the profilers
+    found += [(stored(kineto, "_KinetoProfile"), "export_chrome_trace", writes(1, "path")),
+              (stored(kineto, "ExecutionTraceObserver"), "register_callback",
+               writes(1, "output_file_path")),
+              (stored(autograd, "profile"), "export_chrome_trace", writes(1, "path")),
+              (inside(C, "_autograd", "_ProfilerResult"), "save", writes(1, "path"))]
+    export, package, onnx = part("export"), part("package"), part("onnx")
+    found += [(export, "save", writes(1, "f")), (export, "load", reads(0, "f")),
+              (stored(package, "PackageExporter"), "__init__", writes(1, "f")),
+              (stored(package, "PackageImporter"), "__init__", reads(1, "file_or_buffer")),
+              (onnx, "export", writes(2, "f"))]
+    return [entry_ for entry_ in found if stored(entry_[0], entry_[1]) is not MISSING]
+
+
+def is_wrapped(function):
+    """Whether `function` (as stored: a function, or a classmethod of one) is a wrapper of
+    `opening`, read without running any code of it."""
+    if type(function) is classmethod or type(function) is staticmethod:
+        function = function.__func__
+    return type(function) is types.FunctionType and \
+        entry(FUNCTION_DICT(function), "checked_by_the_grader") is True
 
 
 def wrap(torch):
     """Wrap torch's file functions in place (each once), and the storages' from_file."""
-    for owner, name, place, flags in file_functions(torch):
-        function = inspect.getattr_static(owner, name)
-        if not getattr(function, "checked_by_the_grader", False):
+    for owner, name, paths in file_functions(torch):
+        function = stored(owner, name)
+        if not is_wrapped(function):
             setattr(owner, name, opening(getattr(owner, name) if isinstance(owner, type) and
                                          not inspect.isfunction(function) else function,
-                                         place, flags))
+                                         paths))
     for storage in (torch.UntypedStorage, torch.TypedStorage):
         raw = inspect.getattr_static(storage, "from_file")
-        if not getattr(getattr(raw, "__func__", raw), "checked_by_the_grader", False):
-            storage.from_file = classmethod(opening(class_call(storage), 1,
-                                                    ("filename", shared(2))))
+        if not is_wrapped(raw):
+            storage.from_file = classmethod(opening(class_call(storage),
+                                                    ((1, "filename", shared(2)),)))
 
 
 def unchecked(modules):
-    """'uses torch with torch.save unchecked ...' when torch is in `modules` (sys.modules)
-    with one of its file functions (file_functions) not wrapped: torch imported past the
-    finder below, or a function put back; else None."""
-    torch = modules.get("torch")
-    if torch is None or initializing(torch):
+    """'uses torch with torch.save unchecked ...' when torch is in `modules` (sys.modules, a
+    dict) with one of its file functions (file_functions) not wrapped: torch imported past the
+    finder below, or a function put back; 'puts in sys.modules['torch'] something that is not
+    torch' when what is there is no plain module holding torch's own names; else None. Called
+    after the student's code has run, it runs none of it: every attribute is read as stored."""
+    torch = entry(modules, "torch") if type(modules) is dict else MISSING
+    if torch is MISSING or torch is None:
         return None
-    for owner, name, _, _ in file_functions(torch):
-        function = inspect.getattr_static(owner, name)
-        if not getattr(function, "checked_by_the_grader", False):
-            return (f"uses torch with {getattr(owner, '__name__', owner)}.{name} unchecked by the "
-                    f"grader (torch imported past its finder, or the function put back)")
+    if type(torch) is not types.ModuleType:
+        return (f"puts in sys.modules['torch'] something that is not torch (a "
+                f"{TYPE_NAME(type(torch))}), where the grader checks torch's file functions")
+    if initializing(torch):
+        return None
+    lacks = [name for name in ("save", "load", "from_file", "serialization", "_C")
+             if stored(torch, name) is MISSING]
+    if lacks:
+        return (f"puts in sys.modules['torch'] something that is not torch (a module without "
+                f"torch.{lacks[0]}), where the grader checks torch's file functions")
+    for owner, name, _ in file_functions(torch, modules):
+        if not is_wrapped(stored(owner, name)):
+            return (f"uses torch with {name_of(owner)}.{name} unchecked by the grader (torch "
+                    f"imported past its finder, or the function put back)")
     return None
 
 
+def name_of(owner):
+    """A module's or a class's name, read as stored."""
+    if issubclass(type(owner), type):
+        return TYPE_NAME(owner)
+    name = stored(owner, "__name__")
+    return name if type(name) is str else "torch"
+
+
 def initializing(module):
-    """Whether `module` is still being imported (its own code running)."""
-    return bool(getattr(getattr(module, "__spec__", None), "_initializing", False))
+    """Whether `module` is still being imported (its own code running), read as stored."""
+    return stored(stored(module, "__spec__"), "_initializing") is True
 
 
 def import_refused(name):
@@ -156,8 +220,9 @@ class TorchFinder:
 
                 def exec_module(module, run=run, name=name):
                     run(module)
-                    torch = sys.modules["torch"]        # torch.jit, run in torch's own import,
-                    if name == "torch" or not initializing(torch):  # is wrapped after it
+                    torch = entry(sys.modules, "torch")  # torch.jit, run in torch's own
+                    if type(torch) is types.ModuleType and (      # import, is wrapped after it
+                            name == "torch" or not initializing(torch)):
                         wrap(torch)
 
                 spec.loader.exec_module = exec_module
@@ -165,7 +230,7 @@ class TorchFinder:
         return None
 
 
-LATER = ("torch.onnx", "torch.export", "torch.package", "torch.jit")
+LATER = ("torch.onnx", "torch.export", "torch.package", "torch.jit", "torch.jit.mobile")
 FINDER = TorchFinder()
 
 
