@@ -57,6 +57,25 @@ class Translator:
             return min(MAX_SOURCE_TOKENS, self.model.max_len)
         return MAX_SOURCE_TOKENS
 
+    def source_problem(self, text):
+        """Why `text` cannot be translated, as the end of a sentence ("is empty: ...", "has
+        1200 tokens ..."), or None: no tokens, more than translate or the model takes, or a
+        reserved token written out at the word level (each would be read as that token)."""
+        n = len(tokenize(text, self.level))
+        if n == 0:                              # alone or in a batch alike: nothing to translate
+            return "is empty: there is nothing to translate"
+        if n > MAX_SOURCE_TOKENS:
+            return (f"has {n} tokens ({self.level} level); translate takes at most "
+                    f"{MAX_SOURCE_TOKENS}")
+        if n > self.most_source_tokens():
+            return (f"has {n} tokens ({self.level} level); this model takes at most "
+                    f"{self.most_source_tokens()} tokens (it has no position beyond that)")
+        reserved = [w for w in text.split() if w in SPECIALS] if self.level == "word" else []
+        if reserved:
+            return (f"holds {reserved[0]!r}, a token reserved at the word level "
+                    f"({' '.join(SPECIALS)}): rewrite it")
+        return None
+
     def translate(self, texts, max_len=None, beam_size=1):
         """A list of texts -> a list of Translations (seq2seq.translation): each with its text,
         the tokens written, the source tokens and the attention weights, one row per token
@@ -70,22 +89,11 @@ class Translator:
         if max_len is not None and not (isinstance(max_len, int) and max_len >= 1):
             raise ValueError(f"translate: max_len must be a whole number of at least 1, or None "
                              f"(2 n + 10 for n source tokens), not {max_len!r}")
-        for i, n in enumerate(lengths):
-            which = "the text" if len(texts) == 1 else f"text {i + 1} of {len(texts)}"
-            if n == 0:                          # alone or in a batch alike: nothing to translate
-                raise ValueError(f"{which} is empty: there is nothing to translate")
-            if n > MAX_SOURCE_TOKENS:
-                raise ValueError(f"{which} has {n} tokens ({self.level} level); translate "
-                                 f"takes at most {MAX_SOURCE_TOKENS}")
-            if n > self.most_source_tokens():   # all checked before any is translated
-                raise ValueError(f"{which} has {n} tokens ({self.level} level); this model "
-                                 f"takes at most {self.most_source_tokens()} tokens (it has "
-                                 f"no position beyond that)")
-            words = texts[i].split() if self.level == "word" else []
-            reserved = [w for w in words if w in SPECIALS]  # each would be read as that token
-            if reserved:
-                raise ValueError(f"{which} holds {reserved[0]!r}, a token reserved at the word "
-                                 f"level ({' '.join(SPECIALS)}): rewrite it")
+        for i, text in enumerate(texts):       # all checked before any is translated
+            problem = self.source_problem(text)
+            if problem is not None:
+                which = "the text" if len(texts) == 1 else f"text {i + 1} of {len(texts)}"
+                raise ValueError(f"{which} {problem}")
         # Each sentence's own limit (2 n + 10 for n source tokens), not the batch's longest: a
         # sentence that never writes <eos> then stops at the same point alone and in a batch.
         limits = [max_len or 2 * n + 10 for n in lengths]

@@ -8,7 +8,7 @@ import numpy as np
 
 import minigrad
 from seq2seq.commands import checkpoint_entries, sizes
-from seq2seq.commands.config_entry import check_agrees
+from seq2seq.commands.config_entry import check_agrees, check_level
 from seq2seq.data.vocab import Vocab
 from seq2seq.models.rnn import SCORINGS
 
@@ -38,9 +38,10 @@ def _check_loaded(state, file):
             len(vocab), config[f"{side}_vocab_size"], f"{side}_vocab_size"))
         entry(file, state, "model_config", lambda config: _same_pad(
             config.get("padding_idx", 0), vocab.pad_id, side))
-    entry(file, state, "level", _level)
+    level = entry(file, state, "level", _level)
     entry(file, state, "reverse_input", _flag)
     if isinstance(state.get("config"), dict):
+        _refused_in(file, check_level, state["config"], level)
         entry(file, state, "config", lambda saved: _same_arch(saved, config))
         entry(file, state, "model_config", lambda _: _same_settings(state["config"], config))
     entry(file, state, "model_config", lambda _: _long_enough(config,

@@ -32,6 +32,7 @@ def cmd_train(args):
     from seq2seq.commands.runs import check_resume
     from seq2seq.commands.task_file import locate
     from seq2seq.commands.train import token_level, train
+    from seq2seq.data.corpus import SeparatorError
     config = config_from(args)
     # On resume without --task the task is the saved run's, known only once its checkpoint is
     # read: --sep and --columns are checked against it then, not against the default task.
@@ -73,7 +74,14 @@ def cmd_train(args):
     named = next((NamedFile(split(spec, kind)[0], kind) for kind in (RNN, BLOCK)
                   if config.resume and (spec := getattr(config, kind.entry)) is not None
                   and kind.entry in args.given), None)
-    train(config, log=say, layer_file=named, pairs_file=pairs_file)
+    try:
+        train(config, log=say, layer_file=named, pairs_file=pairs_file)
+    except SeparatorError as error:     # the saved sep, not a --sep: the checkpoint's entry
+        if saved is None or "sep" in args.given:
+            raise
+        raise ValueError(f"{config.out}/checkpoint.npz: its 'config.sep' entry, "
+                         f"{config.sep!r}, does not read the run's pairs file: "
+                         f"{error.plain}") from None
     say(f"checkpoint: {config.out}/checkpoint.npz")
 
 

@@ -13,7 +13,10 @@ no command could load again.
     arch, attention, wiring,    one of settings.CHOICES, the lists the options offer
     level, norm, positions
     sep, columns, rnn, block    sep not empty, columns "S,T" as --columns parses them, rnn
-                                and block FILE.py:CLASS
+                                and block FILE.py:CLASS; with a built-in task, sep a tab and
+                                columns None (train refuses --sep and --columns there)
+    level                       the token level the checkpoint's 'level' entry records
+                                (None: the task's own; `check_level`)
     the other model's fields    an LSTM run saves the Transformer's as None; a Transformer run
                                 saves the LSTM's at their values when not written
                                 (arch.LSTM_ONLY): nothing else
@@ -91,6 +94,7 @@ def _pairs(config):
     """sep, columns, rnn and block as their options take them; min_len no more than max_len."""
     from seq2seq.commands.rnn_file import KINDS, RnnFileError, split
     from seq2seq.data.corpus import parse_columns
+    from seq2seq.data.tasks import TASKS
     if config.get("sep") == "":
         raise EntryError("config.sep", "a separator (not empty)", "")
     if config.get("columns") is not None:
@@ -99,6 +103,14 @@ def _pairs(config):
         except SettingError:
             raise EntryError("config.columns", "two column numbers from 1, not the same, "
                              "such as '1,2', or None", config["columns"]) from None
+    task = config.get("task")
+    if isinstance(task, str) and task in TASKS:     # train refuses --sep, --columns on them
+        if config.get("sep", "\t") != "\t":
+            raise EntryError("config.sep", f"'\\t', the default: the built-in task {task} "
+                             "reads no pairs file", config["sep"])
+        if config.get("columns") is not None:
+            raise EntryError("config.columns", f"None: the built-in task {task} reads no "
+                             "pairs file", config["columns"])
     for kind in KINDS:
         if config.get(kind.entry) is not None:
             try:
@@ -147,6 +159,18 @@ def _arch(config, model_config):
     arch = config.get("arch", "lstm")
     if arch != built:
         raise EntryError("config.arch", f"{built!r}, the model model_config describes", arch)
+
+
+def check_level(config, level):
+    """config.level (None: the task's own) the token level the checkpoint's 'level' entry
+    records, which the model was built at: a resume would otherwise take it for a --level."""
+    from seq2seq.data.tasks import TASKS, task_level
+    task = config.get("task")
+    own = task_level(task) if isinstance(task, str) and task in TASKS else "char"
+    if (config.get("level") or own) != level:
+        raise EntryError("config.level", f"{level!r}, as its 'level' entry says"
+                         + (" (or None, the task's own)" if own == level else ""),
+                         config.get("level"))
 
 
 def check_agrees(config, model_config):

@@ -33,6 +33,11 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed
                              "an older version); evaluate it with --task, or train it again")
         warn_if_changed(state, record, run, warn)
         pairs = [(s, t) for s, t in record["val_pairs"]]
+        for i, (source, _) in enumerate(pairs):     # the checkpoint's, not a text of the user's
+            problem = translator.source_problem(source)
+            if problem is not None:
+                raise ValueError(f"{checkpoint_file(run)}: its 'split.val_pairs[{i}]' entry: the "
+                                 f"validation source {problem}")
     elif task in tasks.TASKS:
         low, high, origin = heldout.task_lengths(task, state["config"], min_len, max_len)
         if high > translator.most_source_tokens():      # refused before any is translated
@@ -83,3 +88,11 @@ def warn_if_changed(state, record, run, warn):
             else f"{task} has changed since the run trained on it")
     warn(f"warning: {what}; evaluating the {len(record['val_pairs'])} validation pairs the "
          f"run recorded")
+
+
+def checkpoint_file(run):
+    """The checkpoint of `run` (a run folder, or the file itself)."""
+    from pathlib import Path
+
+    from seq2seq.translator import CHECKPOINT
+    return Path(run) / CHECKPOINT if Path(run).is_dir() else Path(run)

@@ -273,10 +273,15 @@ def check_same_data(out, config, split, state, read=None):
         raise ValueError(f"cannot resume {out}: {named} is not the data the run started "
                          f"with (sha256 {recorded['corpus_sha256'][:12]}..., now "
                          f"{split['corpus_sha256'][:12]}...); train into a new --out")
-    if (recorded["val_pairs"] != split["val_pairs"]
-            or not np.array_equal(recorded["train_sources"], split["train_sources"])):
-        raise ValueError(f"cannot resume {out}: its validation split would change (another "
-                         f"--val-fraction or --seed); train into a new --out")
+    # --val-fraction and --seed, when written, are the saved ones (runs.check_resume): a split
+    # that differs is the record's own
+    same = {"val_pairs": recorded["val_pairs"] == split["val_pairs"],
+            "train_sources": np.array_equal(recorded["train_sources"], split["train_sources"])}
+    for name, what in (("val_pairs", "the validation split"), ("train_sources", "the split")):
+        if not same[name]:
+            raise ValueError(f"{Path(out) / CHECKPOINT}: its 'split.{name}' entry is not {what} "
+                             f"that its val_fraction and seed make of the run's data; train "
+                             f"into a new --out")
 
 
 def load_run(out, config, layer_file=None):

@@ -20,6 +20,16 @@ class CorpusError(ValueError):
     """A corpus file that cannot be read as pairs; the message names the file and the line."""
 
 
+class SeparatorError(CorpusError):
+    """A line that the separator does not cut into a source and a target; `plain`: the message
+    without its advice on --sep and --columns, for a separator that came from elsewhere (a
+    resumed run's saved config)."""
+
+    def __init__(self, message, plain):
+        super().__init__(message)
+        self.plain = plain
+
+
 MAX_LINE_BYTES = 4096          # the longest line a pairs file may have (UTF-8 bytes, no newline)
 LINE_END = re.compile(rb"\r\n|\r|\n")     # Unix, Windows, and the lone "\r" of old Mac files
 CHUNK_BYTES = 65536
@@ -144,15 +154,16 @@ def _pair(line, sep, columns, where):
     """(source, target) of one line, stripped; `where` is "file:line" for the errors."""
     fields = line.split(sep)
     if columns is None and len(fields) > 2:
-        raise CorpusError(f"{where}: found {len(fields)} columns separated by {sep!r} in "
-                          f"{line!r}, expected 2 (source, target); to train on two of them, "
-                          f"choose them with --columns (a Tatoeba/Anki export: --columns 1,2)")
+        plain = (f"{where}: found {len(fields)} columns separated by {sep!r} in {line!r}, "
+                 f"expected 2 (source, target)")
+        raise SeparatorError(f"{plain}; to train on two of them, choose them with --columns (a "
+                             f"Tatoeba/Anki export: --columns 1,2)", plain)
     wanted = (1, 2) if columns is None else columns
+    if len(fields) == 1:                                # a tab shown as \t, not raw
+        plain = f"{where}: expected 'source{repr(sep)[1:-1]}target', found no {sep!r} in {line!r}"
+        raise SeparatorError(plain + _sep_hint(line, sep), plain)
     if len(fields) < max(wanted):
-        raise CorpusError(f"{where}: expected 'source{repr(sep)[1:-1]}target', found no {sep!r} "
-                          f"in {line!r}{_sep_hint(line, sep)}"  # a tab shown as \t, not raw
-                          if len(fields) == 1 else
-                          f"{where}: --columns {wanted[0]},{wanted[1]} needs {max(wanted)} "
+        raise CorpusError(f"{where}: --columns {wanted[0]},{wanted[1]} needs {max(wanted)} "
                           f"columns, found {len(fields)} in {line!r}")
     source, target = (fields[i - 1].strip() for i in wanted)
     if not source or not target:
