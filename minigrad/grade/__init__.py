@@ -16,6 +16,8 @@ requests    what the grader sends the graded code's process: the cases, never th
 process     the graded code's own process: started, given the cases, its results read back
 child       what runs in that process: the student's file loaded and guarded, results written
 audit       the guard there: what the graded code may not open, start, write or replace
+trusted     there, the code the guard trusts: minigrad's own code objects, not their file names
+torch_files there, torch's file functions checked as open() is (stored: read without running)
 paths       there, each path read as the call read it (no path object that answers twice)
 threads     there, every thread watched, those started when the student's file was imported too
 run_cases   there, the student's function on every case: outputs, gradients, finite differences

@@ -1,8 +1,9 @@
 """PyTorch's file functions, checked as Python's `open` is, in the graded code's process.
 
 `torch.save`, `torch.load`, `torch.from_file`, the storages' `from_file`, TorchScript's save
-and load (`torch.jit.script(m).save(path)`), `torch.export`'s, `torch.package`'s and
-`torch.onnx.export` open their files in C++, where Python raises no audit event:
+and load (`torch.jit.script(m).save(path)`), `torch.export`'s, `torch.package`'s,
+`torch.onnx.export`, TorchScript's files for phones (`torch.jit.mobile`) and the profilers'
+traces open their files in C++, where Python raises no audit event:
 `torch.from_file(path, shared=True)` maps any file for writing (the grader's own code
 included), and `torch.save` writes anywhere. So when the graded code imports torch, each
 (file_functions) is wrapped to raise the `open` audit event first, with the flags of what it
@@ -11,7 +12,9 @@ decides as for any `open`. Torch is wrapped when the graded code imports it, by 
 first in `sys.meta_path` (`watch_torch_import`); a file that never imports torch never loads
 it. Importing torch with that finder taken out is refused (`import_refused`, at the `import`
 audit event), and a function found unwrapped when the results are handed back fails the
-solution (`unchecked`, child.py).
+solution (`unchecked`, child.py), as does something other than torch in `sys.modules`: that
+check runs after the student's code, with the watch over, so it reads every attribute as
+stored (stored.py), never through a property or a module's `__getattr__`.
 
 Code that calls torch's C functions by other names (`torch._C`), or the originals kept in the
 wrappers' closures, still gets round it; the grader's check of its own files after each
