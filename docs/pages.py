@@ -78,19 +78,21 @@ PAGES = (
          "residual, feed-forward, residual), causal, 2 heads, in predict mode.",
          ("attention", "explore", "--block", "--heads", "2", "--causal", "--predict")),
     Page("transformer-decoder-step.html", "Step 0 of the decoder of a tiny Transformer "
-         "translator (one epoch on the sort task), in predict mode: the heads and the plumbing "
-         "folded until you open them.", ("seq2seq", "explore", "RUN", "--predict"),
+         "translator (two epochs on the sort task: 96% of held-out sorts right), in predict "
+         "mode: the heads and the plumbing folded until you open them.",
+         ("seq2seq", "explore", "RUN", "--predict"),
          run="transformer"),
 )
 
-# The tiny runs, trained by `python -m seq2seq train` with these options (seeded): a second each.
+# The tiny runs, trained by `python -m seq2seq train` with these options (seeded): the LSTM in a
+# second, the Transformer in about 5 s of CPU time, long enough that it writes the sorted digits.
 RUNS = {
     "lstm": ("--task", "reverse", "--num-examples", "300", "--min-len", "3", "--max-len", "5",
              "--embed-size", "8", "--hidden-size", "16", "--batch-size", "32", "--epochs", "1",
              "--seed", "0"),
-    "transformer": ("--task", "sort", "--num-examples", "60", "--arch", "transformer",
-                    "--d-model", "8", "--heads", "2", "--d-ff", "16", "--layers", "1",
-                    "--batch-size", "16", "--epochs", "1", "--seed", "0"),
+    "transformer": ("--task", "sort", "--arch", "transformer", "--d-model", "32", "--heads", "2",
+                    "--d-ff", "64", "--layers", "1", "--warmup", "20", "--epochs", "2",
+                    "--seed", "0"),
 }
 
 
