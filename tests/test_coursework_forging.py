@@ -81,7 +81,8 @@ def test_a_results_file_written_by_the_student_and_an_early_exit_fail(tmp_path):
     assert failure(path) == ('gru_cell: your code gave back no results for case 1 of 4, "one '
                              'example" (x (1, 4), h (1, 5), weight_ih (15, 4), weight_hh (15, 5), '
                              'bias_ih (15,), bias_hh (15,))\n  to get these inputs: from '
-                             "minigrad.grade import case_inputs; case_inputs('gru_cell', 1)")
+                             "minigrad.grade import case_inputs; arrays, settings = "
+                             "case_inputs('gru_cell', 1)")
 
 
 def test_results_that_are_not_numbers_are_named_as_such(tmp_path):

@@ -118,7 +118,8 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
                 grade_case(exercise, results, case, wanted, number, len(all_cases), path)
             except SolutionFailed as failure:
                 raise SolutionFailed(f"{failure}\n  to get these inputs: from {package} import "
-                                     f"case_inputs; case_inputs({name!r}, {number})") from None
+                                     f"case_inputs; arrays, settings = "
+                                     f"case_inputs({name!r}, {number})") from None
         return (f"{name}: {len(all_cases)} cases; the outputs ({', '.join(outputs)}) and the "
                 f"gradients with respect to {', '.join(case_names(all_cases))} agree with the "
                 f"reference, and your gradients with finite differences")
