@@ -143,6 +143,9 @@ FILL = "Tensor(np.array(-np.inf))"
     (TRIL, "np.ones((length, length), dtype=bool)", 1,
      "the future leaks: nothing is masked"),
     (" / math.sqrt(d)", "", 1, "the scores are not divided by sqrt(d) = sqrt(3)"),
+    ("math.sqrt(d)", "math.sqrt(values.shape[-1])", 2,
+     "the scores are divided by the square root of the values' width, 2: d is the width of the "
+     "queries and keys, 4"),
     (FILL, "Tensor(np.array(-1e4))", 4,
      "the masked scores are a large negative number, as -1e4 is (written into the scores), not "
      "-inf: this case's scores reach 1.99e+04, so later keys keep some weight and the future "

@@ -17,7 +17,8 @@ power; positions counted from 1; and any other base than 10000, which the diagno
 the solution's pair i = 1 at position 1 (atan2 of its sine and cosine).
 
 Causal self-attention, softmax(q k^T / sqrt(d)) with key j > query t masked (-inf), mistaken as:
-the mask transposed, the diagonal masked too, no mask, no 1/sqrt(d), and -1e4 in place of -inf,
+the mask transposed, the diagonal masked too, no mask, no 1/sqrt(d), 1/sqrt of the values' width
+(where it differs from the keys'), and -1e4 in place of -inf,
 written into the scores or added to them (on the case whose scores reach 2e4, where numbers
 near -1e4 give the same weights: from -11000 to -2600 written in, -23200 to -6300 added). With
 no mistake named, weight on a later key still says that the future leaks.
@@ -156,10 +157,12 @@ def _attend(scores, allowed, values, fill=-np.inf, add=False):
     return weights @ values, weights
 
 
-def _scores(case, scaled=True):
+def _scores(case, scaled=True, width=None):
+    """q k^T / sqrt(width), the keys' width unless another is given; unscaled if not scaled."""
     query, keys = case.arrays["query"], case.arrays["keys"]
     scores = query @ np.swapaxes(keys, -1, -2)                      # (B, T, T)
-    return scores / np.sqrt(keys.shape[-1]) if scaled else scores
+    width = keys.shape[-1] if width is None else width
+    return scores / np.sqrt(width) if scaled else scores
 
 
 def causal_mistakes(case):
@@ -187,6 +190,10 @@ def causal_mistakes(case):
         (f"the scores are not divided by sqrt(d) = sqrt({case.arrays['keys'].shape[-1]}): "
          f"scaled dot-product attention is softmax(q k^T / sqrt(d))",
          _attend(_scores(case, scaled=False), below, values)),
+        (f"the scores are divided by the square root of the values' width, "
+         f"{values.shape[-1]}: d is the width of the queries and keys, "
+         f"{case.arrays['keys'].shape[-1]}", _attend(_scores(case, width=values.shape[-1]),
+                                                     below, values)),
         (leak("written into the scores"), _attend(scores, below, values, fill=-1e4)),
         (leak("added to the scores"), _attend(scores, below, values, fill=-1e4,
                                                      add=True)),
