@@ -54,6 +54,7 @@ import zipfile
 
 import numpy as np
 
+from minigrad import npz_reader
 from minigrad.files import atomic_write, no_directory
 from minigrad.npz_reader import Declared, NpzRefused, open_regular, read_header, read_member, size
 from minigrad.tensor import Tensor
@@ -199,6 +200,7 @@ def load(path, check=None):
 def _read_checkpoint(archive, path, check=None):
     """The metadata first; then, while the object is rebuilt, only the arrays it refers to
     (their headers alone first, for `check`)."""
+    npz_reader.check_unique(archive, path)
     names = set(archive.namelist())
     if "metadata.npy" not in names:
         raise CheckpointError(f"{path!r} is not a minigrad checkpoint (an .npz archive "

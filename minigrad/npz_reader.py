@@ -12,6 +12,8 @@ values), and `np.savez` archives are zips, in which a 1 MB member can inflate to
                                   read a MiB at a time so memory follows the bytes really there
     read_header(archive, member)  what the member declares (shape, dtype), checked the same
                                   way, without reading its data
+    check_unique(archive, path)   no name listed twice: a zip may hold two members of one name,
+                                  and which a reader takes is its own choice, so neither is
 
 Each refusal is an NpzRefused (a ValueError) whose one-line message names the file and member.
 """
@@ -51,6 +53,15 @@ class Declared(tuple):
 
     def __repr__(self):
         return f"Declared(shape={self.shape}, dtype={self.dtype})"
+
+
+def check_unique(archive, path):
+    """Refuse an archive that lists a member's name twice."""
+    seen = set()
+    for name in archive.namelist():
+        if name in seen:
+            raise NpzRefused(f"{path!r} is refused: it holds two members named {name!r}")
+        seen.add(name)
 
 
 def read_header(archive, member, path, kinds):

@@ -67,6 +67,22 @@ def test_a_member_nothing_refers_to_is_never_decompressed(tmp_path):
     assert peak < 16 * MiB, f"{peak / MiB:.0f} MiB"             # not the 256 MiB inside
 
 
+def test_an_archive_holding_one_member_twice_is_refused_naming_it(tmp_path):
+    """A zip may list a name twice; which copy a reader takes is its own choice, so neither is
+    taken: the file is refused."""
+    path = tmp_path / "twice.npz"
+    save({"w": np.arange(3.0)}, path)
+    name = next(n for n in members_of(path) if n != "metadata.npy")
+    with pytest.warns(UserWarning, match="Duplicate name"):
+        with zipfile.ZipFile(path, "a") as archive:
+            buffer = io.BytesIO()
+            np.save(buffer, np.arange(3.0) * 7)
+            archive.writestr(name, buffer.getvalue())
+    with pytest.raises(CheckpointError, match=f"holds two members named {name!r}") as error:
+        load(path)
+    assert str(path) in str(error.value) and "\n" not in str(error.value)
+
+
 def test_a_header_declaring_1e11_values_is_refused_naming_file_and_member(tmp_path):
     path = tmp_path / "huge.npz"
     save({"w": np.ones(3)}, path)
