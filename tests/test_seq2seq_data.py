@@ -323,6 +323,9 @@ def test_a_reserved_token_written_in_a_word_level_sentence_is_refused(tmp_path, 
     (b"a\tb\nc\t\xff\xfe\n", 2, "not UTF-8"),
     ("a\tb\nc\td\x1b[2J\n", 2, "the target holds the control character '\\\\x1b'"),
     ("a\x07\tb\n", 1, "the source holds the control character '\\\\x07'"),
+    ("a\u202eb\tc\n", 1, "the source holds the control character '\\\\u202e'"),
+    ("a\tb\u200bc\n", 1, "the target holds the control character '\\\\u200b'"),
+    ("a\u2028b\tc\n", 1, "the source holds the control character '\\\\u2028'"),
 ])
 def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, message):
     path = _write(tmp_path, content)
@@ -339,6 +342,8 @@ def test_load_pairs_errors_name_the_file_and_the_line(tmp_path, content, line, m
     ("a;b", "\t", " ';'"),
     ("a|b", ",", " '|'"),
     ("abc", ",", ""),                           # none would: --sep alone
+    ("the cat\tle chat", ",", " '\\t'"),         # a tab before a space: two columns, not four
+    ("a b c;d", "\t", " ';'"),                   # one that splits it in exactly two, first
 ])
 def test_a_line_without_the_separator_says_to_give_another_with_sep(tmp_path, line, sep, hint):
     path = _write(tmp_path, f"{line}\n")

@@ -178,17 +178,18 @@ def _pair(line, sep, columns, where):
     return source, target
 
 
-SEPARATORS = (" ", ",", ";", "|")             # what --sep suggests, the first found in the line
+SEPARATORS = ("\t", " ", ",", ";", "|")       # what --sep suggests, the first found in the line
 
 
 def _sep_hint(line, sep):
     """What to do about a line without the separator: "; if the columns are separated by
     something else, give it with --sep ' '", naming the first of SEPARATORS that would split the
-    line into two non-empty sides, or none if no such one does."""
+    line into two non-empty columns (failing that, into more), or none if no such one does."""
     hint = "; if the columns are separated by something else, give it with --sep"
-    for other in SEPARATORS:
-        if other != sep and sum(1 for f in line.split(other) if f.strip()) >= 2:
-            return f"{hint} '{other}'"
+    for fits in (lambda n: n == 2, lambda n: n >= 2):     # two columns exactly, first
+        for other in SEPARATORS:
+            if other != sep and fits(sum(1 for f in line.split(other) if f.strip())):
+                return f"{hint} {other!r}"
     return hint
 
 

@@ -23,12 +23,21 @@ SPECIALS = (PAD, BOS, EOS, UNK)
 LEVELS = ("char", "word")
 
 
+# Invisible characters that steer how text reads, not what it says: the bidirectional controls
+# (a right-to-left override shows "abc" as "cba"), the zero-width space and no-break space, the
+# word joiner and the byte order mark. The zero-width joiner and non-joiner are left: Persian and
+# the Indic scripts write with them.
+INVISIBLE = set("\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060"
+                "\u2066\u2067\u2068\u2069\ufeff")
+
+
 def control_character(text):
-    """The first control character of `text` other than a tab (a terminal escape, a carriage
-    return, a bell: Unicode's category Cc), or None. Printed, such a character would steer the
-    terminal (clear it, set its title, hide a line); a sentence, and so a token, has none."""
+    """The first control character of `text` other than a tab, or None: Unicode's category Cc
+    (a terminal escape, a carriage return, a bell), the line and paragraph separators (Zl, Zp)
+    and the INVISIBLE ones. Printed, such a character would steer the terminal (clear it, set
+    its title, hide a line) or the reading order; a sentence, and so a token, has none."""
     for ch in text:
-        if ch != "\t" and unicodedata.category(ch) == "Cc":
+        if ch != "\t" and (unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in INVISIBLE):
             return ch
     return None
 
