@@ -146,6 +146,17 @@ def plot_heatmap(weights, source_tokens, target_tokens, path=None, title=None, o
     return figure
 
 
+def check_grid(layers, heads):
+    """Refuse more layers x heads than one grid of heatmaps draws (attention.figures.MAX_PANELS),
+    in one line, so that `translate --plot` can say so before it translates."""
+    from attention.figures import MAX_PANELS
+
+    if layers * heads > MAX_PANELS:
+        raise ValueError(f"{layers} layer{'s' * (layers != 1)} of {heads} heads make "
+                         f"{layers * heads} heatmaps, and a grid draws at most {MAX_PANELS}: "
+                         f"draw some of them with attention.figures.plot_heads")
+
+
 def plot_layer_heads(weights, source_tokens, target_tokens, path=None, title=None,
                      overwrite=False):
     """A Transformer's cross-attention, every layer and head (Translator.cross_attention):
@@ -154,17 +165,14 @@ def plot_layer_heads(weights, source_tokens, target_tokens, path=None, title=Non
     tokens along the x axis and the output tokens down the y axis, labelled as plain text as
     plot_heatmap's are, and one colour bar (attention.figures.plot_heads, which bounds the
     figure's size). Returns the Figure; with a `path` it is also written there."""
-    from attention.figures import MAX_PANELS, plot_heads, save
+    from attention.figures import plot_heads, save
 
     weights = np.asarray(weights, dtype=np.float64)
     if weights.ndim != 4:
         raise ValueError(f"weights of shape {weights.shape}, expected (layers, heads, target "
                          f"tokens, source tokens)")
     layers, heads = weights.shape[:2]
-    if layers * heads > MAX_PANELS:
-        raise ValueError(f"{layers} layers of {heads} heads make {layers * heads} heatmaps, and "
-                         f"a grid draws at most {MAX_PANELS}: draw some of them with "
-                         f"attention.figures.plot_heads")
+    check_grid(layers, heads)
     matrices = [_check(w, source_tokens, target_tokens)                    # L H of (T, S)
                 for w in weights.reshape(-1, *weights.shape[2:])]
     if title and len(title) > MAX_TITLE:

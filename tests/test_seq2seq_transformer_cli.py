@@ -140,3 +140,22 @@ def test_resuming_a_transformer_run_refuses_a_change_of_its_shape(tmp_path, caps
     assert main(["train", "--resume", "--epochs", "2", "--out", str(out),
                  "--bidirectional"]) == 1
     assert "--bidirectional applies to --arch lstm only" in one_error_line(capsys)
+
+
+def test_translate_refuses_a_plot_of_more_heatmaps_than_a_grid_draws_before_translating(
+        tmp_path, capsys, monkeypatch):
+    import attention.figures
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--out", str(out)]) == 0           # 1 layer of 2 heads
+    capsys.readouterr()
+    monkeypatch.setattr(attention.figures, "MAX_PANELS", 1)
+    assert main(["translate", str(out), "123", "--plot", str(tmp_path / "h.png")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""                                       # nothing translated first
+    assert captured.err.strip() == (
+        "error: --plot: 1 layer of 2 heads make 2 heatmaps, and a grid draws at most 1: draw "
+        "some of them with attention.figures.plot_heads")
+    assert not (tmp_path / "h.png").exists()
+    monkeypatch.undo()
+    assert main(["translate", str(out), "123", "--plot", str(tmp_path / "h.png")]) == 0
+    assert (tmp_path / "h.png").exists()

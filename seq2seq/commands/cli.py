@@ -113,13 +113,19 @@ def cmd_translate(args):
     MAX_TEXT_TOKENS (100) tokens a side, --plot draws any size (see seq2seq/heatmap.py). For a
     Transformer, the text heatmap is the last layer's cross-attention, its heads averaged, and
     --plot draws every layer's and head's (plot_layer_heads)."""
-    from seq2seq.heatmap import MAX_TEXT_TOKENS, plot_layer_heads
+    from seq2seq.heatmap import MAX_TEXT_TOKENS, check_grid, plot_layer_heads
     from seq2seq.models.transformer import Transformer
     from seq2seq.translator import load_translator
     if args.plot:                           # refused before the work, not after it
         from attention.figures import check_figure_path
         check_figure_path(args.plot, args.overwrite)
     translator, state = load_translator(args.run, args.layer_file)
+    if args.plot and isinstance(translator.model, Transformer):
+        layers = translator.model.decoder.layers
+        try:
+            check_grid(len(layers), layers[0].multihead_attn.num_heads)
+        except ValueError as error:
+            raise ValueError(f"--plot: {error}") from None
     translation = translator.translate(args.text, beam_size=args.beam_size)
     if translation.unknown:
         print(translation.unknown_note(), file=sys.stderr)
