@@ -164,3 +164,20 @@ def _refuse_special(path, mode, what, error):
             else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
     raise error(f"{os.fspath(path)!r} is not {what} ({kind}, not a regular file; "
                 "refused, nothing read)")
+
+
+def missing_file(path, what=".py file"):
+    """Why `path` is no file to read, in a few words ("no such file", "is a directory, not a
+    .py file", "is a FIFO, not a regular file"), or None for a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return "no such file"
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return f"is a directory, not a {what}"
+    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode)
+            or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "special")
+    return f"is {kind}, not a regular file"
+

@@ -5,6 +5,7 @@ copies and loads its block file as it does a --rnn file: never from a path a che
 names (seq2seq/models/block_contract.py, seq2seq/commands/rnn_file.py)."""
 
 import hashlib
+import os
 import shutil
 import sysconfig
 from pathlib import Path
@@ -360,3 +361,11 @@ def test_a_resume_takes_the_block_file_moved_elsewhere_with_the_same_bytes(
     assert main(["train", "--resume", "--out", str(block_run), "--epochs", "3", "--block",
                  f"{changed}:Block", "--no-progress"]) == 1
     assert "--block" in one_error_line(capsys)
+
+
+def test_a_block_named_in_a_fifo_is_called_a_fifo_not_missing(tmp_path, capsys):
+    fifo = tmp_path / "fifo.py"
+    os.mkfifo(fifo)
+    assert main(["train", *TINY, "--block", f"{fifo}:Block", "--out", str(tmp_path / "r")]) == 1
+    assert one_error_line(capsys) == (f"error: --block {fifo}:Block: is a FIFO, not a regular "
+                                      f"file: {fifo}")

@@ -156,4 +156,4 @@ def test_dates_trains_on_the_file_given_and_is_skipped_when_it_is_absent(tmp_pat
     with pytest.raises(ValueError, match="leaves no task"):
         compare_architectures(tmp_path / "none", ["dates"], dates_file=tmp_path / "absent.txt",
                               log=lines.append)
-    assert f"skipping dates: no file at --dates-file {tmp_path / 'absent.txt'}" in lines[-1]
+    assert f"skipping dates: --dates-file {tmp_path / 'absent.txt'}: no such file" in lines[-1]

@@ -44,7 +44,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from minigrad.files import atomic_write
+from minigrad.files import atomic_write, missing_file
 from seq2seq.commands.layer_kinds import BLOCK, KINDS, RNN, NamedFile, kind_of  # noqa: F401
 from seq2seq.models.recurrent import raised
 
@@ -79,8 +79,7 @@ def resolved(rnn, kind=RNN):
                                f"(a run records the file, to load the class again)")
         return f"{Path(file).resolve()}:{rnn.__name__}"
     path, name = split(rnn, kind)
-    if not Path(path).is_file():
-        problem = "is a directory, not a .py file" if Path(path).is_dir() else "no such file"
+    if (problem := missing_file(path)) is not None:
         raise RnnFileError(f"{kind.option} {rnn}: {problem}: {path}")
     return f"{Path(path).resolve()}:{name}"
 
@@ -283,8 +282,7 @@ def class_of(saved, checkpoint, moved=None, kind=RNN):
 def _moved_class(saved, checkpoint, moved, kind):
     """class_of for a file given as `--rnn-file PATH`: a copy of the one trained with."""
     path = Path(moved)
-    if path.is_dir() or not path.is_file():
-        problem = "is a directory, not a .py file" if path.is_dir() else "no such file"
+    if (problem := missing_file(path)) is not None:
         raise RnnFileError(f"{kind.file_option} {moved}: {problem}")
     digest = _sha256(path)
     if digest != saved["sha256"]:

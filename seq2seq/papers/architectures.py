@@ -28,6 +28,7 @@ compare-architectures.json and, with --plot, compare-architectures.png (plots.pl
 import math
 from pathlib import Path
 
+from minigrad.files import missing_file
 from minigrad.settings import SettingError, check_number
 from seq2seq.commands import runs
 from seq2seq.commands.arch import TRAINING_DEFAULTS
@@ -98,9 +99,9 @@ def compare_architectures(out="runs/compare-architectures", task_names=DEFAULT_T
     check_settings(seed=seed, num_examples=num_examples)
     check_number("num_examples", num_examples, integer=True, low=10,
                  why="a tenth of the sources is held out to score the models on")
-    if "dates" in task_names and (dates_file is None or not Path(dates_file).is_file()):
+    if "dates" in task_names and (dates_file is None or missing_file(dates_file)):
         log("skipping dates: " + ("no --dates-file given" if dates_file is None else
-                                  f"no file at --dates-file {dates_file}")
+                                  f"--dates-file {dates_file}: {missing_file(dates_file, 'file')}")
             + " (the built-in task is not the book's data: give its file of pairs)")
         task_names = tuple(name for name in task_names if name != "dates")
     if not task_names:
