@@ -1,6 +1,6 @@
 """`python -m seq2seq COMMAND`: train, evaluate, translate, demo, draw, explore, and the
 reproductions of the attention papers' figures (seq2seq.papers): compare-lengths, alignments,
-uniform-and-seeds, compare-scoring, compare-architectures, compare-positions.
+uniform-and-seeds, compare-scoring, compare-architectures, compare-positions, compare-norms.
 
 Every failure is one line on stderr and a non-zero exit status; `--debug` (or MINIGRAD_DEBUG=1)
 shows the traceback instead.

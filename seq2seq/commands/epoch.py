@@ -45,12 +45,16 @@ def _diverged(what, epoch, batch, config):
         f"--clip (now {config.clip:g}); this epoch was not saved")
 
 
-def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None, until=None):
+def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None, until=None,
+              watch=None):
     """One pass over the shuffled training examples; returns the mean loss. `schedule`, if
     given, sets the learning rate after every update (seq2seq.commands.arch.make_schedule).
     `until`, if given, is called after every update: when it returns True the epoch stops
     there, and the mean is over the batches done (compare-architectures stops a model when its
-    CPU-time budget is used).
+    CPU-time budget is used). `watch(model, loss)`, if given, is called at every step after
+    backward and before the gradients are clipped, with the batch's loss: every p.grad is then
+    the gradient as backward left it (compare-norms records the loss curve and the gradients'
+    norms by layer with it).
 
     Four checks at every step stop the run at once with TrainingDiverged: a loss that is not a
     finite number, a loss above MAX_LOSS_RATIO x ln V (far worse than guessing uniformly among
@@ -78,6 +82,8 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None
                                f"target tokens scores {uniform:.3g})", epoch, i, config)
             optimizer.zero_grad()
             loss.backward()
+            if watch is not None:
+                watch(model, value)
             norm = clip_grad_norm_(model.parameters(), config.clip)
             if not math.isfinite(norm):
                 raise _stopped(progress, f"gradients' norm became {norm}", epoch, i, config)

@@ -18,6 +18,8 @@ compare-architectures  Vaswani et al. (2017): the LSTM with attention and the Tr
                    same CPU-time budget, held-out accuracy, updates and time (architectures)
 compare-positions  Vaswani et al. (2017), Press et al. (2022): the Transformer with sinusoidal
                    and with learned positions, on sequences longer than any trained on (positions)
+compare-norms      Xiong et al. (2020): the Transformer pre-norm and post-norm, each with and
+                   without a learning-rate warm-up, at depth: loss curves, held-out accuracy (norms)
 
 folder.py holds what they share: the folder's rules (each replaces its own earlier run and
 nothing else, as the demo does), the training of their models one after the other, and the writing
@@ -34,8 +36,10 @@ def add_commands(sub):
         explanation,
         heads,
         lengths,
+        norms,
         positions,
         scoring,
     )
-    for module in (lengths, alignments, heads, explanation, scoring, architectures, positions):
+    for module in (lengths, alignments, heads, explanation, scoring, architectures, positions,
+                   norms):
         module.add_command(sub)

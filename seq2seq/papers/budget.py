@@ -32,9 +32,10 @@ from seq2seq.data.batching import encode_source, encode_target
 from seq2seq.data.vocab import tokenize
 
 
-def train_for(config, budget, log, updates=None):
+def train_for(config, budget, log, updates=None, watch=None):
     """Train the model of `config` for `budget` CPU seconds, or for `updates` updates when that
     is given (then `budget` is not used), into config.out (a folder that holds no run).
+    `watch`: run_epoch's, called at every update (seq2seq.commands.epoch.run_epoch).
     Returns (translator, facts): facts = {"updates", "cpu_seconds" (of training),
     "batches_per_epoch", "epochs" (updates / batches_per_epoch)}."""
     from threadpoolctl import threadpool_limits
@@ -79,7 +80,7 @@ def train_for(config, budget, log, updates=None):
                 optimizer.lr = config.lr * config.lr_decay ** epoch
             rng = np.random.default_rng([config.seed, epoch])       # as `train` shuffles
             loss = run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule,
-                             until=used)
+                             until=used, watch=watch)
             history.append({"epoch": epoch + 1, "loss": loss, "updates": made - before,
                             "cpu_seconds": time.process_time() - epoch_started})
         seconds = time.process_time() - started

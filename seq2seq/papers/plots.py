@@ -243,3 +243,54 @@ def plot_positions(result, path=None, overwrite=False):
     if path is not None:
         save(figure, path, dpi=90, overwrite=overwrite)
     return figure
+
+
+def plot_norms(result, path=None, overwrite=False):
+    """compare-norms (Xiong et al., 2020): the loss curves of the four models, the mean over the
+    seeds as a line and the lowest to highest as a band; beside it, each block's gradient norm at
+    the first update, pre-norm and post-norm (Xiong et al.'s Fig. 3). `result`: what
+    seq2seq.papers.norms.compare_norms returns."""
+    from attention.figures import PLAIN, Figure, save
+    from seq2seq.papers.norms import LABELS
+
+    figure = Figure(figsize=(11, 3.8), layout="constrained")
+    axes = figure.subplots(1, 2, width_ratios=[1.4, 1])
+    styles = {"pre-warmup": ("#28a", "-"), "pre-no-warmup": ("#28a", "--"),
+              "post-warmup": ("#c52", "-"), "post-no-warmup": ("#c52", "--")}
+    for name, runs in result["models"].items():
+        curves = [run["loss"] for run in runs.values()]
+        n = min(len(c) for c in curves)
+        xs = next(iter(runs.values()))["updates_at"][:n]
+        color, dash = styles[name]
+        axes[0].plot(xs, [sum(c[i] for c in curves) / len(curves) for i in range(n)],
+                     linestyle=dash, color=color, label=f"{LABELS[name]} ({len(curves)} seeds)")
+        axes[0].fill_between(xs, [min(c[i] for c in curves) for i in range(n)],
+                             [max(c[i] for c in curves) for i in range(n)], color=color,
+                             alpha=0.15)
+    if result["uniform_loss"] is not None:
+        axes[0].axhline(result["uniform_loss"], color="grey", linestyle=":",
+                        label="a uniform guess (ln V)")
+    axes[0].set_xlabel("update")
+    axes[0].set_ylabel(f"training loss (mean of {result['every']} updates)")
+    axes[0].set_ylim(bottom=0)
+    axes[0].legend(fontsize="small")
+    layers = result["layers"]
+    for name, marker in (("pre-warmup", "o-"), ("post-warmup", "s-")):
+        norms = [run["grad_norm_by_layer"] for run in result["models"][name].values()]
+        values = [sum(f[side][i] for f in norms) / len(norms)
+                  for side in ("encoder", "decoder") for i in range(layers)]
+        axes[1].plot(range(1, 2 * layers + 1), values, marker, color=styles[name][0],
+                     label=name.split("-")[0] + "-norm")
+    axes[1].set_xticks(range(1, 2 * layers + 1),
+                       [f"e{i}" for i in range(1, layers + 1)]
+                       + [f"d{i}" for i in range(1, layers + 1)])
+    axes[1].set_xlabel("block (e: encoder, d: decoder)")
+    axes[1].set_ylabel("gradient norm, first update")
+    axes[1].set_ylim(bottom=0)
+    axes[1].legend(fontsize="small")
+    figure.suptitle(f"{result['task']}: the Transformer, {layers} + {layers} layers, Adam at lr "
+                    f"{result['lr']:g}, with and without {result['warmup']} updates of warm-up",
+                    **PLAIN)
+    if path is not None:
+        save(figure, path, dpi=90, overwrite=overwrite)
+    return figure
