@@ -38,7 +38,8 @@ def test_every_reproduction_is_a_command(capsys):
         main(["--help"])
     printed = capsys.readouterr().out
     for command in ("compare-lengths", "alignments", "head-alignments", "uniform-and-seeds",
-                    "compare-scoring", "compare-architectures", "compare-positions"):
+                    "compare-scoring", "compare-architectures", "compare-positions",
+                    "compare-norms"):
         assert command in printed
 
 

@@ -125,3 +125,29 @@ def test_a_model_that_diverges_is_recorded_as_such_and_not_scored(tmp_path):
     for row in rows:
         if row["diverged"]:
             assert row["exact_match"] is None and "lower --lr" in row["diverged"]
+
+
+@pytest.mark.slow
+def test_post_norm_without_warm_up_learns_nothing_at_depth_and_the_three_others_learn(tmp_path):
+    """The default run with seed 0 alone: reverse, 6 + 6 layers, Adam at lr 0.01, 150 updates,
+    the warm-up 50 updates long. Measured under the SkylakeX, Haswell and Prescott kernels of
+    OpenBLAS, one thread: see the docs (seq2seq with attention, section 5). The bounds are those
+    figures with a margin: the updates are counted, not timed, so a busy machine gives the
+    same."""
+    result = compare_norms(tmp_path, seeds=(0,), log=quiet)
+    row = {name: runs["0"] for name, runs in result["models"].items()}
+    assert not any(r["diverged"] for r in row.values())
+    stuck = row["post-no-warmup"]
+    assert stuck["exact_match"] == 0.0 and stuck["bleu"] <= 0.05
+    # it never gets below the loss of guessing each token from how often it comes (about
+    # ln 10: ten digits, and <eos>), whatever the source: it learns nothing from the source
+    assert min(stuck["loss"]) >= 2.2
+    assert row["pre-warmup"]["exact_match"] >= 0.5
+    assert row["post-warmup"]["exact_match"] >= 0.1             # the warm-up makes it train
+    assert row["pre-no-warmup"]["exact_match"] >= 0.02          # pre-norm trains without one
+    for name in ("pre-warmup", "post-warmup", "pre-no-warmup"):
+        assert row[name]["loss"][-1] <= 0.55 * stuck["loss"][-1]
+    pre, post = row["pre-warmup"]["grad_norm_by_layer"], row["post-warmup"]["grad_norm_by_layer"]
+    assert post["decoder"][-1] > 1.2 * post["decoder"][0]       # post-norm: larger near the
+    assert pre["decoder"][-1] < 1.1 * pre["decoder"][0]         # output; pre-norm: not
+    assert stuck["first_layer_grad_norm"][-1] < 0.01            # nothing reaches the encoder

@@ -174,34 +174,45 @@ def _range(x, form):
     return format(x[0], form) if x[0] == x[1] else f"{x[0]:{form}}-{x[1]:{form}}"
 
 
+def _encoder(row):
+    return (row["grad_norm_by_layer"] or {}).get("encoder")
+
+
+def _at(values, i):
+    return values[i] if values else None
+
+
 def table(result):
     """The result as lines of text: a row per model, each figure lowest to highest over the
-    seeds: the loss at the first and last points of the curve, the held-out exact match and
-    BLEU, and the gradient norm of the encoder's first block and of the decoder's last at the
-    first update."""
+    seeds: the mean loss of the first and of the last --every updates, the held-out exact match
+    and BLEU, and the norm of the gradient reaching the encoder's first block at the first
+    update and over the last --every updates."""
     seeds, every = result["seeds"], result["every"]
     lines = [f"\n{result['task']}, {result['layers']} + {result['layers']} layers, Adam at lr "
              f"{result['lr']:g} (warm-up: {result['warmup']} updates), {result['updates']} "
              f"updates of batches of {result['batch_size']}, seed{'s' if len(seeds) > 1 else ''} "
-             f"{', '.join(map(str, seeds))}; lowest to highest over the seeds:",
-             f"{'':22} {'mean loss, updates':^25} {'held out':^27} {'gradient norm at':^19}",
-             f"{'model':22} {f'1-{every}':>12} {'last ' + str(every):>12} "
-             f"{'exact match':>14} {'BLEU':>12} {'enc. 1':>9} {'dec. L':>9}"]
+             f"{', '.join(map(str, seeds))}:", "lowest to highest over the seeds",
+             f"{'':22} {'mean loss, updates':^25}  {'held out':^27}  {'first block gradient':^20}",
+             f"{'model':22} {f'1-{every}':>12} {'last ' + str(every):>12}  "
+             f"{'exact match':>14} {'BLEU':>12}  {'update 1':>9} {'last ' + str(every):>10}"]
+
+    def column(rows, value, form):
+        return _range(spread(value(r) for r in rows), form)
+
     for name, by_seed in result["models"].items():
         rows = list(by_seed.values())
-        first = [r["grad_norm_by_layer"] for r in rows if r["grad_norm_by_layer"] is not None]
         lines.append(
-            f"{LABELS[name]:22} "
-            f"{_range(spread(r['loss'][0] if r['loss'] else None for r in rows), '.3f'):>12} "
-            f"{_range(spread(r['loss'][-1] if r['loss'] else None for r in rows), '.3f'):>12} "
-            f"{_range(spread(r['exact_match'] for r in rows), '.1%'):>14} "
-            f"{_range(spread(r['bleu'] for r in rows), '.3f'):>12} "
-            f"{_range(spread(f['encoder'][0] for f in first), '.2f'):>9} "
-            f"{_range(spread(f['decoder'][-1] for f in first), '.2f'):>9}")
+            f"{LABELS[name]:22} {column(rows, lambda r: _at(r['loss'], 0), '.3f'):>12} "
+            f"{column(rows, lambda r: _at(r['loss'], -1), '.3f'):>12}  "
+            f"{column(rows, lambda r: r['exact_match'], '.1%'):>14} "
+            f"{column(rows, lambda r: r['bleu'], '.3f'):>12}  "
+            f"{column(rows, lambda r: _at(_encoder(r), 0), '.2f'):>9} "
+            f"{column(rows, lambda r: _at(r['first_layer_grad_norm'], -1), '.3f'):>10}")
         lines += [f"{'':22} seed {r}: {row['diverged']}" for r, row in by_seed.items()
                   if row["diverged"]]
     if result["uniform_loss"] is not None:
-        lines.append(f"(a uniform guess's loss: ln V = {result['uniform_loss']:.3f})")
+        lines.append(f"(a uniform guess over the V target tokens scores ln V = "
+                     f"{result['uniform_loss']:.3f})")
     return lines
 
 
