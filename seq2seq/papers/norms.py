@@ -119,7 +119,7 @@ def _compare(out, configs, seeds, updates, every, plot, log):
             row["diverged"], facts = str(error), {"cpu_seconds": None}
         else:
             scores = evaluate_run(config.out, warn=log)      # as `evaluate RUN` scores it
-            row.update({key: scores[key] for key in ("exact_match", "bleu", "examples")})
+            row.update({k: scores[k] for k in ("exact_match", "bleu", "examples")})
             vocab = translator.model.config["tgt_vocab_size"]
             result["uniform_loss"] = math.log(vocab)         # where every model starts
         result["models"][name][str(config.seed)] = {
