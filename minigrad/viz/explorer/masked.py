@@ -19,7 +19,8 @@ where it is not 0.
 
 import numpy as np
 
-from minigrad.viz.explorer.mistakes import MISTAKES, matching
+from minigrad.viz.explorer.judging import matching
+from minigrad.viz.explorer.mistakes import MISTAKES
 from minigrad.viz.explorer.question import MAX_CANDIDATES
 
 
@@ -60,7 +61,7 @@ def masked_question(graph, k, position, softmaxes=()):
         best = None
         for i in np.flatnonzero(left_out.ravel())[:MAX_CANDIDATES]:
             index = np.unravel_index(i, x.shape)
-            mistakes, not_caught = matching(candidates, index, 0.0, tolerance)
+            mistakes, not_caught, _ = matching(candidates, index, 0.0, tolerance)
             size = max((abs(m["value"]) for m in mistakes), default=0.0)
             if mistakes and (best is None or size > best[0]):
                 best = (size, index, mistakes, not_caught)

@@ -24,15 +24,8 @@ wrong answer can be named.
     sign              the right size with the wrong sign
 
 question.py gathers each question's candidates, as (kind, array) or (kind, array, the same
-mistake worked from the numbers as the page shows them, shown.py). A mistake's number is
-recognised within its own tolerance: the question's, widened (as the answer's is) to cover the
-number worked from the shown numbers, where there is one. `matching` keeps the numbers at the
-element asked that can be told apart: each window (a number and its tolerance) clear of the
-answer's, of 0's (a learner may type 0 for other reasons; both with the question's tolerance)
-and of every other mistake's, so that no typed number falls in two of them. (One number that
-two kinds give, as a residual's sublayer_only and missed_sum do by design, is named by the
-first: candidates come in order, the more telling first.) The others it names as not caught, in
-words (NAMES), with why.
+mistake worked from the numbers as the page shows them, shown.py); judging.py decides which of
+their numbers the page names, and which mistakes a question cannot catch.
 """
 
 import numpy as np
@@ -107,52 +100,6 @@ def broadcast(op, out, x):
     return same and len(op.inputs) > 1 and x.size < out.size
 
 
-SAME = 1e-3     # two kinds' numbers this close (times the tolerance) are one: the first names it
-MARGIN = 1.5    # a mistake's tolerance covers its number from the shown numbers, by this
-
-
-def matching(candidates, index, answer, tolerance):
-    """(found, not_caught): the mistaken numbers at `index` that can be told apart (one per
-    value, as {"kind", "value", "tolerance"}), and a line for each mistake some of whose
-    numbers cannot: too close to the answer or to 0, or to another mistake's number (see the
-    module's docstring)."""
-    values = []                             # (kind, number, its tolerance), the finite ones
-    for kind, array, *from_shown in candidates:
-        if kind == "broadcast_sum":
-            others, full, shape = array
-            numbers = [others[index] + v for v in _sources(full, shape, index)]
-        else:
-            numbers = [np.asarray(array)[index]]
-        width = tolerance
-        if from_shown and from_shown[0] is not None and len(numbers) == 1:
-            gap = abs(float(np.asarray(from_shown[0])[index]) - float(numbers[0]))
-            width = max(tolerance, MARGIN * gap) if np.isfinite(gap) else tolerance
-        values += [(kind, float(v), width) for v in numbers if np.isfinite(v)]
-    apart = [(kind, v, w) for kind, v, w in values
-             if abs(v - answer) > tolerance + w and abs(v) > tolerance + w]
-    found, confused, told = [], set(), {kind: 0 for kind, _, _ in values}
-    for kind, value, width in apart:            # the same number, by two kinds, is the first's
-        if any(k != kind and SAME * tolerance < abs(v - value) <= width + w
-               for k, v, w in apart):
-            confused.add(kind)
-            continue
-        told[kind] += 1
-        if all(abs(value - m["value"]) > width + m["tolerance"] for m in found):
-            found.append({"kind": kind, "value": value, "tolerance": width})
-    not_caught = []
-    for kind in told:
-        total = sum(1 for k, _, _ in values if k == kind)
-        if told[kind] == total:
-            continue
-        alone = kind not in confused
-        why = ("here it gives the right number, or 0" if told[kind] == 0 and alone
-               else "here it gives the same number as another mistake" if told[kind] == 0
-               else "some of its numbers are the same as another mistake's" if kind in confused
-               else "some of its numbers are too close to 0 or to the answer to tell")
-        not_caught.append(f"{NAMES[kind]} ({why})")
-    return found, not_caught
-
-
 def local_rules(op, position, grad_y, y, x):
     """The mistakes in an op's own rule, as (kind, the gradient it would send input
     `position`), from the gradient arriving, the output y and that input's values x (the
@@ -168,12 +115,6 @@ def local_rules(op, position, grad_y, y, x):
         return [(kind, unbroadcast(grad_y * factor, x.shape))
                 for kind, factor in (("output_for_factor", y), ("own_factor", x))]
     return []
-
-
-def _sources(full, shape, index):
-    """The entries of the un-summed gradient (the output's shape) that sum into x[index]."""
-    owner = np.broadcast_to(np.arange(int(np.prod(shape))).reshape(shape), full.shape)
-    return full[owner == np.ravel_multi_index(index, shape) if shape else owner == 0]
 
 
 def unsummed(op, position, grad_y):

@@ -12,10 +12,11 @@ from the engine's: a learner works from the digits shown, and a right method on 
 
 A known mistake is recognised within its own tolerance (the question's, widened the same way
 where the mistake can be worked from the shown numbers too), and named only where its number
-can be told apart (mistakes.py, `matching`): its window clear of the answer's, of 0's and of
+can be told apart (judging.py, `matching`): its window clear of the answer's, of 0's and of
 the other mistakes'. The element asked is the one where the most mistakes are caught fully
-(every number they give told apart), then at all, then the one of largest size. Those it cannot
-catch there go, in words, into `not_caught` (the page shows them in one line with the question):
+(every number they give named as them), then at all, then the one of largest size. Those the
+page cannot name there at all go, in words, into `not_caught` (the page shows them in one line
+with the question); a mistake named at some of its numbers is not among them:
 
     "not_caught": ["the softmax Jacobian taken as its diagonal, y_i (1 - y_i) dL/dy_i (here it
                     gives the right number, or 0)"]         (a one-hot dL/dy: no element can)
@@ -23,6 +24,7 @@ catch there go, in words, into `not_caught` (the page shows them in one line wit
 
 import numpy as np
 
+from minigrad.viz.explorer.judging import matching
 from minigrad.viz.explorer.mistakes import (
     MISTAKES,
     broadcast,
@@ -30,7 +32,6 @@ from minigrad.viz.explorer.mistakes import (
     constant_scale,
     direct_paths,
     local_rules,
-    matching,
     norm_constants,
     transposed,
     unsummed,
@@ -171,9 +172,8 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=(), fr
         if abs(answer) <= 2 * tolerance or any(abs(a[i] - answer) <= 2 * tolerance
                                                for a in apart):
             continue
-        mistakes, not_caught = matching(candidates, index, answer, tolerance)
+        mistakes, not_caught, whole = matching(candidates, index, answer, tolerance)
         caught = {m["kind"] for m in mistakes}
-        whole = len({candidate[0] for candidate in candidates}) - len(not_caught)
         score = (whole, len(caught), abs(answer))
         if best is None or score > best[0]:
             best = (score, index, answer, tolerance, mistakes, not_caught)
