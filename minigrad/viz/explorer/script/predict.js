@@ -5,9 +5,8 @@
 // try. The tolerance is written only once the question asks no more.
 
 function questionText(q) {
-  var name = tensorName(q.tensor), index = q.index.length ? "[" + q.index.join(", ") + "]"
-                                                          : "";
-  if (!tensors[q.tensor].name) name = "(" + name + ")";
+  // a name of several words, or with an operator, in brackets (hint.js, nameIn)
+  var name = nameIn(q.tensor), index = q.index.length ? "[" + q.index.join(", ") + "]" : "";
   var what = q.mask ? (q.span ? "(what the softmax, then the mask of step " + q.span[1] +
       ", send back to it, through steps " + q.span[0] + " to " + q.span[1] + ": work it " +
       "out from the gradient arriving here, at the softmax's output, and the softmax's values)"
