@@ -47,9 +47,9 @@ MISTAKES = {
                      "added to the sublayer's output (a residual, y = x + f(x)), so dL/dy "
                      "reaches it straight through the sum as well: dL/dx = dL/dy + what f sends "
                      "back",
-    "scale_forgotten": "that is dL/dy passed on unscaled: the forward scaled {name} by a "
-                       "constant (such as 1/sqrt(d_k)), so backward scales its gradient by the "
-                       "same constant",
+    "scale_forgotten": "that is dL/dy passed on unscaled: the forward scaled {name} by "
+                       "{scale}, a constant, so backward scales its gradient by the same "
+                       "{scale}",
     "norm_constants": "that takes the row's mean and variance as constants, dL/dy * weight / "
                       "sigma: both depend on every element of the row, so dL/dx = (1/sigma) "
                       "(g - mean(g) - xhat mean(g xhat)), with g = dL/dy * weight",
@@ -185,6 +185,17 @@ def direct_paths(graph, x, received):
         if others and any(depends_on(y, x) for y in others):
             found.append(term)
     return found
+
+
+def scale_text(op, position):
+    """The constant an op scales input `position` by, as the mistake's text says it: "5.657"
+    for x * 5.657, "1/4 = 0.25" for x / 4; "" for any other op."""
+    factor = constant_scale(op, position)
+    if factor is None:
+        return ""
+    if type(op).__name__ == "Div":
+        return f"1/{1 / factor:.4g} = {factor:.4g}"
+    return f"{factor:.4g}"
 
 
 def constant_scale(op, position):

@@ -33,6 +33,7 @@ from minigrad.viz.explorer.mistakes import (
     direct_paths,
     local_rules,
     norm_constants,
+    scale_text,
     transposed,
     unsummed,
 )
@@ -183,7 +184,7 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=(), fr
     name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
         f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
     words = {"name": name, "used": _uses(received), "shape": tuple(x.shape),
-             "out_shape": tuple(out.shape)}
+             "out_shape": tuple(out.shape), "scale": scale_text(op, position)}
     for mistake in mistakes:
         mistake["text"] = MISTAKES[mistake["kind"]].format(**words)
     return {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
