@@ -43,3 +43,21 @@ def test_explore_runs_a_hook_once():
     x.register_hook(lambda g: calls.append(g) or g)
     explore(loss)
     assert len(calls) == 1
+
+
+def test_a_sums_rule_says_its_own_axis_without_the_docstrings_shape_example():
+    from minigrad.ops.reduce import Sum
+    from minigrad.viz.explorer.data import rule
+
+    assert rule(Sum(axis=1)) == ["y = sum of x over axis=1        dL/dx = dL/dy, copied over "
+                                 "the summed axes"]
+
+
+def test_a_fused_layer_norms_rule_gives_its_backward_formula():
+    from minigrad.nn.fused_layer_norm import FusedLayerNorm
+    from minigrad.viz.explorer.data import rule
+
+    said = " ".join(rule(FusedLayerNorm()))
+    assert "dL/dx = (1/sigma) (g - mean(g) - xhat * mean(g * xhat))" in said, said
+    assert "g = dL/dy * weight" in said and "the last axis" in said
+    assert "this file" not in said

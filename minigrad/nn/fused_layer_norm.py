@@ -63,12 +63,13 @@ from minigrad.ops.arithmetic import as_floating
 
 
 class FusedLayerNorm(Function):
-    """y = (x - mean(x)) / sqrt(var(x) + eps) * weight + bias, over the last axis
-    (the derivation is in this file's docstring)
+    """y = xhat * weight + bias,  xhat = (x - mean(x)) / sigma,  sigma = sqrt(var(x) + eps),
+    each mean and var over the row (the last axis):
+    dL/dx = (1/sigma) (g - mean(g) - xhat * mean(g * xhat)),  g = dL/dy * weight
+    dL/dweight = sum(dL/dy * xhat), dL/dbias = sum(dL/dy), over every axis but the last
 
     x: (..., D)   weight, bias: (D,)   ->   y: (..., D), float64 for integer x
-    dx = (1/sigma) (g - mean(g) - xhat * mean(g * xhat)),  g = dy * weight
-    dweight = sum(dy * xhat), dbias = sum(dy), over every axis but the last
+    (the derivation is in the docstring of fused_layer_norm.py)
     """
 
     settings = ("eps",)

@@ -30,6 +30,7 @@ The data (a dict, written into the page as JSON):
 """
 
 import inspect
+import re
 
 from minigrad.autograd import backward_walk
 from minigrad.graph import walk
@@ -145,16 +146,26 @@ class Graph:
         return records
 
 
+# A worked shape example of a docstring ("x: (2, 3, 4), axis=1  ->  y: (2, 4)"): numbers of
+# another call than this op's, which the rule leaves out.
+SHAPE_EXAMPLE = re.compile(r"^\w+: \([\d, ]+\).*->")
+
+
 def rule(op):
     """The op's rule, from its class docstring: the first paragraph (formula, derivative,
-    shapes), and any later line that gives a derivative (dL/d...)."""
+    shapes), and any later line that gives a derivative (dL/d...); a setting the docstring
+    names in backticks written with this op's value ("over `axis`": "over axis=1"), and a
+    worked shape example left out."""
     doc = type(op).__doc__
     if not doc:
         return [f"{type(op).__name__} has no docstring: read its backward"]
     paragraphs = inspect.cleandoc(doc).split("\n\n")
     lines = paragraphs[0].splitlines()
     lines += [line for p in paragraphs[1:] for line in p.splitlines() if "dL/d" in line]
-    return lines
+    for name in getattr(op, "settings", ()):
+        lines = [line.replace(f"`{name}`", f"{name}={getattr(op, name, None)!r}")
+                 for line in lines]
+    return [line for line in lines if not SHAPE_EXAMPLE.match(line.strip())]
 
 
 def scope_paths(ops, collapse):
