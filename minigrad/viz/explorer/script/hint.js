@@ -1,15 +1,21 @@
 // hint.js: predict mode's hint (part 6 of the explorer's script; explorer.js lists the parts),
 // offered after a second wrong try: the op's rule, then the numbers it takes for the element
 // asked, as the page shows them (4 significant digits): the gradient arriving and the values
-// the rule multiplies. A matmul and a softmax are written out as sums over the row they read;
+// the rule multiplies. A matmul and a softmax are written out as sums over the row they read,
+// and a layer norm with the whole row it takes;
 // any other op gets its docstring's rule and the numbers at the positions that element touches
 // (all of a broadcast axis). All of it comes from arrays the question needs (q.needs).
 
-var HINT_SHOWN = 12;                      // numbers written per array, then "..."
+// The numbers a hint lists are terms the element's rule sums (a matmul's, a softmax's or a
+// layer norm's row, a broadcast axis), all needed: all are written, up to this many per array;
+// past it a line would run past a screen's width several times, and the rest are in "the values
+// to work from" below.
+var HINT_TERMS = 64;
 
 function hintView(q) {
-  var hint = q.span ? softmaxHint(q) : ops[steps[q.step - 1].op].type === "MatMul"
-                    ? matmulHint(q) : null;
+  var type = ops[steps[q.step - 1].op].type;
+  var hint = q.span ? softmaxHint(q) : type === "MatMul" ? matmulHint(q)
+           : type === "FusedLayerNorm" ? layerNormHint(q) : null;
   hint = hint || opHint(q);
   if (q.total) hint.numbers.push(beforeText(q));
   return el("div", {"class": "hint", id: "hint"}, [
@@ -26,19 +32,25 @@ function nameIn(i) {
 }
 
 // "name[0, :] = (1, 2, 3)": the numbers of array `ref` where `pattern` (one entry per axis:
-// an index, or null for all of the axis) points.
+// an index, or null for all of the axis) points; at most HINT_TERMS of them, then "...",
+// saying how many there are.
 function picked(name, ref, pattern) {
-  var shape = arrays[ref].shape, flat = numbers(ref), found = [];
+  var shape = arrays[ref].shape, flat = numbers(ref), found = [], cap = HINT_TERMS;
+  var count = pattern.reduce(function (n, p, axis) { return p === null ? n * shape[axis] : n; },
+                             1);
   (function walk(axis, at) {
-    if (found.length > HINT_SHOWN) return;
+    if (found.length > cap) return;
     if (axis === shape.length) { found.push(flat[at]); return; }
     var all = pattern[axis] === null, from = all ? 0 : pattern[axis];
     for (var n = from; n < (all ? shape[axis] : from + 1); n++) {
       walk(axis + 1, at * shape[axis] + n);
     }
   })(0, 0);
-  var texts = found.slice(0, HINT_SHOWN).map(fourDigits);
-  if (found.length > HINT_SHOWN) texts.push("\u2026");
+  var texts = found.slice(0, cap).map(fourDigits);
+  if (found.length > cap) {
+    texts.push("\u2026 the first " + cap + " of " + count + ": the rest are in the values to " +
+               "work from");
+  }
   var many = pattern.some(function (p) { return p === null; });
   return indexed(name, pattern) + " = " + (many ? "(" + texts.join(", ") + ")" : texts[0]);
 }
@@ -124,6 +136,20 @@ function softmaxHint(q) {
     "step " + q.span[1] + ": " + ops[steps[q.span[1] - 1].op].rule.join(" ") : "");
   return {rule: rule, numbers: [picked(gy, step.grad_y, row),
                                 picked(y, tensors[step.output].values, row)]};
+}
+
+// A layer norm as one op (FusedLayerNorm), asked about x: its rule, with the backward over
+// the row, and the whole row it takes: dL/dy and x of the row (mean, sigma and xhat come from
+// x), and the weight. About the weight or the bias, opHint.
+function layerNormHint(q) {
+  var step = steps[q.step - 1], op = ops[step.op], out = step.output;
+  if (q.input !== 0) return null;
+  var row = q.index.slice(0, -1).concat([null]), weight = op.inputs[1];
+  return {rule: "\u2202L/\u2202" + nameIn(q.tensor) + indexed("", q.index) + " by the op's " +
+                "rule, over the row " + indexed("", row) + ":\n" + op.rule.join("\n"),
+          numbers: [picked("\u2202L/\u2202" + nameIn(out), step.grad_y, row),
+                    picked(nameIn(q.tensor), tensors[q.tensor].values, row),
+                    picked(nameIn(weight), tensors[weight].values, [null])]};
 }
 
 // Any other op: its rule, and the numbers at the positions the element asked touches: the
