@@ -47,7 +47,7 @@ def test_self_attention_with_a_causal_mask_checks_a_zero_and_names_sublayer_only
     assert page.evaluate("window.explorer.question()")["index"] == masked["index"]
     text = page.locator("#step").inner_text()
     assert f"the mask of step {masked['span'][1]}" in text
-    assert "\u2202L/\u2202scores #2[" in text                     # (head 1's: head 0 has #1)
+    assert "\u2202L/\u2202(scores #2)[" in text                   # (head 1's: head 0 has #1)
     page.fill("#answer", "0")
     page.press("#answer", "Enter")
     assert page.locator(".feedback").nth(1).inner_text().startswith("Right: 0.")
