@@ -220,7 +220,8 @@ def test_the_windows_of_the_answer_of_zero_and_of_each_mistake_do_not_overlap():
 def test_the_scale_forgotten_says_the_scale_this_op_applies():
     rng = np.random.default_rng(0)
     x = Tensor(rng.normal(size=(2, 3)), requires_grad=True, name="x")
-    for y, said in ((x * Tensor(np.sqrt(32.0)), "by 5.657"), (x / Tensor(4.0), "by 1/4")):
+    for y, said in ((x * Tensor(np.sqrt(32.0)), "constant, 5.657,"),
+                    (x / Tensor(4.0), "constant, 1/4 = 0.25,")):
         page = explore(y, grad=rng.normal(size=(2, 3)), predict=True, predict_at="Mul" if
                        type(y.creator).__name__ == "Mul" else "Div")
         (text,) = [m["text"] for q in page.questions for m in q["mistakes"]

@@ -47,9 +47,8 @@ MISTAKES = {
                      "added to the sublayer's output (a residual, y = x + f(x)), so dL/dy "
                      "reaches it straight through the sum as well: dL/dx = dL/dy + what f sends "
                      "back",
-    "scale_forgotten": "that is dL/dy passed on unscaled: the forward scaled {name} by "
-                       "{scale}, a constant, so backward scales its gradient by the same "
-                       "{scale}",
+    "scale_forgotten": "that is dL/dy passed on unscaled: the forward scaled {name} by a "
+                       "constant, {scale}, so backward scales its gradient by it too",
     "norm_constants": "that takes the row's mean and variance as constants, dL/dy * weight / "
                       "sigma: both depend on every element of the row, so dL/dx = (1/sigma) "
                       "(g - mean(g) - xhat mean(g xhat)), with g = dL/dy * weight",
