@@ -85,3 +85,23 @@ def test_a_given_name_stays_plain_and_the_variables_of_that_name_are_numbered_af
         y = norm(norm(x)).sum()
     data = explore(y, variables=found).data
     assert labels_of(data) == ["x", "a constant #1", "x #2", "a constant #2", "x #3", "y"]
+
+
+def test_a_slice_or_a_transpose_that_no_variable_held_is_named_from_its_input():
+    labels = labels_of(explore_lstm_cell(LSTMCellConfig(batch=3)).data)     # hidden size 2
+    assert {"weight_ih^T", "weight_hh^T"} <= set(labels)
+    assert {"gates[:, 0:2]", "gates[:, 2:4]", "gates[:, 4:6]", "gates[:, 6:8]"} <= set(labels)
+    assert not [label for label in labels if "GetItem" in label or "Transpose" in label]
+
+
+def test_reshape_swapaxes_and_indexing_name_their_output_from_a_named_input_only():
+    x = Tensor(np.arange(24.0).reshape(2, 3, 4), requires_grad=True, name="x")
+    with debug.local_names() as found:
+        total = (x.reshape(6, 4).sum() + x.swapaxes(-1, -2).sum() + x.transpose(2, 0, 1).sum()
+                 + x.swapaxes(0, 1).sum() + x[..., 1, ::2].sum() + x[[1, 0]].sum()
+                 + x[np.array([0, 1, 1, 0, 1])].sum() + (x * 2.0)[0].sum())
+    labels = labels_of(explore(total, variables=found).data)
+    assert {"x.reshape(6, 4)", "x^T", "x.transpose(2, 0, 1)", "x.swapaxes(0, 1)",
+            "x[..., 1, ::2]", "x[[1, 0]]"} <= set(labels)
+    assert "GetItem's output #1" in labels      # an index array: not written out
+    assert "GetItem's output #2" in labels      # its input has no name: nothing to build on
