@@ -111,3 +111,43 @@ def test_pythons_own_and_numpys_functions_name_nothing():
     with debug.local_names() as found:
         copy.copy(held[0])                      # copy.copy(x): Python's own, not yours
     assert found == {}
+
+
+def sublayer(v):
+    same = v                                    # what it was given, by another name: an alias
+    return same * 2.0
+
+
+def residual_block(x):
+    x = x + sublayer(x)                         # rebound on the next line: a debugger at the
+    x = x + sublayer(x)                         # return sees only the last sum
+    return x
+
+
+def test_a_tensor_takes_the_name_given_where_it_was_made_though_that_name_is_rebound_later():
+    start = Tensor(np.ones(2), requires_grad=True)
+    with debug.local_names() as found:
+        y = residual_block(start)
+    first = y.creator.inputs[0]
+    assert found == {"x #1": first, "x #2": y, "start": start}     # not `same`, not `v`
+
+
+class Block(nn.Module):
+    def __init__(self):
+        self.norm = nn.LayerNorm(2, fused=True)     # one op, as in attention's blocks
+        self.linear = nn.Linear(2, 2)
+        self.drop = nn.Dropout(0.0)
+
+    def forward(self, x):
+        return x + self.drop(self.linear(self.norm(x)))
+
+
+def test_a_sublayers_output_no_variable_named_carries_the_blocks_call_of_it():
+    block = Block()
+    x = Tensor(np.ones((1, 2), dtype=np.float32), requires_grad=True)
+    with debug.local_names() as found:
+        out = block(x)
+    normed = out.creator.inputs[1].creator.inputs[0].creator.inputs[0]
+    assert found["norm(x)"] is normed           # not `x`, the name of Linear's parameter
+    assert found["y #2"] is out.creator.inputs[1]   # named where made, in Linear: not drop(y)
+    assert found["out"] is out and found["x"] is x

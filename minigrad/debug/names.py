@@ -11,69 +11,132 @@ import sys
 import sysconfig
 
 from minigrad.debug.watch import MINIGRAD
+from minigrad.nn.module import Module
 from minigrad.tensor import Tensor
 
 LAYERS = os.path.join(MINIGRAD, "nn")       # minigrad's layers: a learner reads them as a model,
 MODULE = os.path.join(LAYERS, "module.py")  # but not Module's machinery (finding parameters)
 LIBRARIES = tuple(os.path.abspath(sysconfig.get_paths()[kind]) + os.sep   # Python's own
                   for kind in ("stdlib", "platstdlib", "purelib", "platlib"))   # and NumPy
+CALL = Module.__call__.__code__             # a module called: module(x) runs forward(x)
+COMPREHENSIONS = ("<genexpr>", "<listcomp>", "<setcomp>", "<dictcomp>")
 
 
 class local_names:
-    """While the block runs, note for each Tensor the name of the local variable that held it
-    when a function of your code returned; `as found` gives {name: tensor}, filled when the
-    block ends, for `explore(..., variables=found)` (or `names=found`).
+    """While the block runs, note for each Tensor the name that your code gave it; `as found`
+    gives {name: tensor}, filled when the block ends, for `explore(..., variables=found)` (or
+    `names=found`). Of the names a tensor had, the first of these wins:
 
-    - The innermost function wins: in `h = cell(x)`, a tensor that the cell held as `o` is `o`,
-      whatever the caller calls it. The block's own variables (`h` here) name what is left.
-    - A function's parameters come last: `def attend(x)` names what it is given `x` only if no
-      other variable held it (as the state an RNN's loop passes from step to step).
+    1. The name given where it was made: the first variable that held it in the function whose
+       line made it (`scores = q @ k.T`), even if that name is bound to something else later
+       (`x = x + attend(x)` then `x = x + feed_forward(x)`: each sum is an `x`).
+    2. A layer's output that no variable named there: the block's call of it, `norm2(x)` for
+       `self.norm2(x)` (the block's own name for its sublayer, and for the input it gave).
+    3. The first variable of another function that held it, innermost first (as functions
+       return): the caller's `h = cell(x)` names what the cell made but never named.
+    4. A name that only passes along what a function was given: its parameters, a variable
+       holding the same tensor as a parameter (a loop `for x in (query, key)`). `def
+       attend(x)` names what it is given `x` only if nothing else named it (as the state an
+       RNN's loop passes from step to step). A comprehension's variable names nothing.
+
     - Your code is any file outside minigrad and the installed libraries (NumPy, Python's own),
       and minigrad's layers (minigrad/nn: lstm_cell's i, f, g, o); minigrad's engine (Tensor's
-      methods, the ops, Module's machinery) names nothing.
-    - A name that several tensors had is numbered in the order they got it: an LSTM run over
-      three steps gives `h #1`, `h #2`, `h #3`. Same code, same names, every run.
+      methods, the ops, Module's machinery) names nothing. The block's own variables count as
+      a function's that returns when the block ends.
+    - A name that several tensors had is numbered, those of rule 1 first, then 2, 3, 4, each in
+      the order they got it: an LSTM run over three steps gives `h #1`, `h #2`, `h #3`. Same
+      code, same names, every run.
 
     How: a profile hook (`sys.setprofile`) reads a function's locals as it returns, as a
-    debugger would. It calls any profile function that was there before, and puts it back at
-    the end. A forward pass runs slower by what the hook costs, no more."""
+    debugger would; a tensor that minigrad hands back to a function of yours was made there,
+    and that function's locals are read again each time it calls another, until one holds it.
+    The hook calls any profile function that was there before, and puts it back at the end;
+    it keeps the tensors it sees until the block ends. A forward pass runs slower by what the
+    hook costs, no more."""
 
     def __init__(self):
         self.found = {}                     # the {name: tensor} handed out
-        self._named = {}                    # id(tensor) -> (tensor, name), first name only
-        self._passed = {}                   # the same, by a parameter's name: used last
+        self._ranked = ({}, {}, {}, {})     # rules 1 to 4: id(tensor) -> (tensor, name), first
+        self._made = {}                     # id(frame) -> tensors made there, not named yet
+        self._seen = {}                     # id(tensor) -> tensor: each tensor is made once
         self._yours = {}                    # code object -> whether it is the learner's
         self._previous = None
 
     def __enter__(self):
         self._previous = previous = sys.getprofile()
-        yours, is_yours, note = self._yours, self._is_yours, self._note
+        is_yours, made, name_made = self._is_yours, self._made, self._name_made
 
-        def profile(frame, event, arg):     # (called on every call and return: kept short,
-            if previous is not None:        # its names local, the kind of a code cached)
+        def profile(frame, event, arg):     # (called on every call and return: kept short)
+            if previous is not None:
                 previous(frame, event, arg)
-            if event == "return":
-                code = frame.f_code
-                if yours.get(code) or (code not in yours and is_yours(code)):
-                    note(frame.f_locals, code.co_varnames[:code.co_argcount
-                                                          + code.co_kwonlyargcount])
+            caller = frame.f_back
+            if event == "call":             # the caller's variables, as it calls on
+                if id(caller) in made:
+                    name_made(caller)
+            elif event == "return":
+                if frame.f_code.co_name in COMPREHENSIONS:  # its variables name nothing
+                    made.pop(id(frame), None)
+                elif is_yours(frame.f_code):
+                    self._returned(frame)
+                elif isinstance(arg, Tensor) and caller is not None and is_yours(caller.f_code):
+                    self._handed(frame, caller, arg)
         sys.setprofile(profile)
         return self.found
 
     def __exit__(self, *exc):
         sys.setprofile(self._previous)
-        self._note(sys._getframe(1).f_locals)       # the block's own variables, then
-        for key, named in self._passed.items():      # a parameter's name where none other
-            self._named.setdefault(key, named)
-        self.found.update(numbered(self._named.values()))
+        self._returned(sys._getframe(1))    # the block's own variables, as if it returned
+        for names in self._ranked[1:]:      # then each rule in turn, where no earlier one named
+            for key, named in names.items():
+                self._ranked[0].setdefault(key, named)
+        self.found.update(numbered(self._ranked[0].values()))
         return False
 
-    def _note(self, variables, parameters=()):
-        """Name the tensors among `variables` not named yet (by a parameter's name: apart)."""
+    def _handed(self, frame, caller, tensor):
+        """minigrad returned `tensor` to `caller`, a function of yours: made there (rule 1) if
+        never seen before; if a module's call returned it, named by the call (rule 2)."""
+        if id(tensor) not in self._seen:
+            self._seen[id(tensor)] = tensor
+            self._made.setdefault(id(caller), []).append(tensor)
+        if frame.f_code is CALL and not any(tensor is x for x in frame.f_locals["args"]):
+            owner, module = caller.f_locals.get("self"), frame.f_locals["self"]
+            sublayer = [name for name, value in getattr(owner, "__dict__", {}).items()
+                        if value is module]
+            if sublayer and frame.f_locals["args"]:
+                given = frame.f_locals["args"][0]
+                held = [name for name, value in caller.f_locals.items() if value is given]
+                call = f"{sublayer[0]}({held[0]})" if held else f"{sublayer[0]}'s output"
+                self._ranked[1].setdefault(id(tensor), (tensor, call))
+
+    def _returned(self, frame):
+        """A function of yours returns: its tensors made and not named yet get their name
+        now or never (rule 1); its other variables are noted for rules 3 and 4."""
+        self._name_made(frame)
+        self._made.pop(id(frame), None)
+        code, variables = frame.f_code, frame.f_locals
+        parameters = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        passed = {id(variables[p]) for p in parameters if isinstance(variables.get(p), Tensor)}
         for name, value in variables.items():
-            if isinstance(value, Tensor) and id(value) not in self._named:
-                kept = self._passed if name in parameters else self._named
-                kept.setdefault(id(value), (value, name))  # (kept: its id is never reused)
+            if isinstance(value, Tensor):
+                rule = 3 if name in parameters or id(value) in passed else 2
+                self._ranked[rule].setdefault(id(value), (value, name))
+
+    def _name_made(self, frame):
+        """Name the tensors made in `frame` that one of its variables holds now (rule 1)."""
+        held = {}
+        for name, value in frame.f_locals.items():
+            if isinstance(value, Tensor):
+                held.setdefault(id(value), name)
+        left = []
+        for tensor in self._made[id(frame)] if id(frame) in self._made else ():
+            if id(tensor) in held:
+                self._ranked[0].setdefault(id(tensor), (tensor, held[id(tensor)]))
+            else:
+                left.append(tensor)
+        if left:
+            self._made[id(frame)] = left
+        else:
+            self._made.pop(id(frame), None)
 
     def _is_yours(self, code):
         if code not in self._yours:
