@@ -157,4 +157,5 @@ def _masked(scores, mask, where="attention"):
         return scores
     mask = checked_mask(mask, scores.shape, where)
     masked_score = Tensor(np.array(-np.inf, dtype=scores.dtype), name="masked score")
-    return F.where(mask, scores, masked_score)                  # a drawing names the -inf
+    masked_scores = F.where(mask, scores, masked_score)         # a drawing names the -inf
+    return masked_scores

@@ -243,8 +243,8 @@ class MultiHeadAttention(Module):
         contexts, head_weights = [], []
         for h in range(self.num_heads):                 # one scaled dot-product attention each
             with scope(f"head {h}"):
-                context, weights = dot_product_attention(
-                    q[..., h, :, :], k[..., h, :, :], v[..., h, :, :], mask=mask, scale=True)
+                q_h, k_h, v_h = q[..., h, :, :], k[..., h, :, :], v[..., h, :, :]  # (B, T, Dh)
+                context, weights = dot_product_attention(q_h, k_h, v_h, mask=mask, scale=True)
             contexts.append(context)                                    # (B, Tq, Dh)
             head_weights.append(weights)                                # (B, Tq, Tk)
         with scope("output"):                           # where the heads' outputs join
@@ -270,18 +270,19 @@ class MultiHeadAttention(Module):
             v, = self.split_heads(value @ weight[2 * E:].T + bias[2 * E:])
         return q, k, v
 
-    def split_heads(self, x, parts=1):
+    def split_heads(self, projected, parts=1):
         """(..., T, parts * E) -> a list of `parts` tensors (..., H, T, Dh): in part p, head h
         gets features p*E + h*Dh ... p*E + (h+1)*Dh - 1."""
-        x = x.reshape(*x.shape[:-1], parts, self.num_heads, self.head_dim)    # (.., T, P, H, Dh)
-        n = x.ndim - 4                                                        # batch axes
-        x = x.transpose(n + 1, *range(n), n + 2, n, n + 3)                    # (P, .., H, T, Dh)
-        return [x[p] for p in range(parts)]                                   # P x (.., H, T, Dh)
+        split = projected.reshape(*projected.shape[:-1], parts, self.num_heads,
+                                  self.head_dim)                              # (.., T, P, H, Dh)
+        n = split.ndim - 4                                                    # batch axes
+        heads = split.transpose(n + 1, *range(n), n + 2, n, n + 3)            # (P, .., H, T, Dh)
+        return [heads[p] for p in range(parts)]                               # P x (.., H, T, Dh)
 
-    def merge_heads(self, x):
+    def merge_heads(self, heads):
         """(..., H, T, Dh) -> (..., T, E): the heads' outputs side by side."""
-        x = x.swapaxes(-2, -3)                                          # (..., T, H, Dh)
-        return x.reshape(*x.shape[:-2], self.embed_dim)                 # (..., T, E)
+        side_by_side = heads.swapaxes(-2, -3)                           # (..., T, H, Dh)
+        return side_by_side.reshape(*side_by_side.shape[:-2], self.embed_dim)   # (..., T, E)
 
     def extra_repr(self):
         apart = ", heads_apart=True" if self.heads_apart else ""

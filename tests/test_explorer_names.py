@@ -1,6 +1,8 @@
 """The names an explorer page gives its tensors: the learner's variables (debug.local_names)
 where no name is given, the op's name only where there is none, never one name for two tensors."""
 
+import re
+
 import numpy as np
 
 from minigrad import Tensor, debug
@@ -105,3 +107,25 @@ def test_reshape_swapaxes_and_indexing_name_their_output_from_a_named_input_only
             "x[..., 1, ::2]", "x[[1, 0]]"} <= set(labels)
     assert "GetItem's output #1" in labels      # an index array: not written out
     assert "GetItem's output #2" in labels      # its input has no name: nothing to build on
+
+
+def test_a_transformers_step_names_its_masked_scores_its_stream_its_norms_and_its_embedding():
+    from seq2seq.commands.explore import explore_decoder_step
+    from tests.test_seq2seq_transformer_views import SENTENCE, transformer_translator
+    data = explore_decoder_step(transformer_translator(layers=1), SENTENCE, step=0).data
+    labels = labels_of(data)
+    made = {op["output"]: op for op in data["ops"]}
+
+    def named(kind, *scopes):           # (an Add of two ops' outputs: not a bias)
+        return [labels[i] for i, op in made.items() if op["type"] == kind
+                and (not scopes or (op["scope"][-1] in scopes and set(op["inputs"]) <= set(made)))]
+    assert named("Where") and all(label.startswith("masked_scores #") for label in named("Where"))
+    sums = named("Add", "self-attention", "cross-attention", "feed-forward")   # x = x + ...
+    assert len(sums) == 5 and all(label.startswith("x #") for label in sums)   # each block's x
+    embeddings = [labels[i] for i, op in made.items() if op["scope"][-1:] == ["positions"]]
+    stream = sums + embeddings                          # (the source's embedding is an x too)
+    assert set(label for label in labels if re.match(r"x( #\d+)?$", label)) <= set(stream)
+    assert {label.split(" #")[0] for label in named("FusedLayerNorm")} == {
+        "norm1(x)", "norm2(x)", "norm3(x)"}
+    assert embeddings[0] == "embedding of <bos> at position 0"
+    assert not [label for label in labels if "EmbeddingLookup" in label]

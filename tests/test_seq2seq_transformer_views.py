@@ -77,7 +77,7 @@ def test_the_drawn_step_is_the_decoding_step_with_the_kept_keys_of_the_steps_bef
     assert names["layer 0 kept keys"].shape == (1, 2, 2, 4)     # steps 0 and 1, (1, H, t, Dh)
     assert names["layer 1 kept values"].creator is None         # constants: not drawn back
     word = translator.tgt_vocab.token(written[1])
-    assert names[f"{word} at position 2"].shape == (1, 1, 8)     # one new token, not the prefix
+    assert names[f"embedding of {word} at position 2"].shape == (1, 1, 8)   # the new token only
     for h in range(2):                                          # the named weights are the heads'
         np.testing.assert_allclose(names[f"layer 1 cross-attention head {h} weights"].data,
                                    model.decoder.cross_weights[-1][:, h], atol=1e-15)

@@ -63,10 +63,11 @@ def heads_apart(model):
 
 def step_names(loss, state, token_word, position):
     """Names for the tensors of a step's graph (behind `loss`), {name: tensor}: the kept keys and
-    values of each layer (the `state` the step started from), the new token's embedding and its
-    vector with the position added, and every head's attention weights, named by where they are
-    ("layer 1 cross-attention head 0 weights"; "encoder layer 0 ..." in the encoder): layers
-    and heads numbered from 0, as their scopes are."""
+    values of each layer (the `state` the step started from), the new token's embedding
+    ("embedding of <bos>") and that embedding with its position added ("embedding of <bos> at
+    position 0"), and every head's attention weights, named by where they are ("layer 1
+    cross-attention head 0 weights"; "encoder layer 0 ..." in the encoder): layers and heads
+    numbered from 0, as their scopes are."""
     graph = walk([loss])
     made = {id(t.creator): t for t in graph.tensors if t.creator is not None}
     names = {}
@@ -78,7 +79,8 @@ def step_names(loss, state, token_word, position):
     if ("embedding",) in last:
         names[f"embedding of {token_word}"] = made[id(last[("embedding",)])]
     if ("positions",) in last:
-        names[f"{token_word} at position {position}"] = made[id(last[("positions",)])]
+        at = f"embedding of {token_word} at position {position}"
+        names[at] = made[id(last[("positions",)])]
     for path, op in last.items():                       # a head ends mixing: weights @ values
         if path and path[-1].startswith("head ") and type(op).__name__ == "MatMul":
             names[" ".join(path) + " weights"] = op.inputs[0]

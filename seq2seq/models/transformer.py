@@ -71,7 +71,7 @@ class Embedding(nn.Module):
 
     def forward(self, ids, start=0):
         with scope("embedding"):
-            x = self.tokens(ids) * math.sqrt(self.d_model)             # (B, T, d)
+            embedded = self.tokens(ids) * math.sqrt(self.d_model)      # (B, T, d)
         where = start + positions_of(ids, self.padding_idx)             # (B, T)
         if where.size and where.max() >= self.max_len:
             raise ValueError(f"Transformer: position {where.max()} goes beyond max_len "
@@ -79,9 +79,10 @@ class Embedding(nn.Module):
                              f"takes at most {self.max_len} tokens")
         with scope("positions"):
             if isinstance(self.positions, SinusoidalPositions):         # a table, no parameters
-                x = x + Tensor(self.positions.pe[where].astype(x.dtype), name="positions")
+                x = embedded + Tensor(self.positions.pe[where].astype(embedded.dtype),
+                                      name="positions")
             else:
-                x = x + self.positions.embedding(where)                 # (B, T, d)
+                x = embedded + self.positions.embedding(where)          # (B, T, d)
         return self.dropout(x)
 
 
