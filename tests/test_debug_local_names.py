@@ -151,3 +151,11 @@ def test_a_sublayers_output_no_variable_named_carries_the_blocks_call_of_it():
     assert found["norm(x)"] is normed           # not `x`, the name of Linear's parameter
     assert found["y #2"] is out.creator.inputs[1]   # named where made, in Linear: not drop(y)
     assert found["out"] is out and found["x"] is x
+
+
+def test_a_leaf_that_minigrad_hands_back_unchanged_is_not_made_where_it_comes_back():
+    drop = nn.Dropout(0.0)                      # passes its input through: the same tensor
+    start = Tensor(np.ones(2), requires_grad=True)
+    with debug.local_names() as found:
+        kept = drop(start)
+    assert kept is start and found == {"start": start}  # not `x`, Dropout.forward's parameter

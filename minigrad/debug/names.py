@@ -94,8 +94,9 @@ class local_names:
 
     def _handed(self, frame, caller, tensor):
         """minigrad returned `tensor` to `caller`, a function of yours: made there (rule 1) if
-        never seen before; if a module's call returned it, named by the call (rule 2)."""
-        if id(tensor) not in self._seen:
+        never seen before (a leaf handed back is not made); if a module's call returned it,
+        named by the call (rule 2)."""
+        if id(tensor) not in self._seen and tensor.creator is not None:
             self._seen[id(tensor)] = tensor
             self._made.setdefault(id(caller), []).append(tensor)
         if frame.f_code is CALL and not any(tensor is x for x in frame.f_locals["args"]):
