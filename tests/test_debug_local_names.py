@@ -159,3 +159,11 @@ def test_a_leaf_that_minigrad_hands_back_unchanged_is_not_made_where_it_comes_ba
     with debug.local_names() as found:
         kept = drop(start)
     assert kept is start and found == {"start": start}  # not `x`, Dropout.forward's parameter
+
+
+def test_a_sublayers_output_names_its_input_by_the_inputs_own_name_given_before_the_end():
+    x = Tensor(np.ones((1, 2), dtype=np.float32), requires_grad=True)
+    with debug.local_names() as found:
+        Block()(x)
+        x.name = "x1"                           # as explore_self names the residual's input
+    assert "norm(x1)" in found and "norm(x)" not in found

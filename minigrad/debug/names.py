@@ -31,7 +31,8 @@ class local_names:
        line made it (`scores = q @ k.T`), even if that name is bound to something else later
        (`x = x + attend(x)` then `x = x + feed_forward(x)`: each sum is an `x`).
     2. A layer's output that no variable named there: the block's call of it, `norm2(x)` for
-       `self.norm2(x)` (the block's own name for its sublayer, and for the input it gave).
+       `self.norm2(x)` (the block's own name for its sublayer, and for the input it gave, or
+       that input's own `name` if it has one when the block ends: `norm2(x1)`).
     3. The first variable of another function that held it, innermost first (as functions
        return): the caller's `h = cell(x)` names what the cell made but never named.
     4. A name that only passes along what a function was given: its parameters, a variable
@@ -57,6 +58,8 @@ class local_names:
     def __init__(self):
         self.found = {}                     # the {name: tensor} handed out
         self._ranked = ({}, {}, {}, {})     # rules 1 to 4: id(tensor) -> (tensor, name), first
+        self._calls = {}                    # id(tensor) -> (tensor, sublayer, its input, the
+                                            # block's variables holding the input): rule 2
         self._made = {}                     # id(frame) -> tensors made there, not named yet
         self._seen = {}                     # id(tensor) -> tensor: each tensor is made once
         self._yours = {}                    # code object -> whether it is the learner's
@@ -86,6 +89,8 @@ class local_names:
     def __exit__(self, *exc):
         sys.setprofile(self._previous)
         self._returned(sys._getframe(1))    # the block's own variables, as if it returned
+        for key, (tensor, sublayer, given, held) in self._calls.items():
+            self._ranked[1][key] = (tensor, call_name(sublayer, given, held))
         for names in self._ranked[1:]:      # then each rule in turn, where no earlier one named
             for key, named in names.items():
                 self._ranked[0].setdefault(key, named)
@@ -106,8 +111,7 @@ class local_names:
             if sublayer and frame.f_locals["args"]:
                 given = frame.f_locals["args"][0]
                 held = [name for name, value in caller.f_locals.items() if value is given]
-                call = f"{sublayer[0]}({held[0]})" if held else f"{sublayer[0]}'s output"
-                self._ranked[1].setdefault(id(tensor), (tensor, call))
+                self._calls.setdefault(id(tensor), (tensor, sublayer[0], given, held))
 
     def _returned(self, frame):
         """A function of yours returns: its tensors made and not named yet get their name
@@ -146,6 +150,14 @@ class local_names:
             engine = file.startswith(MINIGRAD + os.sep) and not layer
             self._yours[code] = not (engine or file.startswith(LIBRARIES + ("<frozen",)))
         return self._yours[code]
+
+
+def call_name(sublayer, given, held):
+    """`norm2(x)`: a sublayer's name, and its input's: the input's own `name` if it has one
+    (given to it since: `norm2(x1)`), else the first of the block's variables that held it;
+    `norm2's output` if neither."""
+    name = given.name if isinstance(given, Tensor) and given.name else (held or [None])[0]
+    return f"{sublayer}({name})" if name else f"{sublayer}'s output"
 
 
 def numbered(pairs):
