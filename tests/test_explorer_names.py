@@ -109,6 +109,13 @@ def test_reshape_swapaxes_and_indexing_name_their_output_from_a_named_input_only
     assert "GetItem's output #2" in labels      # its input has no name: nothing to build on
 
 
+def test_a_name_of_several_words_or_a_numbered_one_is_put_in_brackets_before_its_slice():
+    a = Tensor(np.ones((2, 3)), requires_grad=True, name="encoder outputs")
+    b, c = (Tensor(np.ones((2, 3)), requires_grad=True, name="k") for _ in "bc")
+    labels = labels_of(explore((a.T.sum() + b.T.sum()) * c[0].sum()).data)
+    assert {"(encoder outputs)^T", "(k #1)^T", "(k #2)[0]"} <= set(labels)
+
+
 def test_a_transformers_step_names_its_masked_scores_its_stream_its_norms_and_its_embedding():
     from seq2seq.commands.explore import explore_decoder_step
     from tests.test_seq2seq_transformer_views import SENTENCE, transformer_translator

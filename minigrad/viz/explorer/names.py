@@ -49,13 +49,16 @@ def made_by(t):
 def moved(t, labels):
     """What an op that moves elements made of a named tensor (its label in `labels`), written
     as the code would write it: x[:, 0:2], x^T (the last two axes swapped), x.swapaxes(0, 1),
-    x.transpose(2, 0, 1), x.reshape(6, 4); None for any other op, an unnamed input, or an
-    index that holds an array of more than MOST_INDICES numbers."""
+    x.transpose(2, 0, 1), x.reshape(6, 4), a name of several words or a numbered one in
+    brackets, (k #2)^T; None for any other op, an unnamed input, or an index that holds an
+    array of more than MOST_INDICES numbers."""
     op = t.creator
     kind = type(op).__name__
     if kind not in ("GetItem", "Transpose", "Reshape") or id(op.inputs[0]) not in labels:
         return None
     x = labels[id(op.inputs[0])]
+    if not re.fullmatch(r"[\w.]+", x):         # "k #2" or "encoder outputs": (k #2)^T
+        x = f"({x})"
     if kind == "Reshape":
         return f"{x}.reshape({', '.join(map(str, np.atleast_1d(op.shape)))})"
     if kind == "GetItem":
