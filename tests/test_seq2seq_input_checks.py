@@ -269,3 +269,13 @@ def test_a_sep_given_its_default_value_a_tab_is_refused_as_any_other(tmp_path, c
     corpus.write_text("".join(f"{w}\t{w[::-1]}\n" for w in ("abc", "bca", "cab", "acb")),
                       encoding="utf-8")
     assert main(["evaluate", str(out), "--task", str(corpus)]) == 0
+
+
+def test_the_blank_output_warning_of_a_built_in_task_does_not_offer_a_level():
+    """A built-in task's level is its own: --level word helps only a file of words."""
+    from seq2seq.commands.progress import blank_warning
+    assert blank_warning(20, "char", "reverse") == (
+        "warning: every one of the 20 validation outputs is blank (empty or only spaces); more "
+        "epochs or another --lr may help")
+    assert blank_warning(20, "char", "my.tsv").endswith("a file of words may want --level word")
+

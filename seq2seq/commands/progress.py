@@ -165,9 +165,12 @@ def level_note(level, written):
     return f"tokens: characters, spaces included ({how}); --level word makes each word a token"
 
 
-def blank_warning(n, level):
-    """The line that says a run's every validation output is blank, and what may help."""
+def blank_warning(n, level, task=None):
+    """The line that says a run's every validation output is blank, and what may help (--level
+    word only for a pairs file read by characters: a built-in task's level is its own)."""
+    from seq2seq.data.tasks import TASKS
     hint = ("every space is a token it must learn to place, so a file of words may want "
-            "--level word" if level == "char" else "more epochs or another --lr may help")
+            "--level word" if level == "char" and task not in TASKS
+            else "more epochs or another --lr may help")
     return (f"warning: every one of the {n} validation outputs is blank (empty or only spaces); "
             f"{hint}")

@@ -216,7 +216,7 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
                 rnn_file.remove_earlier_copies(out, translator.rnn_record
                                                or translator.block_record)
         if history and history[-1].get("blank_outputs", -1) == history[-1].get("examples"):
-            log(blank_warning(history[-1]["examples"], translator.level))
+            log(blank_warning(history[-1]["examples"], translator.level, config.task))
     return translator, history
 
 
