@@ -344,6 +344,10 @@ def test_the_softmax_question_waits_at_the_softmaxs_first_op_with_its_answer_hid
         "asked"
     engine = {type(s.op).__name__: s for s in backward_steps(attention_context()[0])}
     assert not shows_any(page, engine["Sub"].grads[0])  # dL/dscores: nowhere yet
+    # nor what the Div sends its numerator: with exps, it is all the rest of the softmax needs
+    assert not shows_any(page, engine["Div"].grads[0])
+    assert "hidden until you answer the question about scores" in page.locator(
+        "#step").inner_text()
     page.evaluate("window.explorer.goto(5)")            # at the Sub it arrives: the answer
     assert same(page.evaluate("window.explorer.current().output_grad"), engine["Sub"].grads[0])
 

@@ -156,7 +156,7 @@ function labelsLeft(step) {
 // Halfway along the arrow; an op's first input has it on the left of its arrow, the others
 // on the right, so that the labels of neighbouring arrows do not cover each other.
 function edgeGradient(g, points, step, position, asked) {
-  var ref = step.grads[position], hide = asked && ops[step.op].inputs[position] === asked.tensor;
+  var ref = step.grads[position], hide = hidesSend(asked, ops[step.op].inputs[position]);
   var label = hide ? "\u2202 ?" : "\u2202 " + arrays[ref].short;
   var a = points[Math.floor((points.length - 1) / 2)], b = points[Math.floor(points.length / 2)];
   if (a === b) b = points[Math.floor(points.length / 2) + 1];

@@ -146,9 +146,13 @@ function drawPanel() {
     if (step.grads[p] === null) {
       box.appendChild(el("div", {"class": "note", text: t.needs_grad ?
         "no gradient sent" : "needs no gradient (a constant): nothing is sent back"}));
-    } else if (asked && asked.tensor === x) {       // (x * x: both of its inputs)
-      box.appendChild(asked.input === p ? questionView(asked) : el("div", {"class": "note",
-        text: "hidden until you answer the question about " + tensorName(x)}));
+    } else if (hidesSend(asked, x)) {              // (x * x: both of its inputs)
+      box.appendChild(asked.tensor === x && asked.input === p ? questionView(asked)
+        : el("div", {"class": "note", text: "hidden until you answer the question about " +
+                                            tensorName(asked.tensor)}));
+      here.forEach(function (q) {
+        if (q.input === p && done(q)) box.appendChild(questionView(q));
+      });
     } else {
       box.appendChild(arrayView(step.grads[p]));
       if (tensors[x].terms.length > 1) box.appendChild(termsView(x, k, p));

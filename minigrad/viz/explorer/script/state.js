@@ -116,6 +116,13 @@ function pending(k) {
   return (questionsAt[k] || []).find(function (q) { return !done(q); }) || null;
 }
 
+// Whether the question waiting, q, hides what the step sends to tensor i: the asked tensor's
+// term, and for a softmax built from ops (q.span) all its first op sends, which is the start
+// of the chain the question asks the learner to work through.
+function hidesSend(q, i) {
+  return !!q && (q.tensor === i || !!q.span);
+}
+
 // What tensor i shows at step k: the sum of the terms that have arrived, as {ref, count, of};
 // null before the first. Once all have, it is the tensor's gradient as the engine hands it on:
 // after its hooks. The root has its gradient at step 1.
@@ -123,7 +130,7 @@ function gradientAt(i, k) {
   var t = tensors[i];
   if (i === DATA.root) return k >= 1 ? {ref: t.grad, count: 1, of: 1} : null;
   var hidden = pending(k), arrived = t.terms.filter(function (term) {
-    return term[0] < k || (term[0] === k && !(hidden && hidden.tensor === i));
+    return term[0] < k || (term[0] === k && !hidesSend(hidden, i));
   });
   if (!arrived.length) return null;
   var sum = arrived[arrived.length - 1][2], done = arrived.length === t.terms.length;
