@@ -1,9 +1,11 @@
-"""The graded code's own process: `python -m minigrad.grade.child REQUEST RESULT`.
+"""The graded code's own process: `python -m minigrad.grade.child REQUEST RESULT ...`.
 
 The grader (process.py) starts this process with a request: the student's file, the function
 it must define, the cases' inputs and the upstream gradients. Here the file is loaded, the
 function called on every case, and what came out is written to RESULT: outputs, gradients,
 finite differences, the named intermediates, and the diagnosis's text (which line made what).
+Each array is sealed to the grader as it is recorded, and the file at the end (seal.py): a
+results file the student's code writes itself is not read.
 Nothing here decides a verdict. The grader compares the results with the reference in its own
 process, which never imports the student's code: whatever the graded code does here (print a
 'passed' line, end the process, replace the grader's functions) changes this process alone.
@@ -28,7 +30,7 @@ replaced, added or removed (the watch swapped for one that watches nothing) is n
 Each of these is reported as a refusal, and the solution fails. None of it is a wall: code in
 this process set on getting round it can (through the interpreter's C API, say). It guards the
 watch for answers against the plain ways round it; the verdict needs no guard, as it is written
-in the grader's own process from the numbers.
+in the grader's own process from the numbers that the seals vouch for.
 """
 
 
@@ -45,6 +47,7 @@ import numpy as np
 
 from minigrad.grade.audit import guard, refusal_text
 from minigrad.grade.paths import readers_changed, restore, snapshot
+from minigrad.grade.seal import Recorded, read_key, sealer
 from minigrad.grade.threads import watch_every_thread
 from minigrad.grade.torch_files import unchecked, watch_torch_import
 
@@ -121,9 +124,11 @@ def step_aside():
     os._exit(code if code >= 0 else 128 - code)
 
 
-def main(request_path, result_path, grader=None):
-    if grader is not None:
-        die_with_parent(int(grader))
+def main(request_path, result_path, grader, key_fd, seals_fd):
+    # The seals' key, read and its pipe closed before anything else: no code of the student's
+    # has run yet (seal.py). Every array recorded is sealed to the grader as it is recorded.
+    result = Recorded(sealer(read_key(int(key_fd)), int(seals_fd)))
+    die_with_parent(int(grader))
     if hasattr(os, "fork"):
         step_aside()
     # No .pyc files for what the student's file imports: they go beside the code, outside the
@@ -149,7 +154,7 @@ def main(request_path, result_path, grader=None):
     sys.path.append(os.path.dirname(os.path.abspath(meta["path"])))
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
-    result, facts = {}, {"cases": []}
+    facts = {"cases": []}
     try:
         with refusing_answers(exercise, importing=True):     # nor when it is imported
             solution = load_solution(meta["path"])
@@ -170,8 +175,9 @@ def main(request_path, result_path, grader=None):
     if noted or changed:
         facts["refused"] = refusal_text(meta["exercise"], noted[0] if noted else changed)
     write(result_path, facts, result)
+    result.seal_end(result_path)        # after the final checks: without it, no results count
     os._exit(0)         # now: not after threads the student's code left running, nor its atexit
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:6])

@@ -44,13 +44,12 @@ from pathlib import Path
 import numpy as np
 
 from minigrad.grade import untouched
-from minigrad.grade.results import member_limit, read_results
+from minigrad.grade.results import Results, Tail, member_limit
+from minigrad.grade.seal import KEY_BYTES, Seals
 from minigrad.grade.solution import SolutionFailed
 
 TIME_LIMIT = 60                 # seconds for all of an exercise's cases; grading takes 1 to 5
 ROOT = str(Path(__file__).resolve().parents[2])         # the folder holding the minigrad package
-TAIL_BYTES = 4096               # of the process's stderr, the last bytes kept
-TAIL_LINES = 3                  # and of those, the last lines shown
 STOPPING = ("SIGTERM", "SIGHUP", "SIGINT")              # what ends the grading, group killed
 
 
@@ -119,14 +118,24 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
             TMPDIR=folder, TEMP=folder, TMP=folder,     # the one folder it may write in,
             MPLCONFIGDIR=str(Path(folder) / "matplotlib"),      # with matplotlib's settings
             XDG_CACHE_HOME=str(Path(folder) / "cache"))         # and the caches in it
+        key = os.urandom(KEY_BYTES)                     # the seals' key (seal.py)
+        key_read, key_write = os.pipe()
+        seals_read, seals_write = os.pipe()
         with stopping_kills_the_group() as started, not_dumpable():
-            child = subprocess.Popen(
-                [sys.executable, "-m", "minigrad.grade.child", str(request), str(result),
-                 str(os.getpid())],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                env=env, start_new_session=True)        # its own group: killed as one
+            try:
+                child = subprocess.Popen(
+                    [sys.executable, "-m", "minigrad.grade.child", str(request), str(result),
+                     str(os.getpid()), str(key_read), str(seals_write)],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                    env=env, start_new_session=True,    # its own group: killed as one
+                    pass_fds=(key_read, seals_write))
+            finally:
+                os.close(key_read)
+                os.close(seals_write)
             started.append(child)
-            tail = Tail(child.stderr)
+            os.write(key_write, key)                    # read before the student's file loads
+            os.close(key_write)
+            tail, seals = Tail(child.stderr), Seals(key, seals_read)
             try:
                 child.wait(timeout=limit)
             except subprocess.TimeoutExpired:
@@ -136,11 +145,12 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
             finally:
                 _kill(child)                            # and anything it started
                 tail.join()
+                seals.join()
                 changed = untouched.changed_files(grader_files, meta["project"])
                 if changed:
                     raise SolutionFailed(untouched.wrote_into_the_grader(exercise, changed))
         return Results(exercise, result, child.returncode, tail.text(),
-                       member_limit(arrays))
+                       member_limit(arrays), seals)
 
 
 class not_dumpable:
@@ -199,30 +209,6 @@ class stopping_kills_the_group:
         return False
 
 
-class Tail:
-    """The last TAIL_BYTES of a pipe, read by a thread as they come, so that a process writing
-    gigabytes to it costs the grader neither their memory nor a blocked pipe."""
-
-    def __init__(self, pipe):
-        self.pipe, self.kept = pipe, bytearray()
-        self.thread = threading.Thread(target=self.read, daemon=True)
-        self.thread.start()
-
-    def read(self):
-        try:
-            while chunk := self.pipe.read1(1 << 16):
-                self.kept = (self.kept + chunk)[-TAIL_BYTES:]
-        except (OSError, ValueError):                   # the pipe closed under it by join()
-            pass
-
-    def join(self):
-        self.thread.join(timeout=5)                     # the group is dead: the pipe is closed
-        self.pipe.close()
-
-    def text(self):
-        return bytes(self.kept).decode(errors="replace")
-
-
 def _kill(child):
     """End the child and what it started (its process group, where there are groups)."""
     try:
@@ -233,67 +219,3 @@ def _kill(child):
     except (ProcessLookupError, PermissionError):
         pass
     child.wait()
-
-
-def visible(text):
-    """`text` with every control character (terminal escapes, carriage returns) written out
-    as Python escapes, so that what the student's code printed cannot move the cursor, erase
-    the grader's line or draw a fake one."""
-    return repr(text)[1:-1]
-
-
-def stderr_tail(stderr):
-    """What the failure line shows of the process's stderr: its last TAIL_LINES non-empty lines,
-    control characters made visible, after a label (never at the start of a line)."""
-    lines = [line for line in stderr.split("\n") if line.strip()][-TAIL_LINES:]   # not at \r
-    return f"; its stderr ended with: {' | '.join(visible(line)[:300] for line in lines)}" \
-        if lines else ""
-
-
-class Results:
-    """What the graded code's process gave back: `facts` (text, from JSON) and arrays, each
-    checked to be a number array before the grader reads it."""
-
-    def __init__(self, exercise, file, status, stderr, limit):
-        self.exercise = exercise
-        ended = (f"your code's process ended (exit status {status}) before it gave back its "
-                 f"results")
-        ended += stderr_tail(stderr)
-        if not Path(file).is_file():
-            raise SolutionFailed(f"{exercise.name}: {ended} (os._exit? a crash?)")
-        self.arrays, self.facts = read_results(exercise.name, file, limit)
-        self.cases = list(self.facts.get("cases", []))
-        self.ended = ended
-
-    def case(self, number, where):
-        """The facts of case `number` (a dict), or SolutionFailed when there are none. Text
-        for the diagnosis that is not text is dropped: it only ever adds to a failure."""
-        if number > len(self.cases) or not isinstance(self.cases[number - 1], dict):
-            raise SolutionFailed(f"{self.exercise.name}: your code gave back no results for "
-                                 f"{where}")
-        facts = dict(self.cases[number - 1])
-        for key in ("suspects", "hint", "output_lines"):
-            found = facts.get(key)
-            facts[key] = ([line if isinstance(line, str) else None for line in found]
-                          if isinstance(found, list) else [])
-        facts["suspects"] = [line for line in facts["suspects"] if line is not None]
-        facts["hint"] = [line for line in facts["hint"] if line is not None]
-        lines = facts.get("kept_lines")
-        facts["kept_lines"] = ({k: v for k, v in lines.items() if isinstance(v, str)}
-                               if isinstance(lines, dict) else {})
-        return facts
-
-    def has(self, key):
-        return key in self.arrays
-
-    def array(self, key, what, where):
-        """The array `key`, which must be there and hold numbers; `what` names it in a
-        failure ("the output h_new")."""
-        if key not in self.arrays:
-            raise SolutionFailed(f"{self.exercise.name}: your code gave back no {what} for "
-                                 f"{where}")
-        found = self.arrays[key]
-        if not (np.issubdtype(found.dtype, np.number) or found.dtype == bool):
-            raise SolutionFailed(f"{self.exercise.name}: {what} came back as {found.dtype} "
-                                 f"values, not numbers, for {where}")
-        return found

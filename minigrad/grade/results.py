@@ -12,14 +12,18 @@ in one line. The file itself must be a regular file (a FIFO would block the grad
 
 import json
 import os
+import threading
 import zipfile
+from pathlib import Path
 
 import numpy as np
 
 from minigrad.files import open_regular
-from minigrad.grade.solution import SolutionFailed
+from minigrad.grade.solution import SolutionFailed, visible
 from minigrad.npz_reader import NpzRefused, read_member, size
 
+TAIL_BYTES = 4096               # of the process's stderr, the last bytes kept
+TAIL_LINES = 3                  # and of those, the last lines shown
 MEMBER_FLOOR = 4 << 20          # bytes a member may always hold: grading sends small cases, and
                                 # an output of a wrong shape must still reach its comparison
 
@@ -67,3 +71,91 @@ def read_results(name, file, limit):
     if not isinstance(facts, dict):
         raise SolutionFailed(unreadable)
     return arrays, facts
+
+
+class Tail:
+    """The last TAIL_BYTES of a pipe, read by a thread as they come, so that a process writing
+    gigabytes to it costs the grader neither their memory nor a blocked pipe."""
+
+    def __init__(self, pipe):
+        self.pipe, self.kept = pipe, bytearray()
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        try:
+            while chunk := self.pipe.read1(1 << 16):
+                self.kept = (self.kept + chunk)[-TAIL_BYTES:]
+        except (OSError, ValueError):                   # the pipe closed under it by join()
+            pass
+
+    def join(self):
+        self.thread.join(timeout=5)                     # the group is dead: the pipe is closed
+        self.pipe.close()
+
+    def text(self):
+        return bytes(self.kept).decode(errors="replace")
+
+
+def stderr_tail(stderr):
+    """What the failure line shows of the process's stderr: its last TAIL_LINES non-empty lines,
+    control characters made visible, after a label (never at the start of a line)."""
+    lines = [line for line in stderr.split("\n") if line.strip()][-TAIL_LINES:]   # not at \r
+    return f"; its stderr ended with: {' | '.join(visible(line)[:300] for line in lines)}" \
+        if lines else ""
+
+
+class Results:
+    """What the graded code's process gave back: `facts` (text, from JSON) and arrays, each
+    checked to be a number array before the grader reads it."""
+
+    def __init__(self, exercise, file, status, stderr, limit, seals):
+        self.exercise = exercise
+        ended = (f"your code's process ended (exit status {status}) before it gave back its "
+                 f"results")
+        ended += stderr_tail(stderr)
+        if not Path(file).is_file():
+            raise SolutionFailed(f"{exercise.name}: {ended} (os._exit? a crash?)")
+        self.arrays, self.facts = read_results(exercise.name, file, limit)
+        wrong = seals.unsealed(file, self.arrays)
+        if wrong == "no end":
+            raise SolutionFailed(f"{exercise.name}: {ended} (os._exit? a crash?); a results "
+                                 f"file its seal does not vouch for is not read")
+        if wrong is not None:
+            raise SolutionFailed(f"{exercise.name}: your code changed what the grader's code "
+                                 f"recorded ({visible(wrong)[:80]}) before it was given back")
+        self.cases = list(self.facts.get("cases", []))
+        self.ended = ended
+
+    def case(self, number, where):
+        """The facts of case `number` (a dict), or SolutionFailed when there are none. Text
+        for the diagnosis that is not text is dropped: it only ever adds to a failure."""
+        if number > len(self.cases) or not isinstance(self.cases[number - 1], dict):
+            raise SolutionFailed(f"{self.exercise.name}: your code gave back no results for "
+                                 f"{where}")
+        facts = dict(self.cases[number - 1])
+        for key in ("suspects", "hint", "output_lines"):
+            found = facts.get(key)
+            facts[key] = ([line if isinstance(line, str) else None for line in found]
+                          if isinstance(found, list) else [])
+        facts["suspects"] = [line for line in facts["suspects"] if line is not None]
+        facts["hint"] = [line for line in facts["hint"] if line is not None]
+        lines = facts.get("kept_lines")
+        facts["kept_lines"] = ({k: v for k, v in lines.items() if isinstance(v, str)}
+                               if isinstance(lines, dict) else {})
+        return facts
+
+    def has(self, key):
+        return key in self.arrays
+
+    def array(self, key, what, where):
+        """The array `key`, which must be there and hold numbers; `what` names it in a
+        failure ("the output h_new")."""
+        if key not in self.arrays:
+            raise SolutionFailed(f"{self.exercise.name}: your code gave back no {what} for "
+                                 f"{where}")
+        found = self.arrays[key]
+        if not (np.issubdtype(found.dtype, np.number) or found.dtype == bool):
+            raise SolutionFailed(f"{self.exercise.name}: {what} came back as {found.dtype} "
+                                 f"values, not numbers, for {where}")
+        return found

@@ -78,12 +78,12 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
         value = call(exercise, keeping, inputs, case.settings, where, path)
     mine = as_outputs(value, exercise, meta["outputs"], where)
     for j, out in enumerate(mine):
-        result[f"{prefix}out/{j}"] = np.asarray(out.data)
+        result[f"{prefix}out/{j}"] = out.data      # copied and sealed as it is recorded
     found["output_lines"] = [lines.line_of(out.creator) for out in mine]
     found["kept_lines"] = {}
     for name, tensor in kept.items():
         if isinstance(tensor, Tensor):
-            result[f"{prefix}kept/{name}"] = np.asarray(tensor.data)
+            result[f"{prefix}kept/{name}"] = tensor.data
             found["kept_lines"][name] = lines.line_of(tensor.creator)
     found.update(made_by(mine[0].creator))
 
@@ -106,7 +106,7 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
                              f"{error_text(error, path)}, for {where}") from None
     for x in inputs:
         if x.grad is not None:
-            result[f"{prefix}grad/{x.name}"] = np.asarray(x.grad)
+            result[f"{prefix}grad/{x.name}"] = x.grad
     found["suspects"] = diagnose.suspects(mine, inputs, lines)
     found["hint"] = diagnose.wrong_gradient_hint(mine, inputs, solution, lines)
 
@@ -148,7 +148,8 @@ def gradcheck_halves(exercise, fn, case, where, path, result, prefix):
     The watch for answers sees the recorded forward and its backward. The central differences
     run the same forward again, without grad, twice per input element (hundreds of times):
     watched, they took longer than all the rest, and what they compute is checked against the
-    watched backward anyway."""
+    watched backward's gradients, recorded and sealed before they run (seal.py): what they
+    change of what was recorded no longer matches its seal."""
 
     def function(*xs):
         if is_grad_enabled():
@@ -160,10 +161,14 @@ def gradcheck_halves(exercise, fn, case, where, path, result, prefix):
         finally:
             setprofile(watch)
 
+    def analytic_found(gradients):                 # recorded (and sealed) before the reruns
+        for i, grad in gradients:
+            result[f"{prefix}analytic/{i}"] = grad
+
     previous, autograd.strict = autograd.strict, True
     try:
         with refusing_answers(exercise):
-            halves = analytic_and_numeric(function, tensors(case))
+            halves = analytic_and_numeric(function, tensors(case), analytic_found=analytic_found)
     except SolutionFailed:
         raise
     except GradcheckError as error:
@@ -174,7 +179,6 @@ def gradcheck_halves(exercise, fn, case, where, path, result, prefix):
                              f"{error_text(error, path)}, for {where}") from None
     finally:
         autograd.strict = previous
-    for i, _, analytic, numeric in halves:
-        result[f"{prefix}analytic/{i}"] = np.asarray(analytic)
-        result[f"{prefix}numeric/{i}"] = np.asarray(numeric)
+    for i, _, _, numeric in halves:
+        result[f"{prefix}numeric/{i}"] = numeric
     return [[i, name] for i, name, _, _ in halves]

@@ -83,6 +83,13 @@ def error_text(error, path=None):
     return text
 
 
+def visible(text):
+    """`text` with every control character (terminal escapes, carriage returns) written out
+    as Python escapes, so that what the student's code printed cannot move the cursor, erase
+    the grader's line or draw a fake one."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+
+
 @contextmanager
 def refusing_answers(exercise, importing=False):
     """The student's code runs in this block (their file imported, when `importing`): if one
