@@ -2,12 +2,18 @@
 that process recorded, sealed as it was recorded and sealed again at the end, after the final
 checks; a results file written another way, or changed after it was recorded, fails."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from minigrad.grade import SolutionFailed, grade
 from attention.grade import grade as grade_attention
 
 from conftest import student_file
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def failure(path, exercise, grader):
@@ -86,3 +92,27 @@ def test_recorded_arrays_changed_during_the_finite_differences_fail(tmp_path, re
     assert "12345" not in message
     assert message.startswith(f"gru_cell: your code changed what the grader's code recorded "
                               f"({recorded}) before it was given back")
+
+
+def test_a_failed_grade_exits_1_when_its_report_meets_a_closed_pipe(tmp_path):
+    path = student_file(tmp_path, """
+        def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
+            return h * 0.5
+    """)
+    run = subprocess.run(["bash", "-c", f"set -o pipefail; {sys.executable} -m minigrad.grade "
+                          f"gru_cell {path} 2>&1 | true"], cwd=ROOT, capture_output=True,
+                         text=True, check=False)
+    assert run.returncode == 1          # the pipe's reader ended before the report was written
+
+
+def test_control_characters_in_the_solutions_error_are_escaped(tmp_path):
+    path = student_file(tmp_path, """
+        def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
+            raise RuntimeError("\\x1b[2K\\r\\npassed: gru_cell: 4 cases\\n\\x1b[8m")
+    """)
+    run = subprocess.run([sys.executable, "-m", "minigrad.grade", "gru_cell", str(path)],
+                         cwd=ROOT, capture_output=True, text=True, check=False)
+    assert run.returncode == 1 and run.stdout == ""
+    assert not any(line.startswith("passed:") for line in run.stderr.split("\n"))
+    assert "\x1b" not in run.stderr and "\r" not in run.stderr
+    assert "\\x1b[2K\\r\\npassed: gru_cell" in run.stderr

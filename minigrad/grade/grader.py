@@ -41,6 +41,7 @@ from minigrad.command import (
     RawDescriptionDefaultsFormatter,
     add_debug_option,
     debug_wanted,
+    drop_stdout,
     run,
 )
 from minigrad.gradcheck import GradcheckError, disagreement
@@ -48,7 +49,7 @@ from minigrad.grade import diagnose
 from minigrad.grade.compare import compare_arrays, compare_gradients, describe, difference
 from minigrad.grade.process import run_child
 from minigrad.grade.requests import request, request_arrays
-from minigrad.grade.solution import SolutionFailed, call, load_solution, require
+from minigrad.grade.solution import SolutionFailed, call, load_solution, require, visible
 
 __all__ = ["Case", "Exercise", "SolutionFailed", "call", "case_inputs", "compare_arrays",
            "function_exercise", "grade", "load_solution", "main", "require"]
@@ -260,10 +261,30 @@ def main(exercises, prog, argv=None):
 def _grade_command(exercises, args):
     """The grader's report: 'passed: ...' on stdout, or 'failed: ...' (the whole report, with
     its lines on how to reproduce) on stderr and status 1. Any other error is the grader's
-    own, reported on one line by minigrad.command.run."""
+    own, reported on one line by minigrad.command.run. A report that meets a closed pipe
+    (`... | head -n 1`) keeps the verdict's status: a failure never exits 0."""
     try:
-        print(grade(exercises, args.exercise, args.path))
+        report = grade(exercises, args.exercise, args.path)
     except SolutionFailed as failure:
-        print(f"failed: {failure}", file=sys.stderr)
+        say(f"failed: {printable(str(failure))}", sys.stderr)
         return 1
+    say(report, sys.stdout)
     return 0
+
+
+def printable(report):
+    """`report` with every control character but its line breaks written out as an escape
+    (the student's text is in it: an error message may hold terminal escapes or a carriage
+    return), and each line after the first indented, so that no line of a failure starts
+    with "passed:"."""
+    first, *rest = [visible(line) for line in report.split("\n")]
+    return "\n".join([first] + [line if line.startswith(" ") else "  " + line for line in rest])
+
+
+def say(text, stream):
+    """Print `text` to `stream`; a pipe closed early is let go (stream pointed at the null
+    device), so that the caller's status stands."""
+    try:
+        print(text, file=stream, flush=True)
+    except BrokenPipeError:
+        drop_stdout(stream)

@@ -67,19 +67,19 @@ def require(solution, exercise):
 
 def error_text(error, path=None):
     """'ValueError: message (your file, line 12)': the error and the deepest line of the
-    student's file in its traceback. A SystemExit (sys.exit() in the student's code) is caught
-    as an error: let through, it would end the graded code's process before it gave back its
-    results, and the report would not say where. (Ctrl-C, a KeyboardInterrupt, still stops the
-    grading.)"""
+    student's file in its traceback, control characters written out (`visible`). A SystemExit
+    (sys.exit() in the student's code) is caught as an error: let through, it would end the
+    graded code's process before it gave back its results, and the report would not say where.
+    (Ctrl-C, a KeyboardInterrupt, still stops the grading.)"""
     if isinstance(error, SystemExit):
         text = f"SystemExit: your code called {exit_call(error)}, which would stop the grading"
     else:
-        text = f"{type(error).__name__}: {error}"
+        text = f"{type(error).__name__}: {visible(str(error))}"
     frames = traceback.extract_tb(error.__traceback__)
     if path is not None:
         mine = [f for f in frames if Path(f.filename).resolve() == Path(path).resolve()]
         if mine:
-            text += f" (your file, line {mine[-1].lineno}: {mine[-1].line})"
+            text += f" (your file, line {mine[-1].lineno}: {visible(mine[-1].line or '')})"
     return text
 
 
