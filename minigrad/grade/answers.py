@@ -15,7 +15,8 @@ project's own versions are part of the library the student's code imports, so th
 kept out; what that process can tell is whether one *runs* while the student's code runs. While
 the student's function, its backward or its gradient check runs, a profile hook
 (`sys.setprofile`, which leaves debuggers alone: they use `sys.settrace`) notes every call of a
-Python function, in every thread (threads.py), and looks it up among the answers' code
+Python function (and of an answer written in C, `BuiltinAnswer`), in every thread
+(threads.py), and looks it up among the answers' code
 objects, and among the files of the answer modules (a module imported a second time, by
 `importlib.reload` or from its path, has new code objects but the same file); a function or
 class answer's code is also known in its file by its qualified name, or by its bytecode
@@ -38,6 +39,22 @@ from contextlib import contextmanager
 from sys import getprofile, setprofile
 
 from minigrad.grade.threads import in_other_threads
+
+
+class BuiltinAnswer:
+    """An answer written in C (torch's `gru_cell`), named 'builtin MODULE:QUALNAME' in an
+    exercise's answers ('builtin torch:_VariableFunctionsClass.gru_cell'): the profile hook
+    sees its calls as 'c_call' events and knows it by the module and qualified name it reports.
+    Nothing is imported for it, so torch is loaded only when the student's code loads it."""
+
+    def __init__(self, spec):
+        self.module, _, self.qualname = spec.removeprefix("builtin ").partition(":")
+        self.name = f"{self.module}.{self.qualname.rpartition('.')[2]}"
+
+
+def builtin_names(answers):
+    """{(module, qualified name): the name a refusal gives} of the answers written in C."""
+    return {(a.module, a.qualname): a.name for a in answers if isinstance(a, BuiltinAnswer)}
 
 
 def answer_code(answers):
@@ -96,6 +113,7 @@ def watching(answers):
     """Run the block (the student's code) and collect, in the list it yields, the name of every
     answer that ran inside it, whether the block returned, raised or caught an error."""
     codes, files, places, bodies = answer_code(answers)
+    builtins = builtin_names(answers)
     ran = []
     real = {}                       # a code's file name -> its real path (relative, symlinked)
     homes = {code.co_filename for code, _ in codes.values()}     # id() only for calls there:
@@ -109,7 +127,12 @@ def watching(answers):
         look(frame, event, arg)
 
     def look(frame, event, arg):
-        if event == "call":
+        if event == "c_call" and builtins:
+            found = builtins.get((getattr(arg, "__module__", None),
+                                  getattr(arg, "__qualname__", None)))
+            if found is not None:
+                ran.append(found)
+        elif event == "call":
             code = frame.f_code
             name = code.co_filename
             if name not in real:

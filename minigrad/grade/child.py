@@ -45,6 +45,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from minigrad.grade.answers import BuiltinAnswer
 from minigrad.grade.audit import guard, refusal_text
 from minigrad.grade.paths import readers_changed, restore, snapshot
 from minigrad.grade.seal import Recorded, read_key, sealer
@@ -137,8 +138,9 @@ def main(request_path, result_path, grader, key_fd, seals_fd):
     meta, arrays = read(request_path)
     from minigrad.grade.solution import SolutionFailed, load_solution, refusing_answers, require
     runner = resolve(meta["runner"])
-    exercise = SimpleNamespace(**meta["exercise"],
-                               answers=tuple(resolve(spec) for spec in meta["watched"]))
+    exercise = SimpleNamespace(**meta["exercise"], answers=tuple(
+        BuiltinAnswer(spec) if spec.startswith("builtin ") else resolve(spec)
+        for spec in meta["watched"]))
     noted = guard(meta["blocked"], os.path.dirname(os.path.abspath(result_path)),
                   meta.get("project", ()), os.path.dirname(os.path.abspath(meta["path"])))
     before, compare = grader_modules(), unchanged       # bound before the student's file runs

@@ -28,6 +28,10 @@ LAYER_NORMS = (layer_norm, LayerNorm, fused_layer_norm, FusedLayerNorm,
                "attention.grade.encoder_block:_layer_norm")     # the block grader's own
 LOG_SUM_EXPS = (softmaxes.softmax, softmaxes.Softmax, softmaxes.log_softmax, softmaxes.LogSoftmax,
                 softmaxes.cross_entropy, softmaxes.CrossEntropy, "attention.softmax:softmax")
+# torch's GRU, in C: torch.gru_cell (torch._VF.gru_cell, which torch.nn.GRUCell runs) and
+# torch.gru (torch.nn.GRU's). Named, not imported: torch loads only if the solution loads it.
+TORCH_GRUS = ("builtin torch:_VariableFunctionsClass.gru_cell",
+              "builtin torch:_VariableFunctionsClass.gru")
 
 
 def gru_cases():
@@ -112,7 +116,8 @@ EXERCISES = {e.name: e for e in [
         intermediates=(("r", "the reset gate r"), ("z", "the update gate z"),
                        ("n", "the candidate state n")),
         parts={"weight_ih": ("W_ir", "W_iz", "W_in"), "weight_hh": ("W_hr", "W_hz", "W_hn"),
-               "bias_ih": ("b_ir", "b_iz", "b_in"), "bias_hh": ("b_hr", "b_hz", "b_hn")}),
+               "bias_ih": ("b_ir", "b_iz", "b_in"), "bias_hh": ("b_hr", "b_hz", "b_hn")},
+        answers=TORCH_GRUS),
     function_exercise(
         "layer_norm", "layer normalisation over the last axis", "layer_norm",
         "layer_norm(x, weight, bias, eps=1e-5) -> y",
