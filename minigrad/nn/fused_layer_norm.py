@@ -64,7 +64,7 @@ from minigrad.ops.arithmetic import as_floating
 
 class FusedLayerNorm(Function):
     """y = xhat * weight + bias,  xhat = (x - mean(x)) / sigma,  sigma = sqrt(var(x) + eps),
-    each mean and var over the row (the last axis):
+    each mean and var over the row (the last axis; var divides by D, not D - 1):
     dL/dx = (1/sigma) (g - mean(g) - xhat * mean(g * xhat)),  g = dL/dy * weight
     dL/dweight = sum(dL/dy * xhat), dL/dbias = sum(dL/dy), over every axis but the last
 
