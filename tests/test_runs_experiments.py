@@ -108,3 +108,18 @@ def test_compare_lengths_twice_and_never_over_another_run(small, tmp_path, capsy
     assert str(out) in err and "--overwrite" in err
     assert (attention / "checkpoint.npz").read_bytes() == before
     assert minigrad.load(attention / "checkpoint.npz")["config"]["hidden_size"] == 8
+
+
+@pytest.mark.parametrize("overwrite", [[], ["--overwrite"]])
+def test_an_experiment_refuses_a_train_runs_folder_even_with_overwrite(small, tmp_path, capsys,
+                                                                       overwrite):
+    out = tmp_path / "run"
+    train(tiny(out), log=quiet)
+    before = {f.name: f.read_bytes() for f in out.iterdir()}
+    assert main(["compare-lengths", "--out", str(out), *overwrite]) == 1
+    err = one_error_line(capsys)
+    assert f"{out} holds a train run (checkpoint.npz, report.json)" in err, err
+    assert "choose another --out for the compare-lengths experiment" in err, err
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == before
+    train(tiny(out, epochs=2, resume=True), log=quiet)          # the run is still its own
+    assert len(minigrad.load(out / "checkpoint.npz")["history"]) == 2

@@ -44,6 +44,8 @@ CHECKPOINT, REPORT = "checkpoint.npz", "report.json"
 MAX_JSON = 10_000_000   # bytes of a JSON file a command reads from a folder: far more than any
 #                         it writes (a folder's files may be anyone's: a FIFO, a link to /dev/zero)
 RUN_FILES = (CHECKPOINT, REPORT)            # what `train` writes in its folder
+SCRATCH = (".next", ".replaced")            # an experiment's new run, and the earlier one's
+#                                             files on their way out (seq2seq.papers.folder)
 
 # The options of a run (TrainConfig's fields), by what a resumed run may do with them.
 MUST_MATCH = ("task", "sep", "num_examples", "min_len", "max_len", "seed", "val_fraction",
@@ -225,31 +227,34 @@ def _shown(value):
 
 # ---- an experiment's folder (the demo, compare-lengths) -----------------------------------
 
-def claim(out, owned, is_earlier, what, overwrite, log, subfolders=()):
+def claim(out, owned, is_earlier, what, overwrite, log, subfolders=(), remove=True):
     """Make `out` ready for the experiment `what`, whose files (paths relative to `out`) are
     those `owned(path)` accepts: nothing of them there, go; only its files, and `is_earlier(out)`
     says they are an earlier run of it, remove them and say so; `overwrite`, remove its files
-    (others stay); anything else, refuse. Called with the folder's lock held."""
+    (others stay); anything else, refuse. Called with the folder's lock held. Returns the
+    experiment's files found there; `remove` False leaves them, for the caller to replace
+    (seq2seq.papers.folder: a new run is made beside them, then swapped in)."""
     files = _files(out, subfolders)
     mine = [f for f in files if owned(f)]
     if not files:
-        return
+        return []
     if not overwrite and (len(mine) < len(files) or not is_earlier(out)):
         others = [f for f in files if not owned(f)] or files
         raise RunFolderError(
             f"{out} holds files that are not an earlier {what} run ({', '.join(others[:3])}"
             f"{', ...' if len(others) > 3 else ''}): choose another --out, or pass --overwrite "
             f"to replace the {what}'s files there")
-    for f in mine:
+    for f in mine if remove else ():
         (out / f).unlink()
     if mine:
         log(f"replacing the {'files of the ' if overwrite else 'earlier '}{what} run in {out}")
+    return mine
 
 
 def _files(out, subfolders):
     """The files in `out` (and in its subfolders named in `subfolders`) as relative paths;
     another folder as "name/"; the lock and stale temporary files left out."""
-    files, skipped = [], {LOCK, *stale_temporaries(out)}
+    files, skipped = [], {LOCK, *SCRATCH, *stale_temporaries(out)}
     for entry in sorted(out.iterdir()):
         if entry.name in skipped:
             continue

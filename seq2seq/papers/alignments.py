@@ -99,8 +99,8 @@ def alignments(out="runs/alignments", seed=0, log=say, n_held_out=500, overwrite
     out = Path(runs.check_out(out))
     configs = configs or {name: alignment_config(out, name, seed) for name in ("reverse",
                                                                             "toy-ja-en")}
-    with experiment_folder(out, "alignments", configs, RESULTS, overwrite, log):
-        return _alignments(out, configs, seed, log, n_held_out)
+    with experiment_folder(out, "alignments", configs, RESULTS, overwrite, log) as place:
+        return _alignments(place, configs, seed, log, n_held_out)
 
 
 def _alignments(out, configs, seed, log, n_held_out):

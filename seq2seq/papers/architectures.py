@@ -111,8 +111,8 @@ def compare_architectures(out="runs/compare-architectures", task_names=DEFAULT_T
                                                      dates_file)
                for task in task_names for name in ARCHS}
     with experiment_folder(out, "compare-architectures", configs, RESULTS, overwrite, log,
-                           OPTIONS):
-        return _compare(out, task_names, configs, (budget, updates), seed, plot, log, n_longer)
+                           OPTIONS) as place:
+        return _compare(place, task_names, configs, (budget, updates), seed, plot, log, n_longer)
 
 
 def _compare(out, task_names, configs, budgets, seed, plot, log, n_longer):

@@ -68,7 +68,8 @@ def uniform_and_seeds(out="runs/uniform-and-seeds", seeds=3, log=say, num_exampl
     names = [f"seed-{seed}" for seed in range(seeds)] + ["uniform"]
     configs = {name: explanation_config(out, name, hidden_size, epochs, max_len)
                for name in names}
-    with experiment_folder(out, "uniform-and-seeds", configs, RESULTS, overwrite, log):
+    with experiment_folder(out, "uniform-and-seeds", configs, RESULTS, overwrite, log,
+                           staged=False):   # its configs name OUT/pairs.tsv
         pairs = tasks.make_task("toy-ja-en", num_examples, seed=0, max_len=max_len)
         text = "".join(f"{source}\t{target}\n" for source, target in pairs)
         atomic_write(out / "pairs.tsv", lambda file: file.write(text), text=True)

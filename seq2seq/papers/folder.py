@@ -14,7 +14,9 @@ train now, but for the options its command line may change, and its JSON names t
 """
 
 import contextlib
+import dataclasses
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -22,22 +24,47 @@ from minigrad.files import atomic_write, read_small_text
 from seq2seq.commands import runs
 from seq2seq.commands.demo import FREE, same_config, saved_config
 from seq2seq.commands.settings import check_train_config
+from seq2seq.papers import swap
 
 
 @contextlib.contextmanager
-def experiment_folder(out, what, configs, results, overwrite, log, free=()):
+def experiment_folder(out, what, configs, results, overwrite, log, free=(), staged=True):
     """Check every config, make `out`, hold its lock and claim it for the experiment `what`
     (whose models train in out/NAME for NAME in `configs`, and which writes the files named in
-    `results`); then run the body. `free`: options, besides FREE, that may differ from an
-    earlier run of the experiment (those its command line sets)."""
+    `results`); then run the body, which makes the experiment in the folder this yields.
+    `free`: options, besides FREE, that may differ from an earlier run of the experiment (those
+    its command line sets). A folder holding a train run is refused, even with `overwrite`:
+    a run and an experiment do not share a folder (as seq2seq.commands.runs.start refuses
+    the converse). Over an earlier run, with `staged`, the body makes the new run in
+    OUT/.next (the configs' `out` are moved there, in `configs` itself), swapped in once the
+    body is done (seq2seq.papers.swap): the earlier results stay whole until then. `staged`
+    False (an experiment whose configs name a file it writes in OUT): the earlier files are
+    removed first."""
     for config in configs.values():             # every one, before any trains or a file goes
         check_train_config(config)
     out = Path(out)
     created = runs.make_folder(out)
     with runs.hold(out, log, created):
-        runs.claim(out, _owned(configs, results), _earlier(what, configs, results, free), what,
-                   overwrite, log, subfolders=tuple(configs))
-        yield
+        swap.finish(out, log)                   # what a killed run left, before anything else
+        run = runs.present(out, runs.RUN_FILES)
+        if run:             # even with --overwrite: as `train` refuses an experiment's folder
+            raise runs.RunFolderError(f"{out} holds a train run ({', '.join(run)}): choose "
+                                      f"another --out for the {what} experiment")
+        earlier = runs.claim(out, _owned(configs, results),
+                             _earlier(what, configs, results, free), what, overwrite, log,
+                             subfolders=tuple(configs), remove=not staged)
+        if not staged or not earlier:
+            yield out
+            return
+        place = swap.begin(out)
+        for name, config in configs.items():
+            configs[name] = dataclasses.replace(config, out=str(place / name))
+        try:
+            yield place
+        except BaseException:
+            shutil.rmtree(place, ignore_errors=True)    # the earlier run stays as it was
+            raise
+        swap.swap_in(out, earlier)
 
 
 def _owned(configs, results):
@@ -98,8 +125,8 @@ def write_results(out, files, result, figure, log, lines=()):
         log(line)
     write_json(out / files[0], result)
     if figure is None:
-        log(f"written to {out}/{files[0]}")
+        log(f"written to {swap.shown(out)}/{files[0]}")
         return result
     figure(out / files[1])
-    log(f"written to {out}/{files[1]} and {files[0]}")
+    log(f"written to {swap.shown(out)}/{files[1]} and {files[0]}")
     return result

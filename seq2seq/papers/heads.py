@@ -34,6 +34,7 @@ from seq2seq.commands.demo import held_out_pairs
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
+from seq2seq.papers import swap
 from seq2seq.papers.alignments import examples_to_draw, measure
 from seq2seq.papers.folder import experiment_folder, trained, write_json
 
@@ -89,8 +90,8 @@ def head_alignments(out="runs/head-alignments", seeds=3, epochs=8, plot=False, l
     out = Path(runs.check_out(out))
     configs = configs or {f"seed-{seed}": head_config(out, seed, epochs)
                           for seed in range(seeds)}
-    with experiment_folder(out, "head-alignments", configs, RESULTS, overwrite, log):
-        return _measure(out, configs, plot, log, n_held_out)
+    with experiment_folder(out, "head-alignments", configs, RESULTS, overwrite, log) as place:
+        return _measure(place, configs, plot, log, n_held_out)
 
 
 def _measure(out, configs, plot, log, n_held_out):
@@ -115,9 +116,9 @@ def _measure(out, configs, plot, log, n_held_out):
     if plot and shown is not None:
         from seq2seq.papers.plots import plot_head_alignments
         plot_head_alignments(*shown, path=out / RESULTS[1], overwrite=True)    # claimed above
-        log(f"written to {out}/{RESULTS[1]} and {RESULTS[0]}")
+        log(f"written to {swap.shown(out)}/{RESULTS[1]} and {RESULTS[0]}")
     else:
-        log(f"written to {out}/{RESULTS[0]}" + ("" if not plot else
+        log(f"written to {swap.shown(out)}/{RESULTS[0]}" + ("" if not plot else
                                                " (no sentence translated right to draw)"))
     return result
 

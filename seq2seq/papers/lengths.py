@@ -73,8 +73,9 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
     out = Path(runs.check_out(out))
     configs = {name: lengths_config(out, name, task, epochs, num_examples, hidden_size, seed,
                                     min_len, max_len) for name in LENGTH_MODELS}
-    with experiment_folder(out, "compare-lengths", configs, RESULTS, overwrite, log, OPTIONS):
-        return _compare_lengths(out, configs, seed, log, n_held_out, (low, high), tested)
+    with experiment_folder(out, "compare-lengths", configs, RESULTS, overwrite, log,
+                           OPTIONS) as place:
+        return _compare_lengths(place, configs, seed, log, n_held_out, (low, high), tested)
 
 
 def _compare_lengths(out, configs, seed, log, n_held_out, lengths, tested):

@@ -100,8 +100,9 @@ def compare_positions(out="runs/compare-positions", task="reverse", seeds=(0, 1,
     configs = {f"{kind}-{seed}": positions_config(out, kind, seed, task, epochs, num_examples,
                                                   min_len, max_len)
                for seed in seeds for kind in KINDS}
-    with experiment_folder(out, "compare-positions", configs, RESULTS, overwrite, log, OPTIONS):
-        return _compare(out, configs, seeds, test_max_len, plot, log, n_longer)
+    with experiment_folder(out, "compare-positions", configs, RESULTS, overwrite, log,
+                           OPTIONS) as place:
+        return _compare(place, configs, seeds, test_max_len, plot, log, n_longer)
 
 
 def _compare(out, configs, seeds, test_max_len, plot, log, n_longer):

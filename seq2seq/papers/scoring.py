@@ -60,8 +60,9 @@ def compare_scoring(out="runs/compare-scoring", task="toy-ja-en", seeds=2, epoch
     configs = {f"{score}-{seed}": scoring_config(out, score, seed, task, epochs, num_examples,
                                                  hidden_size, max_len)
                for score in SCORES for seed in range(seeds)}
-    with experiment_folder(out, "compare-scoring", configs, RESULTS, overwrite, log, OPTIONS):
-        return _compare(out, configs, log, n_held_out)
+    with experiment_folder(out, "compare-scoring", configs, RESULTS, overwrite, log,
+                           OPTIONS) as place:
+        return _compare(place, configs, log, n_held_out)
 
 
 def _compare(out, configs, log, n_held_out):

@@ -1,0 +1,83 @@
+"""An experiment run again over its earlier results: the new run is made beside them and swapped
+in only once its results are written, so that a run that fails, or is killed at any moment,
+leaves the earlier results whole (seq2seq.papers.folder.experiment_folder uses it).
+
+    OUT/.next/          the new run: its models' run folders and its results, laid out as in OUT
+    OUT/.next/.ready    written once they all are: from then on, the new run is the one kept
+    OUT/.replaced/      the earlier run's model folders on their way out
+
+The swap moves each entry of .next over its namesake in OUT (a file in one os.replace; a folder
+renamed into .replaced first, then the new one into its place), removes the earlier run's files
+that the new one did not write (a figure not drawn this time), then .replaced and .next. A kill
+during the swap leaves .ready behind: the next command on the folder finishes the swap before
+anything else (`finish`). A kill before .ready leaves a .next without it: the next command
+removes it, and the earlier results were never touched.
+"""
+
+import json
+import os
+import shutil
+
+from minigrad.files import atomic_write, read_small_text
+from seq2seq.commands import runs
+from seq2seq.commands.lock_file import LOCK
+
+NEXT, REPLACED = runs.SCRATCH
+READY = ".ready"
+
+
+def begin(out):
+    """Make the place of the new run, OUT/.next (empty: `finish` ran first), and return it."""
+    place = out / NEXT
+    place.mkdir()
+    return place
+
+
+def finish(out, log):
+    """Finish what a stopped command left in `out` (its lock held): a swap that had begun is
+    completed; an unfinished new run is removed."""
+    place = out / NEXT
+    if (place / READY).is_file():
+        _swap(out)
+        log(f"finished replacing the earlier run in {out}, which a stopped command had begun")
+    elif place.exists():
+        shutil.rmtree(place)
+        log(f"removed the unfinished run that a stopped command left in {place}")
+    shutil.rmtree(out / REPLACED, ignore_errors=True)
+
+
+def swap_in(out, earlier):
+    """Put the new run (in OUT/.next) in the place of the earlier one, whose files, relative to
+    `out`, are `earlier`."""
+    place = out / NEXT
+    stale = [f for f in earlier if not os.path.lexists(place / f)]   # the new run wrote none
+    text = json.dumps(stale)
+    atomic_write(place / READY, lambda file: file.write(text), text=True)
+    _swap(out)
+
+
+def _swap(out):
+    """Move every entry of OUT/.next over its namesake (repeatable: a kill at any point is
+    finished by running it again), remove the stale files READY lists, then the scratch."""
+    place, gone = out / NEXT, out / REPLACED
+    stale = json.loads(read_small_text(place / READY, runs.MAX_JSON, "the swap's list"))
+    gone.mkdir(exist_ok=True)
+    for entry in sorted(place.iterdir()):
+        if entry.name in (READY, LOCK):
+            continue
+        target = out / entry.name
+        if entry.is_dir() and not entry.is_symlink() and os.path.lexists(target):
+            if os.path.lexists(gone / entry.name):
+                shutil.rmtree(gone / entry.name)
+            os.replace(target, gone / entry.name)       # a folder cannot replace a folder
+        os.replace(entry, target)
+    for f in stale:
+        if os.path.lexists(out / f) and not os.path.isdir(out / f):
+            os.remove(out / f)
+    shutil.rmtree(gone)
+    shutil.rmtree(place)
+
+
+def shown(place):
+    """The folder to name in messages: OUT for OUT/.next, where the results will be."""
+    return place.parent if place.name == NEXT else place
