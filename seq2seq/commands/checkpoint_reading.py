@@ -7,8 +7,10 @@ entry. `seq2seq.translator.load_translator` builds a model from what this reads.
 import numpy as np
 
 import minigrad
+from minigrad.checkpoint import MAX_BYTES
 from seq2seq.commands import checkpoint_entries, sizes
 from seq2seq.commands.config_entry import check_agrees, check_level
+from seq2seq.commands.settings import MAX_HEADS, MAX_LAYERS
 from seq2seq.data.vocab import Vocab
 from seq2seq.models.rnn import SCORINGS
 
@@ -104,6 +106,20 @@ SIZES = ("src_vocab_size", "tgt_vocab_size", "embed_size", "hidden_size")
 TRANSFORMER_SIZES = ("src_vocab_size", "tgt_vocab_size", "d_model", "heads", "layers", "d_ff",
                      "max_len")
 TRANSFORMER_KEYS = {*TRANSFORMER_SIZES, "dropout", "norm", "positions", "padding_idx"}
+# Their ranges: the stacks as config.layers and config.heads are held to, and every width (a
+# vocabulary, a layer's size, the positions) no more than a weight of a checkpoint can hold.
+MOST = {"layers": MAX_LAYERS, "heads": MAX_HEADS}
+WIDEST = MAX_BYTES // 4                 # floats of four bytes, the least a weight takes
+
+
+def _in_range(config, name):
+    """model_config[name] an integer in its range (MOST), before anything is built from it: a
+    `layers` of 10**9 would have the expected shapes made layer by layer until memory ran out."""
+    value, high = config[name], MOST.get(name, WIDEST)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+            1 <= value <= high):
+        raise checkpoint_entries.EntryError(f"model_config.{name}",
+                                            f"an integer in [1, {high}]", value)
 
 
 def _arrays(model):
@@ -199,9 +215,7 @@ def checked_config(config, arrays, rnn=None):
     for name in SIZES:
         if name not in config:
             raise checkpoint_entries.EntryError.missing(f"model_config.{name}")
-        value = config[name]
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        _in_range(config, name)
     for name in ("fused", "bidirectional"):
         if not isinstance(config.get(name, False), (bool, np.bool_)):
             raise ValueError(f"{name} must be true or false, got {config[name]!r}")
@@ -245,9 +259,7 @@ def checked_transformer_config(config, arrays):
         raise ValueError(f"a Transformer's settings expected ({', '.join(sorted(TRANSFORMER_KEYS))}"
                          f"), found {', '.join(sorted(map(str, config)))}")
     for name in TRANSFORMER_SIZES:
-        value = config[name]
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        _in_range(config, name)
     if config["positions"] == "sinusoidal" and config["max_len"] > MAX_STEP + 1:
         raise ValueError(f"max_len must be at most {MAX_STEP + 1} with sinusoidal positions (the "
                          f"longest decoding there is; training writes that), got "
