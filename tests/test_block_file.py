@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad import nn
+from minigrad import Tensor, nn
 from seq2seq.commands.cli import main
 from seq2seq.models.block_contract import BlockContractError, check_block
 from seq2seq.models.transformer import Transformer
@@ -86,6 +86,15 @@ class NoMask(Block):
         return super().forward(x)
 
 
+class BatchMean(Block):
+    """Adds the batch's mean over its real positions: blind to padding, not to the batch."""
+
+    def forward(self, x, mask=None):
+        real = np.swapaxes(mask, 1, 2).astype(x.data.dtype)            # (B, T, 1)
+        mean = (x.data * real).sum(axis=(0, 1)) / real.sum()            # (d_model,)
+        return super().forward(x, mask) + Tensor(mean)
+
+
 class Pair(Block):
     def forward(self, x, mask=None):
         return super().forward(x, mask), None
@@ -104,6 +113,8 @@ class Infinite(Block):
     (NoMask, "ignores the mask: changing the padded positions of an example changed its "
              "output at the real ones"),
     (Pair, "forward(x, mask) should return a Tensor of x's shape (2, 4, 8), not a tuple"),
+    (BatchMean, "BatchMean(8, 2, 16, 0.0, norm_first=True) depends on the other sentences of "
+                "its batch: a sentence alone gave other outputs than its rows in a batch"),
     (Infinite, "returned NaN or infinite values"),
 ])
 @pytest.mark.filterwarnings("ignore:divide by zero")
@@ -230,7 +241,8 @@ def test_a_checkpoint_whose_config_block_no_option_could_give_is_refused(block_r
 BAD = {"syntax.py": "def oops(:\n",
        "exits.py": "import os\nos._exit(0)\n",
        "halves.py": "from tests.test_block_file import Halves as Block\n",
-       "no_mask.py": "from tests.test_block_file import NoMask as Block\n"}
+       "no_mask.py": "from tests.test_block_file import NoMask as Block\n",
+       "batch_mean.py": "from tests.test_block_file import BatchMean as Block\n"}
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -239,6 +251,8 @@ BAD = {"syntax.py": "def oops(:\n",
     ("halves.py:Nope", "defines no Nope, where an encoder block's class belongs"),
     ("halves.py:Block", "forward(x, mask) returned shape (2, 4, 4)"),
     ("no_mask.py:Block", "ignores the mask"),
+    ("batch_mean.py:Block", "--block {tmp}/batch_mean.py:Block: BatchMean(8, 2, 16, 0.0, "
+                            "norm_first=True) depends on the other sentences of its batch"),
     ("missing.py:Block", "--block {tmp}/missing.py:Block: no such file"),
     ("halves.py", "--block should be FILE.py:CLASS (e.g. my_block.py:Block)"),
 ])

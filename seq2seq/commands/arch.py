@@ -128,3 +128,16 @@ def make_schedule(optimizer, config, updates_done=0):
     schedule = NoamLR(optimizer, config.d_model, config.warmup)
     schedule.load_state_dict({"base_lr": schedule.base_lr, "last_epoch": updates_done})
     return schedule
+
+
+def transformer(settings, block=None, spec=None):
+    """Transformer(**settings, block=block): a block of the user's (`spec`, --block FILE:CLASS)
+    that breaks the contract (seq2seq.models.block_contract) is refused naming its file."""
+    from seq2seq.models.block_contract import BlockContractError
+    from seq2seq.models.transformer import Transformer
+    try:
+        return Transformer(**settings, block=block)
+    except BlockContractError as error:
+        if spec is None:
+            raise
+        raise BlockContractError(f"--block {spec}: {error}") from error

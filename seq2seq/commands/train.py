@@ -113,7 +113,7 @@ def build(config, pairs):
                                           rnn_file.BLOCK)
     minigrad.manual_seed(config.seed)
     if settings is not None:
-        model = Transformer(**settings, block=block)
+        model = arch.transformer(settings, block, config.block)
     else:
         model = Seq2Seq(len(src_vocab), len(tgt_vocab), config.embed_size, config.hidden_size,
                         config.attention, config.wiring, src_vocab.pad_id, config.fused,

@@ -12,8 +12,11 @@ model's). norm_first is the run's --norm: True for "pre", False for "post".
 The mask matters: the encoder reads batches padded on the left, and a padded position must
 change nothing at a real one, or a sentence would be translated one way alone and another way
 in a batch. `check_block` makes a block with tiny sizes and checks, before any training: that
-it is made, that its output has x's shape and is finite, and that changing the padded
-positions of x changes nothing at the real ones (a block that ignores the mask fails that).
+it is made, that its output has x's shape and is finite, that changing the padded
+positions of x changes nothing at the real ones (a block that ignores the mask fails that),
+and that each sentence's output alone is its rows' output in a batch with a sentence of another
+length (a block that mixes the batch's sentences, adding their mean say, fails that: it too
+would translate a sentence one way alone and another way in a batch).
 """
 
 import numpy as np
@@ -54,6 +57,14 @@ def check_block(block, norm_first=True):
             f"{made} ignores the mask: changing the padded positions of an example changed its "
             f"output at the real ones; forward(x, mask) must attend only where mask is True "
             f"(mask (B, 1, T), False at padding)")
+    alone = [_run(layer, made, x[i:i + 1, start:], np.ones((1, 1, 4 - start), dtype=bool))
+             for i, start in ((0, 2), (1, 0))]                          # (1, T_i, d_model)
+    if not all(np.allclose(a[0], y[i, start:], rtol=1e-4, atol=1e-5)
+               for a, (i, start) in zip(alone, ((0, 2), (1, 0)))):
+        raise BlockContractError(
+            f"{made} depends on the other sentences of its batch: a sentence alone gave other "
+            f"outputs than its rows in a batch with a sentence of another length; forward(x, "
+            f"mask) must treat each sentence on its own (no mean or norm across the batch)")
 
 
 def _run(layer, made, x, mask):
