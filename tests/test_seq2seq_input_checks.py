@@ -279,3 +279,26 @@ def test_the_blank_output_warning_of_a_built_in_task_does_not_offer_a_level():
         "epochs or another --lr may help")
     assert blank_warning(20, "char", "my.tsv").endswith("a file of words may want --level word")
 
+
+def test_options_that_generate_a_built_in_task_are_refused_with_a_pairs_file(tmp_path, capsys):
+    corpus = tmp_path / "pairs.tsv"
+    corpus.write_text("".join(f"{w}\t{w[::-1]}\n" for w in WORDS), encoding="utf-8")
+    out = tmp_path / "run"
+    for option, value in (("--num-examples", "10"), ("--min-len", "2"), ("--max-len", "3")):
+        assert main(["train", "--task", str(corpus), option, value, "--epochs", "1", *TINY,
+                     "--out", str(out)]) == 1
+        assert capsys.readouterr().err == (
+            f"error: {option} applies only to a built-in task (it generates the pairs), not to "
+            f"the pairs file {corpus}, every line of which is read: leave it out\n")
+        assert not out.exists()
+    assert main(["train", "--task", str(corpus), "--epochs", "1", *TINY, "--out",
+                 str(out)]) == 0
+    capsys.readouterr()
+    assert main(["train", "--out", str(out), "--resume", "--epochs", "2", "--num-examples",
+                 "10"]) == 1                                # the run's own task: a pairs file
+    assert capsys.readouterr().err.startswith("error: --num-examples applies only to a built-in")
+    assert len(minigrad.load(out / "checkpoint.npz")["history"]) == 1
+
+
+WORDS = ("abc", "bca", "cab", "acb", "hello", "world", "tree", "sun", "moon", "star", "sky",
+         "sea", "red", "blue", "cat", "dog", "owl", "fox", "ant", "bee")

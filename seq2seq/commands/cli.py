@@ -18,6 +18,7 @@ from seq2seq.commands.train_options import (
     check_config,
     check_pairs_options,
     config_from,
+    generating_options,
     given_options,
     resumed_config,
     saved_run,
@@ -40,8 +41,9 @@ def cmd_train(args):
     check_config(config, args.given, arch=not resuming,
                  pairs=not (config.resume and "task" not in args.given))
     given_sep = config.sep if "sep" in args.given else None     # a tab written is still written
+    generating = generating_options(args.given)
     if not (config.resume and "task" not in args.given):
-        check_pairs_options(config.task, given_sep, config.columns)
+        check_pairs_options(config.task, given_sep, config.columns, generating)
     config = dataclasses.replace(config, rnn=resolved(config.rnn),      # absolute paths
                                  block=resolved(config.block, BLOCK))
     saved = saved_run(config) if resuming else None
@@ -53,7 +55,7 @@ def cmd_train(args):
             raise ValueError(f"{config.out}/checkpoint.npz: its 'config' entry, read for the "
                              f"options not written on this command line: {error}") from None
         config = resumed_config(config, saved["config"], args.given)
-        check_pairs_options(config.task, given_sep, config.columns)    # the run's own task
+        check_pairs_options(config.task, given_sep, config.columns, generating)  # its own
         if "arch" not in args.given:            # an option of the other model: named as such
             check_arch(config, args.given)
         if "task" not in args.given:    # the recorded file, once shown to be the run's own

@@ -161,13 +161,18 @@ def check_config(config, given=(), arch=True, pairs=True):
                          "LSTM: leave one of them out")
 
 
-def check_pairs_options(task, sep, columns):
+def check_pairs_options(task, sep, columns, generating=()):
     """--sep and --columns say how to read a pairs file: with a built-in task (or, on evaluate,
     the run's recorded split: task None) there is no file to read, and they would be ignored.
     `sep` and `columns` are None when not given: a --sep given its default value, a tab, is
-    refused as any other."""
+    refused as any other. Conversely `generating`, the options written among those that
+    generate a built-in task's pairs (GENERATING), are refused with a pairs file."""
     from seq2seq.data import tasks
     if task is not None and task not in tasks.TASKS:
+        for option in generating:
+            raise ValueError(f"{option} applies only to a built-in task (it generates the "
+                             f"pairs), not to the pairs file {task}, every line of which is "
+                             f"read: leave it out")
         return
     given = [option for option, used in (("--sep", sep is not None), ("--columns", columns))
              if used]
@@ -176,6 +181,15 @@ def check_pairs_options(task, sep, columns):
         raise ValueError(f"{' and '.join(given)} appl{'ies' if len(given) == 1 else 'y'} only "
                          f"to a pairs file (--task FILE), not to {what}: leave "
                          f"{'it' if len(given) == 1 else 'them'} out")
+
+
+# The options that say how a built-in task's pairs are generated: a pairs file is read whole.
+GENERATING = ("num_examples", "min_len", "max_len")
+
+
+def generating_options(given):
+    """The options of GENERATING among `given` (dests), as written: ["--num-examples"]."""
+    return [f"--{name.replace('_', '-')}" for name in GENERATING if name in given]
 
 
 # What --resume takes from the saved run when the command line does not say it: every setting,
