@@ -34,7 +34,7 @@ TINY = ["--seeds", "0,1", "--epochs", "1", "--num-examples", "120", "--max-len",
      "point is to test sequences longer than any trained on"),
     (["--max-len", "8", "--test-max-len", "30"], "--test-max-len 30 needs positions up to 30, "
      "but the learned table has 30 rows (0 ... 29: 2 x (--max-len + 2) + 10): at most 29"),
-    (["--epochs", "0"], "--epochs must be an integer >= 1, got 0"),
+    (["--epochs", "0"], "--epochs must be an integer in [1, 100000], got 0"),
     (["--min-len", "9"], "--min-len 9 is above --max-len 8"),
     (["--num-examples", "99"], "--num-examples must be at least 100 for compare-positions, "
      "got 99"),

@@ -30,7 +30,7 @@ def one_error_line(capsys):
     (["--heads", "3"], "--heads 3 does not divide --d-model 8"),
     (["--dropout", "nan"], "--dropout must be a finite number in [0, 1), got nan"),
     (["--dropout", "1"], "--dropout must be a finite number in [0, 1), got 1"),
-    (["--label-smoothing", "nan"], "--label-smoothing must be a finite number in [0, 1]"),
+    (["--label-smoothing", "nan"], "--label-smoothing must be a finite number in [0, 1)"),
     (["--layers", "0"], "--layers must be an integer in [1, 100], got 0"),
     (["--warmup", "-1"], "--warmup must be an integer in [0, 1000000000], got -1"),
     (["--warmup", "10" * 10], "--warmup must be an integer in [0, 1000000000], got 1010"),

@@ -62,7 +62,7 @@ def test_a_setting_error_is_shown_as_its_option_on_the_command_line():
     ("lr", float("nan"), "lr must be a finite number > 0, got nan"),
     ("lr_decay", 1.5, "lr_decay must be a finite number in (0, 1], got 1.5"),
     ("clip", float("inf"), "clip must be a finite number > 0, got inf"),
-    ("epochs", 0, "epochs must be an integer >= 1, got 0"),
+    ("epochs", 0, "epochs must be an integer in [1, 100000], got 0"),
     ("beam_size", 0, "beam_size must be an integer in [1, 100], got 0"),
     ("step", -2, "step must be an integer in [0, 2009], got -2"),
     ("seed", -1, "seed must be an integer >= 0, got -1"),

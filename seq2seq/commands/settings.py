@@ -31,6 +31,10 @@ MAX_BEAM = 100
 # take minutes a step here. Heads: each is one attention over all positions, one by one.
 MAX_LAYERS = 100
 MAX_HEADS = 1024
+# Epochs: each writes the checkpoint and adds a record to its history. Threads: BLAS's, one a
+# core.
+MAX_EPOCHS = 100_000
+MAX_THREADS = 1024
 
 # The settings that take one of a few words: the options offer these choices, and a checkpoint's
 # saved config is held to them (seq2seq.commands.config_entry). attention None: the plain
@@ -53,11 +57,14 @@ RULES = {
     "dropout": dict(low=0, high=1, high_open=True),
     "warmup": dict(low=0, high=10 ** 9, integer=True,   # updates before the rate peaks
                    why="updates before the learning rate peaks, more than any run makes"),
-    "label_smoothing": dict(low=0, high=1),
+    "label_smoothing": dict(low=0, high=1, high_open=True,
+                            why="at 1 every target is uniform: the loss teaches nothing"),
     "hidden_size": INTEGER_AT_LEAST_1,
     "batch_size": dict(low=1, high=MAX_EXAMPLES, integer=True,   # larger: the whole data set
                        why="no run has more examples to fill a batch with"),
-    "epochs": INTEGER_AT_LEAST_1,               # a run writes its checkpoint after each epoch
+    "epochs": dict(low=1, high=MAX_EPOCHS, integer=True,
+                   why="a checkpoint is written after every epoch, and records each: more is a "
+                       "typo"),
     "lr": dict(low=0, low_open=True),
     "lr_decay": dict(low=0, low_open=True, high=1),     # a decay: lr * lr_decay**epoch
     "clip": dict(low=0, low_open=True),
@@ -69,7 +76,8 @@ RULES = {
     "seeds": dict(low=2, high=10, integer=True),        # uniform-and-seeds: two to compare
     "teacher_forcing_ratio": dict(low=0, high=1),
     "seed": INTEGER_AT_LEAST_0,                 # NumPy's generators take no negative seed
-    "threads": INTEGER_AT_LEAST_1,
+    "threads": dict(low=1, high=MAX_THREADS, integer=True,
+                    why="BLAS threads, more than the cores of any machine this runs on"),
     "beam_size": dict(low=1, high=MAX_BEAM, integer=True,     # evaluate, translate
                       why="beam search weighs beam_size**2 candidates a step, one by one"),
     "step": dict(low=0, high=MAX_STEP, integer=True),  # draw: which output step
