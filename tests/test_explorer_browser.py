@@ -182,7 +182,11 @@ def test_predict_mode_names_the_mistake_and_keeps_the_score(tmp_path, open_page)
     assert state(page) == 1
     page.press("#answer", "Escape")
     assert page.evaluate("document.activeElement.id") != "answer"
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")                   # one press stops at the question
+    assert state(page) == 1 and "The same move again goes on" in page.locator(
+        "#step").inner_text()
+    page.keyboard.press("Escape")
+    page.keyboard.press("ArrowRight")                   # the same again goes on past it
     assert state(page) == 2 == by_type["Div"]["step"]
     n = len(data["questions"])
     assert state(page, "score") == {"right": 0, "retried": 0, "asked": 1, "questions": n}

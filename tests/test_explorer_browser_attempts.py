@@ -79,17 +79,17 @@ def test_show_me_is_there_at_every_try(tmp_path, open_page):
 
 def test_the_score_counts_first_tries_and_retries_apart(tmp_path, open_page):
     page, data, by_type = attention_page(tmp_path, open_page)
-    first = by_type["MatMul"]
-    page.evaluate(f"window.explorer.goto({first['step']})")
-    page.evaluate(f"window.explorer.answer({first['answer']!r})")       # right at once
     page.evaluate("window.explorer.goto(1)")
     one = next(q for q in data["questions"] if q["step"] == 1)
     page.evaluate(f"window.explorer.answer({wrong_number(one)!r})")
     assert page.evaluate(f"window.explorer.answer({one['answer']!r})")["right"] is True
+    first = by_type["MatMul"]
+    page.evaluate(f"window.explorer.goto({first['step']})")     # the 3 between: their numbers
+    page.evaluate(f"window.explorer.answer({first['answer']!r})")       # drawn; right at once
     n = len(data["questions"])
-    assert state(page, "score") == {"right": 1, "retried": 1, "asked": 2, "questions": n}
+    assert state(page, "score") == {"right": 1, "retried": 1, "asked": n, "questions": n}
     line = page.locator("#score").inner_text()
-    assert "right at the first try: 1 of 2 asked" in line and "right after a retry: 1" in line
+    assert f"right at the first try: 1 of {n} asked" in line and "right after a retry: 1" in line
 
 
 def test_the_tolerance_is_not_written_before_an_answer(tmp_path, open_page):
@@ -103,23 +103,40 @@ def test_the_tolerance_is_not_written_before_an_answer(tmp_path, open_page):
     assert "counts as right" in page.locator(".feedback").inner_text()   # after: how close
 
 
-def test_an_end_press_past_questions_leaves_them_to_ask_again(tmp_path, open_page):
+def test_an_end_press_stops_at_the_question_it_would_pass_and_a_second_goes_on(tmp_path,
+                                                                              open_page):
+    """One press cannot pass a question unseen: End stops at the first unanswered one on the
+    way; End again goes on, and every number the jump drew counts as shown (passed)."""
     page, data, by_type = attention_page(tmp_path, open_page)
     page.evaluate("window.explorer.goto(1)")
     page.keyboard.press("Escape")
-    page.keyboard.press("End")                          # by accident: past steps 1 to 5
+    page.keyboard.press("End")                          # by accident: it stays at step 1
+    assert state(page) == 1 and page.evaluate("window.explorer.question()")["answered"] is False
+    assert "The same move again goes on past it" in page.locator("#step").inner_text()
+    page.keyboard.press("Escape")                       # (the answer box had the keys)
+    page.keyboard.press("End")                          # on purpose: to the end
+    assert state(page) == state(page, "steps")
+    assert page.evaluate("window.explorer.question()")["answered"] is False  # the last asks
+    page.keyboard.press("Escape")
     page.keyboard.press("Home")
-    assert state(page, "score")["asked"] == 0
-    page.evaluate("window.explorer.goto(2)")            # never seen after it: asked again
-    q = page.evaluate("window.explorer.question()")
-    assert q["answered"] is False and q["index"] == by_type["Div"]["index"]
-    assert page.locator("#answer").count() == 1
-    # The step just after a question draws its number: stepping there shows it.
-    page.evaluate("window.explorer.goto(1)")
-    page.evaluate("window.explorer.next()")
-    page.evaluate("window.explorer.prev()")
+    assert state(page, "score")["asked"] == len(data["questions"]) - 1  # their numbers drawn
+    page.evaluate("window.explorer.goto(2)")
     assert page.evaluate("window.explorer.question()")["answered"] is True
+    page.evaluate("window.explorer.goto(1)")
     assert page.locator(".feedback").inner_text().startswith("Passed without an answer")
+
+
+def test_a_softmax_question_counts_as_shown_where_its_number_is_first_drawn(tmp_path,
+                                                                            open_page):
+    """The Exp's input, shifted, gets exactly dL/dscores (the max is a constant): its step
+    draws the softmax question's number, before the last of the softmax's ops."""
+    page, data, by_type = attention_page(tmp_path, open_page)
+    q = by_type["softmax"]
+    page.evaluate(f"window.explorer.goto({q['step']})")
+    page.evaluate(f"window.explorer.answer({by_type['Div']['answer']!r})")   # the Div's first
+    page.evaluate(f"window.explorer.goto({q['span'][1] - 1})")              # the Exp
+    page.evaluate(f"window.explorer.goto({q['step']})")
+    assert page.evaluate("window.explorer.question()")["answered"] is True
 
 
 def test_the_summary_lists_every_question_and_tallies_the_mistakes(tmp_path, open_page):
@@ -177,3 +194,15 @@ def test_the_results_download_from_a_notebooks_frame(tmp_path, open_page):
     with page.expect_download(timeout=5_000) as caught:
         frame.click("#download-results")
     assert caught.value.suggested_filename == "Week-2-results.json"
+
+
+def test_a_long_title_makes_a_file_name_a_file_system_takes(tmp_path, open_page):
+    x = Tensor([0.3, -1.7, 2.2], requires_grad=True, name="x")
+    page = open_page(explore((x * x).sum(), predict=True, title="week " * 60)
+                     .save(tmp_path / "long.html"))
+    page.click("#show-summary")
+    with page.expect_download() as caught:
+        page.click("#download-results")
+    name = caught.value.suggested_filename
+    assert name.startswith("week-week-") and name.endswith("-results.json")
+    assert len(name.encode()) <= 255 and len(name) <= 73 and "--" not in name

@@ -66,36 +66,69 @@ function render() {
   drawScopes();
 }
 
-// A question stepped past unanswered is asked again when its step is shown again, unless
-// its number was shown: by "Show me", or on the step where the page first draws its gradient
-// (seenAt), once the learner is there. A jump further (End, a click, goto) passes it without
-// showing it.
+// A question not yet answered counts as passed, its number seen, once the learner stands on
+// any step from the one where the page first draws that number (seenAt) on: every later step
+// draws it too. A question before that is asked again when its step is shown again.
 function goto(k) {
   k = Math.max(0, Math.min(steps.length, Math.round(Number(k)) || 0));
   questions.forEach(function (q) {
-    if (k === seenAt(q) && !done(q)) record(q).passed = true;
+    if (k >= seenAt(q) && !done(q)) record(q).passed = true;
   });
   state.step = k;
   render();
   return k;
 }
 
+// A move by the learner's hand (a key, a button, a click on a box) that would pass a question
+// not yet answered stops at it first, so that one press cannot pass it unseen; the same move
+// again goes on (and the numbers it draws count as seen).
+function jump(k) {
+  var stop = questions.filter(function (q) {
+    return !done(q) && q.step >= state.step && seenAt(q) <= k;
+  }).sort(function (a, b) { return a.step - b.step; })[0];
+  if (!stop || state.confirm === k) {
+    state.confirm = null;
+    return goto(k);
+  }
+  state.confirm = k;
+  goto(stop.step);
+  var note = document.getElementById("answer-note");
+  if (note) note.textContent = "Step " + stop.step + " asks a question first: answer it, or " +
+    "press Show me. The same move again goes on past it (and shows its number).";
+  return stop.step;
+}
+
 // The step where the page first draws the number of question q: the next one (the box of its
-// tensor shows its gradient from there on), or for a softmax's question the last of its ops,
-// where all they send has arrived.
+// tensor shows its gradient from there on); for a softmax's question, the first step of its
+// ops that sends an array holding the answer (the Exp's input, shifted by a constant max, gets
+// dL/dscores itself), or else the last of them, where all they send has arrived.
 function seenAt(q) {
-  return q.span ? q.span[1] : q.step + 1;
+  if (!q.span) return q.step + 1;
+  if (q.seen === undefined) {
+    q.seen = q.span[1];
+    for (var k = q.step + 1; k < q.span[1] && q.seen === q.span[1]; k++) {
+      if (steps[k - 1].grads.some(function (ref) { return holdsAnswer(ref, q); })) q.seen = k;
+    }
+  }
+  return q.seen;
+}
+
+function holdsAnswer(ref, q) {
+  var shape = tensors[q.tensor].shape, flat = ref === null ? null : numbers(ref), at = 0;
+  if (flat === null || arrays[ref].shape.join() !== shape.join()) return false;
+  q.index.forEach(function (i, axis) { at = at * shape[axis] + i; });
+  return Math.abs(flat[at] - q.answer) <= q.tolerance;
 }
 
 function clickBox(node) {
   if (node.kind === "scope") return setFolded(node.scope, false);
   if (node.kind === "op") {
-    if (ops[node.op].step !== null) goto(ops[node.op].step);
+    if (ops[node.op].step !== null) jump(ops[node.op].step);
     return;
   }
   var t = tensors[node.tensor];
-  if (t.creator !== null && ops[t.creator].step !== null) goto(ops[t.creator].step);
-  else if (t.terms.length) goto(t.terms[t.terms.length - 1][0]);
+  if (t.creator !== null && ops[t.creator].step !== null) jump(ops[t.creator].step);
+  else if (t.terms.length) jump(t.terms[t.terms.length - 1][0]);
 }
 
 function setFolded(index, fold) {
@@ -173,13 +206,13 @@ document.addEventListener("keydown", function (event) {
   var typing = event.target && event.target.tagName === "INPUT" &&
                event.target.type === "text";
   if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
-  var moves = {ArrowRight: function () { goto(state.step + 1); },
+  var moves = {ArrowRight: function () { jump(state.step + 1); },
                ArrowLeft: function () { goto(state.step - 1); },
-               Home: function () { goto(0); }, End: function () { goto(steps.length); }};
+               Home: function () { goto(0); }, End: function () { jump(steps.length); }};
   if (moves[event.key]) { moves[event.key](); event.preventDefault(); }
 });
 [["first", function () { goto(0); }], ["prev", function () { goto(state.step - 1); }],
- ["next", function () { goto(state.step + 1); }], ["last", function () { goto(steps.length); }],
+ ["next", function () { jump(state.step + 1); }], ["last", function () { jump(steps.length); }],
  ["zoom-in", function () { zoom(1.25); }], ["zoom-out", function () { zoom(0.8); }]
 ].forEach(function (pair) {
   document.getElementById(pair[0]).addEventListener("click", pair[1]);

@@ -52,10 +52,12 @@ function summaryView() {
   return box;
 }
 
-// The results as a JSON file, named after the page's title: "Week 2" -> Week-2-results.json.
+// The results as a JSON file, named after the page's title: "Week 2" -> Week-2-results.json
+// (its first 60 characters: at 4 bytes a character, with -results.json, under the 255 bytes a
+// file name may have).
 function download() {
   var name = (DATA.title || "backprop explorer").replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "") || "backprop-explorer";
+    .slice(0, 60).replace(/^-+|-+$/g, "") || "backprop-explorer";
   var blob = new Blob([JSON.stringify(results(), null, 1)], {type: "application/json"});
   var link = el("a", {href: URL.createObjectURL(blob), download: name + "-results.json"});
   document.body.appendChild(link);
