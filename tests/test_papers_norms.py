@@ -109,6 +109,8 @@ def test_the_command_trains_four_models_alike_scores_them_and_owns_its_folder(tm
 
     assert main(["compare-norms", *TINY, "--out", str(out)]) in (0, None)
     assert f"replacing the earlier compare-norms run in {out}" in capsys.readouterr().out
+    assert json.loads((out / "compare-norms.json").read_text())["seeds"] == [0, 1]  # re-run's
+    assert not (out / ".next").exists()
     (out / "notes.txt").write_text("mine")
     assert main(["compare-norms", *TINY, "--out", str(out)]) == 1
     assert "--overwrite" in one_error_line(capsys)

@@ -92,8 +92,9 @@ def compare_norms(out="runs/compare-norms", task="reverse", seeds=(0, 1, 2), upd
                                               task, layers, lr, warmup, num_examples, min_len,
                                               max_len)
                for seed in seeds for name in MODELS}
-    with experiment_folder(out, "compare-norms", configs, RESULTS, overwrite, log, OPTIONS):
-        return _compare(out, configs, seeds, updates, every, plot, log)
+    with experiment_folder(out, "compare-norms", configs, RESULTS, overwrite, log,
+                           OPTIONS) as place:
+        return _compare(place, configs, seeds, updates, every, plot, log)
 
 
 def _compare(out, configs, seeds, updates, every, plot, log):
