@@ -40,7 +40,7 @@ class SettingTypeError(SettingError, TypeError):
 
 
 def check_number(name, value, *, low=None, high=None, low_open=False, high_open=False,
-                 integer=False, where=None, why=None):
+                 integer=False, where=None, why=None, why_high=None):
     """Return `value` if it is a finite number (an integer, with integer=True) in the range
     low ... high; otherwise raise SettingTypeError / SettingError naming `name`.
 
@@ -48,6 +48,7 @@ def check_number(name, value, *, low=None, high=None, low_open=False, high_open=
     low_open, high_open  whether the bound itself is excluded (lr > 0 is low=0, low_open=True)
     where                the layer or function, put in front of the message ("LSTM: ...")
     why                  the reason for the bounds, added to the message of a value outside them
+    why_high             the reason for the upper bound, added only to a value above it
     """
     kind = "an integer" if integer else "a finite number"
     wanted = f"{kind} {_range(low, high, low_open, high_open)}".rstrip()
@@ -61,7 +62,8 @@ def check_number(name, value, *, low=None, high=None, low_open=False, high_open=
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
     if too_low or too_high:
-        reason = f" ({why})" if why else ""
+        reason = why or (why_high if too_high else None)
+        reason = f" ({reason})" if reason else ""
         raise SettingError(name, f"must be {wanted}, got {value}{reason}", where)
     return value
 

@@ -57,6 +57,20 @@ def test_train_refuses_settings_that_would_give_a_nan_or_empty_model(tmp_path, c
     assert not out.exists()                                     # refused before any work
 
 
+@pytest.mark.parametrize("option, value, message", [
+    ("--epochs", "0", "error: --epochs must be an integer in [1, 100000], got 0"),
+    ("--label-smoothing", "-0.1", "error: --label-smoothing must be a finite number in [0, 1), "
+                                  "got -0.1"),
+    ("--threads", "0", "error: --threads must be an integer in [1, 1024], got 0"),
+])
+def test_a_value_below_the_range_is_not_given_the_reason_for_its_top(tmp_path, capsys, option,
+                                                                     value, message):
+    """The reason of an upper bound ("more is a typo") says nothing of a value too low."""
+    out = tmp_path / "run"
+    assert main(["train", *TINY, "--out", str(out), option, value]) == 1
+    assert one_error_line(capsys) == message
+
+
 def test_a_validation_split_that_leaves_no_training_pair_is_refused(tmp_path, capsys):
     assert main(["train", *TINY, "--out", str(tmp_path / "r"), "--val-fraction", "0.99"]) == 1
     assert one_error_line(capsys) == ("error: --val-fraction 0.99 leaves no pair to train on: "
@@ -93,8 +107,8 @@ def test_demo_epochs_0_is_refused_as_train_refuses_it_not_read_as_the_default():
     assert demo_config("out").epochs == 6 and demo_config("out").num_examples == 12000
     assert demo_config("out", epochs=1, num_examples=50).epochs == 1
     for epochs in (0, -1):
-        with pytest.raises(ValueError, match=re.escape(
-                f"epochs must be an integer in [1, 100000], got {epochs} (")):
+        with pytest.raises(ValueError, match=re.escape(      # (no reason: that is the top's)
+                f"epochs must be an integer in [1, 100000], got {epochs}") + "$"):
             demo_config("out", epochs=epochs)
 
 

@@ -56,15 +56,15 @@ RULES = {
     "heads": dict(low=1, high=MAX_HEADS, integer=True),
     "dropout": dict(low=0, high=1, high_open=True),
     "warmup": dict(low=0, high=10 ** 9, integer=True,   # updates before the rate peaks
-                   why="updates before the learning rate peaks, more than any run makes"),
+                   why_high="updates before the learning rate peaks, more than any run makes"),
     "label_smoothing": dict(low=0, high=1, high_open=True,
-                            why="at 1 every target is uniform: the loss teaches nothing"),
+                            why_high="at 1 every target is uniform: the loss teaches nothing"),
     "hidden_size": INTEGER_AT_LEAST_1,
     "batch_size": dict(low=1, high=MAX_EXAMPLES, integer=True,   # larger: the whole data set
-                       why="no run has more examples to fill a batch with"),
+                       why_high="no run has more examples to fill a batch with"),
     "epochs": dict(low=1, high=MAX_EPOCHS, integer=True,
-                   why="a checkpoint is written after every epoch, and records each: more is a "
-                       "typo"),
+                   why_high="a checkpoint is written after every epoch, and records each: more "
+                            "is a typo"),
     "lr": dict(low=0, low_open=True),
     "lr_decay": dict(low=0, low_open=True, high=1),     # a decay: lr * lr_decay**epoch
     "clip": dict(low=0, low_open=True),
@@ -77,9 +77,9 @@ RULES = {
     "teacher_forcing_ratio": dict(low=0, high=1),
     "seed": INTEGER_AT_LEAST_0,                 # NumPy's generators take no negative seed
     "threads": dict(low=1, high=MAX_THREADS, integer=True,
-                    why="BLAS threads, more than the cores of any machine this runs on"),
+                    why_high="BLAS threads, more than the cores of any machine this runs on"),
     "beam_size": dict(low=1, high=MAX_BEAM, integer=True,     # evaluate, translate
-                      why="beam search weighs beam_size**2 candidates a step, one by one"),
+                      why_high="beam search weighs beam_size**2 candidates a step, one by one"),
     "step": dict(low=0, high=MAX_STEP, integer=True),  # draw: which output step
     "max_elements": INTEGER_AT_LEAST_0,         # explore: the largest array embedded in full
     "max_bytes": INTEGER_AT_LEAST_0,            # explore: the numbers a page embeds, at most
