@@ -479,3 +479,17 @@ def test_translate_refuses_a_plot_it_cannot_write_before_it_translates(run_folde
     assert captured.out == "" and captured.err.count("\n") == 1    # nothing translated
     assert captured.err.startswith("error: ") and words in captured.err
     assert (tmp_path / "mine.png").read_bytes() == b"my picture"
+
+
+@pytest.mark.parametrize("option, value", [("--num-examples", "100"), ("--seed", "7")])
+def test_evaluate_refuses_the_options_of_a_generated_task_without_one(run_folder, capsys,
+                                                                      option, value):
+    """Without a built-in --task, evaluate scores the run's own held-out pairs: a count or a
+    seed of pairs to generate would be ignored, so it is refused, as --min-len is."""
+    assert main(["evaluate", str(run_folder), option, value]) == 1
+    from seq2seq.data.tasks import TASKS
+    assert one_error_line(capsys) == (
+        f"error: {option} chooses the pairs a built-in --task generates ({', '.join(TASKS)}); "
+        f"without one, evaluate scores the run's own held-out pairs: leave it out, or give "
+        f"--task")
+    assert main(["evaluate", str(run_folder), "--task", "copy", option, value]) == 0

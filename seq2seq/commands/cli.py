@@ -171,9 +171,9 @@ def main(argv=None):
     p.add_argument("--sep", type=separator,
                    help="separator in a pairs file (default: a tab, '\\t' or a real one)")
     add_columns_option(p)
-    p.add_argument("--num-examples", type=int, default=1000,
-                   help="pairs generated for a built-in --task")
-    p.add_argument("--seed", type=int, default=12345, help="for a generated --task")
+    p.add_argument("--num-examples", type=int,
+                   help="pairs generated for a built-in --task (default: 1000)")
+    p.add_argument("--seed", type=int, help="for a generated --task (default: 12345)")
     p.add_argument("--min-len", type=int, help="source lengths of a generated --task (default: "
                    "the run's, if it trained on that task, else the task's own)")
     p.add_argument("--max-len", type=int, help="the longest source of a generated --task "

@@ -10,7 +10,7 @@ run folder to the scores; the command prints them, and `compare-architectures`
 import sys
 
 
-def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed=12345,
+def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed=None,
                  min_len=None, max_len=None, beam_size=1, layer_file=None, warn=None):
     """The scores of the run in `run` (Translator.evaluate's, with `seen_in_training` and
     `dropped_as_seen`) on the pairs described above. `warn(line)`: where notes go (stderr)."""
@@ -24,6 +24,11 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed
     repair_report(run, log=warn)
     record = heldout.read_record(state, run)
     dropped = 0
+    for option, given in (("--num-examples", num_examples), ("--seed", seed)):
+        if given is not None and task not in tasks.TASKS:
+            raise ValueError(f"{option} chooses the pairs a built-in --task generates "
+                             f"({', '.join(tasks.TASKS)}); without one, evaluate scores the "
+                             f"run's own held-out pairs: leave it out, or give --task")
     if (min_len is not None or max_len is not None) and task not in tasks.TASKS:
         raise ValueError("--min-len and --max-len choose the lengths of a generated --task: "
                          "give a built-in one (" + ", ".join(tasks.TASKS) + ")")
@@ -45,7 +50,8 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=1000, seed
                              f"model takes at most {translator.most_source_tokens()} tokens: "
                              f"give a smaller --max-len")
         warn(f"{task}: sources of {low} to {high} tokens, {origin}")
-        pairs = tasks.make_task(task, num_examples, seed=seed, min_len=low, max_len=high)
+        pairs = tasks.make_task(task, num_examples or 1000, seed=12345 if seed is None else seed,
+                                min_len=low, max_len=high)
         if record is not None:
             pairs, dropped = heldout.drop_seen(pairs, record)
     else:
