@@ -11,7 +11,7 @@ import numpy as np
 
 from minigrad import no_grad
 from seq2seq import metrics
-from seq2seq.commands import rnn_file
+from seq2seq.commands import rnn_file, runs
 from seq2seq.commands.checkpoint_reading import checked_config, entry, read_checkpoint, renamed
 from seq2seq.data.batching import encode_source, pad_sources
 from seq2seq.data.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
@@ -240,3 +240,4 @@ def _check_run_there(path):
         raise FileNotFoundError(f"{path}: no {CHECKPOINT}, so not a run folder {train}")
     if not path.exists() and path.suffix != ".npz":     # a checkpoint file keeps its own error
         raise FileNotFoundError(f"{path}: no such run folder {train}")
+    runs.check_swap_finished(path if path.is_dir() else path.parent)

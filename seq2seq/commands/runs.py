@@ -44,6 +44,7 @@ CHECKPOINT, REPORT = "checkpoint.npz", "report.json"
 MAX_JSON = 10_000_000   # bytes of a JSON file a command reads from a folder: far more than any
 #                         it writes (a folder's files may be anyone's: a FIFO, a link to /dev/zero)
 RUN_FILES = (CHECKPOINT, REPORT)            # what `train` writes in its folder
+READY = ".ready"                            # written in .next once a new run is complete
 SCRATCH = (".next", ".replaced")            # an experiment's new run, and the earlier one's
 #                                             files on their way out (seq2seq.papers.folder)
 
@@ -188,6 +189,21 @@ def experiment_in(folder):
         if isinstance(result, dict) and isinstance(result.get("experiment"), str):
             return path.name, result["experiment"]
     return None
+
+
+def check_swap_finished(run):
+    """Refuse a run folder inside an experiment's folder whose swap (seq2seq.papers.swap) was
+    stopped part-way (OUT/.next/.ready there): its model folders may be missing or mixed. Not
+    finished here: a command that only reads a run does not take the experiment folder's lock,
+    and the swap is finished by the next experiment command on the folder."""
+    parent = Path(run).absolute().parent
+    if not (parent / SCRATCH[0] / READY).is_file():
+        return
+    found = experiment_in(parent / SCRATCH[0])
+    what = f"a {found[1]}" if found else "an experiment"
+    raise RunFolderError(f"{parent} holds an unfinished swap of {what} run: run the same "
+                         f"command again, or any experiment command with "
+                         f"--out {parent}, to finish it, then {Path(run).name} can be read")
 
 
 def check_resume(folder, state, config, level, pairs_file=None):
