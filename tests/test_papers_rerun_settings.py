@@ -19,6 +19,28 @@ def positions(out, seed, *more):
     return main([*POSITIONS, "--seeds", str(seed), "--out", str(out), *more])
 
 
+@pytest.mark.parametrize("overwrite", [[], ["--overwrite"]])
+def test_compare_positions_with_other_seeds_replaces_the_earlier_run_whole(tmp_path, capsys,
+                                                                          overwrite):
+    out = tmp_path / "out"
+    assert positions(out, 0) == 0
+    mine = ["notes.txt"] if overwrite else []       # without --overwrite, refused
+    for name in mine:
+        (out / name).write_text("mine")
+    capsys.readouterr()
+    assert positions(out, 1, *overwrite) == 0, capsys.readouterr().err
+    said = capsys.readouterr()
+    assert sorted(p.name for p in out.iterdir()) == sorted([
+        ".lock", "compare-positions.json", "learned-1", "sinusoidal-1", *mine])
+    assert all((out / name).read_text() == "mine" for name in mine)
+    lines = (said.out + said.err).splitlines()
+    assert lines[-1] == f"written to {out}/compare-positions.json", lines[-3:]
+    assert ".next" not in said.out + said.err
+    assert positions(out, 2, *overwrite) == 0, capsys.readouterr().err   # nor later runs
+    assert sorted(p.name for p in out.iterdir()) == sorted([
+        ".lock", "compare-positions.json", "learned-2", "sinusoidal-2", *mine])
+
+
 @pytest.mark.parametrize("command", [["evaluate"], ["translate", "1 2"], ["draw"],
                                      ["explore"]])
 def test_a_model_of_an_experiment_with_an_unfinished_swap_is_refused_in_one_line(
@@ -34,3 +56,16 @@ def test_a_model_of_an_experiment_with_an_unfinished_swap_is_refused_in_one_line
     assert f"{out} holds an unfinished swap of a compare-positions run" in err, err
     assert "run the same command again" in err, err
 
+
+def test_compare_architectures_on_fewer_tasks_replaces_the_earlier_run_whole(tmp_path, capsys):
+    out = tmp_path / "out"
+    tiny = ["compare-architectures", "--updates", "3", "--num-examples", "60", "--out", str(out)]
+    assert main([*tiny, "--tasks", "reverse,copy"]) == 0
+    assert (out / "copy-lstm").is_dir()
+    capsys.readouterr()
+    assert main([*tiny, "--tasks", "reverse"]) == 0, capsys.readouterr().err
+    said = capsys.readouterr()
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+        "compare-architectures.json", "reverse-lstm", "reverse-transformer"]
+    assert (said.out + said.err).splitlines()[-1] == (
+        f"written to {out}/compare-architectures.json")

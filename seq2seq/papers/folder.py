@@ -23,6 +23,7 @@ from pathlib import Path
 from minigrad.files import atomic_write, read_small_text
 from seq2seq.commands import runs
 from seq2seq.commands.demo import FREE, same_config, saved_config
+from seq2seq.commands.lock_file import LOCK
 from seq2seq.commands.settings import check_train_config
 from seq2seq.papers import swap
 
@@ -50,9 +51,10 @@ def experiment_folder(out, what, configs, results, overwrite, log, free=(), stag
         if run:             # even with --overwrite: as `train` refuses an experiment's folder
             raise runs.RunFolderError(f"{out} holds a train run ({', '.join(run)}): choose "
                                       f"another --out for the {what} experiment")
-        earlier = runs.claim(out, _owned(configs, results),
+        models = (*configs, *_other_models(out, configs, free))
+        earlier = runs.claim(out, _owned(models, results),
                              _earlier(what, configs, results, free), what, overwrite, log,
-                             subfolders=tuple(configs), remove=not staged)
+                             subfolders=models, remove=not staged)
         if not staged or not earlier:
             yield out
             return
@@ -63,14 +65,40 @@ def experiment_folder(out, what, configs, results, overwrite, log, free=(), stag
             yield place
         except BaseException:
             shutil.rmtree(place, ignore_errors=True)    # the earlier run stays as it was
+            swap.said(place)
             raise
         swap.swap_in(out, earlier)
+        for line in swap.said(place):           # where the results are, now that they are
+            log(line)
 
 
-def _owned(configs, results):
-    """Is a path (relative to the folder) one the experiment writes? Its results, and its
-    models' run files."""
-    files = {*results, *(f"{name}/{f}" for name in configs for f in runs.RUN_FILES)}
+# What an earlier run of the experiment may have trained with, besides its `free` options: other
+# seeds (FREE) and, for compare-architectures, other tasks.
+OTHER_SETTINGS = {"task", "sep"}
+
+
+def _other_models(out, configs, free):
+    """The subfolders of `out` that are model folders of an earlier run of the experiment with
+    other settings (learned-0/ when the run now is of seed 1): not among `configs`, holding
+    nothing but run files (and train's lock), and a checkpoint whose config is one of
+    `configs`' but for the options in FREE, `free` and OTHER_SETTINGS."""
+    loose = FREE | set(free) | OTHER_SETTINGS
+    found = []
+    for entry in sorted(out.iterdir()):
+        if (entry.name in configs or entry.name.startswith(".") or entry.is_symlink()
+                or not entry.is_dir() or not (entry / runs.CHECKPOINT).is_file()
+                or any(f.name not in (*runs.RUN_FILES, LOCK) for f in entry.iterdir())):
+            continue
+        saved = saved_config(entry)
+        if saved is not None and any(same_config(saved, c, loose) for c in configs.values()):
+            found.append(entry.name)
+    return found
+
+
+def _owned(models, results):
+    """Is a path (relative to the folder) one the experiment writes? Its results, and the run
+    files of its models (those it trains, and those an earlier run of it trained)."""
+    files = {*results, *(f"{name}/{f}" for name in models for f in runs.RUN_FILES)}
     return files.__contains__
 
 
@@ -125,8 +153,8 @@ def write_results(out, files, result, figure, log, lines=()):
         log(line)
     write_json(out / files[0], result)
     if figure is None:
-        log(f"written to {swap.shown(out)}/{files[0]}")
+        swap.say(out, log, f"written to {{out}}/{files[0]}")
         return result
     figure(out / files[1])
-    log(f"written to {swap.shown(out)}/{files[1]} and {files[0]}")
+    swap.say(out, log, f"written to {{out}}/{files[1]} and {files[0]}")
     return result

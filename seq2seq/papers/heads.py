@@ -116,10 +116,10 @@ def _measure(out, configs, plot, log, n_held_out):
     if plot and shown is not None:
         from seq2seq.papers.plots import plot_head_alignments
         plot_head_alignments(*shown, path=out / RESULTS[1], overwrite=True)    # claimed above
-        log(f"written to {swap.shown(out)}/{RESULTS[1]} and {RESULTS[0]}")
+        swap.say(out, log, f"written to {{out}}/{RESULTS[1]} and {RESULTS[0]}")
     else:
-        log(f"written to {swap.shown(out)}/{RESULTS[0]}" + ("" if not plot else
-                                               " (no sentence translated right to draw)"))
+        swap.say(out, log, f"written to {{out}}/{RESULTS[0]}" + (
+            "" if not plot else " (no sentence translated right to draw)"))
     return result
 
 

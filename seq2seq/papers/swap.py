@@ -10,8 +10,11 @@ The swap moves each entry of .next over its namesake in OUT (a file in one os.re
 renamed into .replaced first, then the new one into its place), removes the earlier run's files
 that the new one did not write (a figure not drawn this time), then .replaced and .next. A kill
 during the swap leaves .ready behind: the next command on the folder finishes the swap before
-anything else (`finish`). A kill before .ready leaves a .next without it: the next command
-removes it, and the earlier results were never touched.
+anything else (`finish`); until then, the commands that read a run (evaluate, translate, draw,
+explore) refuse a model folder there in one line (seq2seq.commands.runs.check_swap_finished),
+rather than finish the swap without the folder's lock or read it half swapped. A kill before
+.ready leaves a .next without it: the next command removes it, and the earlier results were
+never touched.
 """
 
 import json
@@ -23,7 +26,7 @@ from seq2seq.commands import runs
 from seq2seq.commands.lock_file import LOCK
 
 NEXT, REPLACED = runs.SCRATCH
-READY = ".ready"
+READY = runs.READY
 
 
 def begin(out):
@@ -74,10 +77,25 @@ def _swap(out):
     for f in stale:
         if os.path.lexists(out / f) and not os.path.isdir(out / f):
             os.remove(out / f)
+        folder = (out / f).parent   # a model folder of the earlier run only: empty but for its lock
+        if folder != out and folder.is_dir() and {e.name for e in folder.iterdir()} <= {LOCK}:
+            shutil.rmtree(folder)
     shutil.rmtree(gone)
     shutil.rmtree(place)
 
 
-def shown(place):
-    """The folder to name in messages: OUT for OUT/.next, where the results will be."""
-    return place.parent if place.name == NEXT else place
+_SAID = {}         # OUT/.next -> the lines that name its files, said once they are in OUT
+
+
+def say(place, log, line):
+    """Log `line`, "{out}" in it the folder the files will be in: at once for OUT; for OUT/.next,
+    once the swap has put them in OUT (`said`), so that no line names a place they are not."""
+    if place.name != NEXT:
+        log(line.format(out=place))
+    else:
+        _SAID.setdefault(str(place), []).append(line.format(out=place.parent))
+
+
+def said(place):
+    """The lines `say` kept back for `place` (forgotten here)."""
+    return _SAID.pop(str(place), [])
