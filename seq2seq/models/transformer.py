@@ -112,7 +112,8 @@ class Encoder(nn.Module):
         self.padding_idx = padding_idx
         self.embedding = Embedding(vocab_size, d_model, positions, max_len, dropout, padding_idx)
         if block is not None:           # a class of the user's: checked on a tiny batch first
-            check_block(block, norm_first=(norm == "pre"))
+            check_block(block, norm_first=(norm == "pre"), d_model=d_model, heads=heads,
+                        d_ff=d_ff)
         self.layers = nn.ModuleList(named_blocks(block or EncoderBlock, layers, d_model, heads,
                                                  d_ff, dropout, norm))
         self.norm = nn.LayerNorm(d_model) if norm == "pre" else None
