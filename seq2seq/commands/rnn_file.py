@@ -108,7 +108,11 @@ def load(spec, sha256=None, beside=True, kind=RNN):
         raise RnnFileChanged(f"{path} has changed since the model was trained (sha256 "
                            f"{sha256[:12]}..., now {digest[:12]}...)")
     module = _module(path, source, digest, beside, kind)
-    found = getattr(module, name, None)
+    found = vars(module).get(name)                  # not getattr: module.__class__ is a class
+    imported = isinstance(found, type) and found.__module__ != module.__name__
+    if kind is BLOCK and (imported or name.startswith("__")):
+        raise RnnFileError(f"{kind.option} {spec}: {name} is not a class defined in {path}"
+                           f"{f' (it imports it from {found.__module__})' if imported else ''}")
     if not isinstance(found, type):
         what = "no" if found is None else f"a {type(found).__name__} named"
         raise RnnFileError(f"{kind.option} {spec}: {path} defines {what} {name}, where "
