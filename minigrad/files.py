@@ -159,9 +159,7 @@ def read_small_text(path, most, what):
 def _refuse_special(path, mode, what, error):
     if stat.S_ISREG(mode):
         return
-    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    kind = _kind(mode, otherwise="not a regular file")
     raise error(f"{os.fspath(path)!r} is not {what} ({kind}, not a regular file; "
                 "refused, nothing read)")
 
@@ -177,7 +175,12 @@ def missing_file(path, what=".py file"):
         return None
     if stat.S_ISDIR(mode):
         return f"is a directory, not a {what}"
-    kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode)
-            or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "special")
-    return f"is {kind}, not a regular file"
+    return f"is {_kind(mode, otherwise='special')}, not a regular file"
+
+
+def _kind(mode, otherwise):
+    """What a file that is not a regular one is, from its stat mode: "a directory", ..."""
+    return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else otherwise)
 
