@@ -50,8 +50,8 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed
                              f"model takes at most {translator.most_source_tokens()} tokens: "
                              f"give a smaller --max-len")
         warn(f"{task}: sources of {low} to {high} tokens, {origin}")
-        pairs = tasks.make_task(task, num_examples or 1000, seed=12345 if seed is None else seed,
-                                min_len=low, max_len=high)
+        pairs = tasks.make_task(task, 1000 if num_examples is None else num_examples,
+                                seed=12345 if seed is None else seed, min_len=low, max_len=high)
         if record is not None:
             pairs, dropped = heldout.drop_seen(pairs, record)
     else:
