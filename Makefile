@@ -3,7 +3,7 @@
 #   make test        the linter (make lint), then the whole test suite, slow tests included
 #                    (what CI runs)
 #   make bench       the benchmarks (one BLAS thread)
-#   make notebooks   the tutorials as Jupyter notebooks, in notebooks/
+#   make notebooks   the tutorials as Jupyter notebooks, in notebooks/ (the Japanese in notebooks/ja/)
 #   make pages       the explorer's gallery, docs/pages/: ready pages, made again (commit them)
 #   make check-package  the sdist and the wheel, built and tried as a user gets them (CI too)
 PYTHON ?= python3

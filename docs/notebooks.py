@@ -1,6 +1,7 @@
-"""The tutorials as Jupyter notebooks, made from their Markdown pages (docs/*.md).
+"""The tutorials as Jupyter notebooks, made from their Markdown pages (docs/*.md, and the
+Japanese edition's docs/ja/*.md).
 
-    make notebooks                                    every page, into notebooks/
+    make notebooks                                    every page, into notebooks/ (notebooks/ja/)
     python docs/notebooks.py --out FOLDER [PAGE.md ...]
 
 The Markdown page is the only source: a notebook is made from it and never edited back into it.
@@ -22,9 +23,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "docs"
+JAPANESE = PAGES / "ja"             # the Japanese edition: a page of the same name per tutorial
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)    # as test_docs.py
 PAGE_LINK = re.compile(r"\]\(([\w-]+)\.md(?=[#)])")                 # ](other-page.md#section)
-PICTURE = re.compile(r"!\[([^\]]*)\]\((images/[\w.-]+\.png)\)")     # ![alt](images/x.png)
+PICTURE = re.compile(r"!\[([^\]]*)\]\(((?:\.\./)?images/[\w.-]+\.png)\)")   # ![alt](images/x.png)
 
 SETUP = '''\
 # The page's code runs from the repository's root (as its tests run it): go there.
@@ -32,37 +34,40 @@ import os
 from pathlib import Path
 
 root = next((folder for folder in (Path.cwd(), *Path.cwd().parents)
-             if (folder / "docs" / "{name}").is_file()), None)
+             if (folder / "docs" / {where}).is_file()), None)
 if root is None:
     raise RuntimeError("this notebook runs from a folder inside the minigrad repository")
 os.chdir(root)'''
 
 
-def notebook_from_markdown(text, name, pages=()):
+def notebook_from_markdown(text, name, pages=(), folder=PAGES):
     """The notebook of one page: `text` is its Markdown, `name` its file name ("x.md"), `pages`
-    the names of the pages whose links are turned into links to their notebooks."""
+    the names of the pages whose links are turned into links to their notebooks, `folder` the
+    page's folder (docs/, or docs/ja/ for a Japanese page): its pictures are found from there."""
     from nbformat import v4
 
-    cells = [v4.new_markdown_cell(f"*Made from `docs/{name}`: edit the page, not this "
+    where = " / ".join(f'"{part}"' for part in Path(folder).relative_to(PAGES).parts + (name,))
+    made_from = Path(folder).relative_to(ROOT).joinpath(name).as_posix()
+    cells = [v4.new_markdown_cell(f"*Made from `{made_from}`: edit the page, not this "
                                   "notebook (`make notebooks` makes it again).*"),
-             v4.new_code_cell(SETUP.format(name=name))]
+             v4.new_code_cell(SETUP.format(where=where))]
     start = 0
     for block in BLOCK.finditer(text):
-        cells.append(_markdown(text[start:block.start()], pages))
+        cells.append(_markdown(text[start:block.start()], pages, folder))
         cells.append(v4.new_code_cell(block.group(1).rstrip("\n")))
         start = block.end()
-    cells.append(_markdown(text[start:], pages))
+    cells.append(_markdown(text[start:], pages, folder))
     cells = [cell for cell in cells if cell is not None]
     for number, cell in enumerate(cells):
         cell.id = f"cell-{number}"          # fixed ids: the same page makes the same bytes
     notebook = v4.new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},
-        "minigrad": {"made_from": f"docs/{name}", "cells_sha256": cells_sha256(cells)}})
+        "minigrad": {"made_from": made_from, "cells_sha256": cells_sha256(cells)}})
     return notebook
 
 
-def _markdown(text, pages):
+def _markdown(text, pages, folder=PAGES):
     from nbformat import v4
 
     text = text.strip("\n")
@@ -74,7 +79,7 @@ def _markdown(text, pages):
     attachments = {}
 
     def attach(match):
-        picture = PAGES / match[2]
+        picture = (Path(folder) / match[2]).resolve()
         if not picture.is_file():
             return match[0]
         data = base64.b64encode(picture.read_bytes()).decode("ascii")
@@ -131,36 +136,46 @@ def made_here_unchanged(path):
 
 
 def make_notebooks(pages, out, overwrite=False, log=print):
-    """A notebook for each page (paths of .md files) in the folder `out`; returns their paths."""
+    """A notebook for each page (paths of .md files) in the folder `out`, a Japanese page's in
+    `out`/ja; returns their paths."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    names = {path.name for path in PAGES.glob("*.md")}
     made = []
     for page in pages:
         page = Path(page)
-        if page.suffix != ".md" or page.resolve().parent != PAGES:
-            raise ValueError(f"{page}: expected a tutorial page, docs/NAME.md")
+        folder = page.resolve().parent
+        if page.suffix != ".md" or folder not in (PAGES, JAPANESE):
+            raise ValueError(f"{page}: expected a tutorial page, docs/NAME.md or docs/ja/NAME.md")
         if not page.is_file():
             raise FileNotFoundError(f"{page}: no such page")
-        notebook = notebook_from_markdown(page.read_text(encoding="utf-8"), page.name, names)
-        path = out / f"{page.stem}.ipynb"
+        names = {path.name for path in folder.glob("*.md")}
+        notebook = notebook_from_markdown(page.read_text(encoding="utf-8"), page.name, names,
+                                          folder)
+        path = (out if folder == PAGES else out / "ja") / f"{page.stem}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
         log(f"{write_notebook(notebook, path, overwrite)} {path}")
         made.append(path)
     return made
+
+
+def japanese_pages():
+    """The Japanese edition's tutorials: each page of docs/ja/ that has its English page (the
+    glossary, the edition's own, has no code to run)."""
+    return [page for page in sorted(JAPANESE.glob("*.md")) if (PAGES / page.name).is_file()]
 
 
 def main(argv=None):
     from minigrad.command import Parser, add_debug_option, debug_wanted, run
 
     parser = Parser(prog="python docs/notebooks.py", description=__doc__.split("\n")[0])
-    parser.add_argument("pages", nargs="*", help="the pages (default: every docs/*.md)")
+    parser.add_argument("pages", nargs="*",
+                        help="the pages (default: every docs/*.md and its docs/ja/ edition)")
     parser.add_argument("--out", default=str(ROOT / "notebooks"),
                         help="the folder for the notebooks (default: notebooks/)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace notebooks whose cells were changed since they were made")
     add_debug_option(parser)
     args = parser.parse_args(argv)
-    pages = args.pages or sorted(PAGES.glob("*.md"))
+    pages = args.pages or [*sorted(PAGES.glob("*.md")), *japanese_pages()]
     return run(lambda: make_notebooks(pages, args.out, args.overwrite) and None,
                debug=debug_wanted(args))
 

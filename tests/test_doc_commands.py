@@ -8,6 +8,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+# The Japanese edition gives the same commands as the English page it translates: it is checked
+# as a page of its own, but names the same files as its English page (the reader runs one of
+# the two).
+JAPANESE = [path for path in [ROOT / "README.ja.md", *sorted((ROOT / "docs" / "ja").glob("*.md"))]
+            if path.is_file()]
 SHELL_BLOCK = re.compile(r"^```(?:sh|console|bash)\n(.*?)^```", re.M | re.S)
 
 
@@ -19,13 +24,13 @@ def out_paths(page):
 
 
 def test_every_shell_example_writes_under_runs():
-    outside = [f"{page.relative_to(ROOT)}: --out {out}"
-               for page in PAGES for out in out_paths(page) if not out.startswith("runs/")]
+    outside = [f"{page.relative_to(ROOT)}: --out {out}" for page in PAGES + JAPANESE
+               for out in out_paths(page) if not out.startswith("runs/")]
     assert outside == []
 
 
 def test_no_two_shell_examples_on_a_page_write_the_same_file():
-    for page in PAGES:
+    for page in PAGES + JAPANESE:
         outs = out_paths(page)
         assert len(outs) == len(set(outs)), (page.name, outs)
 
@@ -50,9 +55,20 @@ def test_no_two_pages_name_the_same_output_file():
     assert "runs/step.html" in pages                       # the pattern finds prose commands too
 
 
+def test_a_japanese_page_names_the_files_its_english_page_names():
+    """The Japanese edition runs the same commands: the same files, no more, no fewer."""
+    def named(page):
+        return sorted(set(re.findall(r"--(?:out|plot)\s+(runs/[^\s`]+)", page.read_text(
+            encoding="utf-8"))))
+    for page in JAPANESE:
+        english = ROOT / "README.md" if page.name == "README.ja.md" else ROOT / "docs" / page.name
+        if english.is_file():
+            assert named(page) == named(english), page.relative_to(ROOT)
+
+
 def test_every_command_in_prose_writes_under_runs():
     """Commands in running text (`python -m ... --out FILE`) too write under runs/."""
-    outside = [f"{page.relative_to(ROOT)}: --out {out}" for page in PAGES
+    outside = [f"{page.relative_to(ROOT)}: --out {out}" for page in PAGES + JAPANESE
                for out in re.findall(r"`python -m [^`]*--(?:out|plot)\s+([^\s`]+)", page.read_text(
                    encoding="utf-8")) if not out.startswith("runs/") and out != "RUN"]
     assert outside == []

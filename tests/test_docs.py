@@ -43,6 +43,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
+# The Japanese edition: docs/ja/NAME.md for each docs/NAME.md (tests/test_docs_ja.py checks that
+# its code is the English page's). Its pages run here as the English ones do, outputs compared.
+JAPANESE = [ROOT / "docs" / "ja" / path.name for path in DOCS
+            if (ROOT / "docs" / "ja" / path.name).is_file()]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 NOT_COMPARED = re.compile(r"<!-- output not compared: \S.*? -->")
 WITHIN = re.compile(r"<!-- numbers within (\d+(?:\.\d+)?)%: \S.*? -->")
@@ -128,6 +132,12 @@ class PageRun:
     mismatches: list = field(default_factory=list)   # diffs, one per text that differs
 
 
+def page_name(path):
+    """The page as its test names it: "x.md", or "ja/x.md" for the Japanese edition's."""
+    return path.relative_to(ROOT / "docs").as_posix() if path.is_relative_to(
+        ROOT / "docs") else path.name
+
+
 def run_page(path, name):
     """Run the page's blocks in order, in one namespace, capturing what each prints, and
     compare that with the text block shown after it."""
@@ -139,9 +149,9 @@ def run_page(path, name):
             continue
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
-            exec(compile(code, f"{path.name} (block {number})", "exec"), namespace)
+            exec(compile(code, f"{page_name(path)} (block {number})", "exec"), namespace)
         if shown is not None and not output_matches(shown[1], printed.getvalue(), shown[2]):
-            where = f"{path.name}, block {number}, text at line {shown[0]}"
+            where = f"{page_name(path)}, block {number}, text at line {shown[0]}"
             where += f", numbers within {shown[2]:g}%" if shown[2] is not None else ""
             diff = difflib.unified_diff(_lines(shown[1]), _lines(printed.getvalue()),
                                         f"{where} (shown)", "printed", lineterm="")
@@ -153,22 +163,22 @@ def run_tutorial(path):
     """Run the tutorial's blocks in order, in one namespace; fail if a text block differs from
     what its block printed; return the numbers of the blocks left out because they import torch
     and it is not installed."""
-    run = run_page(path, f"docs.{path.stem}")
+    run = run_page(path, "docs." + page_name(path).removesuffix(".md").replace("/", "."))
     if run.mismatches:
         raise AssertionError("what the code prints is not what the page shows:\n\n"
                              + "\n\n".join(run.mismatches))
     return run.left_out
 
 
-@pytest.mark.parametrize("path", DOCS, ids=[p.name for p in DOCS])
+@pytest.mark.parametrize("path", DOCS + JAPANESE, ids=[page_name(p) for p in DOCS + JAPANESE])
 def test_tutorial_runs(path, monkeypatch):
-    assert python_blocks(path), f"{path.name} has no ```python block to run"
+    assert python_blocks(path), f"{page_name(path)} has no ```python block to run"
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("MPLBACKEND", "Agg")
     left_out = run_tutorial(path)
     if left_out:
-        pytest.skip(f"blocks {left_out} of {path.name} need PyTorch, which is not installed; "
-                    "the other blocks ran")
+        pytest.skip(f"blocks {left_out} of {page_name(path)} need PyTorch, which is not "
+                    "installed; the other blocks ran")
 
 
 def test_without_torch_the_blocks_that_import_it_are_left_out_and_the_rest_run(monkeypatch):
@@ -236,7 +246,7 @@ def test_only_a_text_right_after_a_python_block_is_compared_with_what_it_prints(
                                               (34, FENCED_WILD, None)]
     with pytest.raises(AssertionError, match="REASON"):
         page_blocks(PAGE.replace("compared: a sample -->", "compared -->"))
-    for path in DOCS:                                  # the same blocks as a plain search finds
+    for path in DOCS + JAPANESE:                       # the same blocks as a plain search finds
         assert python_blocks(path) == re.findall(r"^```python\n(.*?)^```", path.read_text(
             encoding="utf-8"), re.DOTALL | re.MULTILINE), path.name
 

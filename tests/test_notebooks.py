@@ -17,7 +17,15 @@ import pytest
 
 from docs import notebooks
 
-from test_docs import DOCS, ROOT, blocks_left_out, python_blocks, torch_installed
+from test_docs import (
+    DOCS,
+    JAPANESE,
+    ROOT,
+    blocks_left_out,
+    page_name,
+    python_blocks,
+    torch_installed,
+)
 
 KERNEL = "minigrad-test"
 SLOW = {"misconceptions.md"}        # trains several small models: run by `pytest -m slow`
@@ -25,7 +33,7 @@ SLOW = {"misconceptions.md"}        # trains several small models: run by `pytes
 
 def notebook_of(path):
     return notebooks.notebook_from_markdown(path.read_text(encoding="utf-8"), path.name,
-                                            [p.name for p in DOCS])
+                                            [p.name for p in DOCS], path.parent)
 
 
 def code_cells(notebook):
@@ -34,12 +42,15 @@ def code_cells(notebook):
 
 # --- made from the pages ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", DOCS, ids=[p.name for p in DOCS])
+# The Japanese edition's notebooks are made as the English ones are; their code is the English
+# pages' (tests/test_docs_ja.py), which run in a kernel below, and test_docs.py runs the pages.
+@pytest.mark.parametrize("path", DOCS + JAPANESE, ids=[page_name(p) for p in DOCS + JAPANESE])
 def test_code_cells_are_the_blocks_the_doc_test_runs_in_order(path):
     notebook = notebook_of(path)
     setup, *cells = code_cells(notebook)
     assert cells == [block.rstrip("\n") for block in python_blocks(path)]
-    assert f'"docs" / "{path.name}"' in setup
+    where = " / ".join(f'"{part}"' for part in ("docs", *page_name(path).split("/")))
+    assert where in setup
     markdown = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
     assert not re.search(r"^```python$", markdown, re.MULTILINE)    # no block left behind as text
     assert notebook.metadata.kernelspec.name == "python3"
@@ -65,6 +76,24 @@ def test_a_pages_picture_travels_inside_its_notebook():
     png = base64.b64decode(cell.attachments["explorer.png"]["image/png"])
     assert png == (ROOT / "docs" / "images" / "explorer.png").read_bytes()
     notebooks.to_bytes(notebook)                          # a valid notebook
+
+
+def test_a_japanese_pages_notebook_goes_into_ja_with_its_pictures_and_links(tmp_path):
+    text = ("# 題\n\n![エクスプローラ](../images/explorer.png) [次へ](writing-an-op.md)"
+            " [English](../writing-an-op.md)\n\n```python\nx = 1\n```\n")
+    notebook = notebooks.notebook_from_markdown(text, "page.md", ["writing-an-op.md"],
+                                                notebooks.JAPANESE)
+    cell = notebook.cells[2]
+    assert cell.source == ("# 題\n\n![エクスプローラ](attachment:explorer.png) "
+                           "[次へ](writing-an-op.ipynb) [English](../writing-an-op.md)")
+    png = base64.b64decode(cell.attachments["explorer.png"]["image/png"])
+    assert png == (ROOT / "docs" / "images" / "explorer.png").read_bytes()
+    assert '"docs" / "ja" / "page.md"' in notebook.cells[1].source
+    assert notebook.metadata.minigrad.made_from == "docs/ja/page.md"
+    page = ROOT / "docs" / "ja" / "writing-an-op.md"
+    [path] = notebooks.make_notebooks([page], tmp_path, log=lambda line: None)
+    assert path == tmp_path / "ja" / "writing-an-op.ipynb"
+    assert notebooks.japanese_pages() == JAPANESE
 
 
 def test_the_same_page_makes_the_same_bytes():
