@@ -203,6 +203,23 @@ def test_a_bad_block_file_is_one_line_and_leaves_the_earlier_run_whole(block_run
     assert block_copy(block_run).is_file()
 
 
+def test_a_block_that_ends_the_process_only_at_the_runs_sizes_is_one_line(block_run, tmp_path,
+                                                                          capsys):
+    """The child process made the block at d_model 8 while the run asked for 12: the block
+    ended `train` itself, status 0, the earlier run replaced by nothing."""
+    (tmp_path / "exits_at_12.py").write_text(
+        "import os\n\nfrom attention import EncoderBlock\n\n\nclass Block(EncoderBlock):\n"
+        "    def __init__(self, d_model, *args, **kwargs):\n        if d_model == 12:\n"
+        "            os._exit(0)\n        super().__init__(d_model, *args, **kwargs)\n")
+    before = (block_run / "checkpoint.npz").read_bytes()
+    sizes = [*TINY[:TINY.index("--d-model")], "--d-model", "12", "--heads", "2",
+             *TINY[TINY.index("--layers"):]]
+    assert main(["train", *sizes, "--block", f"{tmp_path}/exits_at_12.py:Block", "--out",
+                 str(block_run), "--overwrite"]) == 1
+    assert "the file ended the process" in one_error_line(capsys)
+    assert (block_run / "checkpoint.npz").read_bytes() == before
+
+
 def test_block_with_the_lstm_is_refused_in_one_line(block_file, tmp_path, capsys):
     assert main(["train", "--task", "reverse", "--block", f"{block_file}:Block", "--out",
                  str(tmp_path / "run")]) == 1

@@ -36,7 +36,8 @@ def layer_site(error):
 
 # What the child process runs: import the file, make its layer and check it on a tiny batch
 # (seq2seq.models.recurrent.make_rnn; an encoder block: block_contract.check_block, with the
-# run's norm), whatever fails; then print the token it was given. No token means the layer's
+# run's norm and sizes, as the run will make it), whatever fails; then print the token it was
+# given. No token means the layer's
 # code ended the process itself. No module of the working folder stands in for another there
 # (minigrad.working_folder).
 _CHILD = """
@@ -50,7 +51,8 @@ try:
         make_rnn(load(spec)[0], 3, 4)
     else:
         from seq2seq.models.block_contract import check_block
-        check_block(load(spec, kind=BLOCK)[0], norm_first)
+        sizes = [int(size) for size in sys.argv[5:]]     # d_model, heads, d_ff: the run's
+        check_block(load(spec, kind=BLOCK)[0], norm_first, *sizes)
 except BaseException:
     pass
 sys.stdout.flush()
@@ -61,20 +63,22 @@ print(token, flush=True)
 CHECK_SECONDS = 120     # importing a layer file and one tiny batch take a second or two
 
 
-def check_in_child(spec, kind=RNN, norm_first=True):
+def check_in_child(spec, kind=RNN, norm_first=True, sizes=()):
     """Run the layer file `spec` ('PATH.py:CLASS'), and its layer's contract check, in a child
     process: a file that ends the process (os._exit, at import or in its layer's methods) is a
-    RnnFileError here, before the run touches its folder. Other failures are left to the
-    import in this process, whose messages say more."""
+    RnnFileError here, before the run touches its folder. An encoder block is made at `sizes`,
+    (d_model, heads, d_ff), the run's, as it will be trained: a block that ends the process at
+    those sizes only is caught too. Other failures are left to the import in this process,
+    whose messages say more."""
     token = secrets.token_hex(8)
     package = str(Path(__file__).resolve().parents[2])   # holds seq2seq/
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [package, *filter(None, [os.environ.get("PYTHONPATH")])])}
     try:
         child = subprocess.run([sys.executable, "-c", _CHILD, token, spec, kind.entry,
-                                str(norm_first)], env=env, stdin=subprocess.DEVNULL,
-                               capture_output=True, text=True, errors="replace",
-                               timeout=CHECK_SECONDS)
+                                str(norm_first), *map(str, sizes)], env=env,
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                               errors="replace", timeout=CHECK_SECONDS)
     except subprocess.TimeoutExpired:
         raise RnnFileError(f"{kind.option} {spec}: the file was still running after "
                            f"{CHECK_SECONDS} s, while it was imported or its layer checked on a "
