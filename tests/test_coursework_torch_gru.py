@@ -39,7 +39,8 @@ TORCH_GRU = """
 
 @pytest.mark.parametrize("call", ["torch._VF.gru_cell", "torch.gru_cell",
                                   "lambda *a: torch.nn.functional.__dict__ and "
-                                  "torch._C._VariableFunctions.gru_cell(*a)"])
+                                  "torch._C._VariableFunctions.gru_cell(*a)",
+                                  "torch.ops.aten.gru_cell", "torch.ops.aten.gru_cell.default"])
 def test_torchs_gru_cell_is_an_answer_to_gru_cell(tmp_path, call):
     path = student_file(tmp_path, TORCH_GRU.replace("CALL", f"({call})"))
     with pytest.raises(SolutionFailed) as caught:

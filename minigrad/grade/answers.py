@@ -52,9 +52,32 @@ class BuiltinAnswer:
         self.name = f"{self.module}.{self.qualname.rpartition('.')[2]}"
 
 
+# torch's operators called by the dispatcher's names, torch.ops.aten.gru_cell(...) or its
+# overload torch.ops.aten.gru_cell.default(...): the C function the profile hook sees is named
+# in this module, with a qualified name pybind11 mangles, and an overload's name is empty.
+ATEN = "torch._ops.aten"
+
+
 def builtin_names(answers):
-    """{(module, qualified name): the name a refusal gives} of the answers written in C."""
-    return {(a.module, a.qualname): a.name for a in answers if isinstance(a, BuiltinAnswer)}
+    """{(module, qualified name): the name a refusal gives} of the answers written in C; a
+    torch answer also as (ATEN, its operator's name), as `called` names such a call."""
+    names = {}
+    for answer in answers:
+        if isinstance(answer, BuiltinAnswer):
+            names[answer.module, answer.qualname] = answer.name
+            if answer.module == "torch":
+                names[ATEN, answer.qualname.rpartition(".")[2]] = answer.name
+    return names
+
+
+def called(frame, function):
+    """(module, qualified name) of the C function a 'c_call' event calls; torch's operators as
+    (ATEN, 'gru_cell'), read from the operator object whose __call__ is `frame`."""
+    module = getattr(function, "__module__", None)
+    if module != ATEN:
+        return module, getattr(function, "__qualname__", None)
+    operator = getattr(frame.f_locals.get("self"), "_name", "") or ""
+    return module, getattr(function, "__name__", "") or operator.removeprefix("aten::")
 
 
 def answer_code(answers):
@@ -128,8 +151,7 @@ def watching(answers):
 
     def look(frame, event, arg):
         if event == "c_call" and builtins:
-            found = builtins.get((getattr(arg, "__module__", None),
-                                  getattr(arg, "__qualname__", None)))
+            found = builtins.get(called(frame, arg))
             if found is not None:
                 ran.append(found)
         elif event == "call":
