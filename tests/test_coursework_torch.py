@@ -93,6 +93,11 @@ WRITERS = {
             torch.ones(2).sum()
         profiler.export_chrome_trace(OUTSIDE)
     """,
+    "a distributed file store": """
+        import torch.distributed
+
+        torch.distributed.FileStore(OUTSIDE, 1)
+    """,
     "an execution trace": """
         observer = torch.profiler.ExecutionTraceObserver().register_callback(OUTSIDE)
         observer.start()
@@ -146,6 +151,7 @@ watch_torch_import()
 import torch
 import torch.onnx
 import torch.jit.mobile
+import torch.distributed
 
 assert unchecked(sys.modules) is None
 print(" ".join(sorted(f"{getattr(owner, '__name__', owner)}.{name}"
@@ -169,7 +175,7 @@ print(" ".join(sorted(f"{getattr(owner, '__name__', owner)}.{name}"
         "torch.jit.mobile._backport_for_mobile_to_buffer",
         "torch.jit.mobile._get_model_ops_and_info", "_KinetoProfile.export_chrome_trace",
         "ExecutionTraceObserver.register_callback", "profile.export_chrome_trace",
-        "_ProfilerResult.save"}
+        "_ProfilerResult.save", "FileStore.__init__"}
 
 
 FAKE_TORCHES = {

@@ -2,8 +2,9 @@
 
 `torch.save`, `torch.load`, `torch.from_file`, the storages' `from_file`, TorchScript's save
 and load (`torch.jit.script(m).save(path)`), `torch.export`'s, `torch.package`'s,
-`torch.onnx.export`, TorchScript's files for phones (`torch.jit.mobile`) and the profilers'
-traces open their files in C++, where Python raises no audit event:
+`torch.onnx.export`, TorchScript's files for phones (`torch.jit.mobile`), the profilers'
+traces and torch.distributed's FileStore open their files in C++, where Python raises no audit
+event:
 `torch.from_file(path, shared=True)` maps any file for writing (the grader's own code
 included), and `torch.save` writes anywhere. So when the graded code imports torch, each
 (file_functions) is wrapped to raise the `open` audit event first, with the flags of what it
@@ -124,6 +125,8 @@ def file_functions(torch, modules=None):
                writes(1, "output_file_path")),
               (stored(autograd, "profile"), "export_chrome_trace", writes(1, "path")),
               (inside(C, "_autograd", "_ProfilerResult"), "save", writes(1, "path"))]
+    c10d = part("_C._distributed_c10d")         # torch.distributed's file store makes its file
+    found += [(stored(c10d, "FileStore"), "__init__", writes(1, "file_name"))]
     export, package, onnx = part("export"), part("package"), part("onnx")
     found += [(export, "save", writes(1, "f")), (export, "load", reads(0, "f")),
               (stored(package, "PackageExporter"), "__init__", writes(1, "f")),
