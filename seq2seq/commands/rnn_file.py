@@ -187,7 +187,8 @@ def keep_copy(folder, saved, kind=RNN):
     """Copy the layer file that `saved` records into the run folder (atomically), unless it is
     there already; the bytes copied must hash as recorded. They are read from the file the
     class was loaded from in this process (the recorded one, or one named by --rnn-file), else
-    from the recorded one. Returns the copy's path."""
+    from the recorded one: the module of those bytes may have been loaded from another file
+    that has changed since, while the recorded one still holds them. Returns the copy's path."""
     path = Path(saved["file"])
     if path.parent.resolve() == Path(folder).resolve():
         return path                             # the file lives in the run folder itself
@@ -196,11 +197,14 @@ def keep_copy(folder, saved, kind=RNN):
         return copy
     ran = getattr(sys.modules.get(f"seq2seq_{kind.entry}_{saved['sha256'][:16]}"), "__file__",
                   None)
-    source = Path(ran or path).read_bytes()
-    if hashlib.sha256(source).hexdigest() != saved["sha256"]:
-        raise RnnFileChanged(f"{kind.option} {path} changed while the run trained: train "
-                             f"again")
-    return atomic_write(copy, lambda file: file.write(source))
+    for origin in ([Path(ran)] if ran else []) + [path]:
+        try:
+            source = origin.read_bytes()
+        except OSError:
+            continue
+        if hashlib.sha256(source).hexdigest() == saved["sha256"]:
+            return atomic_write(copy, lambda file: file.write(source))
+    raise RnnFileChanged(f"{kind.option} {path} changed while the run trained: train again")
 
 
 def remove_earlier_copies(folder, saved=None):
