@@ -21,6 +21,7 @@ import numpy as np
 
 from minigrad.files import default_path, output_path
 from minigrad.settings import check_number
+from minigrad.viz.explorer.words import add_lang_option
 from attention.draw import (
     add_example_options,
     attention_step,
@@ -32,10 +33,11 @@ from attention.explore_self import D_MODEL, HEADS, explore_self_attention
 
 
 def explore_attention_step(query=None, keys=None, values=None, hard=False, predict=False,
-                           title=None):
+                           title=None, lang="en"):
     """The explorer (minigrad.viz.Explorer) of one attention step, the worked example unless
     query, keys and values are given. Its root is the context when that is one number, else
-    the gradient arriving at the context is ones (the gradients of sum(context))."""
+    the gradient arriving at the context is ones (the gradients of sum(context)). `lang`: the
+    page's language, "en" or "ja"."""
     from minigrad.debug import local_names
     from minigrad.viz import explore
 
@@ -47,7 +49,7 @@ def explore_attention_step(query=None, keys=None, values=None, hard=False, predi
     if title is None:
         title = "One attention step, " + ("hard (argmax)" if hard else "soft (softmax)")
         title += ": backward, op by op" + ("" if grad is None else " (of sum(context))")
-    return explore(context, grad=grad, variables=found, predict=predict, title=title)
+    return explore(context, grad=grad, variables=found, predict=predict, title=title, lang=lang)
 
 
 def add_command(commands):
@@ -72,6 +74,7 @@ def add_command(commands):
                    "mask, each position attends itself and the positions before it")
     p.add_argument("--composed", action="store_true", help="with --block: its layer norms from "
                    "primitive ops (mean, subtract, square, ...), a step each, not one op each")
+    add_lang_option(p)
     return p
 
 
@@ -115,9 +118,9 @@ def run_command(args, log=print):
 
     chosen = self_attention_options(args)
     if chosen is not None:
-        page = explore_self_attention(predict=args.predict, **chosen)
+        page = explore_self_attention(predict=args.predict, lang=args.lang, **chosen)
     else:
-        page = explore_attention_step(hard=args.hard, predict=args.predict,
+        page = explore_attention_step(hard=args.hard, predict=args.predict, lang=args.lang,
                                       **example_from_options(args, ", --self or --block"))
     out = output_path(args.out, "attention-step.html")
     log(f"wrote {save_page(page, out, args.overwrite)}")

@@ -84,9 +84,10 @@ def self_attention_step(heads=HEADS, causal=False, block=False, d_model=D_MODEL,
 
 
 def explore_self_attention(heads=HEADS, causal=False, block=False, predict=False, d_model=D_MODEL,
-                           positions=POSITIONS, seed=0, composed=False, title=None):
+                           positions=POSITIONS, seed=0, composed=False, title=None, lang="en"):
     """The explorer (minigrad.viz.Explorer) of self_attention_step's backward pass; in predict
-    mode it asks at the ops transformer_questions chooses."""
+    mode it asks at the ops transformer_questions chooses. `lang`: the page's language, "en"
+    or "ja"."""
     from minigrad.debug import local_names
     from minigrad.viz import explore
 
@@ -101,7 +102,7 @@ def explore_self_attention(heads=HEADS, causal=False, block=False, predict=False
                  f"d_model {d_model}{', causal' if causal else ''}; backward of sum(r * y)")
     at = transformer_questions(residuals) if predict else None
     return explore(loss, names=model, variables=found, predict=predict, predict_at=at,
-                   title=title)
+                   title=title, lang=lang)
 
 
 def transformer_questions(residuals):

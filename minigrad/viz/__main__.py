@@ -20,6 +20,7 @@ import numpy as np
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.files import default_path, output_path, refuse_existing
 from minigrad.viz.explorer.page import save_page
+from minigrad.viz.explorer.words import add_lang_option
 from minigrad.viz.render import ENGINES, available_engines, refuse_existing_drawing, render
 
 
@@ -84,9 +85,10 @@ def lstm_cell_asks(op):
     return any(int(np.prod(shape)) < size for shape in shapes)
 
 
-def explore_lstm_cell(config=LSTMCellConfig(), predict=False):
+def explore_lstm_cell(config=LSTMCellConfig(), predict=False, lang="en"):
     """The explorer of one LSTM step (lstm_cell_step): its backward pass, op by op. In predict
-    mode the cell of primitive ops asks where `lstm_cell_asks` says."""
+    mode the cell of primitive ops asks where `lstm_cell_asks` says. `lang`: the page's
+    language, "en" or "ja"."""
     from minigrad.debug import local_names
     from minigrad.viz import explore
 
@@ -96,7 +98,7 @@ def explore_lstm_cell(config=LSTMCellConfig(), predict=False):
     return explore(loss, names=cell, variables=found,
                    collapse=["lstm cell"] if config.collapse else None,
                    predict=predict, predict_at=asks,
-                   title=title.replace("values, and gradients", "backward"))
+                   title=title.replace("values, and gradients", "backward"), lang=lang)
 
 
 def main(argv=None):
@@ -128,6 +130,7 @@ def main(argv=None):
     explore.add_argument("--predict", action="store_true", help="ask for chosen gradients "
                          "before showing them")
     add_cell_options(explore)
+    add_lang_option(explore)
 
     dot = commands.add_parser("render", help="render a DOT file")
     dot.add_argument("source", help="a .dot file")
@@ -174,7 +177,7 @@ def command(args):
                       overwrite=args.overwrite)
         print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
     elif args.command == "explore":
-        page = explore_lstm_cell(cell_config(args), predict=args.predict)
+        page = explore_lstm_cell(cell_config(args), predict=args.predict, lang=args.lang)
         out = output_path(args.out, "lstm-cell.html")
         print(f"wrote {save_page(page, out, args.overwrite)}")
     elif args.command == "render":

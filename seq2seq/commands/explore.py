@@ -20,6 +20,7 @@ from minigrad.files import default_path, output_path
 from minigrad.graph import walk
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from minigrad.viz.explorer.data import MAX_OPS
+from minigrad.viz.explorer.words import add_lang_option
 from seq2seq.commands.draw import (
     add_step_options,
     decoder_step,
@@ -32,13 +33,13 @@ from seq2seq.commands.transformer_step import is_transformer, predict_collapse, 
 
 def explore_decoder_step(translator, sentence, step=0, collapse=None,
                          predict=False, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES,
-                         max_ops=MAX_OPS):
+                         max_ops=MAX_OPS, lang="en"):
     """The explorer (minigrad.viz.Explorer) of decoder step `step` of translating `sentence`.
     The scopes in `collapse` (None: `default_collapse(model)`, the encoder and the decoder's
     recurrent layer; else checked by `step_collapse`), and the time steps of an encoder built
     from primitive ops, start folded. In predict mode a Transformer's step asks where
     transformer_step.predict_questions chooses, with "head 0" unfolded unless `collapse` is
-    given; an LSTM's where the general rule does."""
+    given; an LSTM's where the general rule does. `lang`: the page's language, "en" or "ja"."""
     from minigrad.debug import local_names
     from minigrad.viz import explore
 
@@ -59,7 +60,7 @@ def explore_decoder_step(translator, sentence, step=0, collapse=None,
     return explore(run["loss"], names=names, variables=found,
                    collapse=collapse + sorted(time_steps), predict=predict, predict_at=at,
                    title=title, max_elements=max_elements, max_bytes=max_bytes,
-                   max_ops=max_ops)
+                   max_ops=max_ops, lang=lang)
 
 
 def add_command(subparsers):
@@ -80,6 +81,7 @@ def add_command(subparsers):
     p.add_argument("--max-ops", type=int, default=MAX_OPS, metavar="N",
                    help=f"a step of more ops is refused ({MAX_OPS:,}: a browser takes seconds "
                    "to lay out a few thousand boxes; a deep or many-headed Transformer has more)")
+    add_lang_option(p)
     p.set_defaults(func=run_command)
     return p
 
@@ -89,6 +91,6 @@ def run_command(args):
 
     translator, sentence = load_step(args)
     page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
-                                args.max_elements, args.max_bytes, args.max_ops)
+                                args.max_elements, args.max_bytes, args.max_ops, args.lang)
     out = output_path(args.out, "decoder-step.html")
     print(f"wrote {save_page(page, out, args.overwrite)}")

@@ -22,10 +22,12 @@ float32 value exactly (held in a double). NaN and infinities are written `NaN`, 
 """
 
 import hashlib
+import re
 
 import numpy as np
 
 from minigrad.viz import labels
+from minigrad.viz.explorer.words import say
 
 HEAD = 6                   # numbers always embedded, even for an array too large to embed
 MAX_ELEMENTS = 1024        # arrays larger than this are summarised (explore's default)
@@ -122,3 +124,29 @@ class ArrayTable:
                 self.entries[k]["data"] = text
                 room -= len(text)
         return self.entries
+
+
+# The summaries of minigrad/viz/labels.py, as it writes them in English, and their keys in the
+# words of a page (words/: lines.*).
+SUMMARIES = ((r"mean (?P<mean>\S+)  std (?P<std>\S+)", "lines.mean_std"),
+             (r"min (?P<min>\S+)  max (?P<max>\S+)", "lines.min_max"),
+             (r"(?P<shape>\(.*\)) norm (?P<norm>\S+)", "lines.norm"),
+             (r"no finite values", "lines.no_finite"), (r"\(empty\)", "lines.empty"),
+             (r"(?P<dtype>\w+) values", "lines.values"))
+
+
+def in_words(entries, text):
+    """The entries' summary lines (a large array's mean, std, min, max; an arrow's norm) in
+    the words `text` of the page's language; the numbers and shapes are kept."""
+    for entry in entries:
+        entry["lines"] = [_said(line, text) for line in entry["lines"]]
+        entry["short"] = _said(entry["short"], text)
+    return entries
+
+
+def _said(line, text):
+    for pattern, key in SUMMARIES:
+        found = re.fullmatch(pattern, line)
+        if found:
+            return say(text, key, **found.groupdict())
+    return line

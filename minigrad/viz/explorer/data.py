@@ -41,6 +41,7 @@ from minigrad.viz.dot import check_scope_depth
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, ArrayTable
 from minigrad.viz.explorer.checks import check_collapse, collapse_names
 from minigrad.viz.explorer.names import tensor_names
+from minigrad.viz.explorer.words import say, words
 from minigrad.viz.labels import argument_labels
 from minigrad.viz.plan import tensor_kind
 
@@ -56,7 +57,8 @@ class Graph:
     the Python objects behind it, for the predict questions (`tensors`, `ops`, `steps`)."""
 
     def __init__(self, root, grad=None, names=None, collapse=None, title=None,
-                 max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES, max_ops=MAX_OPS, variables=None):
+                 max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES, max_ops=MAX_OPS, variables=None,
+                 text=None):
         if not isinstance(root, Tensor):
             raise TypeError(f"explore: root must be a Tensor, not {type(root).__name__}")
         graph = walk([root])
@@ -68,6 +70,7 @@ class Graph:
         check_scope_depth([op.scope for op in graph.ops], "explore",
                           "explore a smaller part (the page holds every scope, folded or not)")
         collapse = check_collapse(graph.ops, collapse)  # (one line, listing the scopes there)
+        self.text = text or words("en")                 # the words of the page's language
         self.tensors, self.ops = graph.tensors, graph.ops
         self.tensor_index = {id(t): i for i, t in enumerate(self.tensors)}
         self.op_index = {id(op): j for j, op in enumerate(self.ops)}
@@ -77,7 +80,8 @@ class Graph:
         self.arrays = ArrayTable(max_elements, max_bytes)
         tensor_records = [self.tensor_record(t, name, label, t is root, graph.users)
                           for t, (name, label) in zip(self.tensors,
-                                                      tensor_names(graph, names, variables))]
+                                                      tensor_names(graph, names, variables,
+                                                                   self.text))]
         op_records = [self.op_record(op) for op in self.ops]
         self.steps = []                 # (op, output, grad_y, grads_in, totals) per step
         self.grads = {}                 # id(tensor) -> its gradient as handed on (after hooks)
@@ -108,7 +112,8 @@ class Graph:
         for name, array in saved_arrays(op, with_settings=False):
             same = [k for k, x in enumerate(op.inputs) if x.data is array]
             saved.append([name, labels.shape_text(array.shape), same[0] if same else None])
-        return {"type": type(op).__name__, "title": labels.op_title(op), "rule": rule(op),
+        return {"type": type(op).__name__, "title": labels.op_title(op),
+                "rule": rule(op, self.text),
                 "inputs": [self.tensor_index[id(x)] for x in op.inputs],
                 "output": self.outputs[id(op)],
                 "scope": list(op.scope), "arguments": argument_labels(op), "saved": saved,
@@ -151,17 +156,23 @@ class Graph:
 SHAPE_EXAMPLE = re.compile(r"^\w+: \([\d, ]+\).*->")
 
 
-def rule(op):
+def rule(op, text=None):
     """The op's rule, from its class docstring: the first paragraph (formula, derivative,
     shapes), and any later line that gives a derivative (dL/d...); a setting the docstring
     names in backticks written with this op's value ("over `axis`": "over axis=1"), and a
-    worked shape example left out."""
+    worked shape example left out. A language other than English (`text`, its words) gives the
+    rule of each of minigrad's ops itself (rule.OpName); an op it does not know (your own)
+    shows its docstring."""
+    text = text or words("en")
     doc = type(op).__doc__
-    if not doc:
-        return [f"{type(op).__name__} has no docstring: read its backward"]
-    paragraphs = inspect.cleandoc(doc).split("\n\n")
-    lines = paragraphs[0].splitlines()
-    lines += [line for p in paragraphs[1:] for line in p.splitlines() if "dL/d" in line]
+    if "rule." + type(op).__name__ in text:
+        lines = text["rule." + type(op).__name__].splitlines()
+    elif not doc:
+        return [say(text, "why.no_docstring", op=type(op).__name__)]
+    else:
+        paragraphs = inspect.cleandoc(doc).split("\n\n")
+        lines = paragraphs[0].splitlines()
+        lines += [line for p in paragraphs[1:] for line in p.splitlines() if "dL/d" in line]
     for name in getattr(op, "settings", ()):
         lines = [line.replace(f"`{name}`", f"{name}={getattr(op, name, None)!r}")
                  for line in lines]

@@ -49,12 +49,11 @@ function render() {
   if (DATA.no_questions) {                 // predict mode, with nothing to ask: why
     var banner = document.getElementById("score");
     banner.hidden = false;
-    banner.textContent = "Predict mode asks no question on this page: " + DATA.no_questions +
-      ".";
+    banner.textContent = say("page.no_questions", {why: DATA.no_questions});
   }
   if (questions.length) {
     var line = document.getElementById("score"), toggle = el("button", {
-      id: "show-summary", text: state.summary ? "Hide the summary" : "Summary"});
+      id: "show-summary", text: say(state.summary ? "page.hide_summary" : "page.summary", {})});
     toggle.addEventListener("click", function () { state.summary = !state.summary; render(); });
     line.hidden = false;
     line.textContent = scoreText(score()) + " ";
@@ -93,8 +92,7 @@ function jump(k) {
   state.confirm = k;
   goto(stop.step);
   var note = document.getElementById("answer-note");
-  if (note) note.textContent = "Step " + stop.step + " asks a question first: answer it, or " +
-    "press Show me. The same move again goes on past it (and shows its number).";
+  if (note) note.textContent = say("page.stops_here", {step: stop.step});
   return stop.step;
 }
 
@@ -163,7 +161,7 @@ function drawScopes() {
   var list = document.getElementById("scopes");
   list.textContent = "";
   if (!DATA.scopes.length) {
-    list.appendChild(el("div", {"class": "note", text: "This graph has no scopes."}));
+    list.appendChild(el("div", {"class": "note", text: say("page.no_scopes", {})}));
     return;
   }
   DATA.scopes.forEach(function (path, k) {

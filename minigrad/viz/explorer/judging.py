@@ -11,12 +11,12 @@ and of every other mistake's, so that no typed number falls in two of them. (One
 two kinds give, as a residual's sublayer_only and missed_sum do by design, is named by the
 first: candidates come in order, the more telling first.) A mistake is caught when a number it
 gives, typed, is named as it, by the page's own rule (`named`, as predict.js judges); the page
-says which it cannot catch at all (in words, NAMES, with why), and no other.
+says which it cannot catch at all (in words, mistake_name.* of words/, with why), and no other.
 """
 
 import numpy as np
 
-from minigrad.viz.explorer.mistakes import NAMES
+from minigrad.viz.explorer.words import say, words
 
 SAME = 1e-3     # two kinds' numbers this close (times the tolerance) are one: the first names it
 MARGIN = 1.5    # a mistake's tolerance covers its number from the shown numbers, by this
@@ -50,12 +50,14 @@ def named(found, number, answer, tolerance):
     return next((m["kind"] for m in found if abs(number - m["value"]) <= m["tolerance"]), None)
 
 
-def matching(candidates, index, answer, tolerance):
+def matching(candidates, index, answer, tolerance, text=None):
     """(found, not_caught, whole): the mistaken numbers at `index` that can be told apart (one
     per value, as {"kind", "value", "tolerance"}); a line for each mistake the page cannot
     name at all (none of its numbers, typed, is named as it: each is too close to the answer
     or to 0, or to another mistake's number; see the module's docstring); and how many kinds
-    are named at every number they give (the question prefers elements where all are)."""
+    are named at every number they give (the question prefers elements where all are).
+    `text`: the words of the page's language (words/; English by default)."""
+    text = text or words("en")
     values = numbers(candidates, index, tolerance)
     apart = [(kind, v, w) for kind, v, w in values
              if abs(v - answer) > tolerance + w and abs(v) > tolerance + w]
@@ -77,9 +79,9 @@ def matching(candidates, index, answer, tolerance):
         if not said[kind] or kind in said[kind]:
             continue
         other = kind in confused or any(got is not None for got in said[kind])
-        why = ("here it gives the same number as another mistake" if other
-               else "here it gives the right number, or 0")
-        not_caught.append(f"{NAMES[kind]} ({why})")
+        why = say(text, "not_caught.same" if other else "not_caught.zero")
+        not_caught.append(say(text, "not_caught.item", mistake=text["mistake_name." + kind],
+                              why=why))
     return found, not_caught, whole
 
 

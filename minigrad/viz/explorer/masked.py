@@ -20,8 +20,8 @@ where it is not 0.
 import numpy as np
 
 from minigrad.viz.explorer.judging import matching
-from minigrad.viz.explorer.mistakes import MISTAKES
-from minigrad.viz.explorer.question import MAX_CANDIDATES
+from minigrad.viz.explorer.question import MAX_CANDIDATES, question_name
+from minigrad.viz.explorer.words import say
 
 
 def blocked(op, out, position):
@@ -61,17 +61,16 @@ def masked_question(graph, k, position, softmaxes=()):
         best = None
         for i in np.flatnonzero(left_out.ravel())[:MAX_CANDIDATES]:
             index = np.unravel_index(i, x.shape)
-            mistakes, not_caught, _ = matching(candidates, index, 0.0, tolerance)
+            mistakes, not_caught, _ = matching(candidates, index, 0.0, tolerance, graph.text)
             size = max((abs(m["value"]) for m in mistakes), default=0.0)
             if mistakes and (best is None or size > best[0]):
                 best = (size, index, mistakes, not_caught)
     if best is None:
         return None
     _, index, mistakes, not_caught = best
-    name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
-        f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
+    name = question_name(graph, x, position)
     for mistake in mistakes:
-        mistake["text"] = MISTAKES[mistake["kind"]].format(name=name)
+        mistake["text"] = say(graph.text, "mistake." + mistake["kind"], name=name)
     asked = {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
              "index": [int(i) for i in index], "total": False, "answer": 0.0,
              "tolerance": float(tolerance), "mistakes": mistakes, "not_caught": not_caught,

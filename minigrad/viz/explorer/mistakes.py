@@ -31,61 +31,14 @@ their numbers the page names, and which mistakes a question cannot catch.
 import numpy as np
 
 from minigrad.ops.arithmetic import unbroadcast
+from minigrad.viz.explorer.words import words
 
-MISTAKES = {
-    "missed_sum": "that is one term alone: {name} is {used}, and its gradient is the sum of "
-                  "what each use sends back",
-    "broadcast_sum": "that is one element before the sum: {name} {shape} was broadcast to "
-                     "{out_shape} in the forward, so its gradient sums dL/dy over the broadcast "
-                     "axes",
-    "transposed": "that is a transposed matmul: for Y = A @ B, dL/dA = dL/dY @ B^T and "
-                  "dL/dB = A^T @ dL/dY",
-    "softmax_diagonal": "that is the diagonal of the softmax Jacobian only, y_i (1 - y_i) "
-                        "dL/dy_i: every weight depends on every score, so dL/dx_i = "
-                        "y_i (dL/dy_i - sum_j y_j dL/dy_j)",
-    "sublayer_only": "that is what comes back through the sublayer alone: {name} is also "
-                     "added to the sublayer's output (a residual, y = x + f(x)), so dL/dy "
-                     "reaches it straight through the sum as well: dL/dx = dL/dy + what f sends "
-                     "back",
-    "scale_forgotten": "that is dL/dy passed on unscaled: the forward scaled {name} by a "
-                       "constant, {scale}, so backward scales its gradient by it too",
-    "norm_constants": "that takes the row's mean and variance as constants, dL/dy * weight / "
-                      "sigma: both depend on every element of the row, so dL/dx = (1/sigma) "
-                      "(g - mean(g) - xhat mean(g xhat)), with g = dL/dy * weight",
-    "through_mask": "that is the gradient it would get without the mask: a masked element of "
-                    "{name} takes no part in the output (where(mask, scores, -inf) keeps none "
-                    "of it), so its gradient is exactly 0",
-    "derivative_forgotten": "that is dL/dy passed on without the slope: for y = sigmoid(x), "
-                            "dL/dx = dL/dy * y (1 - y); for y = tanh(x), dL/dx = dL/dy * "
-                            "(1 - y**2)",
-    "sigmoid_as_slope": "that takes the sigmoid itself as its slope, dL/dy * y: the slope of "
-                        "y = sigmoid(x) is y (1 - y), so dL/dx = dL/dy * y (1 - y)",
-    "square_forgotten": "that takes tanh's slope as 1 - y: it is 1 - y**2, so dL/dx = dL/dy * "
-                        "(1 - y**2)",
-    "output_for_factor": "that multiplies dL/dy by the product itself: for y = a * b, dL/da = "
-                         "dL/dy * b, the other factor",
-    "own_factor": "that multiplies dL/dy by {name}'s own value: for y = a * b, dL/da = dL/dy * "
-                  "b, the other factor",
-    "sign": "right size, wrong sign",
-}
-
-# A mistake in a few words, for the line that says which mistakes a question cannot catch.
-NAMES = {
-    "missed_sum": "one term alone in place of the sum of all uses",
-    "broadcast_sum": "one element of the gradient before the broadcast sum",
-    "transposed": "a matmul with an operand transposed the wrong way",
-    "softmax_diagonal": "the softmax Jacobian taken as its diagonal, y_i (1 - y_i) dL/dy_i",
-    "sublayer_only": "what comes back through the sublayer alone, without dL/dy",
-    "scale_forgotten": "dL/dy passed on unscaled",
-    "norm_constants": "the layer norm's mean and variance taken as constants",
-    "through_mask": "a gradient through the mask",
-    "derivative_forgotten": "dL/dy passed on without the slope",
-    "sigmoid_as_slope": "the sigmoid taken as its own slope, dL/dy * y",
-    "square_forgotten": "tanh's slope taken as 1 - y",
-    "output_for_factor": "the product in place of the other factor",
-    "own_factor": "its own factor in place of the other one",
-    "sign": "the wrong sign",
-}
+# Each mistake's text, and its name in a few words, as English says them (the words of every
+# language are in words/: mistake.KIND and mistake_name.KIND).
+MISTAKES = {key.split(".")[1]: text for key, text in words("en").items()
+            if key.startswith("mistake.")}
+NAMES = {key.split(".")[1]: text for key, text in words("en").items()
+         if key.startswith("mistake_name.")}
 
 
 def broadcast(op, out, x):

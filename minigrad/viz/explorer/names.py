@@ -15,15 +15,17 @@ import numpy as np
 
 from minigrad.debug.names import unique
 from minigrad.viz.dot import _known_names
+from minigrad.viz.explorer.words import say, words
 
 MOST_INDICES = 4                # an index array longer than this is not written out
 
 
-def tensor_names(graph, names=None, variables=None):
+def tensor_names(graph, names=None, variables=None, text=None):
     """(name, label) for each of graph.tensors, in order: `name` is "" for a tensor that has
     none (its box shows no name), `label` is never empty. A name given (in `names`, or the
     tensor's own) keeps its plain form where a variable or an op has it too: `x` is the input
-    named x, and the variables x of the functions it went through are `x #2`, `x #3`."""
+    named x, and the variables x of the functions it went through are `x #2`, `x #3`.
+    `text`: the words of the page's language (words/), for the names an op gives."""
     given = _known_names(graph, names)
     found = {}
     if variables:                   # numbered again below, among the tensors of this page
@@ -34,16 +36,18 @@ def tensor_names(graph, names=None, variables=None):
     labels = dict(zip(map(id, named), unique([given[id(t)] for t in named])))
     labels.update(zip(map(id, held), unique([found[id(t)] for t in held],
                                             taken=labels.values())))
-    made = [moved(t, labels) or made_by(t) for t in others]     # (from the labels above only)
+    made = [moved(t, labels) or made_by(t, text) for t in others]     # (from the labels above only)
     labels.update(zip(map(id, others), unique(made, taken=labels.values())))
     return [(labels[id(t)] if id(t) in given or id(t) in found else "", labels[id(t)])
             for t in graph.tensors]
 
 
-def made_by(t):
+def made_by(t, text=None):
+    """What made t, in the page's words: "MatMul's output", "a leaf", "a constant"."""
+    text = text or words("en")
     if t.creator is not None:
-        return f"{type(t.creator).__name__}'s output"
-    return "a leaf" if t.requires_grad else "a constant"
+        return say(text, "name.output", op=type(t.creator).__name__)
+    return say(text, "name.leaf" if t.requires_grad else "name.constant")
 
 
 def moved(t, labels):

@@ -20,9 +20,10 @@ from pathlib import Path
 from minigrad.files import atomic_write, exists_message
 from minigrad.settings import check_number
 from minigrad.viz.explorer import predict as predict_mode
-from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
+from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, in_words
 from minigrad.viz.explorer.checks import check_arguments, check_names, check_text
 from minigrad.viz.explorer.data import MAX_OPS, Graph
+from minigrad.viz.explorer.words import check_lang, page_words, words
 
 SUFFIXES = (".html", ".htm")
 # No request of any kind: no fetch, no image, font or frame from anywhere; inline script and
@@ -38,7 +39,7 @@ SCRIPT = ("script/state.js", "script/visible.js", "script/graph.js", "script/pan
 
 def explore(root, *, grad=None, names=None, variables=None, collapse=None, predict=False,
             predict_at=None, title=None, max_elements=MAX_ELEMENTS, max_bytes=MAX_BYTES,
-            max_ops=MAX_OPS):
+            max_ops=MAX_OPS, lang="en"):
     """An `Explorer` of the backward pass from `root`: the graph with its values, then every
     step of the engine's own backward walk (`minigrad.autograd.backward_walk`), one op at a
     time. No `.grad` is set anywhere. The tensors' hooks (`register_hook`) run, once, as in
@@ -69,12 +70,16 @@ def explore(root, *, grad=None, names=None, variables=None, collapse=None, predi
                   this many bytes (1 MB); the rest are summarised too
     max_ops       a graph of more ops than this (3,000) is refused in one line, at once: a
                   browser would take long to lay it out (minigrad/viz/explorer/data.py, MAX_OPS)
+    lang          the page's language: "en" (English) or "ja" (Japanese): every button,
+                  heading, rule, question, hint and feedback in it (words/ holds them); numbers,
+                  names, op classes and formulas stay as they are
     """
+    text = words(check_lang(lang))
     check_arguments(root, grad, names, predict, predict_at, title, max_elements, max_bytes)
     check_names(variables, "variables")
     check_number("max_ops", max_ops, low=1, integer=True, where="explore")
     graph = Graph(root, grad, names, collapse, title, max_elements, max_bytes, max_ops,
-                  variables=variables)
+                  variables=variables, text=text)
     for t in graph.data["tensors"]:                 # (tensors' own names, and scopes, too)
         check_text("a tensor's name", t["label"])
     for path in graph.data["scopes"]:
@@ -84,11 +89,14 @@ def explore(root, *, grad=None, names=None, variables=None, collapse=None, predi
     found = predict_mode.questions(graph, predict_at, skipped) if asked else []
     data = graph.finish(first=[ref for q in found for ref in q["needs"]])
     data["questions"] = predict_mode.answerable(found, data["arrays"])   # from the page alone
+    if lang != "en":
+        in_words(data["arrays"], text)
+    data["lang"], data["text"] = lang, page_words(text)
     # Predict mode with nothing to ask says why, here and on the page.
     data["no_questions"] = None
     if asked and not data["questions"]:
         data["no_questions"] = predict_mode.why_none(found, skipped, data["arrays"], predict_at,
-                                                     max_elements, max_bytes)
+                                                     max_elements, max_bytes, text)
         warnings.warn(f"explore: predict mode asks no question: {data['no_questions']}",
                       stacklevel=2)
     return Explorer(data)
@@ -122,10 +130,13 @@ class Explorer:
 
     def html(self):
         """The page: one HTML document with everything inline."""
-        title = html.escape(self.data["title"] or "Backprop explorer")
-        return PAGE.format(policy=POLICY, title=title, style=_asset("explorer.css"),
-                           data=_json(self.data), layout=_asset("layout.js"),
-                           script=_script())
+        text = words(self.data["lang"])
+        fixed = {key.split(".")[1]: html.escape(value) for key, value in text.items()
+                 if key.startswith("html.")}
+        title = html.escape(self.data["title"]) or fixed["title"]
+        return PAGE.format(policy=POLICY, style=_asset("explorer.css"), data=_json(self.data),
+                           layout=_asset("layout.js"), script=_script(),
+                           **{**fixed, "title": title})
 
     def save(self, path, overwrite=False):
         """Write the page to `path` (.html), atomically. An existing file there is never
@@ -147,7 +158,7 @@ class Explorer:
         # (allow-downloads: predict mode's summary saves its results as a file)
         return (f'<iframe srcdoc="{page}" sandbox="allow-scripts allow-downloads" '
                 'style="width: 100%; height: 640px; border: 1px solid #d5d8dc;" '
-                'title="backprop explorer"></iframe>')
+                f'title="{html.escape(words(self.data["lang"])["html.frame"])}"></iframe>')
 
 
 def save_page(explorer, out, overwrite=False):
@@ -177,7 +188,7 @@ def _json(data):
 
 PAGE = """<!DOCTYPE html>
 <!-- The backprop explorer of minigrad (minigrad.viz.explore): one backward pass, op by op. -->
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{policy}">
@@ -192,38 +203,31 @@ PAGE = """<!DOCTYPE html>
   <div class="panel">
     <h1>{title}</h1>
     <div class="controls">
-      <button id="first" title="first (Home)">|&#x25C0;</button>
-      <button id="prev" title="back (&#x2190;)">&#x25C0;</button>
-      <button id="next" title="next (&#x2192;)">&#x25B6;</button>
-      <button id="last" title="last (End)">&#x25B6;|</button>
+      <button id="first" title="{first}">|&#x25C0;</button>
+      <button id="prev" title="{back}">&#x25C0;</button>
+      <button id="next" title="{next}">&#x25B6;</button>
+      <button id="last" title="{last}">&#x25B6;|</button>
       <span class="counter" id="counter"></span>
-      <span class="zoom"><button id="zoom-out" title="smaller">&minus;</button>
-      <button id="zoom-in" title="larger">+</button></span>
+      <span class="zoom"><button id="zoom-out" title="{smaller}">&minus;</button>
+      <button id="zoom-in" title="{larger}">+</button></span>
     </div>
     <div class="score" id="score" hidden></div>
     <div id="step"></div>
-    <h3>Scopes (checked: folded)</h3>
+    <h3>{scopes}</h3>
     <div class="scopes" id="scopes"></div>
-    <h3>Legend</h3>
+    <h3>{legend}</h3>
     <div class="legend">
-      <span class="swatch" style="background:#d4efdf"></span><span>parameter</span>
-      <span class="swatch" style="background:#d6eaf8"></span><span>input (wants a gradient)</span>
-      <span class="swatch" style="background:#f2f3f4"></span><span>constant (dashed arrow: no
-        gradient flows back to it)</span>
-      <span class="swatch" style="background:#fdebd0"></span><span>the root</span>
-      <span class="swatch op" style="background:#eaecee"></span><span>an op</span>
-      <span class="swatch" style="background:#e8daef"></span><span>a folded scope</span>
-      <span class="swatch" style="border:3px solid #e67e22"></span><span>the op of this
-        step</span>
-      <span class="swatch" style="border:2px solid #b03a2e"></span><span>the gradient
-        arriving at its output; dashed: the inputs it sends to</span>
-      <span class="swatch" style="background:#b03a2e"></span><span>gradients (orange: a sum
-        still waiting for terms)</span>
+      <span class="swatch" style="background:#d4efdf"></span><span>{parameter}</span>
+      <span class="swatch" style="background:#d6eaf8"></span><span>{input}</span>
+      <span class="swatch" style="background:#f2f3f4"></span><span>{constant}</span>
+      <span class="swatch" style="background:#fdebd0"></span><span>{root}</span>
+      <span class="swatch op" style="background:#eaecee"></span><span>{op}</span>
+      <span class="swatch" style="background:#e8daef"></span><span>{folded}</span>
+      <span class="swatch" style="border:3px solid #e67e22"></span><span>{current}</span>
+      <span class="swatch" style="border:2px solid #b03a2e"></span><span>{arriving}</span>
+      <span class="swatch" style="background:#b03a2e"></span><span>{gradients}</span>
     </div>
-    <p class="help">Keys: &#x2192; next, &#x2190; back, Home first, End last (in the answer
-      box of predict mode they move the cursor: Enter checks, Esc leaves the box). Click a box to
-      jump to its step, a folded scope to unfold it, a frame's name to fold it. Numbers:
-      "all values, exactly" shows the engine's own.</p>
+    <p class="help">{help}</p>
   </div>
 </div>
 <script type="application/json" id="explorer-data">{data}</script>

@@ -32,10 +32,11 @@ from minigrad.viz.explorer.masked import blocked, masked_question
 from minigrad.viz.explorer.mistakes import broadcast
 from minigrad.viz.explorer.question import question
 from minigrad.viz.explorer.softmaxes import softmaxes
+from minigrad.viz.explorer.words import say, words
 
 DEFAULT_OPS = ("MatMul", "Softmax")
-NOT_FINITE = "its gradients hold nan or inf"        # why an op chosen asks nothing, when known
-HOOKED = "its input has hooks"
+NOT_FINITE = "not_finite"           # why an op chosen asks nothing, when known (why.* of words/)
+HOOKED = "hooked"
 
 
 def questions(graph, at=None, skipped=None):
@@ -48,7 +49,7 @@ def questions(graph, at=None, skipped=None):
     op of its step, the values of that op's inputs and output and, for a whole gradient, what
     the tensor had received before. The page must embed them (see `answerable`).
 
-    `skipped`, a list, receives ("Type at step k", reason) for each chosen op where no element
+    `skipped`, a list, receives (op type, step k, reason) for each chosen op where no element
     made a fair question, with the reason when it is known (NOT_FINITE, HOOKED, or None); see
     `why_none`."""
     chosen = _rule(at)
@@ -104,7 +105,7 @@ def questions(graph, at=None, skipped=None):
             if skipped is not None:
                 finite = all(np.all(np.isfinite(g)) for g in grads_in if g is not None)
                 hooked = all(op.inputs[p].hooks for p in order)
-                skipped.append((f"{type(op).__name__} at step {k + 1}",
+                skipped.append((type(op).__name__, k + 1,
                                 NOT_FINITE if not finite else HOOKED if hooked else None))
     found.sort(key=lambda q: (q["step"], q["span"] is not None))   # the op's own question first
     for q in found:
@@ -117,39 +118,37 @@ def answerable(questions, arrays):
     return [q for q in questions if all(arrays[ref]["data"] is not None for ref in q["needs"])]
 
 
-def why_none(found, skipped, arrays, at, max_elements, max_bytes):
+def why_none(found, skipped, arrays, at, max_elements, max_bytes, text=None):
     """Why predict mode asks nothing, in one line: no op it asks at, or none whose gradient
     stands apart from what the page shows (`skipped`), or questions (`found`) whose arrays are
-    too large to embed (`arrays`: the page's table), with the setting that would embed them."""
+    too large to embed (`arrays`: the page's table), with the setting that would embed them.
+    `text`: the words of the page's language (words/; English by default)."""
+    text = text or words("en")
     if found:
         sizes = [arrays[ref]["size"] for q in found for ref in q["needs"]
                  if arrays[ref]["data"] is None]
         largest = max(sizes)
-        where = ", ".join(f"step {q['step']}" for q in found[:4]) + (", ..." if len(found) > 4
-                                                                       else "")
-        questions = "1 question" if len(found) == 1 else f"{len(found)} questions"
+        where = ", ".join(say(text, "why.step", step=q["step"]) for q in found[:4]) + (
+            ", ..." if len(found) > 4 else "")
+        questions = (say(text, "why.question") if len(found) == 1
+                     else say(text, "why.questions", count=len(found)))
         if largest > max_elements:
-            return (f"the {questions} found ({where}) need arrays of up to "
-                    f"{largest} numbers, over max_elements={max_elements}: raise it with "
-                    f"max_elements={largest}")
-        return (f"the {questions} found ({where}) need arrays past "
-                f"max_bytes={max_bytes} of numbers: raise max_bytes")
+            return say(text, "why.too_many_numbers", questions=questions, where=where,
+                       largest=largest, max_elements=max_elements)
+        return say(text, "why.too_many_bytes", questions=questions, where=where,
+                   max_bytes=max_bytes)
     if skipped:
-        listed = ", ".join(where + (f": {reason}" if reason else "")
-                           for where, reason in skipped[:4]) + (", ..." if len(skipped) > 4
-                                                                 else "")
-        reasons = {reason for _, reason in skipped}
+        listed = ", ".join(say(text, "why.op_at_step", op=op, step=step)
+                           + (": " + say(text, "why." + reason) if reason else "")
+                           for op, step, reason in skipped[:4]) + (
+            ", ..." if len(skipped) > 4 else "")
+        reasons = {reason for _, _, reason in skipped}
         if reasons == {NOT_FINITE}:
-            return f"the gradients at the ops it would ask at are not finite ({listed})"
+            return say(text, "why.all_not_finite", listed=listed)
         if reasons == {HOOKED}:
-            return (f"the tensors it would ask about have hooks (register_hook), which the page "
-                    f"cannot show ({listed})")
-        return (f"at the ops it would ask at ({listed}), no element's gradient stands apart "
-                "from the numbers the page shows already (or from zero)")
-    if at is not None:
-        return "no op of this graph is one predict_at chooses"
-    return ("no op of this graph is one predict mode asks at (MatMul, Softmax, a softmax, an "
-            "input broadcast or used several times): choose ops with predict_at=...")
+            return say(text, "why.all_hooked", listed=listed)
+        return say(text, "why.none_apart", listed=listed)
+    return say(text, "why.none_chosen" if at is not None else "why.none_asked")
 
 
 def _needs(graph, q):

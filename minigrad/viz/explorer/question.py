@@ -26,7 +26,6 @@ import numpy as np
 
 from minigrad.viz.explorer.judging import matching
 from minigrad.viz.explorer.mistakes import (
-    MISTAKES,
     broadcast,
     centred_constants,
     constant_scale,
@@ -38,6 +37,7 @@ from minigrad.viz.explorer.mistakes import (
     unsummed,
 )
 from minigrad.viz.explorer.shown import shown, worked, worked_softmax
+from minigrad.viz.explorer.words import say
 
 MAX_CANDIDATES = 4096           # elements looked at when choosing the one to ask
 MARGIN = 1.5                    # the tolerance covers the answer from the shown numbers, by this
@@ -138,13 +138,26 @@ def _softmax_output(graph, op, softmax):
     return None if step is None else (softmax.y.data, step[2])
 
 
-def _uses(received):
-    """How a tensor is used, in words: by 2 ops, twice by one op, 3 times by 2 ops."""
+def _uses(received, text):
+    """How a tensor is used, in the page's words: by 2 ops, twice by one op, 3 times by 2 ops
+    (as usesText in script/state.js says it)."""
     uses, ops = len(received), len({k for k, _ in received})
-    times = {1: "once", 2: "twice"}.get(uses, f"{uses} times")
+    times = say(text, "uses.twice") if uses == 2 else say(text, "uses.times", count=uses)
     if ops == uses:
-        return f"used by {ops} ops"
-    return f"used {times} by one op" if ops == 1 else f"used {times}, by {ops} ops"
+        return say(text, "uses.by_ops", ops=ops)
+    if ops == 1:
+        return say(text, "uses.by_one_op", times=times)
+    return say(text, "uses.by_several", times=times, ops=ops)
+
+
+def question_name(graph, x, position):
+    """How a question's mistakes call the tensor asked about: its name, else what made it."""
+    name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"]
+    if name:
+        return name
+    if x.creator is not None:
+        return say(graph.text, "name.output", op=type(x.creator).__name__)
+    return say(graph.text, "name.input", position=position)
 
 
 def _ask(graph, k, position, asked, complete, received, candidates, apart=(), from_shown=None):
@@ -173,7 +186,8 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=(), fr
         if abs(answer) <= 2 * tolerance or any(abs(a[i] - answer) <= 2 * tolerance
                                                for a in apart):
             continue
-        mistakes, not_caught, whole = matching(candidates, index, answer, tolerance)
+        mistakes, not_caught, whole = matching(candidates, index, answer, tolerance,
+                                                graph.text)
         caught = {m["kind"] for m in mistakes}
         score = (whole, len(caught), abs(answer))
         if best is None or score > best[0]:
@@ -181,12 +195,11 @@ def _ask(graph, k, position, asked, complete, received, candidates, apart=(), fr
     if best is None:
         return None
     _, index, answer, tolerance, mistakes, not_caught = best
-    name = graph.data["tensors"][graph.tensor_index[id(x)]]["name"] or (
-        f"{type(x.creator).__name__}'s output" if x.creator is not None else f"input {position}")
-    words = {"name": name, "used": _uses(received), "shape": tuple(x.shape),
-             "out_shape": tuple(out.shape), "scale": scale_text(op, position)}
+    words = {"name": question_name(graph, x, position), "used": _uses(received, graph.text),
+             "shape": tuple(x.shape), "out_shape": tuple(out.shape),
+             "scale": scale_text(op, position)}
     for mistake in mistakes:
-        mistake["text"] = MISTAKES[mistake["kind"]].format(**words)
+        mistake["text"] = say(graph.text, "mistake." + mistake["kind"], **words)
     return {"step": k + 1, "input": position, "tensor": graph.tensor_index[id(x)],
             "index": [int(i) for i in index], "total": bool(complete), "answer": float(answer),
             "tolerance": float(tolerance), "mistakes": mistakes, "not_caught": not_caught,

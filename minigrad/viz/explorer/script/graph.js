@@ -56,7 +56,7 @@ function buildGraph() {
     var g = svg("g", {"class": "frame"}, root), index = scopeIndex[pathKey(frame.path)];
     svg("rect", {x: frame.x, y: frame.y, width: frame.w, height: frame.h, rx: 6}, g);
     var label = svg("text", {x: frame.x + 6, y: frame.y + 13}, g);
-    label.textContent = frame.path[frame.path.length - 1] + "  (click to fold)";
+    label.textContent = say("page.frame", {name: frame.path[frame.path.length - 1]});
     label.addEventListener("click", function () { setFolded(index, true); });
     view.frames.push({g: g, path: frame.path, depth: frame.path.length});
   });

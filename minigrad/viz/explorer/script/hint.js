@@ -19,7 +19,7 @@ function hintView(q) {
   hint = hint || opHint(q);
   if (q.total) hint.numbers.push(beforeText(q));
   return el("div", {"class": "hint", id: "hint"}, [
-    el("div", {text: "A hint: the op's rule for this element, and the numbers it takes"}),
+    el("div", {text: say("page.hint", {})}),
     el("pre", {"class": "rule", text: [hint.rule].concat(hint.numbers.filter(Boolean))
                                         .join("\n")})]);
 }
@@ -48,8 +48,7 @@ function picked(name, ref, pattern) {
   })(0, 0);
   var texts = found.slice(0, cap).map(fourDigits);
   if (found.length > cap) {
-    texts.push("\u2026 the first " + cap + " of " + count + ": the rest are in the values to " +
-               "work from");
+    texts.push(say("page.hint_more", {shown: cap, count: count}));
   }
   var many = pattern.some(function (p) { return p === null; });
   return indexed(name, pattern) + " = " + (many ? "(" + texts.join(", ") + ")" : texts[0]);
@@ -132,8 +131,8 @@ function softmaxHint(q) {
   var y = nameIn(step.output), gy = "\u2202L/\u2202" + y, i = q.index;
   var rule = "\u2202L/\u2202" + nameIn(q.tensor) + indexed("", i) + " = " + indexed(y, i) +
     " \u00b7 (" + indexed(gy, i) + " \u2212 \u03a3_j " + indexed(y, row).replace(":", "j") +
-    " \u00b7 " + indexed(gy, row).replace(":", "j") + ")" + (q.mask ? ", then the mask of " +
-    "step " + q.span[1] + ": " + ops[steps[q.span[1] - 1].op].rule.join(" ") : "");
+    " \u00b7 " + indexed(gy, row).replace(":", "j") + ")" + (q.mask ? say("page.hint_then_mask",
+    {step: q.span[1], rule: ops[steps[q.span[1] - 1].op].rule.join(" ")}) : "");
   return {rule: rule, numbers: [picked(gy, step.grad_y, row),
                                 picked(y, tensors[step.output].values, row)]};
 }
@@ -145,8 +144,8 @@ function layerNormHint(q) {
   var step = steps[q.step - 1], op = ops[step.op], out = step.output;
   if (q.input !== 0) return null;
   var row = q.index.slice(0, -1).concat([null]), weight = op.inputs[1];
-  return {rule: "\u2202L/\u2202" + nameIn(q.tensor) + indexed("", q.index) + " by the op's " +
-                "rule, over the row " + indexed("", row) + ":\n" + op.rule.join("\n"),
+  return {rule: say("page.hint_by_rule_row", {grad: "\u2202L/\u2202" + nameIn(q.tensor) +
+                indexed("", q.index), row: indexed("", row)}) + "\n" + op.rule.join("\n"),
           numbers: [picked("\u2202L/\u2202" + nameIn(out), step.grad_y, row),
                     picked(nameIn(q.tensor), tensors[q.tensor].values, row),
                     picked(nameIn(weight), tensors[weight].values, [null])]};
@@ -167,14 +166,15 @@ function opHint(q) {
       if (p !== null) numbersOf.push(picked(nameIn(i), tensors[i].values, p));
     });
   }
-  return {rule: "\u2202L/\u2202" + nameIn(q.tensor) + indexed("", I) + " by the op's rule: " +
-                op.rule.join(" ").replace(/\s+/g, " "), numbers: numbersOf};
+  return {rule: say("page.hint_by_rule", {grad: "\u2202L/\u2202" + nameIn(q.tensor) +
+                indexed("", I), rule: op.rule.join(" ").replace(/\s+/g, " ")}),
+          numbers: numbersOf};
 }
 
 // A whole gradient: what the tensor had received before this step, at the element asked.
 function beforeText(q) {
   var before = tensors[q.tensor].terms.filter(function (term) { return term[0] < q.step; });
   if (!before.length) return null;
-  return "plus what it received before this step: " +
-         picked("\u2202L/\u2202" + nameIn(q.tensor), before[before.length - 1][2], q.index);
+  return say("page.hint_before", {numbers: picked("\u2202L/\u2202" + nameIn(q.tensor),
+                                                  before[before.length - 1][2], q.index)});
 }

@@ -19,14 +19,14 @@ function arrayView(ref, forward) {
   box.appendChild(el("pre", {"class": "values", text: shownLines(a).join("\n")}));
   var head = a.head === "" ? [] : a.head.split(",").map(fourDigits);    // (every digit: below)
   if (a.size > head.length) {                   // a summary above: the first values too
-    box.appendChild(el("div", {"class": "note", text: shapeText(a.shape) + " " + a.dtype +
-      ", first values " + head.join(", ") + ", \u2026; norm " +
-      (a.norm === null ? "-" : a.norm.toPrecision(4))}));
+    box.appendChild(el("div", {"class": "note", text: say("page.summarised", {
+      shape: shapeText(a.shape), dtype: a.dtype, head: head.join(", "),
+      norm: a.norm === null ? "-" : a.norm.toPrecision(4)})}));
   }
   var flat = numbers(ref);
   if (flat === null) {
-    box.appendChild(el("div", {"class": "note", text: a.size + " values: not embedded, " +
-      "to keep the page small (explore's max_elements and max_bytes choose)"}));
+    box.appendChild(el("div", {"class": "note", text: say("page.not_embedded",
+                                                          {size: a.size})}));
     return box;
   }
   // One row per index of all axes but the last, labelled with it: [0, 25, :] ...
@@ -39,9 +39,10 @@ function arrayView(ref, forward) {
                 return exact(v, a.dtype);
               }).join("  "));
   }
-  var details = el("details", {}, [el("summary", {text: "all " + a.size + " values " +
-    shapeText(a.shape) + " " + a.dtype + ", exactly" + (a.norm === null ? "" :
-    "; norm " + a.norm.toPrecision(6))}), el("pre", {"class": "full", text: rows.join("\n")})]);
+  var all = {size: a.size, shape: shapeText(a.shape), dtype: a.dtype,
+             norm: a.norm === null ? null : a.norm.toPrecision(6)};
+  var details = el("details", {}, [el("summary", {text: say(a.norm === null ? "page.all_values"
+    : "page.all_values_norm", all)}), el("pre", {"class": "full", text: rows.join("\n")})]);
   box.appendChild(details);
   return box;
 }
@@ -113,43 +114,45 @@ function rowLabel(shape, at) {
 function drawPanel() {
   var k = state.step, panel = document.getElementById("step");
   panel.textContent = "";
-  document.getElementById("counter").textContent = "step " + k + " of " + steps.length;
+  document.getElementById("counter").textContent = say("page.counter",
+                                                       {step: k, steps: steps.length});
   if (k === 0) {
     var root = tensors[DATA.root];
-    panel.appendChild(el("h2", {text: "The forward pass"}));
-    panel.appendChild(el("p", {text: "Every box shows its tensor's values. The backward pass " +
-      "has " + steps.length + " steps, one per op, in the order the engine runs them: press " +
-      "\u2192 (next). Step 1 is the op that made the root, " + tensorName(DATA.root) + "."}));
-    panel.appendChild(el("h3", {text: "The root, " + tensorName(DATA.root) + " " +
-                                      shapeText(root.shape)}));
+    panel.appendChild(el("h2", {text: say("page.forward", {})}));
+    panel.appendChild(el("p", {text: say("page.forward_text", {steps: steps.length,
+                                                               root: tensorName(DATA.root)})}));
+    panel.appendChild(el("h3", {text: say("page.root", {root: tensorName(DATA.root),
+                                                        shape: shapeText(root.shape)})}));
     panel.appendChild(arrayView(root.values, true));
     return;
   }
   var step = steps[k - 1], op = ops[step.op], asked = pending(k), here = questionsAt[k] || [];
-  panel.appendChild(el("h2", {text: "Step " + k + ": " + op.title}));
-  if (op.scope.length) panel.appendChild(el("div", {"class": "note",
-                                                    text: "in " + op.scope.join(" \u203a ")}));
-  panel.appendChild(el("h3", {text: "The op's rule (its docstring)"}));
+  panel.appendChild(el("h2", {text: say("page.step", {step: k, op: op.title})}));
+  if (op.scope.length) {
+    panel.appendChild(el("div", {"class": "note",
+                                 text: say("page.in_scope", {scope: op.scope.join(" \u203a ")})}));
+  }
+  panel.appendChild(el("h3", {text: say("page.rule", {})}));
   panel.appendChild(ruleView(op.rule));
-  panel.appendChild(el("h3", {text: "Arriving at its output, " + tensorName(step.output) +
-                                    " " + shapeText(tensors[step.output].shape)}));
+  panel.appendChild(el("h3", {text: say("page.arriving", {
+    name: tensorName(step.output), shape: shapeText(tensors[step.output].shape)})}));
   panel.appendChild(arrayView(step.grad_y));
-  panel.appendChild(el("h3", {text: "Sent back to each input"}));
+  panel.appendChild(el("h3", {text: say("page.sent_back", {})}));
   if (labelsLeft(step)) {
-    panel.appendChild(el("div", {"class": "note", text: "In the graph, the arrows of the " +
-      "first " + MAX_LABELS + " inputs are labelled; + " + labelsLeft(step) + " more, here."}));
+    panel.appendChild(el("div", {"class": "note", text: say("page.labels_left", {
+      shown: MAX_LABELS, left: labelsLeft(step)})}));
   }
   op.inputs.forEach(function (x, p) {
     var t = tensors[x], box = el("div", {"class": "input"});
-    box.appendChild(el("div", {"class": "name", text: "input " + p + ": " + tensorName(x) +
-                                                      " " + shapeText(t.shape)}));
+    box.appendChild(el("div", {"class": "name", text: say("page.input", {
+      position: p, name: tensorName(x), shape: shapeText(t.shape)})}));
     if (step.grads[p] === null) {
-      box.appendChild(el("div", {"class": "note", text: t.needs_grad ?
-        "no gradient sent" : "needs no gradient (a constant): nothing is sent back"}));
+      box.appendChild(el("div", {"class": "note", text: say(t.needs_grad ?
+        "page.no_gradient" : "page.constant", {})}));
     } else if (hidesSend(asked, x)) {              // (x * x: both of its inputs)
       box.appendChild(asked.tensor === x && asked.input === p ? questionView(asked)
-        : el("div", {"class": "note", text: "hidden until you answer the question about " +
-                                            tensorName(asked.tensor)}));
+        : el("div", {"class": "note", text: say("page.hidden",
+                                                {name: tensorName(asked.tensor)})}));
       here.forEach(function (q) {
         if (q.input === p && done(q)) box.appendChild(questionView(q));
       });
@@ -184,22 +187,24 @@ function termsView(x, k, p) {
   }
   var box = el("div", {"class": "terms"}), arrived = terms.slice(0, n + 1);
   var done = arrived.length === terms.length;
-  box.appendChild(el("div", {text: tensorName(x) + " is " + usesText(x) + "; this is term " +
-    arrived.length + " of " + terms.length + ". " +
-    (done ? "Its gradient is the sum of all " + terms.length + ":" : "The sum so far:")}));
+  box.appendChild(el("div", {text: say("page.terms", {
+    name: tensorName(x), uses: usesText(x), term: arrived.length, terms: terms.length}) + " " +
+    say(done ? "page.terms_all" : "page.terms_so_far", {terms: terms.length})}));
   var skipped = Math.max(0, arrived.length - MAX_TERMS), rows = [];
   arrived.forEach(function (term, n) {          // (a stack of x a thousand times: 8 rows)
-    if (skipped && n === MAX_TERMS / 2) rows.push(["+ \u2026 " + skipped + " more terms", []]);
+    if (skipped && n === MAX_TERMS / 2) {
+      rows.push([say("page.more_terms", {count: skipped}), []]);
+    }
     if (skipped && n >= MAX_TERMS / 2 && n < MAX_TERMS / 2 + skipped) return;
-    rows.push([(n ? "+ " : "  ") + "step " + term[0] + ": ", firstNumbers(term[1])]);
+    rows.push([(n ? "+ " : "  ") + say("page.term_step", {step: term[0]}),
+               firstNumbers(term[1])]);
   });
   var sum = arrived[arrived.length - 1][2], grad = tensors[x].grad;
-  rows.push([done ? "= " : "= so far ", firstNumbers(sum)]);
+  rows.push([done ? "= " : say("page.sum_so_far", {}), firstNumbers(sum)]);
   box.appendChild(sumLines(rows, arrays[sum]));
   if (arrived.length > 1) box.appendChild(arrayView(sum));
   if (done && grad !== null && grad !== sum) {          // a hook (register_hook) changed it
-    box.appendChild(el("div", {text: "That is the sum before its hooks. Its gradient, after " +
-                                     "them (what backward passes on):"}));
+    box.appendChild(el("div", {text: say("page.before_hooks", {})}));
     box.appendChild(arrayView(grad));
   }
   return box;
@@ -229,8 +234,8 @@ function sumLines(rows, a) {
     }).join("  ") + more;
   });
   if (more) {
-    lines.unshift("each " + shapeText(a.shape) + ", its first " + SUM_SHOWN + " of " +
-                  a.size + " values:");
+    lines.unshift(say("page.first_values", {shape: shapeText(a.shape), shown: SUM_SHOWN,
+                                            size: a.size}));
   }
   return el("pre", {"class": "sum", text: lines.join("\n")});
 }

@@ -7,17 +7,12 @@
 function questionText(q) {
   // a name of several words, or with an operator, in brackets (hint.js, nameIn)
   var name = nameIn(q.tensor), index = q.index.length ? "[" + q.index.join(", ") + "]" : "";
-  var what = q.mask ? (q.span ? "(what the softmax, then the mask of step " + q.span[1] +
-      ", send back to it, through steps " + q.span[0] + " to " + q.span[1] + ": work it " +
-      "out from the gradient arriving here, at the softmax's output, and the softmax's values)"
-      : "(what this mask sends back to it)")
-    : q.span ? "(what the softmax sends back to it, through its ops of steps " +
-      q.span[0] + " to " + q.span[1] + ": work it out from the gradient arriving here, at " +
-      "the softmax's output, and the softmax's values)"
-    : q.total ? "(its whole gradient: it is " + usesText(q.tensor) + ", and every use has " +
-                "now sent its term)"
-    : "(what this op sends back to it)";
-  return "Predict before you look: what is \u2202L/\u2202" + name + index + "? " + what;
+  var span = q.span ? {first: q.span[0], last: q.span[1], mask: q.span[1]} : {};
+  var what = q.mask ? say(q.span ? "page.what_masked_softmax" : "page.what_mask", span)
+    : q.span ? say("page.what_softmax", span)
+    : q.total ? say("page.what_total", {uses: usesText(q.tensor)})
+    : say("page.what_op", {});
+  return say("page.question", {name: name, index: index, what: what});
 }
 
 // The values a question is answered from, besides the gradient arriving (shown above): the
@@ -25,16 +20,16 @@ function questionText(q) {
 function workingValues(q) {
   var step = steps[q.step - 1], op = ops[step.op];
   var box = el("details", {"class": "working"}, [el("summary", {
-    text: "the values to work from"})]);
+    text: say("page.working", {})})]);
   op.inputs.concat([step.output]).forEach(function (i, n) {
-    box.appendChild(el("div", {"class": "name", text: (n < op.inputs.length ? "input " + n
-      : "output") + ": " + tensorName(i) + " " + shapeText(tensors[i].shape)}));
+    box.appendChild(el("div", {"class": "name", text: say(n < op.inputs.length ? "page.input"
+      : "page.output", {position: n, name: tensorName(i), shape: shapeText(tensors[i].shape)})}));
     box.appendChild(arrayView(tensors[i].values, true));
   });
   var before = tensors[q.tensor].terms.filter(function (term) { return term[0] < q.step; });
   if (q.total && before.length) {
-    box.appendChild(el("div", {"class": "name", text: "what " + tensorName(q.tensor) +
-      " received before this step"}));
+    box.appendChild(el("div", {"class": "name", text: say("page.received_before",
+                                                          {name: tensorName(q.tensor)})}));
     box.appendChild(arrayView(before[before.length - 1][2]));
   }
   return box;
@@ -44,7 +39,8 @@ function questionView(q) {
   var box = el("div", {"class": "question"});
   box.appendChild(el("div", {text: questionText(q)}));
   if (q.not_caught && q.not_caught.length) box.appendChild(el("div", {"class": "not-caught",
-    text: "This question cannot catch: " + q.not_caught.join("; ") + "."}));
+    text: say("page.not_caught", {mistakes: q.not_caught.join(say("page.not_caught_joiner",
+                                                                   {}))})}));
   var given = state.answers[q.id];
   if (done(q)) {
     box.appendChild(el("div", {"class": "feedback"}, [
@@ -52,10 +48,10 @@ function questionView(q) {
       document.createTextNode(" " + outcome(q, given))]));
     return box;
   }
-  var input = el("input", {type: "text", id: "answer", "aria-label": "your answer",
+  var input = el("input", {type: "text", id: "answer", "aria-label": say("page.answer_box", {}),
                            autocomplete: "off"});
-  var check = el("button", {id: "check", text: "Check"});
-  var show = el("button", {id: "reveal", text: "Show me"});
+  var check = el("button", {id: "check", text: say("page.check", {})});
+  var show = el("button", {id: "reveal", text: say("page.show_me", {})});
   check.addEventListener("click", function () { answer(input.value); });
   show.addEventListener("click", reveal);
   // In the box the arrow keys, Home and End move the cursor; Enter checks the answer and
@@ -67,48 +63,45 @@ function questionView(q) {
   if (given && given.tries.length) {               // the last try, and what it matched
     var last = given.mistakes[given.mistakes.length - 1], left = MAX_TRIES - given.tries.length;
     box.appendChild(el("div", {"class": "feedback"}, [
-      el("span", {"class": "wrong", text: "Not quite: " + given.tries[given.tries.length - 1] +
-                                          "."}),
-      document.createTextNode(" " + (last ? "It matches a known mistake: " + last.text + "."
-        : "It matches none of the known mistakes.") + " Try again (" + left + " more " +
-        (left === 1 ? "try" : "tries") + " before the number is shown), or press Show me.")]));
+      el("span", {"class": "wrong", text: say("page.not_quite",
+                                              {number: given.tries[given.tries.length - 1]})}),
+      document.createTextNode(" " + (last ? say("page.matches", {mistake: last.text})
+        : say("page.matches_none", {})) + " " +
+        say(left === 1 ? "page.try_again_one" : "page.try_again", {left: left}))]));
   }
   box.appendChild(el("div", {}, [input, check, show]));
   if (given && given.tries.length >= 2) box.appendChild(hintView(q));
-  box.appendChild(el("div", {"class": "note", id: "answer-note", text: "Enter checks; Esc " +
-    "leaves the box (the \u2190 \u2192 keys step again)."}));
+  box.appendChild(el("div", {"class": "note", id: "answer-note",
+                             text: say("page.answer_note", {})}));
   box.appendChild(workingValues(q));
   return box;
 }
 
 function verdict(given) {
   var last = given.tries[given.tries.length - 1];
-  if (given.right) {
-    return "Right: " + last + (given.tries.length > 1 ? " (at try " + given.tries.length + ")"
-                                                       : "") + ".";
-  }
-  if (given.passed) return "Passed without an answer (the steps after it show it).";
-  if (!given.tries.length) return "Shown without an answer.";
+  var said = {number: last, tries: given.tries.length};
+  if (given.right) return say(given.tries.length > 1 ? "page.right_at_try" : "page.right", said);
+  if (given.passed) return say("page.passed", said);
+  if (!given.tries.length) return say("page.shown", said);
   if (given.tries.length < MAX_TRIES) {                 // "Show me" after a wrong try
-    return "Shown after " + given.tries.length + (given.tries.length === 1 ? " try" : " tries") +
-           " (the last: " + last + ").";
+    return say(given.tries.length === 1 ? "page.shown_after_one" : "page.shown_after", said);
   }
-  return "Not quite: " + last + ".";
+  return say("page.not_quite", said);
 }
 
 // What the page says once a question asks no more: the last mistake matched, the engine's
 // number and, for a number typed, how close it was (now the tolerance may be written).
 function outcome(q, given) {
-  var truth = "The engine's number: " + exact(q.answer, tensors[q.tensor].dtype) + ".";
+  var truth = say("page.engine_number", {number: exact(q.answer, tensors[q.tensor].dtype)});
   var last = given.tries[given.tries.length - 1], said = truth;
   if (!given.right && given.tries.length) {
     var mistake = given.mistakes[given.mistakes.length - 1];
-    said = (mistake ? "It matches a known mistake: " + mistake.text + ". "
-                    : "It matches none of the known mistakes. ") + truth;
+    said = (mistake ? say("page.matches", {mistake: mistake.text})
+                    : say("page.matches_none", {})) + " " + truth;
   }
   if (given.tries.length && !given.passed) {
-    said += " Off by " + fourDigits(Math.abs(last - q.answer)) + "; within " +
-            fourDigits(q.tolerance) + " counts as right.";
+    said += " " + say("page.off_by", {off: fourDigits(Math.abs(last - q.answer)),
+                                      tolerance: fourDigits(q.tolerance)});
   }
   return said;
 }
@@ -130,7 +123,7 @@ function answer(value) {
   var number = typedNumber(value);
   if (!isFinite(number)) {
     var note = document.getElementById("answer-note");
-    if (note) note.textContent = "Type a number, such as 0.25 or -1.5e-3.";
+    if (note) note.textContent = say("page.type_a_number", {});
     return null;
   }
   var right = Math.abs(number - q.answer) <= q.tolerance;

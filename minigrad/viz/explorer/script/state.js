@@ -7,6 +7,14 @@ var DATA = JSON.parse(document.getElementById("explorer-data").textContent);
 var tensors = DATA.tensors, ops = DATA.ops, steps = DATA.steps, arrays = DATA.arrays;
 var questions = DATA.questions || [];
 
+// The words of the page's language (Python's words/ table: page.*, name.*, uses.*): say(key,
+// {name: value}) is the text of `key` with each {name} filled in, as Python's `say` does.
+var WORDS = DATA.text;
+function say(key, values) {
+  if (!(key in WORDS)) throw new Error("no words for " + key);
+  return WORDS[key].replace(/\{(\w+)\}/g, function (all, name) { return String(values[name]); });
+}
+
 // The exact numbers of array `ref`, flat (a float32 read back with Math.fround: exactly the
 // engine's float32, held in a double), or null when it was too large to embed.
 function numbers(ref) {
@@ -67,8 +75,8 @@ function tensorName(i) {
   var t = tensors[i];
   if (t.label) return t.label;          // never another tensor's (explorer/names.py)
   if (t.name) return t.name;
-  if (t.creator !== null) return ops[t.creator].type + "'s output";
-  return t.needs_grad ? "a leaf" : "a constant";
+  if (t.creator !== null) return say("name.output", {op: ops[t.creator].type});
+  return say(t.needs_grad ? "name.leaf" : "name.constant", {});
 }
 
 // A scope path as a key: JSON, so that a scope named "a / b" is never the path "a" > "b".
@@ -142,8 +150,9 @@ function gradientAt(i, k) {
 // by one op" (x * x), "used 3 times, by 2 ops".
 function usesText(i) {
   var terms = tensors[i].terms, ops = new Set(terms.map(function (term) { return term[0]; }));
-  var times = {1: "once", 2: "twice"}[terms.length] || terms.length + " times";
-  if (ops.size === terms.length) return "used by " + ops.size + " ops";
-  return ops.size === 1 ? "used " + times + " by one op"
-                        : "used " + times + ", by " + ops.size + " ops";
+  var times = terms.length === 2 ? say("uses.twice", {})
+                                 : say("uses.times", {count: terms.length});
+  if (ops.size === terms.length) return say("uses.by_ops", {ops: ops.size});
+  return ops.size === 1 ? say("uses.by_one_op", {times: times})
+                        : say("uses.by_several", {times: times, ops: ops.size});
 }

@@ -27,26 +27,25 @@ function results() {
 
 function summaryView() {
   var r = results(), box = el("div", {"class": "summary", id: "summary"});
-  box.appendChild(el("h3", {text: "Summary of predict mode"}));
+  box.appendChild(el("h3", {text: say("page.summary_title", {})}));
   box.appendChild(el("div", {text: scoreText(r.score)}));
   var lines = r.questions.map(function (q, n) {
-    var what = "step " + q.step + ", \u2202L/\u2202" + nameIn(questions[n].tensor) +
-               (q.index.length ? "[" + q.index.join(", ") + "]" : "") + ": ";
-    var tries = q.attempts.length ? "typed " + q.attempts.join(", ") + "; " : "";
-    return what + tries + (q.first_try ? "right at the first try"
-      : q.right ? "right at try " + q.attempts.length : q.passed ? "passed, its number seen"
-      : q.revealed ? "shown" : "not answered yet") +
-      (q.mistakes.length ? " (mistakes: " + q.mistakes.join(", ") + ")" : "");
+    var what = say("page.summary_question", {step: q.step, name: nameIn(questions[n].tensor),
+      index: q.index.length ? "[" + q.index.join(", ") + "]" : ""});
+    var tries = q.attempts.length ? say("page.typed", {numbers: q.attempts.join(", ")}) : "";
+    return what + tries + say(q.first_try ? "page.right_first" : q.right ? "page.right_at"
+      : q.passed ? "page.passed_seen" : q.revealed ? "page.revealed" : "page.not_answered",
+                              {tries: q.attempts.length}) +
+      (q.mistakes.length ? say("page.with_mistakes", {kinds: q.mistakes.join(", ")}) : "");
   });
   box.appendChild(el("pre", {"class": "results", text: lines.join("\n")}));
-  box.appendChild(el("div", {text: r.mistakes.length ? "Known mistakes made:"
-                                                     : "No known mistake made."}));
+  box.appendChild(el("div", {text: say(r.mistakes.length ? "page.mistakes_made"
+                                                         : "page.no_mistakes", {})}));
   r.mistakes.forEach(function (m) {
-    box.appendChild(el("div", {"class": "note", text: m.text + ": " + m.times +
-                                                      (m.times === 1 ? " time" : " times") +
-                                                      " (" + m.kind + ")"}));
+    box.appendChild(el("div", {"class": "note", text: say(m.times === 1 ? "page.times_one"
+                                                          : "page.times", m)}));
   });
-  var save = el("button", {id: "download-results", text: "Save the results (JSON)"});
+  var save = el("button", {id: "download-results", text: say("page.save_results", {})});
   save.addEventListener("click", download);
   box.appendChild(save);
   return box;
@@ -67,6 +66,5 @@ function download() {
 }
 
 function scoreText(s) {
-  return "Predict mode: right at the first try: " + s.right + " of " + s.asked + " asked; " +
-         "right after a retry: " + s.retried + " (" + s.questions + " questions in this pass)";
+  return say("page.score", s);
 }

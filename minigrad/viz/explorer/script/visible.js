@@ -91,15 +91,15 @@ function textWidth(text, bold) {
 }
 
 function gradLines(ref, partial) {
-  var lines = arrays[ref].lines, head = partial ? "grad so far" : "grad";
+  var lines = arrays[ref].lines, head = say(partial ? "page.grad_so_far" : "page.grad", {});
   return lines.length === 1 ? [head + " " + lines[0]] : [head].concat(lines);
 }
 
 function boxLines(node, k) {
   if (node.kind === "op") {
     var op = ops[node.op];
-    var when = op.step === null ? "not on the backward path"
-        : "backward #" + op.step;
+    var when = op.step === null ? say("page.not_on_path", {})
+        : say("page.backward_step", {step: op.step});
     return [[op.title, "bold"], [when, op.step !== null && op.step <= k ? "grad" : "future"]];
   }
   if (node.kind === "scope") {
@@ -118,12 +118,13 @@ function boxLines(node, k) {
       return s !== null;
     }).sort(function (a, b) { return a - b; });
     var path = DATA.scopes[node.scope];
-    var lines = [[path[path.length - 1] + "  (folded: click to unfold)", "bold"],
-                 [members.length + " ops: " + summary, ""]];
+    var lines = [[say("page.folded_scope", {name: path[path.length - 1]}), "bold"],
+                 [say("page.ops_in_scope", {count: members.length, kinds: summary}), ""]];
     var held = visible.held[node.scope] || [];
     if (held.length) lines.push([parametersText(held), ""]);
     if (numbers.length) {
-      lines.push(["backward #" + numbers[0] + "\u2013#" + numbers[numbers.length - 1],
+      lines.push([say("page.backward_steps", {first: numbers[0],
+                                              last: numbers[numbers.length - 1]}),
                   numbers[0] <= k ? "grad" : "future"]);
     }
     return lines;
@@ -140,8 +141,10 @@ function parametersText(held) {
   var numbers = held.reduce(function (n, i) {
     return n + tensors[i].shape.reduce(function (a, b) { return a * b; }, 1);
   }, 0);
-  return held.length + (held.length === 1 ? " parameter: " : " parameters: ") +
-    numbers.toLocaleString("en-US") + (numbers === 1 ? " number" : " numbers");
+  var count = numbers.toLocaleString("en-US");
+  return (held.length === 1 ? say("page.parameters_one", {})
+                            : say("page.parameters", {count: held.length})) + ": " +
+    (numbers === 1 ? say("page.numbers_one", {}) : say("page.numbers", {count: count}));
 }
 
 // The gradient lines of a tensor box at step k, padded to the same count at every step.
@@ -149,7 +152,7 @@ function tensorGradLines(i, k) {
   var t = tensors[i];
   if (!t.needs_grad || (t.grad === null && !t.terms.length)) return [];
   var room = reservedLines(i), now = gradientAt(i, k), lines;
-  if (now === null) lines = [["grad ?", "muted"]];
+  if (now === null) lines = [[say("page.grad_unknown", {}), "muted"]];
   else {
     var partial = now.count < now.of;
     lines = gradLines(now.ref, partial).map(function (text) {
@@ -199,7 +202,7 @@ function relayout() {
       return {from: e.from, to: e.to, port: e.of > 1 ? (e.position + 1) / (e.of + 1) : 0.5};
     });
     layouts[key] = layoutGraph(nodes, edges, function (path) {
-      return textWidth(path[path.length - 1] + "  (click to fold)", false) + 12;
+      return textWidth(say("page.frame", {name: path[path.length - 1]}), false) + 12;
     });
   }
   drawing = layouts[key];
