@@ -1,0 +1,73 @@
+"""The explorer's words (minigrad/viz/explorer/words/): every English text has its Japanese one,
+with the same placeholders, and no Japanese text is left in English; `explore(lang=...)` takes
+the language's table and refuses any other language in one line."""
+
+import re
+
+import numpy as np
+import pytest
+
+from minigrad import Tensor
+from minigrad.viz import explore
+from minigrad.viz.explorer.words import LANGUAGES, placeholders, say, words
+
+EN, JA = words("en"), words("ja")
+JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
+# Two English words in a row (letters only, each of two or more): a sentence left untranslated.
+# Formulas (dL/dy * y), code (max_elements=..., register_hook) and op names alone do not match.
+ENGLISH = re.compile(r"(?<![\w/.`])[A-Za-z]{2,} [A-Za-z]{2,}(?![\w(/])")
+# Texts that are no sentence in any language.
+SAME_IN_BOTH = {"html.lang"}
+
+
+def test_every_english_text_has_a_japanese_one_with_the_same_placeholders():
+    missing = [key for key in EN if key not in JA]
+    assert not missing, missing
+    differ = {key: (placeholders(EN[key]), placeholders(JA[key])) for key in EN
+              if placeholders(EN[key]) != placeholders(JA[key])}
+    assert not differ, differ
+
+
+def test_no_japanese_text_is_left_in_english():
+    left = [key for key in EN if key not in SAME_IN_BOTH
+            and (JA[key] == EN[key] or not JAPANESE.search(JA[key]))]
+    assert not left, left
+    english = {key: ENGLISH.findall(re.sub(r"\{\w+\}", "", text)) for key, text in JA.items()}
+    assert not {key: found for key, found in english.items() if found}, english
+
+
+def test_the_check_for_english_catches_an_english_sentence():
+    assert ENGLISH.findall("もう一度どうぞ。Show me を押せます")
+    assert not ENGLISH.findall("dL/dx = dL/dy * y (1 - y)、max_elements=1024")
+
+
+def test_every_op_of_minigrad_has_its_rule_in_japanese():
+    import minigrad.nn  # noqa: F401  (the fused ops)
+    from minigrad.autograd import Function
+
+    def every(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from every(sub)
+    ops = {cls.__name__ for cls in every(Function)
+           if cls.__module__.startswith(("minigrad.ops", "minigrad.nn"))}
+    assert ops and not [name for name in sorted(ops) if "rule." + name not in JA]
+
+
+def test_say_fills_in_the_placeholders_and_keeps_other_braces():
+    assert say(JA, "page.step", step=3, op="MatMul") == "ステップ 3: MatMul"
+    assert say({"k": "{a} {b c} {}"}, "k", a=1) == "1 {b c} {}"
+
+
+def test_explore_takes_the_japanese_table_and_refuses_another_language():
+    x = Tensor(np.array([1.0, 2.0]), requires_grad=True, name="x")
+    page = explore((x * x).sum(), lang="ja")
+    assert page.data["lang"] == "ja" and page.data["text"]["page.check"] == "判定"
+    text = page.html()
+    assert '<html lang="ja">' in text and "凡例" in text and "Legend" not in text
+    assert page.data["ops"][0]["rule"][0].startswith("y = a * b") and "それぞれ" in \
+        page.data["ops"][0]["rule"][0]
+    assert explore((x * x).sum()).data["lang"] == "en"
+    with pytest.raises(ValueError, match=r"^explore: lang must be one of 'en', 'ja', not 'fr'$"):
+        explore((x * x).sum(), lang="fr")
+    assert LANGUAGES == ("en", "ja")
