@@ -33,7 +33,8 @@ def test_no_japanese_text_is_left_in_english():
             and (JA[key] == EN[key] or not JAPANESE.search(JA[key]))]
     assert not left, left
     english = {key: ENGLISH.findall(re.sub(r"\{\w+\}", "", text)) for key, text in JA.items()}
-    assert not {key: found for key, found in english.items() if found}, english
+    english = {key: found for key, found in english.items() if found}
+    assert not english, english
 
 
 def test_the_check_for_english_catches_an_english_sentence():

@@ -46,7 +46,7 @@ TEXT = {
     "page.numbers": "数値 {count} 個",
     # ---- the panel (panel.js, explorer.js) ----
     "page.counter": "ステップ {step} / {steps}",
-    "page.forward": "順伝播 (forward pass)",
+    "page.forward": "順伝播",
     "page.forward_text": "各箱にはそのテンソルの値が表示されています。逆伝播 (backpropagation) は"
                          "演算ごとに 1 ステップ、エンジンが実行する順に全 {steps} ステップです。"
                          "\u2192 (進む) を押してください。ステップ 1 は根 {root} を作った"
