@@ -46,7 +46,11 @@ def explore_attention_step(query=None, keys=None, values=None, hard=False, predi
     with local_names() as found:                # scores, weights, context...
         _, _, context = attention_step(query, keys, values, hard)
     grad = None if context.size == 1 else np.ones_like(context.data)     # d sum(context)
-    if title is None:
+    if title is None and lang == "ja":
+        title = "アテンションの 1 ステップ (" + ("ハード、argmax" if hard
+                                               else "ソフト、ソフトマックス")
+        title += "): 演算ごとの逆伝播" + ("" if grad is None else " (sum(context) の勾配)")
+    elif title is None:
         title = "One attention step, " + ("hard (argmax)" if hard else "soft (softmax)")
         title += ": backward, op by op" + ("" if grad is None else " (of sum(context))")
     return explore(context, grad=grad, variables=found, predict=predict, title=title, lang=lang)

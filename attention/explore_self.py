@@ -94,7 +94,12 @@ def explore_self_attention(heads=HEADS, causal=False, block=False, predict=False
     with local_names() as found:                # scores, weights, context... of each head
         loss, model, x, residuals = self_attention_step(heads, causal, block, d_model,
                                                         positions, seed, composed)
-    if title is None:
+    if title is None and lang == "ja":
+        what = ("Pre-LN のエンコーダブロック" + ("、層正規化は基本演算で" if composed else "")
+                if block else "セルフアテンションと残差接続 y = x + MultiHeadAttention(x)")
+        title = (f"{what}: ヘッド {heads} 個、位置 {positions} 個、d_model {d_model}"
+                 f"{'、因果マスク' if causal else ''}。sum(r * y) の逆伝播")
+    elif title is None:
         what = ("A pre-norm encoder block" + (", its layer norms from primitive ops" if composed
                                               else "") if block else
                 "Self-attention with its residual, y = x + MultiHeadAttention(x)")

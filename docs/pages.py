@@ -1,6 +1,8 @@
 """The gallery: explorer pages ready to open, in docs/pages/, made by the project's own commands.
 
-    make pages                             every page, into docs/pages/, and its index README.md
+    make pages                             every page, into docs/pages/, and its index README.md;
+                                           the same pages in Japanese (`--lang ja`) into
+                                           docs/pages/ja/, and their index README.ja.md
     python docs/pages.py --out FOLDER      the same, elsewhere (tests/test_pages.py does this)
 
 Each page is written by the command the index gives for it (`python -m attention explore ...`,
@@ -29,6 +31,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "pages"
+# Each language of the pages: the folder under OUT that holds them, and the index that lists them.
+LANGS = {"en": ("", "README.md"), "ja": ("ja", "README.ja.md")}
 DATA = re.compile(r'(<script type="application/json" id="explorer-data">)(.*?)(</script>)', re.S)
 if str(ROOT) not in sys.path:                  # run as a script: the packages of this checkout
     sys.path.insert(0, str(ROOT))
@@ -40,48 +44,72 @@ class Page:
     shows: str                  # what a learner sees on it (the index says it)
     command: tuple = ()         # the command after `python -m`; () for a page built here
     run: str = ""               # the tiny run the command explores (RUN in `command`), or ""
+    shows_ja: str = ""          # what it shows, in Japanese (README.ja.md says it)
 
     @property
     def trained(self):
         """A page of a trained run: its numbers move more from one machine to another."""
         return bool(self.run)
 
-    def command_line(self):
+    def command_line(self, lang="en"):
+        option = "" if lang == "en" else f" --lang {lang}"
         if not self.command:
-            return "python docs/pages.py   (its function gru_page: no command makes a GRU)"
-        line = "python -m " + " ".join(self.command)
+            return ("python docs/pages.py   (its function gru_page" + (f", lang={lang!r}"
+                    if option else "") + ": no command makes a GRU)")
+        line = "python -m " + " ".join(self.command) + option
         return f"{line}   (RUN: the {self.run} run)" if self.run else line
 
 
 PAGES = (
     Page("attention-step.html", "The worked example of one attention step (one query, four "
          "keys, the values 10 20 30 40): the first page of exploring-backprop.md, section 1.",
-         ("attention", "explore")),
+         ("attention", "explore"),
+         shows_ja=("1 ステップのアテンション (注意機構) の例題 (クエリ 1 つ、キー 4 つ、"
+                   "バリュー 10 20 30 40)。exploring-backprop.md の 1 節の最初のページです。")),
     Page("attention-step-predict.html", "The same step in predict mode: it asks for gradients "
          "before showing them, and names the classic mistake a wrong answer matches.",
-         ("attention", "explore", "--predict")),
+         ("attention", "explore", "--predict"),
+         shows_ja=("同じステップを予測モードで。勾配を表示する前に予測を求め、誤った答えが"
+                   "一致するよくある誤りを示します。")),
     Page("attention-random.html", "Two random queries over two keys: square matrices, so a "
          "matmul's gradient transposed the wrong way has the right shape.",
-         ("attention", "explore", "--random", "2", "--keys", "2")),
+         ("attention", "explore", "--random", "2", "--keys", "2"),
+         shows_ja=("2 つのキーに対するランダムな 2 つのクエリ。正方行列なので、転置を間違え"
+                   "た行列積の勾配も正しい形になります。")),
     Page("lstm-cell-predict.html", "One LSTM step built from primitive ops (gates i, f, g, o), "
-         "in predict mode.", ("minigrad.viz", "explore", "lstm-cell", "--predict")),
+         "in predict mode.", ("minigrad.viz", "explore", "lstm-cell", "--predict"),
+         shows_ja=("基本演算で組んだ LSTM の 1 ステップ (ゲート i, f, g, o) を予測モードで。")),
     Page("gru-cell.html", "One GRU step as PyTorch's GRUCell defines it, from primitive ops, "
-         "with the names r, z, n and h of the coursework's GRU exercise."),
+         "with the names r, z, n and h of the coursework's GRU exercise.",
+         shows_ja=("PyTorch の GRUCell の定義どおりの GRU の 1 ステップを基本演算で。"
+                   "課題の GRU 演習と同じ名前 r, z, n, h を使います。")),
     Page("lstm-decoder-step.html", "Step 0 of the decoder of a tiny LSTM translator with "
          "attention (one epoch on the reversal task), its encoder and decoder LSTM folded.",
-         ("seq2seq", "explore", "RUN"), run="lstm"),
+         ("seq2seq", "explore", "RUN"), run="lstm",
+         shows_ja=("アテンション付きの小さな LSTM 翻訳モデル (反転タスクで 1 エポック学習)"
+                   " のデコーダのステップ 0。エンコーダとデコーダの LSTM は折りたたんであり"
+                   "ます。")),
     Page("self-attention.html", "Causal self-attention with 2 heads and its residual, y = x + "
          "MultiHeadAttention(x), in predict mode: each head's softmax and scale, a masked score, "
          "the residual's input.",
-         ("attention", "explore", "--self", "--heads", "2", "--causal", "--predict")),
+         ("attention", "explore", "--self", "--heads", "2", "--causal", "--predict"),
+         shows_ja=("ヘッド 2 つの因果マスク付きセルフアテンションと残差接続 y = x + MultiH"
+                   "eadAttention(x) を予測モードで。各ヘッドのソフトマックスとスケール、"
+                   "マスクされたスコア、残差接続の入力を問います。")),
     Page("encoder-block.html", "A whole pre-norm encoder block (layer norm, self-attention, "
          "residual, feed-forward, residual), causal, 2 heads, in predict mode.",
-         ("attention", "explore", "--block", "--heads", "2", "--causal", "--predict")),
+         ("attention", "explore", "--block", "--heads", "2", "--causal", "--predict"),
+         shows_ja=("Pre-LN (pre-norm) のエンコーダブロック全体 (層正規化、セルフアテンショ"
+                   "ン、残差接続、フィードフォワードネットワーク、残差接続)。因果マスク付き"
+                   "、ヘッド 2 つ、予測モード。")),
     Page("transformer-decoder-step.html", "Step 0 of the decoder of a tiny Transformer "
          "translator (two epochs on the sort task: it sorts most held-out strings), in predict "
          "mode: the heads and the plumbing folded until you open them.",
          ("seq2seq", "explore", "RUN", "--predict"),
-         run="transformer"),
+         run="transformer",
+         shows_ja=("小さな Transformer 翻訳モデル (ソートタスクで 2 エポック学習: 評価用の"
+                   "文字列の大半を正しくソートします) のデコーダのステップ 0 を予測モードで"
+                   "。ヘッドと配線は開くまで折りたたんであります。")),
 )
 
 # The tiny runs, trained by `python -m seq2seq train` with these options (seeded): the LSTM in a
@@ -117,9 +145,9 @@ def gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh):
     return h_new, r, z, n
 
 
-def gru_page(input_size=2, hidden_size=2, seed=0):
+def gru_page(input_size=2, hidden_size=2, seed=0, lang="en"):
     """The explorer of one GRU step on seeded float32 inputs and weights (uniform in
-    +-1/sqrt(H), as PyTorch starts them); the root is sum(h')."""
+    +-1/sqrt(H), as PyTorch starts them); the root is sum(h'). `lang`: the page's language."""
     from minigrad import Tensor, scope
     from minigrad.viz import explore
 
@@ -136,7 +164,9 @@ def gru_page(input_size=2, hidden_size=2, seed=0):
         h_new, r, z, n = gru_cell(*leaves.values())
     loss = h_new.sum()
     names = {**leaves, "r": r, "z": z, "n": n, "h'": h_new, "sum(h')": loss}
-    return explore(loss, names=names, title="One GRU step (primitive ops): backward of sum(h')")
+    title = {"en": "One GRU step (primitive ops): backward of sum(h')",
+             "ja": "GRU の 1 ステップ (基本演算): sum(h') の逆伝播"}[lang]
+    return explore(loss, names=names, title=title, lang=lang)
 
 
 def commands():
@@ -158,33 +188,39 @@ def call(main, argv):
 
 
 def build(out=OUT, pages=PAGES, log=print):
-    """Write `pages` into the folder `out` (made if missing), and the index README.md when
-    every page is built. Returns the paths written."""
+    """Write `pages` into the folder `out` (made if missing), in English, and in Japanese into
+    out/ja/; and the indexes README.md and README.ja.md when every page is built. Returns the
+    paths written."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    mains, written = commands(), []
+    mains, written = commands(), {lang: [] for lang in LANGS}
     with tempfile.TemporaryDirectory() as runs:
         trained = {}
         for page in pages:
-            path = out / page.name
-            if not page.command:
-                gru_page().save(path, overwrite=True)
-            else:
-                argv = list(page.command[1:])
-                if page.run:
-                    if page.run not in trained:
-                        trained[page.run] = Path(runs) / page.run
-                        call(mains["seq2seq"], ["train", *RUNS[page.run], "--no-progress",
-                                                "--out", str(trained[page.run])])
-                    argv = [str(trained[page.run]) if a == "RUN" else a for a in argv]
-                call(mains[page.command[0]], [*argv, "--out", str(path), "--overwrite"])
-            log(f"wrote {page.name} ({path.stat().st_size / 1000:.0f} KB)")
-            written.append(path)
+            for lang, (folder, _) in LANGS.items():
+                path = out / folder / page.name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                if not page.command:
+                    gru_page(lang=lang).save(path, overwrite=True)
+                else:
+                    argv = list(page.command[1:]) + ["--lang", lang]
+                    if page.run:
+                        if page.run not in trained:
+                            trained[page.run] = Path(runs) / page.run
+                            call(mains["seq2seq"], ["train", *RUNS[page.run], "--no-progress",
+                                                    "--out", str(trained[page.run])])
+                        argv = [str(trained[page.run]) if a == "RUN" else a for a in argv]
+                    call(mains[page.command[0]], [*argv, "--out", str(path), "--overwrite"])
+                log(f"wrote {path.relative_to(out)} ({path.stat().st_size / 1000:.0f} KB)")
+                written[lang].append(path)
+    paths = [path for lang in LANGS for path in written[lang]]
     if tuple(pages) == PAGES:
-        index = out / "README.md"
-        index.write_text(index_text([page_data(path) for path in written]), encoding="utf-8")
-        written.append(index)
-    return written
+        for lang, (_, name) in LANGS.items():
+            index = out / name
+            made = index_text if lang == "en" else index_text_ja
+            index.write_text(made([page_data(path) for path in written[lang]]),
+                             encoding="utf-8")
+            paths.append(index)
+    return paths
 
 
 def page_data(path):
@@ -203,12 +239,34 @@ def index_text(data):
     for run, options in RUNS.items():
         lines.append(f"- {run}: `python -m seq2seq train {' '.join(options)}`")
     lines += ["", "What each page is and how to read it: [exploring backprop in the browser]"
-              "(../exploring-backprop.md).", ""]
+              "(../exploring-backprop.md). The same pages in Japanese: "
+              "[README.ja.md](README.ja.md) (`--lang ja`).", ""]
     for page, made in zip(PAGES, data):
         asks = f", {len(made['questions'])} questions" if made["questions"] else ""
         lines += [f"## [{page.name}]({page.name})", "", f"{page.shows} ({len(made['steps'])} "
                   f"backward steps{asks}.)", "",
                   f"    {page.command_line()}", ""]
+    return "\n".join(lines)
+
+
+def index_text_ja(data):
+    """docs/pages/README.ja.md: the Japanese pages (docs/pages/ja/), as index_text lists the
+    English ones."""
+    lines = ["# エクスプローラのギャラリー (日本語)", "",
+             "逆伝播エクスプローラのページです。ブラウザでオフラインのまま開けます。"
+             "ダウンロードしてディスクから開いてください。", "各ページは下に示すコマンド "
+             "(`--out PAGE --overwrite` を付けたもの) で作られ、`make pages` "
+             "(`docs/pages.py`) がすべて作り直します。", "RUN は `make pages` "
+             "が最初に数秒で学習する小さな実行です:", ""]
+    for run, options in RUNS.items():
+        lines.append(f"- {run}: `python -m seq2seq train {' '.join(options)}`")
+    lines += ["", "各ページの内容と読み方 (英語): [exploring backprop in the browser]"
+              "(../exploring-backprop.md)。English: [README.md](README.md)。", ""]
+    for page, made in zip(PAGES, data):
+        asks = f"、問題 {len(made['questions'])} 問" if made["questions"] else ""
+        lines += [f"## [{page.name}](ja/{page.name})", "", f"{page.shows_ja} (逆伝播 "
+                  f"{len(made['steps'])} ステップ{asks}。)", "",
+                  f"    {page.command_line('ja')}", ""]
     return "\n".join(lines)
 
 

@@ -51,7 +51,7 @@ def explore_decoder_step(translator, sentence, step=0, collapse=None,
     names.update(run["names"])
     time_steps = {name for op in walk([run["loss"]]).ops for name in op.scope
                   if name.startswith("time step ")}
-    title = step_title(translator.model, sentence, step, run["word"])
+    title = step_title(translator.model, sentence, step, run["word"], lang)
     at = None
     if predict and is_transformer(translator.model):
         if chosen is None:                      # the first head of each attention unfolded
