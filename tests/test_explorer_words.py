@@ -72,3 +72,16 @@ def test_explore_takes_the_japanese_table_and_refuses_another_language():
     with pytest.raises(ValueError, match=r"^explore: lang must be one of 'en', 'ja', not 'fr'$"):
         explore((x * x).sum(), lang="fr")
     assert LANGUAGES == ("en", "ja")
+
+
+def test_a_masks_true_count_in_an_op_title_is_said_in_japanese():
+    from minigrad.ops.elementwise import where
+
+    x = Tensor(np.ones((2, 3)), requires_grad=True)
+    cases = [(np.ones((2, 3), bool), "all True", "すべて True"),
+             (np.eye(2, 3, dtype=bool), "2 of 6 True", "6 個中 2 個が True")]
+    for cond, english, japanese in cases:
+        root = where(cond, x, Tensor(np.zeros((2, 3)))).sum()
+        assert english in explore(root).data["ops"][0]["title"]
+        title = explore(root, lang="ja").data["ops"][0]["title"]
+        assert japanese in title and english not in title

@@ -112,7 +112,7 @@ class Graph:
         for name, array in saved_arrays(op, with_settings=False):
             same = [k for k, x in enumerate(op.inputs) if x.data is array]
             saved.append([name, labels.shape_text(array.shape), same[0] if same else None])
-        return {"type": type(op).__name__, "title": labels.op_title(op),
+        return {"type": type(op).__name__, "title": op_title(op, self.text),
                 "rule": rule(op, self.text),
                 "inputs": [self.tensor_index[id(x)] for x in op.inputs],
                 "output": self.outputs[id(op)],
@@ -149,6 +149,20 @@ class Graph:
             records.append({"op": self.op_index[id(op)], "output": i,
                             "grad_y": self.arrays.add(grad_t), "grads": grads, "totals": sums})
         return records
+
+
+# How minigrad/viz/labels.py says how many entries of a boolean setting (a mask) are True.
+TRUE_COUNT = re.compile(r"\ball True\b|\b(?P<kept>\d+) of (?P<size>\d+) True\b")
+
+
+def op_title(op, text):
+    """The op's class and settings (`labels.op_title`: "Where(cond=array(1, 4), all True)"),
+    with the count of a mask's True entries in the words `text` of the page's language."""
+    title = labels.op_title(op)
+    if text is words("en"):
+        return title
+    return TRUE_COUNT.sub(lambda m: say(text, "title.true_count", **m.groupdict())
+                          if m.group("kept") else say(text, "title.all_true"), title)
 
 
 # A worked shape example of a docstring ("x: (2, 3, 4), axis=1  ->  y: (2, 4)"): numbers of

@@ -12,6 +12,7 @@ A `{name}` in a text is filled in where it is used, by Python (`say`) or the pag
     mistake_name.*  the same in a few words, for the line of mistakes a question cannot catch
     not_caught.*    why a question cannot catch a mistake (judging.py)
     lines.*         an array summarised in a box (mean, std, min, max; a norm)
+    title.*         in an op's title, how many entries of a mask are True
 
 The rules shown for each op are the ops' own docstrings in English (data.py, `rule`); another
 language gives them under rule.OpName.
@@ -195,6 +196,9 @@ TEXT = {
     "lines.no_finite": "no finite values",
     "lines.empty": "(empty)",
     "lines.values": "{dtype} values",
+    # ---- an op's title: how many entries of a mask are True (data.py, op_title) ----
+    "title.all_true": "all True",
+    "title.true_count": "{kept} of {size} True",
     # ---- the known mistakes (mistakes.py, judging.py) ----
     "mistake.missed_sum": "that is one term alone: {name} is {used}, and its gradient is the "
                           "sum of what each use sends back",

@@ -183,6 +183,9 @@ TEXT = {
     "lines.no_finite": "有限の値なし",
     "lines.empty": "(空)",
     "lines.values": "{dtype} の値",
+    # ---- an op's title: how many entries of a mask are True (data.py, op_title) ----
+    "title.all_true": "すべて True",
+    "title.true_count": "{size} 個中 {kept} 個が True",
     # ---- the known mistakes (mistakes.py, judging.py) ----
     "mistake.missed_sum": "それは 1 つの項だけです。{name} は{used}ので、勾配は各使用箇所から"
                           "戻る値の和です",
