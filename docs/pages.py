@@ -52,11 +52,16 @@ class Page:
         return bool(self.run)
 
     def command_line(self, lang="en"):
-        option = "" if lang == "en" else f" --lang {lang}"
+        """The command that makes the page, as its index (README.md, README.ja.md) says it."""
+        if lang == "ja":
+            if not self.command:
+                return ("python docs/pages.py   (関数 gru_page、lang='ja': GRU を作るコマンドは"
+                        "ありません)")
+            line = "python -m " + " ".join(self.command) + " --lang ja"
+            return f"{line}   (RUN: {self.run} の実行)" if self.run else line
         if not self.command:
-            return ("python docs/pages.py   (its function gru_page" + (f", lang={lang!r}"
-                    if option else "") + ": no command makes a GRU)")
-        line = "python -m " + " ".join(self.command) + option
+            return "python docs/pages.py   (its function gru_page: no command makes a GRU)"
+        line = "python -m " + " ".join(self.command)
         return f"{line}   (RUN: the {self.run} run)" if self.run else line
 
 

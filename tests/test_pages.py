@@ -94,32 +94,56 @@ def fresh(tmp_path_factory):
     return folder
 
 
-@pytest.mark.parametrize("page", pages.PAGES, ids=lambda page: page.name)
-def test_the_committed_page_is_what_make_pages_makes_now(page, fresh):
-    committed = pages.OUT / page.name
-    assert committed.is_file(), f"docs/pages/{page.name} is missing: run `make pages`"
-    why = differences(committed.read_text(encoding="utf-8"),
-                      (fresh / page.name).read_text(encoding="utf-8"),
+# Every page of the gallery: its language, and its path under docs/pages/ (docs/pages/ja/ for
+# the Japanese pages).
+EVERY_PAGE = [(lang, page, f"{pages.LANGS[lang][0]}/{page.name}".lstrip("/"))
+              for lang in pages.LANGS for page in pages.PAGES]
+INDEXES = [name for _, name in pages.LANGS.values()]
+
+
+@pytest.mark.parametrize("lang, page, name", EVERY_PAGE, ids=[name for *_, name in EVERY_PAGE])
+def test_the_committed_page_is_what_make_pages_makes_now(lang, page, name, fresh):
+    committed = pages.OUT / name
+    assert committed.is_file(), f"docs/pages/{name} is missing: run `make pages`"
+    text = committed.read_text(encoding="utf-8")
+    assert f'<html lang="{lang}">' in text
+    why = differences(text, (fresh / name).read_text(encoding="utf-8"),
                       TRAINED if page.trained else UNTRAINED)
-    assert why is None, f"docs/pages/{page.name}: {why}; run `make pages` to make it again"
+    assert why is None, f"docs/pages/{name}: {why}; run `make pages` to make it again"
 
 
-def test_the_gallery_holds_its_pages_and_its_index_and_nothing_else(fresh):
-    index = (pages.OUT / "README.md").read_text(encoding="utf-8")
-    assert index == (fresh / "README.md").read_text(encoding="utf-8"), (
-        "docs/pages/README.md is not the index docs/pages.py writes: run `make pages`")
-    for page in pages.PAGES:
-        assert f"]({page.name})" in index and page.command_line() in index
+def test_the_gallery_holds_its_pages_and_its_indexes_and_nothing_else(fresh):
+    for lang, (folder, name) in pages.LANGS.items():
+        index = (pages.OUT / name).read_text(encoding="utf-8")
+        assert index == (fresh / name).read_text(encoding="utf-8"), (
+            f"docs/pages/{name} is not the index docs/pages.py writes: run `make pages`")
+        for page in pages.PAGES:
+            link = f"{folder}/{page.name}".lstrip("/")
+            assert f"]({link})" in index and page.command_line(lang) in index
+        others = [other for other in INDEXES if other != name]
+        assert all(f"]({other})" in index for other in others), f"{name} links no {others}"
     held = sorted(p.name for p in pages.OUT.iterdir())
-    assert held == sorted([p.name for p in pages.PAGES] + ["README.md"]), (
-        f"docs/pages/ holds {held}: only the pages of docs/pages.py and README.md belong there")
+    assert held == sorted([p.name for p in pages.PAGES] + INDEXES + ["ja"]), (
+        f"docs/pages/ holds {held}: only the pages of docs/pages.py, ja/ and the indexes belong "
+        "there")
+    held = sorted(p.name for p in (pages.OUT / "ja").iterdir())
+    assert held == sorted(p.name for p in pages.PAGES), (
+        f"docs/pages/ja/ holds {held}: only the Japanese pages of docs/pages.py belong there")
+
+
+def test_the_japanese_index_says_what_each_page_shows_in_japanese(fresh):
+    index = (pages.OUT / "README.ja.md").read_text(encoding="utf-8")
+    for page in pages.PAGES:
+        assert page.shows_ja and page.shows_ja in index and page.command_line("ja") in index
+        assert not page.command or "--lang ja" in page.command_line("ja")
+    assert "(逆伝播 " in index and "The explorer's gallery" not in index
 
 
 def test_the_same_code_makes_the_same_bytes(fresh, tmp_path):
     """No time, no random id, no path in a page: a second build on this machine, trained runs
-    and all, is the first, byte for byte (and so is the index)."""
+    and all, is the first, byte for byte (and so are the indexes)."""
     pages.build(tmp_path, log=lambda *args: None)
-    for name in [page.name for page in pages.PAGES] + ["README.md"]:
+    for name in [name for *_, name in EVERY_PAGE] + INDEXES:
         assert (tmp_path / name).read_bytes() == (fresh / name).read_bytes(), name
 
 
