@@ -12,12 +12,14 @@ question   one question: the element asked, its answer, the mistakes it tells ap
 mistakes   the known mistakes a wrong answer may match
 masked     the question at a mask (Where): an element it leaves out, whose gradient is 0
 shown      the numbers as the page shows them (rounded), and an answer worked from them
+words/     every text a learner reads, one table per language: en.py, ja.py (explore's lang=)
 explorer.js, script/*.js, layout.js, explorer.css    the page's script (explorer.js lists its
            parts), its graph layout and its style
 
     python -m attention explore --out step.html
     python -m minigrad.viz explore lstm-cell --out cell.html
     python -m seq2seq explore RUN --out step.html
+    python -m attention explore --predict --lang ja --out step.html     # in Japanese
 """
 
 from minigrad.viz.explorer.page import Explorer, explore
