@@ -19,11 +19,11 @@ def with_every_number(monkeypatch, make):
     at its element: {(step, index): [(kind, number), ...]}."""
     seen = {}
 
-    def recording(candidates, index, answer, tolerance):
+    def recording(candidates, index, answer, tolerance, text=None):
         key = (tuple(int(i) for i in index), float(answer), float(tolerance))
         seen[key] = [(kind, value) for kind, value, _ in
                      judging.numbers(candidates, index, tolerance)]
-        return judging.matching(candidates, index, answer, tolerance)
+        return judging.matching(candidates, index, answer, tolerance, text)
 
     monkeypatch.setattr(question, "matching", recording)
     monkeypatch.setattr(masked, "matching", recording)
