@@ -56,6 +56,7 @@ import numpy as np
 
 from minigrad import npz_reader
 from minigrad.files import atomic_write, no_directory
+from minigrad.messages import message
 from minigrad.npz_reader import Declared, NpzRefused, open_regular, read_header, read_member, size
 from minigrad.tensor import Tensor
 
@@ -177,8 +178,8 @@ def load(path, check=None):
     with file:
         head = file.read(4)
         if head != _ZIP_MAGIC:
-            what = "a pickle" if head[:1] == b"\x80" else "not an .npz archive"
-            raise CheckpointError(f"{path!r} is not a minigrad checkpoint ({what}; refused)")
+            what = message("files.pickle" if head[:1] == b"\x80" else "files.not_npz")
+            raise CheckpointError(message("files.not_checkpoint", path=path, why=what))
         file.seek(0)
         try:
             with zipfile.ZipFile(file) as archive:

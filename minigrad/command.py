@@ -12,12 +12,15 @@ MINIGRAD_DEBUG=1 lets the exception through, traceback and all, for a bug report
 """
 
 import argparse
+import errno
 import importlib.util
 import os
 import re
 import sys
 import traceback
 
+from minigrad import language
+from minigrad.messages import message
 from minigrad.settings import SettingError
 
 # Errors whose message says it all; any other type is named in front of its message.
@@ -60,8 +63,39 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", DefaultsFormatter)
         super().__init__(*args, **kwargs)
 
-    def error(self, message):
-        self.exit(2, f"error: {' '.join(message.split())} (see {self.prog} --help)\n")
+    def parse_known_args(self, args=None, namespace=None):
+        """argparse's parse_known_args, with the language of the messages taken first from
+        `--lang` (minigrad.language.given_in), so that argparse's own errors already speak it."""
+        given = language.given_in(sys.argv[1:] if args is None else args)
+        if given is not None:
+            language.choose(given)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, text):
+        self.exit(2, message("command.usage", message=usage_error(" ".join(text.split())),
+                             prog=self.prog) + "\n")
+
+
+# argparse's messages (Python's own, in English), matched to say them in the chosen language
+USAGE_ERRORS = (
+    ("argparse.invalid_choice", r"argument (?P<argument>[^:]+): invalid choice: (?P<value>.*) "
+                                r"\(choose from (?P<choices>.*)\)"),
+    ("argparse.invalid_value",
+     r"argument (?P<argument>[^:]+): invalid (?P<kind>\S+) value: (?P<value>.*)"),
+    ("argparse.required", r"the following arguments are required: (?P<names>.*)"),
+    ("argparse.unrecognized", r"unrecognized arguments: (?P<names>.*)"),
+    ("argparse.one_argument", r"argument (?P<argument>[^:]+): expected one argument"),
+)
+
+
+def usage_error(text):
+    """argparse's error `text` in the language of the messages, when it is one of the usual
+    ones (USAGE_ERRORS); any other is left as argparse wrote it."""
+    for key, pattern in USAGE_ERRORS:
+        found = re.fullmatch(pattern, text)
+        if found:
+            return message(key, **found.groupdict())
+    return text
 
 
 def add_debug_option(parser, subparsers=None):
@@ -94,22 +128,22 @@ def run(command, debug=False, memory_hint=None):
     except KeyboardInterrupt:
         if debug:
             raise
-        print("interrupted", file=sys.stderr)
+        print(message("command.interrupted"), file=sys.stderr)
         return 130
     except SystemExit as error:     # no command of ours calls sys.exit: code it ran did (a
         if debug:                   # --rnn layer file), and exit status 0 would read as a pass
             raise
-        print(f"error: {exit_site(error)} called {exit_call(error)}: the command did not finish",
+        print(message("command.exit_called", site=exit_site(error), call=exit_call(error)),
               file=sys.stderr)
         return 1
     except Exception as error:                  # MemoryError and RecursionError included
         if debug:
             raise
-        message = one_line(error)
+        line = one_line(error)
         if too_big(error) and memory_hint is not None:
             hint = memory_hint()
-            message += f" ({hint})" if hint else ""
-        print(f"error: {message}", file=sys.stderr)
+            line += f" ({hint})" if hint else ""
+        print(message("command.error", message=line), file=sys.stderr)
         return 1
     return 0 if status is None else status
 
@@ -155,9 +189,7 @@ def missing_dependency(error):
     name = getattr(error, "name", None) or ""
     if not isinstance(error, ModuleNotFoundError) or name.split(".")[0] not in DEPENDENCIES:
         return None
-    return (f"{sys.executable} has no module {name!r}, which the project needs: run the "
-            "command in the project's environment (`. .venv/bin/activate` after `make`, or "
-            ".venv/bin/python -m ...), or install the project into this one")
+    return message("command.no_dependency", python=sys.executable, name=name)
 
 
 def too_big(error):
@@ -177,14 +209,31 @@ def one_line(error):
     if isinstance(error, SettingError):
         text = error.as_option()
     elif isinstance(error, KeyError) and len(error.args) == 1 and " " not in str(error.args[0]):
-        text = f"missing key {error.args[0]!r}"     # str(KeyError) is only the key, quoted
+        text = message("command.missing_key", key=repr(error.args[0]))  # str() is the key alone
+    elif os_error(error):
+        text = os_error(error)
     else:
         text = str(error)
     text = re.sub(r" *[^\S ]\s*", " ", text).strip()     # any run holding a break or a tab
     if isinstance(error, MemoryError):
-        return "out of memory" + (f": {text}" if text else "")
+        return message("command.out_of_memory") + (f": {text}" if text else "")
     if isinstance(error, RecursionError):
-        return f"too deep a recursion ({text})"
+        return message("command.recursion", text=text)
     if not isinstance(error, PLAIN) or not text:
         return f"{type(error).__name__}: {text}" if text else type(error).__name__
     return text
+
+
+OS_ERRORS = {errno.ENOENT: "command.no_such_file", errno.EACCES: "command.permission",
+             errno.EISDIR: "command.is_a_directory"}
+
+
+def os_error(error):
+    """The line for an OSError as the system raised it ("[Errno 2] No such file or directory:
+    'x'"), in the language of the messages, or None for any other error (one whose message the
+    project wrote, which says more)."""
+    if not isinstance(error, OSError) or error.errno not in OS_ERRORS or error.filename is None:
+        return None
+    if str(error) != f"[Errno {error.errno}] {error.strerror}: {error.filename!r}":
+        return None
+    return message(OS_ERRORS[error.errno], path=os.fspath(error.filename))

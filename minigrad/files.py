@@ -24,6 +24,8 @@ import secrets
 import shlex
 import stat
 
+from minigrad.messages import message
+
 TEMPORARY = re.compile(r"^\..+\.[0-9a-f]{8}\.tmp$")        # .NAME.XXXXXXXX.tmp
 
 
@@ -95,7 +97,7 @@ def refuse_existing(path, overwrite=False, option="--overwrite"):
 def exists_message(path, option="--overwrite"):
     """The one line every refusal to replace a file says: "runs/x.svg exists; pass --overwrite
     to replace it" (`option="overwrite=True"` for a function's caller)."""
-    return f"{os.fspath(path)} exists; pass {option} to replace it"
+    return message("files.exists", path=os.fspath(path), option=option)
 
 
 def stale_temporaries(folder):

@@ -18,6 +18,8 @@ the setting's name, so a command line can show it as its option: `error.as_optio
 import math
 import numbers
 
+from minigrad.messages import message
+
 
 class SettingError(ValueError):
     """A setting out of its range. `name` is the setting as the API spells it (`hidden_size`),
@@ -50,21 +52,24 @@ def check_number(name, value, *, low=None, high=None, low_open=False, high_open=
     why                  the reason for the bounds, added to the message of a value outside them
     why_high             the reason for the upper bound, added only to a value above it
     """
-    kind = "an integer" if integer else "a finite number"
-    wanted = f"{kind} {_range(low, high, low_open, high_open)}".rstrip()
+    kind = message("setting.integer" if integer else "setting.number")
+    bounds = _range(low, high, low_open, high_open)
+    wanted = message("setting.wanted", kind=kind, range=bounds) if bounds else kind
     expected_type = numbers.Integral if integer else numbers.Real
     if isinstance(value, bool) or not isinstance(value, expected_type):
-        raise SettingTypeError(name, f"must be {wanted}, got {value!r} "
-                               f"({type(value).__name__})", where)
+        raise SettingTypeError(name, message("setting.wrong_type", wanted=wanted, value=repr(value),
+                                             type=type(value).__name__), where)
     if not integer and not _finite(value):
         shown = f"an int of {value.bit_length()} bits" if isinstance(value, int) else value
-        raise SettingError(name, f"must be {wanted}, got {shown}", where)
+        raise SettingError(name, message("setting.out_of_range", wanted=wanted, value=shown,
+                                         reason=""), where)
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
     if too_low or too_high:
         reason = why or (why_high if too_high else None)
         reason = f" ({reason})" if reason else ""
-        raise SettingError(name, f"must be {wanted}, got {value}{reason}", where)
+        raise SettingError(name, message("setting.out_of_range", wanted=wanted, value=value,
+                                         reason=reason), where)
     return value
 
 

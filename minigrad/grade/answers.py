@@ -39,6 +39,7 @@ from contextlib import contextmanager
 from sys import getprofile, setprofile
 
 from minigrad.grade.threads import in_other_threads
+from minigrad.messages import message
 
 
 class BuiltinAnswer:
@@ -180,8 +181,6 @@ def watching(answers):
 def refusal(exercise, ran, importing=False):
     """The failure message for a solution in which the answers named in `ran` ran (while its
     file was imported, when `importing`: a table of the answer's outputs built then)."""
-    who = "your file, as it is imported," if importing else f"your {exercise.defines}"
-    return (f"{exercise.name}: {who} runs {ran[0]}, an answer to this "
-            f"exercise (the reference, or the project's own version of it), so it would pass "
-            f"whatever you wrote. Write it yourself: reading the answer is allowed, running it "
-            f"is not.")
+    who = (message("refusal.importing") if importing
+           else message("refusal.yours", defines=exercise.defines))
+    return message("refusal.answer", name=exercise.name, who=who, answer=ran[0])

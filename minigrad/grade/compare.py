@@ -8,6 +8,7 @@ import numpy as np
 
 from minigrad.grade import diagnose
 from minigrad.grade.solution import SolutionFailed
+from minigrad.messages import message
 from minigrad.tensor import Tensor
 
 
@@ -17,7 +18,8 @@ def describe(case, number, total):
     for name, value in case.settings.items():
         array = isinstance(value, np.ndarray)
         parts.append(f"{name} {np.shape(value)}" if array else f"{name}={value!r}")
-    return f'case {number} of {total}, "{case.label}" ({", ".join(parts)})'
+    return message("grade.case", number=number, total=total, label=case.label,
+                   parts=", ".join(parts))
 
 
 def compare_arrays(what, got, expected, where, atol=1e-8, rtol=1e-6):
@@ -26,21 +28,20 @@ def compare_arrays(what, got, expected, where, atol=1e-8, rtol=1e-6):
     got = np.asarray(got)
     expected = np.asarray(expected)
     if got.shape != expected.shape:
-        raise SolutionFailed(f"{what} has shape {got.shape}, expected {expected.shape}, "
-                             f"for {where}")
+        raise SolutionFailed(message("grade.wrong_shape", what=what, got=got.shape,
+                                     expected=expected.shape, where=where))
     got64, expected64 = got.astype(np.float64), expected.astype(np.float64)
     if not np.all(np.isfinite(got64)) and np.all(np.isfinite(expected64)):
         k = tuple(int(i) for i in np.argwhere(~np.isfinite(got64))[0])
-        raise SolutionFailed(f"{what} is wrong for {where}: element {k} is {got64[k]}, expected "
-                             f"{expected64[k]:.6g} (an overflow? a division by zero?)")
+        raise SolutionFailed(message("grade.not_finite", what=what, where=where, element=k,
+                                     value=got64[k], expected=f"{expected64[k]:.6g}"))
     found = difference(got64, expected64, atol, rtol)
     if found is not None:
         k, yours, wanted, wrong, total = found
-        raise SolutionFailed(f"{what} is wrong for {where}:\n"
-                             f"  element {k}: yours {yours:.6g}, expected {wanted:.6g} "
-                             f"(off by {abs(yours - wanted):.3g})\n"
-                             f"  {wrong} of {total} elements are off by more than "
-                             f"atol={atol} + rtol={rtol} * |expected|")
+        raise SolutionFailed(message("grade.wrong_values", what=what, where=where, element=k,
+                                     yours=f"{yours:.6g}", expected=f"{wanted:.6g}",
+                                     off=f"{abs(yours - wanted):.3g}", wrong=wrong, total=total,
+                                     atol=atol, rtol=rtol))
 
 
 def difference(got, expected, atol=1e-8, rtol=1e-6):
@@ -64,12 +65,13 @@ def as_outputs(result, exercise, names, where):
     results = result if isinstance(result, (tuple, list)) else (result,)
     if len(results) != len(names):
         want = f"{len(names)} ({', '.join(names)})"
-        raise SolutionFailed(f"{exercise.name}: your {exercise.defines} returned {len(results)} "
-                             f"value(s) for {where}; expected {want}")
+        raise SolutionFailed(message("grade.returned_count", name=exercise.name,
+                                     defines=exercise.defines, count=len(results), where=where,
+                                     wanted=want))
     for name, value in zip(names, results):
         if not isinstance(value, Tensor):
-            raise SolutionFailed(f"{exercise.name}: the output {name} is a {type(value).__name__}, "
-                                 f"not a minigrad Tensor, for {where}")
+            raise SolutionFailed(message("grade.not_tensor", name=exercise.name, output=name,
+                                         type=type(value).__name__, where=where))
     return tuple(results)
 
 
@@ -80,7 +82,7 @@ def compare_gradients(exercise, where, names, got, wanted, atol, rtol, facts, pa
     place, the lines `named` that name a known mistake (the grader's own diagnosis)."""
     for x, grad, want_grad in zip(names, got, wanted):
         try:
-            compare_arrays(f"{exercise.name}: the gradient with respect to {x}",
+            compare_arrays(message("grade.gradient", name=exercise.name, input=x),
                            np.zeros_like(want_grad) if grad is None else grad,
                            want_grad, where, atol, rtol)
         except SolutionFailed as failure:

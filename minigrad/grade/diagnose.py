@@ -28,6 +28,7 @@ import numpy as np
 
 from minigrad.grade.student_code import Copy, StudentLines, keeping_locals
 from minigrad.graph import walk
+from minigrad.messages import message
 
 __all__ = ["StudentLines", "keeping_locals", "after_wrong_output", "cut_report", "suspects",
            "wrong_gradient_hint"]
@@ -53,36 +54,36 @@ def after_wrong_output(output_line, intermediates, mine, reference, compare):
     listed = _listing(names)
     found = [(name, what) for name, what in intermediates if name in mine and name in reference]
     if not found:
-        return [f"(name your intermediate results {_listing(names, 'and')} as in the formulas, "
-                f"and the grader says which one differs first)"]
+        return [message("diagnose.name_them", names=_listing(names, "and"))]
     for name, what in found:
         (got, line), want = mine[name], reference[name]
         if got.shape != want.shape:
-            text = [f"{what} is the first of {listed} that differs: yours has shape {got.shape}, "
-                    f"the reference's {want.shape}"]
+            text = [message("diagnose.first_shape", what=what, names=listed, got=got.shape,
+                            expected=want.shape)]
         else:
             difference = compare(got, want)
             if difference is None:
                 continue
             element, yours, expected, wrong, total = difference
-            text = [f"{what} is the first of {listed} that differs: element {element}, yours "
-                    f"{yours:.6g}, expected {expected:.6g} (off by {abs(yours - expected):.3g}); "
-                    f"{wrong} of {total} elements are off"]
-        return text + [f"check its line, {line}" if line else f"check the line that makes {name}"]
+            text = [message("diagnose.first_values", what=what, names=listed, element=element,
+                            yours=f"{yours:.6g}", expected=f"{expected:.6g}",
+                            off=f"{abs(yours - expected):.3g}", wrong=wrong, total=total)]
+        return text + [message("diagnose.check_line", line=line) if line
+                       else message("diagnose.check_maker", name=name)]
     agree = _listing([name for name, _ in found], "and")
     missing = [name for name in names if name not in dict(found)]
-    text = [f"{agree} agree with the reference: the mistake is in what comes after "
-            f"{'it' if len(found) == 1 else 'them'}"]
+    text = [message("diagnose.agree_one" if len(found) == 1 else "diagnose.agree_many",
+                    names=agree)]
     if output_line:
-        text[0] += f", {output_line}"
+        text[0] += message("diagnose.output_line", line=output_line)
     if missing:
-        text.append(f"({_listing(missing, 'and')} not found among your local variables, so not "
-                    f"compared)")
+        text.append(message("diagnose.not_found", names=_listing(missing, "and")))
     return text
 
 
 def _listing(names, word="or"):
     names = list(names)
+    word = message(f"diagnose.{word}")                   # 'and' or 'or'
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
@@ -104,12 +105,10 @@ def cut_report(names, got, wanted, suspected, parts, atol):
         starved = ((np.zeros_like(want) if grad is None else grad) == 0) & (np.abs(want) > atol)
         if not starved.any():
             continue
-        text = [f"no gradient reaches {_starved_part(name, starved, parts.get(name, ()))}",
-                f"the reference's gradient there is not 0, yours is "
-                f"{'missing (None)' if grad is None else '0'}. The outputs are right, so the "
-                f"graph is cut between {name} and the outputs: a value was taken out of the "
-                f"graph (Tensor(t.data), t.detach(), NumPy on .data) and the computation went "
-                f"on from the copy, through which no gradient flows back."]
+        text = [message("diagnose.no_gradient",
+                        part=_starved_part(name, starved, parts.get(name, ()))),
+                message("diagnose.cut", name=name,
+                        yours=message("diagnose.missing") if grad is None else "0")]
         return text + list(suspected)
     return None
 
@@ -120,11 +119,11 @@ def _starved_part(name, starved, blocks):
         size = starved.shape[0] // len(blocks)
         hit = [k for k in range(len(blocks)) if starved[k * size:(k + 1) * size].any()]
         if len(hit) < len(blocks):
-            return _listing([f"{blocks[k]} (rows {k * size} to {(k + 1) * size - 1} of {name})"
-                             for k in hit], "and")
+            return _listing([message("diagnose.rows", block=blocks[k], first=k * size,
+                                     last=(k + 1) * size - 1, name=name) for k in hit], "and")
     if starved.all():
         return name
-    return f"{int(starved.sum())} of {starved.size} elements of {name}"
+    return message("diagnose.elements", count=int(starved.sum()), size=starved.size, name=name)
 
 
 def suspects(outputs, inputs, lines):

@@ -12,6 +12,7 @@ from minigrad.autograd import Function
 from minigrad.grade import layer_norm_mistakes
 from minigrad.grade.expected import stored
 from minigrad.grade.grader import Case, SolutionFailed, function_exercise
+from minigrad.messages import Phrase, message
 from minigrad.nn.fused_layer_norm import FusedLayerNorm, fused_layer_norm
 from minigrad.nn.layer_norm import LayerNorm, layer_norm
 from minigrad.ops import softmax as softmaxes
@@ -93,14 +94,12 @@ def own_op(exercise):
         own = (function in facts.get("made_by_classes", [])
                and facts.get("made_by_file") == os.path.realpath(path))
         if not own:
-            made_by = facts.get("made_by") or "no op"
+            made_by = facts.get("made_by") or message("grade.no_op")
             elsewhere = facts.get("made_by_file")
             if function in facts.get("made_by_classes", []) and elsewhere:
-                made_by += f", defined in {elsewhere}, not in the file graded (move it there)"
-            raise SolutionFailed(f"{exercise}: the output should be made by your own op (a "
-                                 f"subclass of minigrad.Function with forward and backward, "
-                                 f"defined in your file), but it was made by {made_by}, for "
-                                 f"{where}")
+                made_by = message("grade.own_op_elsewhere", made_by=made_by, file=elsewhere)
+            raise SolutionFailed(message("grade.own_op", name=exercise, made_by=made_by,
+                                         where=where))
 
     return is_one_op
 
@@ -113,8 +112,8 @@ EXERCISES = {e.name: e for e in [
         "gru_cell", "a GRU cell from primitive ops", "gru_cell",
         "gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh) -> h_new",
         stored(EXPECTED, "gru_cell"), gru_cases, outputs=("h_new",),
-        intermediates=(("r", "the reset gate r"), ("z", "the update gate z"),
-                       ("n", "the candidate state n")),
+        intermediates=(("r", Phrase("gru.reset_gate")), ("z", Phrase("gru.update_gate")),
+                       ("n", Phrase("gru.candidate"))),
         parts={"weight_ih": ("W_ir", "W_iz", "W_in"), "weight_hh": ("W_hr", "W_hz", "W_hn"),
                "bias_ih": ("b_ir", "b_iz", "b_in"), "bias_hh": ("b_hr", "b_hz", "b_hn")},
         answers=TORCH_GRUS),

@@ -36,6 +36,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from minigrad import language
 from minigrad.command import (
     Parser,
     RawDescriptionDefaultsFormatter,
@@ -50,6 +51,8 @@ from minigrad.grade.compare import compare_arrays, compare_gradients, describe, 
 from minigrad.grade.process import run_child
 from minigrad.grade.requests import request, request_arrays
 from minigrad.grade.solution import SolutionFailed, call, load_solution, require, visible
+from minigrad.language import add_language_option
+from minigrad.messages import message
 
 __all__ = ["Case", "Exercise", "SolutionFailed", "call", "case_inputs", "compare_arrays",
            "function_exercise", "grade", "load_solution", "main", "require"]
@@ -118,12 +121,11 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
             try:
                 grade_case(exercise, results, case, wanted, number, len(all_cases), path)
             except SolutionFailed as failure:
-                raise SolutionFailed(f"{failure}\n  to get these inputs: from {package} import "
-                                     f"case_inputs; arrays, settings = "
-                                     f"case_inputs({name!r}, {number})") from None
-        return (f"{name}: {len(all_cases)} cases; the outputs ({', '.join(outputs)}) and the "
-                f"gradients with respect to {', '.join(case_names(all_cases))} agree with the "
-                f"reference, and your gradients with finite differences")
+                inputs = message("grade.to_get_inputs", package=package, name=name,
+                                 number=number)
+                raise SolutionFailed(f"{failure}\n  {inputs}") from None
+        return message("grade.function_passed", name=name, cases=len(all_cases),
+                       outputs=", ".join(outputs), inputs=", ".join(case_names(all_cases)))
 
     def grade_case(exercise, results, case, wanted, number, total, path):
         where = describe(case, number, total)
@@ -138,7 +140,8 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
                 for local, _ in intermediates if results.has(f"{prefix}kept/{local}")}
         for j, (out_name, got, want) in enumerate(zip(outputs, mine, wanted.outputs)):
             try:
-                compare_arrays(f"{name}: the output {out_name}", got, want, where, atol, rtol)
+                compare_arrays(message("grade.output", name=name, output=out_name), got, want,
+                           where, atol, rtol)
             except SolutionFailed as failure:
                 line = (facts["output_lines"] + [None] * len(outputs))[j]
                 more = (explain and explain(case, mine, kept, line)) or \
@@ -163,18 +166,18 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
         try:
             checked = facts.get("checked", [])
             if sorted(i for i, _ in checked) != list(range(len(case.arrays))):
-                raise SolutionFailed(f"{name}: your code gave back no gradient check of every "
-                                     f"input for {where}")
+                raise SolutionFailed(message("grade.no_gradient_check", name=name,
+                                             where=where))
             for i, input_name in checked:
                 disagreement(i, input_name,
                              results.array(f"{prefix}analytic/{i}", "gradient check", where),
                              results.array(f"{prefix}numeric/{i}", "gradient check", where))
         except GradcheckError as error:
-            raise SolutionFailed(f"{name}: your backward disagrees with finite differences for "
-                                 f"{where}: {error}") from None
+            raise SolutionFailed(message("grade.finite_differences", name=name, where=where,
+                                         error=error)) from None
         except (TypeError, ValueError):
-            raise SolutionFailed(f"{name}: your code gave back a gradient check the grader "
-                                 f"cannot read, for {where}") from None
+            raise SolutionFailed(message("grade.unreadable_check", name=name,
+                                         where=where)) from None
 
     return Exercise(name, title, defines, signature, run, cases, answers, tuple(outputs),
                     tuple(local for local, _ in intermediates))
@@ -200,14 +203,14 @@ def grade(exercises, name, path):
     raise SolutionFailed. The file runs in a process of its own (process.py); this one
     compares what it gives back and writes the verdict."""
     if name not in exercises:
-        raise SolutionFailed(f"no exercise {name!r}; the exercises are: {', '.join(exercises)}")
+        raise SolutionFailed(message("grade.no_exercise", name=name, names=", ".join(exercises)))
     path = Path(path)
     if path.is_dir():
-        raise SolutionFailed(f"{path} is a directory, not a .py file")
+        raise SolutionFailed(message("grade.directory", path=path))
     if not path.is_file():
-        raise SolutionFailed(f"no such file: {path}")
+        raise SolutionFailed(message("grade.no_file", path=path))
     exercise = exercises[name]
-    return f"passed: {exercise.run(path, exercise)}"
+    return message("grade.passed", report=exercise.run(path, exercise))
 
 
 def case_inputs(exercises, name, number):
@@ -231,7 +234,8 @@ def graded_elsewhere(name, path, prog):
     """"NAME is graded by python -m OTHER.grade NAME PATH" if another grader has it, else None."""
     for command, names in GRADERS.items():
         if command != prog and name in names:
-            return f"{name} is graded by {command} {name} {shlex.quote(path)}"
+            return message("grade.elsewhere", name=name, command=command,
+                           path=shlex.quote(path))
     return None
 
 
@@ -248,13 +252,15 @@ def main(exercises, prog, argv=None):
                                                    for e in exercises.values()))
     parser.add_argument("path", help="your file")
     add_debug_option(parser)
+    add_language_option(parser)
     args = parser.parse_args(argv)
+    language.apply(args)
     if args.exercise not in exercises:
         elsewhere = graded_elsewhere(args.exercise, args.path, prog)
         if elsewhere is not None:
-            parser.exit(2, f"error: {elsewhere}\n")
-        parser.error(f"argument exercise: invalid choice: {args.exercise!r} (choose from "
-                     f"{', '.join(exercises)})")
+            parser.exit(2, message("command.error", message=elsewhere) + "\n")
+        parser.error(message("grade.invalid_exercise", name=args.exercise,
+                             names=", ".join(exercises)))
     return run(lambda: _grade_command(exercises, args), debug=debug_wanted(args))
 
 
@@ -266,7 +272,7 @@ def _grade_command(exercises, args):
     try:
         report = grade(exercises, args.exercise, args.path)
     except SolutionFailed as failure:
-        say(f"failed: {printable(str(failure))}", sys.stderr)
+        say(message("grade.failed", report=printable(str(failure))), sys.stderr)
         return 1
     say(report, sys.stdout)
     return 0

@@ -43,10 +43,12 @@ from pathlib import Path
 
 import numpy as np
 
+from minigrad import language
 from minigrad.grade import untouched
 from minigrad.grade.results import Results, Tail, member_limit
 from minigrad.grade.seal import KEY_BYTES, Seals
 from minigrad.grade.solution import SolutionFailed
+from minigrad.messages import message
 
 TIME_LIMIT = 60                 # seconds for all of an exercise's cases; grading takes 1 to 5
 ROOT = str(Path(__file__).resolve().parents[2])         # the folder holding the minigrad package
@@ -117,7 +119,8 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
             PYTHONDONTWRITEBYTECODE="1",                # no cache beside the code (untouched)
             TMPDIR=folder, TEMP=folder, TMP=folder,     # the one folder it may write in,
             MPLCONFIGDIR=str(Path(folder) / "matplotlib"),      # with matplotlib's settings
-            XDG_CACHE_HOME=str(Path(folder) / "cache"))         # and the caches in it
+            XDG_CACHE_HOME=str(Path(folder) / "cache"),         # and the caches in it
+            **language.environment())           # its failures in the language chosen here
         key = os.urandom(KEY_BYTES)                     # the seals' key (seal.py)
         key_read, key_write = os.pipe()
         seals_read, seals_write = os.pipe()
@@ -139,9 +142,8 @@ def run_child(exercise, path, runner, meta, arrays, time_limit=None):
             try:
                 child.wait(timeout=limit)
             except subprocess.TimeoutExpired:
-                raise SolutionFailed(f"{exercise.name}: your code ran for more than {limit} s "
-                                     f"without finishing the cases (an endless loop?); grading "
-                                     f"takes a few seconds") from None
+                raise SolutionFailed(message("grade.too_long", name=exercise.name,
+                                             limit=limit)) from None
             finally:
                 _kill(child)                            # and anything it started
                 tail.join()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from minigrad.command import exit_call
 from minigrad.grade.answers import refusal, watching
+from minigrad.messages import message
 
 
 class SolutionFailed(Exception):
@@ -35,9 +36,9 @@ def load_solution(path):
     """The student's file as a module, imported by its path (it need not be on sys.path)."""
     path = Path(path)
     if path.is_dir():
-        raise SolutionFailed(f"{path} is a directory, not a .py file")
+        raise SolutionFailed(message("grade.directory", path=path))
     if not path.is_file():
-        raise SolutionFailed(f"no such file: {path}")
+        raise SolutionFailed(message("grade.no_file", path=path))
     name = f"solution_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(name, path,
                                                   loader=FreshSource(name, str(path)))
@@ -46,9 +47,11 @@ def load_solution(path):
     try:
         spec.loader.exec_module(module)
     except SyntaxError as error:
-        raise SolutionFailed(f"{path}, line {error.lineno}: syntax error: {error.msg}") from None
+        raise SolutionFailed(message("grade.syntax_error", path=path, line=error.lineno,
+                                     error=error.msg)) from None
     except (Exception, SystemExit) as error:  # the student's code: anything can happen
-        raise SolutionFailed(f"importing {path} raised {error_text(error, path)}") from None
+        raise SolutionFailed(message("grade.import_raised", path=path,
+                                     error=error_text(error, path))) from None
     return module
 
 
@@ -57,11 +60,11 @@ def require(solution, exercise):
     namespace, never through a module `__getattr__`, whose code would run here."""
     found = vars(solution).get(exercise.defines)
     if found is None:
-        raise SolutionFailed(f"{exercise.name}: your file defines no `{exercise.defines}`; "
-                             f"expected {exercise.signature}")
+        raise SolutionFailed(message("grade.defines_none", name=exercise.name,
+                                     defines=exercise.defines, signature=exercise.signature))
     if not callable(found):
-        raise SolutionFailed(f"{exercise.name}: `{exercise.defines}` in your file is a "
-                             f"{type(found).__name__}, not a function")
+        raise SolutionFailed(message("grade.not_callable", name=exercise.name,
+                                     defines=exercise.defines, type=type(found).__name__))
     return found
 
 
@@ -72,14 +75,15 @@ def error_text(error, path=None):
     graded code's process before it gave back its results, and the report would not say where.
     (Ctrl-C, a KeyboardInterrupt, still stops the grading.)"""
     if isinstance(error, SystemExit):
-        text = f"SystemExit: your code called {exit_call(error)}, which would stop the grading"
+        text = message("grade.exit_called", call=exit_call(error))
     else:
         text = f"{type(error).__name__}: {visible(str(error))}"
     frames = traceback.extract_tb(error.__traceback__)
     if path is not None:
         mine = [f for f in frames if Path(f.filename).resolve() == Path(path).resolve()]
         if mine:
-            text += f" (your file, line {mine[-1].lineno}: {visible(mine[-1].line or '')})"
+            text += message("grade.your_line", line=mine[-1].lineno,
+                            code=visible(mine[-1].line or ""))
     return text
 
 
@@ -114,5 +118,6 @@ def call(exercise, fn, args, settings, case_text, path):
     except SolutionFailed:
         raise
     except (Exception, SystemExit) as error:  # the student's code: anything can happen
-        raise SolutionFailed(f"{exercise.name}: calling your {exercise.defines} on {case_text} "
-                             f"raised {error_text(error, path)}") from None
+        raise SolutionFailed(message("grade.call_raised", name=exercise.name,
+                                     defines=exercise.defines, case=case_text,
+                                     error=error_text(error, path))) from None

@@ -10,6 +10,7 @@ from pathlib import Path
 from sys import getprofile, setprofile  # the real ones, whatever a student's file does to sys
 
 from minigrad.debug.watch import MINIGRAD, Watcher
+from minigrad.messages import message
 from minigrad.tensor import Tensor
 
 TENSOR_INIT = Tensor.__init__.__code__       # the code a profile hook sees make a leaf
@@ -121,7 +122,8 @@ class StudentLines(Watcher):
         number, code = self.number(op), self.code(op)
         if number is None:
             return None
-        return f"your file, line {number}: {code}" if code else f"your file, line {number}"
+        return (message("grade.file_line", number=number, code=code) if code
+                else message("grade.file_line_only", number=number))
 
     def number(self, op):
         return self.lines.get(op)

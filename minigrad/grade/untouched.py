@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 from minigrad.grade.solution import SolutionFailed
+from minigrad.messages import message
 
 
 def fingerprint(folders):
@@ -135,16 +136,14 @@ def no_forged_caches(exercise, folders):
     loaded from `folders` is forged (forged_loaded_caches, which removes it)."""
     caches = forged_loaded_caches(folders)
     if caches:
-        raise SolutionFailed(f"{exercise.name}: the grader's bytecode caches were forged before "
-                             f"this grading ({', '.join(caches[:3])}): the grader may have run "
-                             f"them, so no verdict. They are removed; grade again.")
+        raise SolutionFailed(message("refusal.forged_caches", name=exercise.name,
+                                     files=", ".join(caches[:3])))
 
 
 def wrote_into_the_grader(exercise, changed):
     """The failure message for a grading after which the grader's files had changed."""
-    shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
-    caches = (" (the changed bytecode caches were removed: Python compiles their sources "
-              "again)" if any(is_cache(path) for path in changed) else "")
-    return (f"{exercise.name}: the grader's own files changed while your code was graded "
-            f"({shown}): the graded code wrote into the grader{caches}. Put them back (git "
-            f"checkout, or reinstall) before grading again.")
+    shown = ", ".join(changed[:3]) + (message("refusal.and_more", count=len(changed) - 3)
+                                      if len(changed) > 3 else "")
+    caches = (message("refusal.caches_removed") if any(is_cache(path) for path in changed)
+              else "")
+    return message("refusal.wrote_into_grader", name=exercise.name, shown=shown, caches=caches)

@@ -1,0 +1,147 @@
+"""minigrad's messages in English: the command line's one-line errors (minigrad.command), the
+settings' (minigrad.settings), the files' (minigrad.files, minigrad.checkpoint) and the
+graders' verdicts and diagnoses (minigrad.grade). Japanese: ja.py, with the same keys."""
+
+MESSAGES = {
+    # ---- any command's failure, as one line (minigrad.command) --------------------------------
+    "command.error": "error: {message}",
+    "command.usage": "error: {message} (see {prog} --help)",
+    "command.interrupted": "interrupted",
+    "command.exit_called": "error: {site} called {call}: the command did not finish",
+    "command.out_of_memory": "out of memory",
+    "command.recursion": "too deep a recursion ({text})",
+    "command.missing_key": "missing key {key}",
+    "command.no_dependency": ("{python} has no module {name!r}, which the project needs: run "
+                              "the command in the project's environment (`. .venv/bin/activate` "
+                              "after `make`, or .venv/bin/python -m ...), or install the project "
+                              "into this one"),
+    "command.no_such_file": "no such file or folder: {path!r}",
+    "command.permission": "permission denied: {path!r}",
+    "command.is_a_directory": "{path!r} is a folder, not a file",
+
+    # ---- argparse's own errors, as minigrad.command.Parser reports them -----------------------
+    "argparse.invalid_value": "argument {argument}: invalid {kind} value: {value}",
+    "argparse.invalid_choice": "argument {argument}: invalid choice: {value} (choose from "
+                               "{choices})",
+    "argparse.required": "the following arguments are required: {names}",
+    "argparse.unrecognized": "unrecognized arguments: {names}",
+    "argparse.one_argument": "argument {argument}: expected one argument",
+
+    # ---- a numeric setting out of its range (minigrad.settings) -------------------------------
+    "setting.integer": "an integer",
+    "setting.number": "a finite number",
+    "setting.wanted": "{kind} {range}",
+    "setting.wrong_type": "must be {wanted}, got {value} ({type})",
+    "setting.out_of_range": "must be {wanted}, got {value}{reason}",
+
+    # ---- files (minigrad.files, minigrad.checkpoint) ------------------------------------------
+    "files.exists": "{path} exists; pass {option} to replace it",
+    "files.not_checkpoint": "{path!r} is not a minigrad checkpoint ({why}; refused)",
+    "files.pickle": "a pickle",
+    "files.not_npz": "not an .npz archive",
+
+    # ---- the graders' command and verdict (minigrad.grade.grader) -----------------------------
+    "grade.passed": "passed: {report}",
+    "grade.failed": "failed: {report}",
+    "grade.no_exercise": "no exercise {name!r}; the exercises are: {names}",
+    "grade.directory": "{path} is a directory, not a .py file",
+    "grade.no_file": "no such file: {path}",
+    "grade.elsewhere": "{name} is graded by {command} {name} {path}",
+    "grade.invalid_exercise": "argument exercise: invalid choice: {name!r} (choose from {names})",
+    "grade.function_passed": ("{name}: {cases} cases; the outputs ({outputs}) and the gradients "
+                              "with respect to {inputs} agree with the reference, and your "
+                              "gradients with finite differences"),
+    "grade.to_get_inputs": ("to get these inputs: from {package} import case_inputs; arrays, "
+                            "settings = case_inputs({name!r}, {number})"),
+    "grade.case": 'case {number} of {total}, "{label}" ({parts})',
+    "grade.no_gradient_check": ("{name}: your code gave back no gradient check of every input "
+                                "for {where}"),
+    "grade.finite_differences": ("{name}: your backward disagrees with finite differences for "
+                                 "{where}: {error}"),
+    "grade.unreadable_check": ("{name}: your code gave back a gradient check the grader cannot "
+                               "read, for {where}"),
+    "grade.own_op": ("{name}: the output should be made by your own op (a subclass of "
+                     "minigrad.Function with forward and backward, defined in your file), but it "
+                     "was made by {made_by}, for {where}"),
+    "grade.own_op_elsewhere": ("{made_by}, defined in {file}, not in the file graded (move it "
+                               "there)"),
+    "grade.no_op": "no op",
+    "grade.too_long": ("{name}: your code ran for more than {limit} s without finishing the "
+                       "cases (an endless loop?); grading takes a few seconds"),
+
+    # ---- the student's file: loading it, calling it (minigrad.grade.solution) -----------------
+    "grade.syntax_error": "{path}, line {line}: syntax error: {error}",
+    "grade.import_raised": "importing {path} raised {error}",
+    "grade.defines_none": "{name}: your file defines no `{defines}`; expected {signature}",
+    "grade.not_callable": "{name}: `{defines}` in your file is a {type}, not a function",
+    "grade.call_raised": "{name}: calling your {defines} on {case} raised {error}",
+    "grade.your_line": " (your file, line {line}: {code})",
+    "grade.file_line": "your file, line {number}: {code}",
+    "grade.file_line_only": "your file, line {number}",
+    "grade.exit_called": "SystemExit: your code called {call}, which would stop the grading",
+
+    # ---- comparing arrays (minigrad.grade.compare) --------------------------------------------
+    "grade.output": "{name}: the output {output}",
+    "grade.gradient": "{name}: the gradient with respect to {input}",
+    "grade.wrong_shape": "{what} has shape {got}, expected {expected}, for {where}",
+    "grade.not_finite": ("{what} is wrong for {where}: element {element} is {value}, expected "
+                         "{expected} (an overflow? a division by zero?)"),
+    "grade.wrong_values": ("{what} is wrong for {where}:\n"
+                           "  element {element}: yours {yours}, expected {expected} "
+                           "(off by {off})\n"
+                           "  {wrong} of {total} elements are off by more than atol={atol} + "
+                           "rtol={rtol} * |expected|"),
+    "grade.returned_count": ("{name}: your {defines} returned {count} value(s) for {where}; "
+                             "expected {wanted}"),
+    "grade.not_tensor": ("{name}: the output {output} is a {type}, not a minigrad Tensor, for "
+                         "{where}"),
+
+    # ---- where a wrong solution goes wrong (minigrad.grade.diagnose) --------------------------
+    "diagnose.name_them": ("(name your intermediate results {names} as in the formulas, and the "
+                           "grader says which one differs first)"),
+    "diagnose.first_shape": ("{what} is the first of {names} that differs: yours has shape "
+                             "{got}, the reference's {expected}"),
+    "diagnose.first_values": ("{what} is the first of {names} that differs: element {element}, "
+                              "yours {yours}, expected {expected} (off by {off}); {wrong} of "
+                              "{total} elements are off"),
+    "diagnose.check_line": "check its line, {line}",
+    "diagnose.check_maker": "check the line that makes {name}",
+    "diagnose.agree_one": "{names} agree with the reference: the mistake is in what comes after it",
+    "diagnose.agree_many": ("{names} agree with the reference: the mistake is in what comes "
+                            "after them"),
+    "diagnose.output_line": ", {line}",
+    "diagnose.not_found": "({names} not found among your local variables, so not compared)",
+    "diagnose.and": "and",
+    "diagnose.or": "or",
+    "diagnose.no_gradient": "no gradient reaches {part}",
+    "diagnose.cut": ("the reference's gradient there is not 0, yours is {yours}. The outputs are "
+                     "right, so the graph is cut between {name} and the outputs: a value was "
+                     "taken out of the graph (Tensor(t.data), t.detach(), NumPy on .data) and the "
+                     "computation went on from the copy, through which no gradient flows back."),
+    "diagnose.missing": "missing (None)",
+    "diagnose.rows": "{block} (rows {first} to {last} of {name})",
+    "diagnose.elements": "{count} of {size} elements of {name}",
+
+    # ---- the GRU's gates, as the diagnosis names them (minigrad.grade.exercises) ---------------
+    "gru.reset_gate": "the reset gate r",
+    "gru.update_gate": "the update gate z",
+    "gru.candidate": "the candidate state n",
+
+    # ---- a solution that runs the answer (minigrad.grade.answers) -----------------------------
+    "refusal.answer": ("{name}: {who} runs {answer}, an answer to this exercise (the reference, "
+                       "or the project's own version of it), so it would pass whatever you "
+                       "wrote. Write it yourself: reading the answer is allowed, running it is "
+                       "not."),
+    "refusal.importing": "your file, as it is imported,",
+    "refusal.yours": "your {defines}",
+    "refusal.forged_caches": ("{name}: the grader's bytecode caches were forged before this "
+                              "grading ({files}): the grader may have run them, so no verdict. "
+                              "They are removed; grade again."),
+    "refusal.wrote_into_grader": ("{name}: the grader's own files changed while your code was "
+                                  "graded ({shown}): the graded code wrote into the grader"
+                                  "{caches}. Put them back (git checkout, or reinstall) before "
+                                  "grading again."),
+    "refusal.and_more": " and {count} more",
+    "refusal.caches_removed": (" (the changed bytecode caches were removed: Python compiles "
+                               "their sources again)"),
+}

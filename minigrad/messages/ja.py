@@ -1,0 +1,145 @@
+"""minigrad のメッセージ (日本語)。キーと差し込み箇所 ({path} など) は en.py と同じです。"""
+
+MESSAGES = {
+    # ---- コマンドの失敗を 1 行で (minigrad.command) -------------------------------------------
+    "command.error": "エラー: {message}",
+    "command.usage": "エラー: {message} ({prog} --help を参照してください)",
+    "command.interrupted": "中断しました",
+    "command.exit_called": ("エラー: {site} が {call} を呼んだため、コマンドは最後まで実行"
+                            "されませんでした"),
+    "command.out_of_memory": "メモリが足りません",
+    "command.recursion": "再帰が深すぎます ({text})",
+    "command.missing_key": "キー {key} がありません",
+    "command.no_dependency": ("{python} にはこのプロジェクトが必要とするモジュール {name!r} "
+                              "がありません。プロジェクトの環境でコマンドを実行してください "
+                              "(`make` の後に `. .venv/bin/activate`、または .venv/bin/python -m "
+                              "...)。あるいは、この環境にプロジェクトをインストールしてください"),
+    "command.no_such_file": "ファイルまたはフォルダがありません: {path!r}",
+    "command.permission": "アクセスが許可されていません: {path!r}",
+    "command.is_a_directory": "{path!r} はフォルダです。ファイルを指定してください",
+
+    # ---- argparse のエラー (minigrad.command.Parser) ------------------------------------------
+    "argparse.invalid_value": "引数 {argument}: {value} は {kind} の値として正しくありません",
+    "argparse.invalid_choice": ("引数 {argument}: {value} は選べません (選択肢: {choices})"),
+    "argparse.required": "次の引数が必要です: {names}",
+    "argparse.unrecognized": "認識できない引数です: {names}",
+    "argparse.one_argument": "引数 {argument}: 値を 1 つ指定してください",
+
+    # ---- 数値の設定が範囲外 (minigrad.settings) -----------------------------------------------
+    "setting.integer": "整数",
+    "setting.number": "有限の数",
+    "setting.wanted": "{kind} ({range})",
+    "setting.wrong_type": "には{wanted}を指定してください (指定された値: {value}、型 {type})",
+    "setting.out_of_range": "には{wanted}を指定してください (指定された値: {value}){reason}",
+
+    # ---- ファイル (minigrad.files, minigrad.checkpoint) ---------------------------------------
+    "files.exists": "{path} はすでにあります。置き換えるには {option} を指定してください",
+    "files.not_checkpoint": ("{path!r} は minigrad のチェックポイントではありません ({why}。"
+                             "読み込みません)"),
+    "files.pickle": "pickle ファイルです",
+    "files.not_npz": ".npz アーカイブではありません",
+
+    # ---- 採点プログラムのコマンドと判定 (minigrad.grade.grader) -------------------------------
+    "grade.passed": "合格: {report}",
+    "grade.failed": "不合格: {report}",
+    "grade.no_exercise": "課題 {name!r} はありません。課題は次のとおりです: {names}",
+    "grade.directory": "{path} はフォルダです。.py ファイルを指定してください",
+    "grade.no_file": "ファイルがありません: {path}",
+    "grade.elsewhere": "{name} は {command} {name} {path} で採点します",
+    "grade.invalid_exercise": "引数 exercise: {name!r} は選べません (選択肢: {names})",
+    "grade.function_passed": ("{name}: {cases} 個のケースで、出力 ({outputs}) と {inputs} "
+                              "に関する勾配が参照解と一致し、あなたの勾配は有限差分とも一致しました"),
+    "grade.to_get_inputs": ("この入力を得るには: from {package} import case_inputs; arrays, "
+                            "settings = case_inputs({name!r}, {number})"),
+    "grade.case": 'ケース {number}/{total}「{label}」({parts})',
+    "grade.no_gradient_check": ("{name}: すべての入力の勾配確認の結果が返ってきませんでした "
+                                "({where})"),
+    "grade.finite_differences": ("{name}: あなたの逆伝播が有限差分と一致しません ({where}): "
+                                 "{error}"),
+    "grade.unreadable_check": ("{name}: 採点プログラムが読めない勾配確認の結果が返ってきました "
+                               "({where})"),
+    "grade.own_op": ("{name}: 出力はあなた自身の演算 (op) で作ってください (forward と backward "
+                     "を持つ minigrad.Function のサブクラスを、あなたのファイルに定義します)。"
+                     "しかし {made_by} が作っていました ({where})"),
+    "grade.own_op_elsewhere": ("{made_by} (定義は {file} にあり、採点したファイルにはありません。"
+                               "そちらへ移してください)"),
+    "grade.no_op": "演算 (op) なし",
+    "grade.too_long": ("{name}: あなたのコードは {limit} 秒を超えても全ケースを終えませんでした "
+                       "(無限ループでしょうか)。採点は通常数秒で終わります"),
+
+    # ---- 学生のファイル: 読み込みと呼び出し (minigrad.grade.solution) -------------------------
+    "grade.syntax_error": "{path} の {line} 行目: 構文エラー: {error}",
+    "grade.import_raised": "{path} を読み込むと例外が起きました: {error}",
+    "grade.defines_none": ("{name}: あなたのファイルには `{defines}` が定義されていません。"
+                           "必要なのは {signature} です"),
+    "grade.not_callable": "{name}: あなたのファイルの `{defines}` は {type} で、関数ではありません",
+    "grade.call_raised": "{name}: あなたの {defines} を {case} で呼ぶと例外が起きました: {error}",
+    "grade.your_line": " (あなたのファイルの {line} 行目: {code})",
+    "grade.file_line": "あなたのファイルの {number} 行目: {code}",
+    "grade.file_line_only": "あなたのファイルの {number} 行目",
+    "grade.exit_called": ("SystemExit: あなたのコードが {call} を呼びました。これでは採点が"
+                          "止まってしまいます"),
+
+    # ---- 配列の比較 (minigrad.grade.compare) --------------------------------------------------
+    "grade.output": "{name}: 出力 {output}",
+    "grade.gradient": "{name}: {input} に関する勾配",
+    "grade.wrong_shape": "{what} の形は {got} ですが、正しくは {expected} です ({where})",
+    "grade.not_finite": ("{what} が間違っています ({where}): 要素 {element} が {value} ですが、"
+                         "正しくは {expected} です (オーバーフロー? ゼロ除算?)"),
+    "grade.wrong_values": ("{what} が間違っています ({where}):\n"
+                           "  要素 {element}: あなたの値 {yours}、正しい値 {expected} (差 {off})\n"
+                           "  {total} 個の要素のうち {wrong} 個が atol={atol} + rtol={rtol} * "
+                           "|正しい値| を超えてずれています"),
+    "grade.returned_count": ("{name}: あなたの {defines} は {count} 個の値を返しました。"
+                             "必要なのは {wanted} です ({where})"),
+    "grade.not_tensor": ("{name}: 出力 {output} は {type} です。minigrad の Tensor を返して"
+                         "ください ({where})"),
+
+    # ---- 間違いの場所 (minigrad.grade.diagnose) -----------------------------------------------
+    "diagnose.name_them": ("(途中の結果に式と同じ名前 {names} を付けると、採点プログラムが"
+                           "最初に食い違うものを教えます)"),
+    "diagnose.first_shape": ("{names} のうち最初に食い違うのは{what} です: あなたの形は {got}、"
+                             "参照解の形は {expected} です"),
+    "diagnose.first_values": ("{names} のうち最初に食い違うのは{what} です: 要素 {element}、"
+                              "あなたの値 {yours}、正しい値 {expected} (差 {off})。{total} 個の"
+                              "要素のうち {wrong} 個がずれています"),
+    "diagnose.check_line": "その行を確かめてください: {line}",
+    "diagnose.check_maker": "{name} を作る行を確かめてください",
+    "diagnose.agree_one": "{names} は参照解と一致します: 間違いはその後の計算にあります",
+    "diagnose.agree_many": "{names} は参照解と一致します: 間違いはそれらの後の計算にあります",
+    "diagnose.output_line": " (出力を作る行: {line})",
+    "diagnose.not_found": "({names} はあなたのローカル変数に見つからないため、比べていません)",
+    "diagnose.and": "と",
+    "diagnose.or": "か",
+    "diagnose.no_gradient": "{part} に勾配が届いていません",
+    "diagnose.cut": ("参照解の勾配はそこで 0 ではありませんが、あなたの勾配は {yours} です。出力は"
+                     "正しいので、{name} と出力の間で計算グラフが切れています: 値が計算グラフの外へ"
+                     "取り出され (Tensor(t.data)、t.detach()、.data に対する NumPy の計算)、その"
+                     "コピーから計算が続いたため、勾配が逆伝播しません。"),
+    "diagnose.missing": "None (ありません)",
+    "diagnose.rows": "{block} ({name} の {first} 行目から {last} 行目)",
+    "diagnose.elements": "{name} の {size} 個の要素のうち {count} 個",
+
+    # ---- GRU のゲート (minigrad.grade.exercises) ----------------------------------------------
+    "gru.reset_gate": "リセットゲート r",
+    "gru.update_gate": "更新ゲート z",
+    "gru.candidate": "候補状態 n",
+
+    # ---- 答えを実行する解答 (minigrad.grade.answers) ------------------------------------------
+    "refusal.answer": ("{name}: {who} {answer} を実行しています。これはこの課題の答え (参照解、"
+                       "またはプロジェクト自身の実装) なので、何を書いても合格してしまいます。"
+                       "自分で書いてください: 答えを読むのは構いませんが、実行してはいけません。"),
+    "refusal.importing": "あなたのファイルは読み込み時に",
+    "refusal.yours": "あなたの {defines} は",
+    "refusal.forged_caches": ("{name}: 採点の前に、採点プログラムのバイトコードキャッシュが"
+                              "書き換えられていました ({files})。採点プログラムがそれを実行した"
+                              "おそれがあるため、判定しません。キャッシュは削除しました。もう一度"
+                              "採点してください。"),
+    "refusal.wrote_into_grader": ("{name}: あなたのコードの採点中に、採点プログラム自身の"
+                                  "ファイルが変わりました ({shown}): 採点されたコードが採点"
+                                  "プログラムに書き込みました{caches}。もう一度採点する前に元に"
+                                  "戻してください (git checkout か再インストール)。"),
+    "refusal.and_more": " ほか {count} 個",
+    "refusal.caches_removed": (" (変わったバイトコードキャッシュは削除しました。Python がソース"
+                               "から作り直します)"),
+}
