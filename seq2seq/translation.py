@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from seq2seq.data.vocab import EOS
+from seq2seq.messages import message
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -74,10 +75,8 @@ class Translation:
         n, total = len(self.unknown), len(self.source_tokens)
         shown = ", ".join(map(repr, self.unknown[:10])) + (", ..." if n > 10 else "")  # ' ' shows
         if n == total:
-            return (f"note: the model knows none of the {total} source tokens ({shown}): it read "
-                    f"only <unk>, so the translation says nothing about this text")
-        return (f"note: {n} of {total} source tokens are not in the model's vocabulary and were "
-                f"read as <unk>: {shown}")
+            return message("translate.unknown_all", total=total, shown=shown)
+        return message("translate.unknown_some", count=n, total=total, shown=shown)
 
     def text_heatmap(self):
         """The weights as text, for a terminal (seq2seq.heatmap.text_heatmap)."""

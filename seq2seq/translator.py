@@ -15,6 +15,7 @@ from seq2seq.commands import rnn_file, runs
 from seq2seq.commands.checkpoint_reading import checked_config, entry, read_checkpoint, renamed
 from seq2seq.data.batching import encode_source, pad_sources
 from seq2seq.data.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
+from seq2seq.messages import message
 from seq2seq.models.decoding import beam_search, greedy
 from seq2seq.models.rnn import Seq2Seq
 from seq2seq.models.transformer import Transformer
@@ -235,9 +236,10 @@ def _check_run_there(path):
     """A missing run is named as one, with the command that makes it, rather than as the
     operating system's "[Errno 2] No such file or directory" about a path the user never typed
     (the checkpoint inside the folder)."""
-    train = f"(train one with: python -m seq2seq train --out {path} ...)"
+    train = message("runs.train_one", path=path)
     if path.is_dir() and not (path / CHECKPOINT).exists():
-        raise FileNotFoundError(f"{path}: no {CHECKPOINT}, so not a run folder {train}")
+        raise FileNotFoundError(message("runs.not_a_run", path=path, checkpoint=CHECKPOINT,
+                                        train=train))
     if not path.exists() and path.suffix != ".npz":     # a checkpoint file keeps its own error
-        raise FileNotFoundError(f"{path}: no such run folder {train}")
+        raise FileNotFoundError(message("runs.no_run", path=path, train=train))
     runs.check_swap_finished(path if path.is_dir() else path.parent)

@@ -10,7 +10,9 @@ import dataclasses
 import json
 import sys
 
+from minigrad import language
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
+from minigrad.language import add_language_option
 from seq2seq.commands.settings import check_settings, too_large
 from seq2seq.commands.train_options import (
     add_columns_option,
@@ -24,11 +26,12 @@ from seq2seq.commands.train_options import (
     saved_run,
     separator,
 )
+from seq2seq.messages import message
 
 
 def cmd_train(args):
     from seq2seq.commands.arch import check_arch, with_defaults
-    from seq2seq.commands.progress import say
+    from seq2seq.commands.progress import counted, say
     from seq2seq.commands.rnn_file import BLOCK, RNN, NamedFile, resolved, split
     from seq2seq.commands.runs import check_resume
     from seq2seq.commands.task_file import locate
@@ -66,9 +69,8 @@ def cmd_train(args):
         config = with_defaults(config)
         done = len(saved.get("history", ()))
         if done >= config.epochs:
-            epochs = f"{done} epoch" + "s" * (done != 1)
-            say(f"nothing left to train: {config.out} has already trained {epochs} "
-                f"(--epochs {config.epochs}); pass a larger --epochs to train on")
+            say(message("train.nothing_left", out=config.out,
+                        epochs=counted("progress.epochs", done), wanted=config.epochs))
             return
     # On resume, the saved layer runs from the run folder's copy, or from the file --rnn (or
     # --block) names on this command line; never from a path the checkpoint alone names
@@ -84,7 +86,7 @@ def cmd_train(args):
         raise ValueError(f"{config.out}/checkpoint.npz: its 'config.sep' entry, "
                          f"{config.sep!r}, does not read the run's pairs file: "
                          f"{error.plain}") from None
-    say(f"checkpoint: {config.out}/checkpoint.npz")
+    say(message("train.checkpoint", path=f"{config.out}/checkpoint.npz"))
 
 
 def cmd_evaluate(args):
@@ -100,14 +102,13 @@ def cmd_evaluate(args):
         return
     print(f"{'examples':16s} {scores['examples']}")
     print(f"{'seen_in_training':16s} {'unknown' if seen is None else seen}"
-          + (f"  ({dropped} generated pairs dropped: the run trained on their sources)"
-             if dropped else ""))
+          + (message("evaluate.dropped", dropped=dropped) if dropped else ""))
     for key in ("exact_match", "token_accuracy", "bleu"):
         print(f"{key:16s} {scores[key]:.4f}")
     print(f"{'bleu_tokens':16s} {scores['bleu_tokens']}"
           f"  ({'characters' if scores['bleu_tokens'] == 'char' else '13a words'})")
-    print("exact match by source length: " + ", ".join(
-        f"{n}: {acc:.2f}" for n, acc in sorted(scores["by_length"].items())))
+    print(message("evaluate.by_length", lengths=", ".join(
+        f"{n}: {acc:.2f}" for n, acc in sorted(scores["by_length"].items()))))
 
 
 def cmd_translate(args):
@@ -133,26 +134,24 @@ def cmd_translate(args):
         print(translation.unknown_note(), file=sys.stderr)
     longest, length = state.get("longest_source"), len(translation.source_tokens)
     if isinstance(longest, int) and length > longest:       # None: saved before it was recorded
-        print(f"warning: the source has {length} tokens, more than the longest the run trained "
-              f"on ({longest}): beyond that length the model was never taught", file=sys.stderr)
+        print(message("translate.longer", length=length, longest=longest), file=sys.stderr)
     if not translation.text.strip():                # a blank line alone would say nothing
-        print(f"note: the translation is {'only spaces' if translation.text else 'empty'}",
+        print(message("translate.only_spaces" if translation.text else "translate.empty"),
               file=sys.stderr)
     print(translation.text)
     if translation.weights is not None:
         if max(translation.weights.shape) <= MAX_TEXT_TOKENS:
             print(translation.text_heatmap())
         else:
-            print(f"(no text heatmap for more than {MAX_TEXT_TOKENS} tokens a side: "
-                  "--plot PNG draws it)")
+            print(message("translate.no_text_heatmap", most=MAX_TEXT_TOKENS))
         if args.plot and isinstance(translator.model, Transformer):
             plot_layer_heads(translator.cross_attention(args.text, translation),
                              translation.source_tokens, translation.tokens, args.plot,
                              title=translation.text, overwrite=args.overwrite)
-            print(f"heatmaps, a row per layer, a column per head: {args.plot}")
+            print(message("translate.heatmaps_written", path=args.plot))
         elif args.plot:
             translation.plot_heatmap(args.plot, overwrite=args.overwrite)
-            print(f"heatmap: {args.plot}")
+            print(message("translate.heatmap_written", path=args.plot))
 
 
 def main(argv=None):
@@ -203,7 +202,9 @@ def main(argv=None):
     explore.add_command(sub)
 
     add_debug_option(parser, sub)
+    add_language_option(parser, sub)
     args = parser.parse_args(argv)
+    language.apply(args)
     if args.command == "train":
         args.given = given_options(parser, train_parser, argv)
     settings = vars(args)
@@ -241,4 +242,4 @@ def check_options(args):
     check_settings(**vars(args))
     for name in ("text", "sentence"):
         if isinstance(getattr(args, name, None), str) and not getattr(args, name).strip():
-            raise ValueError(f"the {name} to translate is empty")
+            raise ValueError(message("translate.empty_text", name=name))

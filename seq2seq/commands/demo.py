@@ -18,6 +18,7 @@ from seq2seq.commands import runs
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_train_config
 from seq2seq.commands.train import TrainConfig
+from seq2seq.messages import message
 
 DEMO_SENTENCES = [
     "ねこ が さかな を たべる",
@@ -51,17 +52,17 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=say,
 def _run_demo(out, config, seed, log):
     from seq2seq.commands.train import train
 
-    log(f"training an LSTM encoder-decoder with {config.attention}-product attention on "
-        f"{config.task} ({config.num_examples} sentence pairs, {config.epochs} epochs, "
-        "bidirectional encoder)")
+    log(message("demo.training", attention=config.attention, task=config.task,
+                pairs=config.num_examples, epochs=config.epochs))
     translator, history = train(config, log=log)
 
     held_out, dropped = held_out_pairs(config, DEMO_HELD_OUT, seed + 1)
     scores = translator.evaluate(held_out)
     scores.update(seen_in_training=0, dropped_as_seen=dropped)
-    log(f"{held_out_words(len(held_out), dropped)}: exact match {scores['exact_match']:.2%}, "
-        f"BLEU {scores['bleu']:.4f} "
-        f"(over {'characters' if scores['bleu_tokens'] == 'char' else 'words'})")
+    over = message("demo.over_characters" if scores["bleu_tokens"] == "char"
+                   else "demo.over_words")
+    log(message("demo.scores", held_out=held_out_words(len(held_out), dropped),
+                exact=f"{scores['exact_match']:.2%}", bleu=f"{scores['bleu']:.4f}", over=over))
     longest = max(held_out, key=lambda p: len(p[0]))
     sentences = DEMO_SENTENCES + [held_out[0][0], held_out[1][0], longest[0]]
     translations = translator.translate(sentences)
@@ -69,9 +70,9 @@ def _run_demo(out, config, seed, log):
     for number, (source, translation) in enumerate(zip(sentences, translations), 1):
         log(f"\n{source}\n  -> {translation.text}")
         log(translation.text_heatmap())
-        log("most attended: " + "  ".join(
+        log(message("demo.most_attended", pairs="  ".join(
             f"{word}<-{translation.source_tokens[row.argmax()]}"
-            for word, row in zip(translation.tokens, translation.weights)))
+            for word, row in zip(translation.tokens, translation.weights))))
         picture = out / f"attention-{number}.png"
         translation.plot_heatmap(picture, overwrite=True)  # the folder is the demo's (claim)
         pictures.append(picture.name)
@@ -85,7 +86,7 @@ def _run_demo(out, config, seed, log):
     atomic_write(out / DEMO_REPORT, lambda file: file.write(text), text=True)
     drawings = [f"{Path(name).stem}.dot" for name in pictures if name.endswith(".svg")]
     written = [runs.CHECKPOINT, runs.REPORT, *pictures, *drawings, DEMO_REPORT]
-    log(f"\nwritten to {out}/: {', '.join(written)}")      # every file, so none is a surprise
+    log("\n" + message("demo.written", out=out, files=", ".join(written)))  # none a surprise
     return scores
 
 
@@ -107,10 +108,10 @@ def held_out_words(n, dropped):
     """How the demo and compare-lengths name their held-out set, in plain words: "1,777 held-out
     sentences (generated with another seed; the 223 whose source was in training are left
     out)"."""
-    left_out = ("none had its source in training" if dropped == 0 else
-                f"the {dropped:,} whose source was in training {'is' if dropped == 1 else 'are'} "
-                "left out")
-    return f"{n:,} held-out sentences (generated with another seed; {left_out})"
+    left_out = (message("demo.none_seen") if dropped == 0 else
+                message("demo.left_out_one" if dropped == 1 else "demo.left_out_many",
+                        count=f"{dropped:,}"))
+    return message("demo.held_out", count=f"{n:,}", left_out=left_out)
 
 
 def draw_pictures(translator, sentence, out, log):
@@ -123,7 +124,7 @@ def draw_pictures(translator, sentence, out, log):
         draw_decoder_step(translator, sentence, out / "decoder-step.svg", step=2,
                           overwrite=True)       # the folder is the demo's (claim)
     except (RuntimeError, OSError, ImportError) as error:
-        log(f"graphs not drawn: {error}")
+        log(message("demo.graphs_not_drawn", error=error))
         return []
     return ["attention-step.svg", "decoder-step.svg"]
 

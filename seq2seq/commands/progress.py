@@ -29,6 +29,7 @@ import sys
 import time
 
 from minigrad.command import drop_stdout
+from seq2seq.messages import message
 
 PROGRESS_EVERY = 30.0       # seconds between two progress lines where stderr is no terminal
 
@@ -37,10 +38,17 @@ def starting_line(weights, pairs, validate, batches, batch_size, epochs, first=1
     """What training is about to do, said before its first batch (an epoch of a large task on
     a busy machine takes minutes): "training 5,474 weights on 1,350 pairs (150 to validate):
     43 batches of 32 an epoch, 3 epochs" (a resumed run: "..., epochs 3 to 5")."""
-    which = (f"{epochs} epoch{'s' if epochs != 1 else ''}" if first == 1 else
-             f"epoch {epochs}" if first == epochs else f"epochs {first} to {epochs}")
-    return (f"training {weights:,} weights on {pairs:,} pairs ({validate:,} to validate): "
-            f"{batches:,} batch{'es' if batches != 1 else ''} of {batch_size} an epoch, {which}")
+    which = (counted("progress.epochs", epochs) if first == 1 else
+             message("progress.epoch_only", epoch=epochs) if first == epochs else
+             message("progress.epoch_range", first=first, last=epochs))
+    return message("progress.starting", weights=f"{weights:,}", pairs=f"{pairs:,}",
+                   validate=f"{validate:,}", batches=counted("progress.batches", batches),
+                   batch_size=batch_size, which=which)
+
+
+def counted(key, count):
+    """'1 epoch', '6 epochs' (KEY_one or KEY_many), the count written with commas."""
+    return message(f"{key}_{'one' if count == 1 else 'many'}", count=f"{count:,}")
 
 
 def epoch_report(epoch, epochs, loss, scores, batches=None, seconds=None):
@@ -49,12 +57,14 @@ def epoch_report(epoch, epochs, loss, scores, batches=None, seconds=None):
     the validation's (none without validation pairs); the batches and time are left out when
     `seconds` is None (training without progress, whose lines do not depend on the machine)."""
     blank = bool(scores) and scores["blank_outputs"] == scores["examples"]
-    line = f"epoch {epoch}/{epochs}: loss {loss:.4f}" + "".join(
+    line = message("progress.epoch", epoch=epoch, epochs=epochs, loss=f"{loss:.4f}") + "".join(
         f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
-        if k in scores) + ("  (every output blank)" if blank else "")
+        if k in scores) + (message("progress.all_blank") if blank else "")
     if seconds is not None:
-        rate = f", {batches / seconds:.1f} batch/s" if seconds > 0 and batches else ""
-        line += f"  ({batches} batch{'es' if batches != 1 else ''} in {seconds:.1f} s{rate})"
+        rate = (message("progress.rate", rate=f"{batches / seconds:.1f}")
+                if seconds > 0 and batches else "")
+        line += message("progress.timing", batches=counted("progress.batches", batches),
+                        seconds=f"{seconds:.1f}", rate=rate)
     return line
 
 
@@ -160,17 +170,15 @@ def level_note(level, written):
     which level it wants, and a file of words trained at the character level (the default)
     may learn nothing but where the spaces go."""
     if level == "word":
-        return "tokens: words, split at whitespace (--level word)"
-    how = "--level char" if written else "the default for a pairs file"
-    return f"tokens: characters, spaces included ({how}); --level word makes each word a token"
+        return message("progress.level_word")
+    how = "--level char" if written else message("progress.level_default")
+    return message("progress.level_char", how=how)
 
 
 def blank_warning(n, level, task=None):
     """The line that says a run's every validation output is blank, and what may help (--level
     word only for a pairs file read by characters: a built-in task's level is its own)."""
     from seq2seq.data.tasks import TASKS
-    hint = ("every space is a token it must learn to place, so a file of words may want "
-            "--level word" if level == "char" and task not in TASKS
-            else "more epochs or another --lr may help")
-    return (f"warning: every one of the {n} validation outputs is blank (empty or only spaces); "
-            f"{hint}")
+    hint = message("progress.blank_spaces" if level == "char" and task not in TASKS
+                   else "progress.blank_more")
+    return message("progress.blank_warning", count=n, hint=hint)

@@ -39,6 +39,7 @@ from minigrad.files import read_small_text, stale_temporaries
 from seq2seq.commands import lock_file
 from seq2seq.commands.lock_file import LOCK
 from seq2seq.commands.progress import say
+from seq2seq.messages import message
 
 CHECKPOINT, REPORT = "checkpoint.npz", "report.json"
 MAX_JSON = 10_000_000   # bytes of a JSON file a command reads from a folder: far more than any
@@ -113,7 +114,7 @@ def hold(folder, log=say, created=False):
 def check_out(out, option="--out"):
     """Refuse an empty --out before it becomes Path('') (the current directory)."""
     if str(out).strip() == "":
-        raise RunFolderError(f"{option} is empty: name a folder")
+        raise RunFolderError(message("runs.out_empty", option=option))
     return out
 
 
@@ -122,7 +123,7 @@ def make_folder(folder):
     (see hold's `created`; empty if the run folder was there)."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
-        raise RunFolderError(f"--out {folder} is a file, not a folder")
+        raise RunFolderError(message("runs.out_is_file", folder=folder))
     created = []
     missing = folder
     while not missing.exists() and not missing.is_symlink() and missing != missing.parent:
@@ -131,8 +132,8 @@ def make_folder(folder):
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise RunFolderError(f"--out {folder}: cannot make the folder there "
-                             f"({error.strerror or error})") from error
+        raise RunFolderError(message("runs.cannot_make", folder=folder,
+                                     error=error.strerror or error)) from error
     return created
 
 
@@ -148,8 +149,7 @@ def start(folder, config, level, log=say, pairs_file=None):
     `pairs_file` the pairs file the run reads, when config.task names one (check_resume)."""
     folder = Path(folder)
     if config.resume and config.overwrite:
-        raise RunFolderError("--resume continues the run and --overwrite replaces it: "
-                             "choose one")
+        raise RunFolderError(message("runs.resume_and_overwrite"))
     experiment = experiment_in(folder)
     if experiment is not None:                  # its results are not a run's to share a folder
         raise RunFolderError(f"{folder} holds the results of a {experiment[1]} experiment "
@@ -157,17 +157,17 @@ def start(folder, config, level, log=say, pairs_file=None):
     if not config.resume:
         there = present(folder, RUN_FILES)
         if there and not config.overwrite:
-            way = ("pass --resume to continue it, or --overwrite to replace it"
+            way = (message("runs.resume_or_overwrite")
                    if CHECKPOINT in there else     # nothing to resume without the checkpoint
-                   f"it holds no {CHECKPOINT} to resume: pass --overwrite to replace it")
-            raise RunFolderError(f"{folder} already holds a run ({', '.join(there)}): {way}")
+                   message("runs.nothing_to_resume_there", checkpoint=CHECKPOINT))
+            raise RunFolderError(message("runs.holds_run", folder=folder,
+                                         files=", ".join(there), way=way))
         if there:                       # nothing removed: the new files replace the old ones
-            log(f"--overwrite: the earlier run in {folder} stays until this run's first "
-                f"epoch is saved over it")
+            log(message("runs.overwrite_later", folder=folder))
         return None, {}
     if not present(folder, [CHECKPOINT]):
-        raise RunFolderError(f"nothing to resume in {folder}: it holds no {CHECKPOINT} "
-                             "(pass --overwrite instead of --resume to start a new run there)")
+        raise RunFolderError(message("runs.nothing_to_resume", folder=folder,
+                                     checkpoint=CHECKPOINT))
     from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
     from seq2seq.commands.reports import reconcile_report  # reports imports this file
     state = read_checkpoint(folder / CHECKPOINT)
@@ -256,14 +256,14 @@ def claim(out, owned, is_earlier, what, overwrite, log, subfolders=(), remove=Tr
         return []
     if not overwrite and (len(mine) < len(files) or not is_earlier(out)):
         others = [f for f in files if not owned(f)] or files
-        raise RunFolderError(
-            f"{out} holds files that are not an earlier {what} run ({', '.join(others[:3])}"
-            f"{', ...' if len(others) > 3 else ''}): choose another --out, or pass --overwrite "
-            f"to replace the {what}'s files there")
+        raise RunFolderError(message(
+            "runs.not_earlier", out=out, what=what,
+            files=", ".join(others[:3]) + (", ..." if len(others) > 3 else "")))
     for f in mine if remove else ():
         (out / f).unlink()
     if mine:
-        log(f"replacing the {'files of the ' if overwrite else 'earlier '}{what} run in {out}")
+        log(message("runs.replacing_files" if overwrite else "runs.replacing_earlier",
+                    what=what, out=out))
     return mine
 
 
