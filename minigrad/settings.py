@@ -84,7 +84,8 @@ def _finite(value):
 def _range(low, high, low_open, high_open):
     """'> 0', '>= 1', '<= 1', 'in [0, 1)' or '' for no bounds."""
     if low is not None and high is not None:
-        return f"in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+        return message("setting.between", interval=f"{'(' if low_open else '['}{low}, {high}"
+                                                   f"{')' if high_open else ']'}")
     if low is not None:
         return f"{'>' if low_open else '>='} {low}"
     if high is not None:

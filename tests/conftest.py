@@ -1,13 +1,27 @@
 """Shared helpers for the tests: float64 tensors with fixed random values, and students' files
 for the coursework graders."""
 
+import os
 import sys
 import textwrap
 
 import numpy as np
 import pytest
 
-from minigrad import Tensor
+from minigrad import Tensor, language
+
+# The tests compare English messages, whatever the tester's locale (LANG=ja_JP.UTF-8 would
+# make them Japanese): LANGUAGE is the first variable minigrad.language reads, and the
+# commands the tests start inherit it. tests/test_messages.py asks for Japanese explicitly.
+os.environ["LANGUAGE"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A test that chose a language (--lang ja on a command run in this process) leaves the
+    next test in English, as the locale above says."""
+    yield
+    language.choose(None)
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ MESSAGES = {
     "setting.integer": "an integer",
     "setting.number": "a finite number",
     "setting.wanted": "{kind} {range}",
+    "setting.between": "in {interval}",
     "setting.wrong_type": "must be {wanted}, got {value} ({type})",
     "setting.out_of_range": "must be {wanted}, got {value}{reason}",
 

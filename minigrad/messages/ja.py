@@ -29,6 +29,7 @@ MESSAGES = {
     "setting.integer": "整数",
     "setting.number": "有限の数",
     "setting.wanted": "{kind} ({range})",
+    "setting.between": "{interval} の範囲",
     "setting.wrong_type": "には {wanted} を指定してください (指定された値: {value}、型 {type})",
     "setting.out_of_range": "には {wanted} を指定してください (指定された値: {value}){reason}",
 
