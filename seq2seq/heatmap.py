@@ -35,6 +35,8 @@ import unicodedata
 
 import numpy as np
 
+from seq2seq.messages import message
+
 SHADES = " ░▒▓█"            # weight 0 .. 1, in five equal steps
 MAX_HEADER = 10              # longer source tokens are cut, with "…", in the column headers
 MAX_TEXT_TOKENS = 100        # rows or columns of a text heatmap: 200+ terminal cells already
@@ -100,7 +102,7 @@ def text_heatmap(weights, source_tokens, target_tokens):
         lines.append((_pad(label, label_width, right=True) + " │" + cells).rstrip())
     steps = " ≤ ".join(f"{shade!r} < {(i + 1) / len(SHADES):.1f}"
                        for i, shade in enumerate(SHADES[:-1]))
-    lines.append(f"weight:  {steps} ≤ {SHADES[-1]!r}")
+    lines.append(message("heatmap.legend", shades=f"{steps} ≤ {SHADES[-1]!r}"))
     return "\n".join(lines)
 
 

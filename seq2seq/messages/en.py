@@ -75,6 +75,8 @@ MESSAGES = {
     "translate.heatmaps_written": "heatmaps, a row per layer, a column per head: {path}",
     "translate.heatmap_written": "heatmap: {path}",
 
+    "heatmap.legend": "weight:  {shades}",
+
     # ---- the demo (seq2seq.commands.demo) -----------------------------------------------------
     "demo.training": ("training an LSTM encoder-decoder with {attention}-product attention on "
                       "{task} ({pairs} sentence pairs, {epochs} epochs, bidirectional encoder)"),

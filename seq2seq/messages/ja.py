@@ -78,6 +78,8 @@ MESSAGES = {
     "translate.heatmaps_written": "ヒートマップ (行が層、列がヘッド): {path}",
     "translate.heatmap_written": "ヒートマップ: {path}",
 
+    "heatmap.legend": "重み:  {shades}",
+
     # ---- デモ (seq2seq.commands.demo) ---------------------------------------------------------
     "demo.training": ("{attention}-product アテンション(注意機構) 付きの LSTM エンコーダ・"
                       "デコーダを {task} で学習します ({pairs} 組の文対、{epochs} エポック、"
