@@ -54,9 +54,8 @@ import zipfile
 
 import numpy as np
 
-from minigrad import npz_reader
+from minigrad import messages, npz_reader
 from minigrad.files import atomic_write, no_directory
-from minigrad.messages import message
 from minigrad.npz_reader import Declared, NpzRefused, open_regular, read_header, read_member, size
 from minigrad.tensor import Tensor
 
@@ -178,8 +177,8 @@ def load(path, check=None):
     with file:
         head = file.read(4)
         if head != _ZIP_MAGIC:
-            what = message("files.pickle" if head[:1] == b"\x80" else "files.not_npz")
-            raise CheckpointError(message("files.not_checkpoint", path=path, why=what))
+            why = messages.message("files.pickle" if head[:1] == b"\x80" else "files.not_npz")
+            raise CheckpointError(messages.message("files.not_checkpoint", path=path, why=why))
         file.seek(0)
         try:
             with zipfile.ZipFile(file) as archive:

@@ -11,8 +11,8 @@ it: the first of LANGUAGE, LC_ALL, LC_MESSAGES and LANG that is set and not empt
 default, so a machine without a Japanese locale, or a script, sees what it always saw.
 
 Each floor of the project keeps its messages in one place per language, a dict from a key to a
-text with named placeholders (minigrad/messages/en.py and ja.py, seq2seq/messages/...), read
-through a `Catalog`:
+text with named placeholders (minigrad/messages/en.py and ja.py; seq2seq/commands/messages/),
+read through a `Catalog`:
 
     message = Catalog("minigrad.messages")
     message("grade.failed", report=text)          'failed: ...' or '不合格: ...'

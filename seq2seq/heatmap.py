@@ -35,7 +35,7 @@ import unicodedata
 
 import numpy as np
 
-from seq2seq.messages import message
+from seq2seq.commands.messages import message
 
 SHADES = " ░▒▓█"            # weight 0 .. 1, in five equal steps
 MAX_HEADER = 10              # longer source tokens are cut, with "…", in the column headers

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from seq2seq.commands.messages import message
 from seq2seq.data.vocab import EOS
-from seq2seq.messages import message
 
 
 @dataclass(frozen=True, repr=False, eq=False)

@@ -13,9 +13,9 @@ from minigrad import no_grad
 from seq2seq import metrics
 from seq2seq.commands import rnn_file, runs
 from seq2seq.commands.checkpoint_reading import checked_config, entry, read_checkpoint, renamed
+from seq2seq.commands.messages import message
 from seq2seq.data.batching import encode_source, pad_sources
 from seq2seq.data.vocab import EOS, SPECIALS, Vocab, detokenize, tokenize
-from seq2seq.messages import message
 from seq2seq.models.decoding import beam_search, greedy
 from seq2seq.models.rnn import Seq2Seq
 from seq2seq.models.transformer import Transformer

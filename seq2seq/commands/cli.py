@@ -13,6 +13,7 @@ import sys
 from minigrad import language
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.language import add_language_option
+from seq2seq.commands.messages import message
 from seq2seq.commands.settings import check_settings, too_large
 from seq2seq.commands.train_options import (
     add_columns_option,
@@ -26,7 +27,6 @@ from seq2seq.commands.train_options import (
     saved_run,
     separator,
 )
-from seq2seq.messages import message
 
 
 def cmd_train(args):

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from minigrad.files import atomic_write, read_small_text
 from seq2seq.commands import runs
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_train_config
 from seq2seq.commands.train import TrainConfig
-from seq2seq.messages import message
 
 DEMO_SENTENCES = [
     "ねこ が さかな を たべる",

@@ -29,7 +29,7 @@ import sys
 import time
 
 from minigrad.command import drop_stdout
-from seq2seq.messages import message
+from seq2seq.commands.messages import message
 
 PROGRESS_EVERY = 30.0       # seconds between two progress lines where stderr is no terminal
 

@@ -38,8 +38,8 @@ from pathlib import Path
 from minigrad.files import read_small_text, stale_temporaries
 from seq2seq.commands import lock_file
 from seq2seq.commands.lock_file import LOCK
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
-from seq2seq.messages import message
 
 CHECKPOINT, REPORT = "checkpoint.npz", "report.json"
 MAX_JSON = 10_000_000   # bytes of a JSON file a command reads from a folder: far more than any

@@ -20,12 +20,12 @@ from minigrad.memory import keep_freed_memory
 from seq2seq.commands import arch, reports, rnn_failures, rnn_file, runs, sizes, task_file
 from seq2seq.commands.checkpoint_history import check_resumed_steps
 from seq2seq.commands.epoch import run_epoch
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import blank_warning, epoch_report, level_note, say, starting_line
 from seq2seq.commands.settings import check_split, check_train_config
 from seq2seq.data import heldout, tasks
 from seq2seq.data.batching import encode_source, encode_target
 from seq2seq.data.vocab import Vocab, tokenize
-from seq2seq.messages import message
 from seq2seq.models.rnn import Seq2Seq
 from seq2seq.models.transformer import Transformer
 from seq2seq.translator import CHECKPOINT, Translator, load_translator
@@ -83,8 +83,7 @@ def task_pairs(config, pairs_file=None):
                               min_len=config.min_len, max_len=config.max_len)
     path = pairs_file or config.task
     if not Path(path).exists():
-        raise FileNotFoundError(message("train.no_task", path=path,
-                                        tasks=", ".join(tasks.TASKS)))
+        raise FileNotFoundError(message("train.no_task", path=path, tasks=", ".join(tasks.TASKS)))
     columns = None if config.columns is None else tasks.parse_columns(config.columns)
     return tasks.load_pairs(path, sep=config.sep, columns=columns, level=token_level(config))
 

@@ -4,4 +4,4 @@ of the messages (minigrad.language: --lang, else the locale)."""
 
 from minigrad.language import Catalog
 
-message = Catalog("seq2seq.messages")
+message = Catalog("seq2seq.commands.messages")
