@@ -108,7 +108,7 @@ class Catalog:
         self.texts = {name: importlib.import_module(f"{package}.{name}").MESSAGES
                       for name in LANGUAGES}
 
-    def __call__(self, key, **values):
+    def __call__(self, key, /, **values):      # a placeholder may be named key too
         english = self.texts["en"]
         template = self.texts[current()].get(key, english[key])
         return template.format(**values)
