@@ -83,17 +83,13 @@ HELP = ("the language of the messages, en or ja (default: the locale's, from LAN
 
 def add_language_option(parser, subparsers=None):
     """--lang {en,ja} on the parser and, if given, on each of its subcommands, so that it may be
-    written before the subcommand or after it. Not written, the locale decides."""
+    written before the subcommand or after it. Not written, the locale decides. A subcommand
+    with a --lang of its own (explore's, the page's language) keeps it: the value written there
+    is read for the messages too (minigrad.command.Parser reads it before parsing)."""
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help=HELP)
     for sub in (subparsers.choices.values() if subparsers is not None else ()):
-        sub.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=HELP)
-
-
-def apply(args):
-    """Use the --lang the parsed `args` hold, if any was written."""
-    lang = getattr(args, "lang", None)
-    if lang in LANGUAGES:
-        choose(lang)
+        if "--lang" not in sub._option_string_actions:
+            sub.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=HELP)
 
 
 class Catalog:

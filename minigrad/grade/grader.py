@@ -36,7 +36,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from minigrad import language
 from minigrad.command import (
     Parser,
     RawDescriptionDefaultsFormatter,
@@ -253,8 +252,7 @@ def main(exercises, prog, argv=None):
     parser.add_argument("path", help="your file")
     add_debug_option(parser)
     add_language_option(parser)
-    args = parser.parse_args(argv)
-    language.apply(args)
+    args = parser.parse_args(argv)           # --lang is read before parsing (Parser)
     if args.exercise not in exercises:
         elsewhere = graded_elsewhere(args.exercise, args.path, prog)
         if elsewhere is not None:

@@ -10,7 +10,6 @@ import dataclasses
 import json
 import sys
 
-from minigrad import language
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.language import add_language_option
 from seq2seq.commands.messages import message
@@ -203,8 +202,7 @@ def main(argv=None):
 
     add_debug_option(parser, sub)
     add_language_option(parser, sub)
-    args = parser.parse_args(argv)
-    language.apply(args)
+    args = parser.parse_args(argv)           # --lang is read before parsing (Parser)
     if args.command == "train":
         args.given = given_options(parser, train_parser, argv)
     settings = vars(args)
