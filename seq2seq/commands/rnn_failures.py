@@ -16,7 +16,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from seq2seq.commands.rnn_file import KINDS, RNN, RnnFileError
+from seq2seq.commands.rnn_file import BLOCK, KINDS, RNN, RnnFileError
 
 
 def layer_site(error):
@@ -63,13 +63,15 @@ print(token, flush=True)
 CHECK_SECONDS = 120     # importing a layer file and one tiny batch take a second or two
 
 
-def check_in_child(spec, kind=RNN, norm_first=True, sizes=()):
+def check_in_child(spec, kind=RNN, config=None):
     """Run the layer file `spec` ('PATH.py:CLASS'), and its layer's contract check, in a child
     process: a file that ends the process (os._exit, at import or in its layer's methods) is a
-    RnnFileError here, before the run touches its folder. An encoder block is made at `sizes`,
-    (d_model, heads, d_ff), the run's, as it will be trained: a block that ends the process at
-    those sizes only is caught too. Other failures are left to the import in this process,
-    whose messages say more."""
+    RnnFileError here, before the run touches its folder. An encoder block is made with the
+    run's `config` (its norm, d_model, heads and d_ff), as it will be trained: a block that ends
+    the process at those sizes only is caught too. Other failures are left to the import in
+    this process, whose messages say more."""
+    norm_first = config is None or config.norm != "post"
+    sizes = (config.d_model, config.heads, config.d_ff) if kind is BLOCK and config else ()
     token = secrets.token_hex(8)
     package = str(Path(__file__).resolve().parents[2])   # holds seq2seq/
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(

@@ -32,8 +32,7 @@ is then searched), or is kept as one file.
 
 A run folder that holds a layer file is code, as that file is: load only runs you trust.
 
-A layer file's code that fails is seq2seq.commands.rnn_failures's: checked in a child process
-first, and named by its line when it fails later.
+A layer file that fails: seq2seq.commands.rnn_failures (a child process checks it first).
 """
 
 import hashlib
@@ -185,19 +184,16 @@ def copy_name(saved):
 
 def keep_copy(folder, saved, kind=RNN):
     """Copy the layer file that `saved` records into the run folder (atomically), unless it is
-    there already; the bytes copied must hash as recorded. They are read from the file the
-    class was loaded from in this process (the recorded one, or one named by --rnn-file), else
-    from the recorded one: the module of those bytes may have been loaded from another file
-    that has changed since, while the recorded one still holds them. Returns the copy's path."""
+    there already: the bytes, hashing as recorded, of the file the class was loaded from in this
+    process (maybe one named by --rnn-file, changed since), else of the recorded one."""
     path = Path(saved["file"])
     if path.parent.resolve() == Path(folder).resolve():
         return path                             # the file lives in the run folder itself
     copy = Path(folder) / copy_name(saved)
     if copy.is_file() and _sha256(copy) == saved["sha256"]:
         return copy
-    ran = getattr(sys.modules.get(f"seq2seq_{kind.entry}_{saved['sha256'][:16]}"), "__file__",
-                  None)
-    for origin in ([Path(ran)] if ran else []) + [path]:
+    module = sys.modules.get(f"seq2seq_{kind.entry}_{saved['sha256'][:16]}")
+    for origin in [path] if module is None else [Path(module.__file__), path]:
         try:
             source = origin.read_bytes()
         except OSError:

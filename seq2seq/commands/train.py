@@ -158,9 +158,7 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
         split = heldout.make_record(train_pairs, val_pairs, corpus)
         for kind in rnn_file.KINDS:     # an os._exit there is an error here
             if getattr(config, kind.entry) is not None and not config.resume:
-                rnn_failures.check_in_child(
-                    getattr(config, kind.entry), kind, config.norm != "post",
-                    (config.d_model, config.heads, config.d_ff) if kind is rnn_file.BLOCK else ())
+                rnn_failures.check_in_child(getattr(config, kind.entry), kind, config)
         state, changed = runs.start(out, config, token_level(config), log, read)   # data good
         if config.task not in tasks.TASKS and note_level:
             log(level_note(token_level(config), config.level))
