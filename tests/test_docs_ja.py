@@ -117,11 +117,24 @@ def uses(text, english):
     return re.search(rf"(?<![\w-]){re.escape(english)}(?![\w-])", text, re.IGNORECASE) is not None
 
 
+# The Japanese texts of the code: the explorer's page, and the messages of the commands and the
+# graders. They are the edition's too, and follow the glossary as its pages do.
+CATALOGUES = ["minigrad/viz/explorer/words/ja*.py", "minigrad/messages/ja.py",
+              "seq2seq/commands/messages/ja.py", "docs/pages/README.ja.md"]
+
+
 def japanese_text():
     """Every text of the Japanese edition but the glossary (which names the rejected forms)."""
+    paths = [ROOT / "README.ja.md", *sorted(JA.glob("*.md")),
+             *(path for pattern in CATALOGUES for path in sorted(ROOT.glob(pattern)))]
     return {path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
-            for path in [ROOT / "README.ja.md", *sorted(JA.glob("*.md"))]
-            if path.is_file() and path != GLOSSARY}
+            for path in paths if path.is_file() and path != GLOSSARY}
+
+
+def test_the_catalogues_are_read():
+    names = japanese_text()
+    for pattern in CATALOGUES:
+        assert any(Path(name).match(pattern) for name in names), pattern
 
 
 def test_the_glossary_has_the_terms_learners_know():
