@@ -3,8 +3,11 @@ column, old Mac line ends or a reserved word, a tokenisation level that reads no
 label with dollar signs, an unknown space, a source longer than any trained on, a learning rate
 that blows the weights up: each is refused or said, in one line."""
 
+import pytest
+
 import minigrad
 from seq2seq.commands.cli import main
+from seq2seq.commands.train import TrainConfig, train
 
 TINY = ["--embed-size", "4", "--hidden-size", "8", "--batch-size", "32", "--no-progress"]
 
@@ -298,6 +301,24 @@ def test_options_that_generate_a_built_in_task_are_refused_with_a_pairs_file(tmp
                  "10"]) == 1                                # the run's own task: a pairs file
     assert capsys.readouterr().err.startswith("error: --num-examples applies only to a built-in")
     assert len(minigrad.load(out / "checkpoint.npz")["history"]) == 1
+
+
+@pytest.mark.parametrize("setting, value", [("num_examples", 10), ("min_len", 2),
+                                            ("max_len", 3)])
+def test_train_in_python_refuses_an_option_that_generates_a_built_in_task_with_a_pairs_file(
+        tmp_path, setting, value):
+    """As the command line does, in its words, with the setting spelt as TrainConfig spells it:
+    a pairs file is read whole, and the setting would be ignored."""
+    corpus = tmp_path / "pairs.tsv"
+    corpus.write_text("".join(f"{w}\t{w[::-1]}\n" for w in WORDS), encoding="utf-8")
+    config = TrainConfig(task=str(corpus), out=str(tmp_path / "run"), epochs=1, embed_size=4,
+                         hidden_size=8, batch_size=32, progress=False, **{setting: value})
+    with pytest.raises(ValueError) as refused:
+        train(config, log=lambda line: None)
+    assert str(refused.value) == (
+        f"{setting} applies only to a built-in task (it generates the pairs), not to the pairs "
+        f"file {corpus}, every line of which is read: leave it out")
+    assert not (tmp_path / "run").exists()
 
 
 WORDS = ("abc", "bca", "cab", "acb", "hello", "world", "tree", "sun", "moon", "star", "sky",

@@ -53,9 +53,10 @@ def architecture_config(out, task, name, seed=0, num_examples=20000, dates_file=
     `train --task TASK --arch NAME` trains (the dates task from `dates_file`, a pairs file of
     the book's dates, "_" between source and target)."""
     from seq2seq.commands.arch import with_defaults
-    where = dict(task=task) if task != "dates" else dict(task=str(dates_file), sep="_")
+    where = (dict(task=task, num_examples=num_examples) if task != "dates"   # a file: read whole
+             else dict(task=str(dates_file), sep="_"))
     return with_defaults(TrainConfig(**where, out=str(Path(out) / f"{task}-{name}"), arch=name,
-                       lr=TRAINING_DEFAULTS[name]["lr"], num_examples=num_examples, seed=seed,
+                       lr=TRAINING_DEFAULTS[name]["lr"], seed=seed,
                        progress=False))       # as the run records it
 
 
