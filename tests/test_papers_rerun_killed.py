@@ -16,9 +16,9 @@ from seq2seq.papers import swap
 ROOT = Path(__file__).resolve().parent.parent
 needs_sigkill = pytest.mark.skipif(os.name == "nt", reason="SIGKILL")
 
-# Runs `python -m seq2seq ARGV`, or, with "heads" first, a tiny head-alignments; with "kill"
-# first, the process kills itself (SIGKILL: nothing runs after it) in its first model's first
-# epoch.
+# Runs `python -m seq2seq ARGV`, or, with "heads" or "explanation" first, a tiny head-alignments
+# or uniform-and-seeds; with "kill" first, the process kills itself (SIGKILL: nothing runs after
+# it) in its first model's first epoch.
 RUNNER = """
 import os, signal, sys
 from seq2seq.commands import train
@@ -38,6 +38,10 @@ if sys.argv[2] == "heads":
         max_len=6, epochs=1, d_model=8, heads=2, layers=1, d_ff=16, seed=s, progress=False))
         for s in (0, 1)}
     head_alignments(out, seeds=2, epochs=1, n_held_out=20, configs=configs)
+elif sys.argv[2] == "explanation":
+    from seq2seq.papers.explanation import uniform_and_seeds
+    uniform_and_seeds(sys.argv[3], seeds=2, num_examples=150, n_held_out=40, hidden_size=8,
+                      epochs=1, max_len=5)
 else:
     from seq2seq.commands.cli import main
     sys.exit(main(sys.argv[2:]))
@@ -50,11 +54,13 @@ EXPERIMENTS = {
                           "--num-examples", "120", "--max-len", "5", "--test-max-len", "7",
                           "--longer-examples", "20"],
     "head-alignments": ["heads"],
+    "uniform-and-seeds": ["explanation"],     # its models read a pairs file it writes
 }
 
 
 def run(how, argv, out):
-    argv = [*argv, str(out)] if argv == ["heads"] else [*argv, "--out", str(out)]
+    argv = [*argv, str(out)] if argv[0] in ("heads", "explanation") else [*argv, "--out",
+                                                                          str(out)]
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-c", RUNNER, how, *argv], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)

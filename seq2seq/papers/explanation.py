@@ -24,7 +24,11 @@ The encoder is bidirectional, as in the paper the demo follows: the state at a w
 whole sentence, from both sides, so the word under a column is not all that column holds.
 
 Writes OUT/pairs.tsv, OUT/seed-0/, OUT/seed-1/, ... and OUT/uniform/ (the runs),
-uniform-and-seeds.json and uniform-and-seeds.png (plots.plot_uniform_and_seeds).
+uniform-and-seeds.json and uniform-and-seeds.png (plots.plot_uniform_and_seeds). As every
+experiment, it makes them in OUT/.next and swaps them in once they are all written
+(seq2seq.papers.folder); its models are trained on OUT/.next/pairs.tsv but record OUT/pairs.tsv,
+the place the swap moves that file to (`record_pairs_file`), so that `train --resume` and
+`evaluate` find it there.
 """
 
 import itertools
@@ -46,15 +50,15 @@ from seq2seq.papers.folder import experiment_folder, trained, write_results
 RESULTS = ("uniform-and-seeds.json", "uniform-and-seeds.png", "pairs.tsv")
 
 
-def explanation_config(out, name, hidden_size=64, epochs=5, max_len=12):
+def explanation_config(out, name, hidden_size=64, epochs=5):
     """The config of the model in out/name: "seed-N" (dot attention, seed N) or "uniform" (seed
-    0, as seed-0)."""
+    0, as seed-0). Its task is the pairs file OUT/pairs.tsv, read whole: the lengths of its
+    sentences are chosen where it is written."""
     seed = 0 if name == "uniform" else int(name.split("-")[1])
     return TrainConfig(task=str(Path(out) / "pairs.tsv"), level="word", out=str(Path(out) / name),
                        attention="uniform" if name == "uniform" else "dot", bidirectional=True,
                        embed_size=32, hidden_size=hidden_size, batch_size=64, epochs=epochs,
-                       lr=5e-3, lr_decay=0.7, val_fraction=0.0, seed=seed, max_len=max_len,
-                       progress=False)
+                       lr=5e-3, lr_decay=0.7, val_fraction=0.0, seed=seed, progress=False)
 
 
 def uniform_and_seeds(out="runs/uniform-and-seeds", seeds=3, log=say, num_examples=4000,
@@ -66,26 +70,29 @@ def uniform_and_seeds(out="runs/uniform-and-seeds", seeds=3, log=say, num_exampl
                    epochs=epochs, max_len=max_len)
     out = Path(runs.check_out(out))
     names = [f"seed-{seed}" for seed in range(seeds)] + ["uniform"]
-    configs = {name: explanation_config(out, name, hidden_size, epochs, max_len)
-               for name in names}
+    configs = {name: explanation_config(out, name, hidden_size, epochs) for name in names}
+    # "max_len": an earlier version recorded it in its configs (ignored for a pairs file)
     with experiment_folder(out, "uniform-and-seeds", configs, RESULTS, overwrite, log,
-                           staged=False):   # its configs name OUT/pairs.tsv
+                           {"max_len"}) as place:
         pairs = tasks.make_task("toy-ja-en", num_examples, seed=0, max_len=max_len)
         text = "".join(f"{source}\t{target}\n" for source, target in pairs)
-        atomic_write(out / "pairs.tsv", lambda file: file.write(text), text=True)
+        atomic_write(place / "pairs.tsv", lambda file: file.write(text), text=True)
         trained = {source for source, _ in pairs}
         held_out = [pair for pair in tasks.make_task("toy-ja-en", n_held_out, seed=1,
                                                     max_len=max_len) if pair[0] not in trained]
-        return _compare(out, configs, held_out, log)
+        return _compare(place, configs, held_out, log)
 
 
-def _compare(out, configs, held_out, log):
+def _compare(place, configs, held_out, log):
     from seq2seq.papers.plots import plot_uniform_and_seeds
 
     sources, references = [s for s, _ in held_out], [r for _, r in held_out]
     # pairs.tsv is toy-ja-en at its own level, words: as for the task by name, no level line
     translations = {name: translator.translate(sources)
-                    for name, _, translator, _ in trained(configs, log, note_level=False)}
+                    for name, _, translator, _ in trained(configs, log, note_level=False,
+                                                          pairs_file=place / "pairs.tsv")}
+    for config in configs.values():
+        record_pairs_file(config.out, config.task)
     seeds = [name for name in configs if name != "uniform"]
     lengths = [tokenize(s, "word") for s in sources]
     result = {"experiment": "uniform-and-seeds", "sentences": len(held_out), "exact_match": {
@@ -100,8 +107,23 @@ def _compare(out, configs, held_out, log):
                                for name in seeds}
     a, b = seeds[:2]
     shown = example(translations[a], translations[b], references)
-    return write_results(out, RESULTS, result, lambda path: plot_uniform_and_seeds(
+    return write_results(place, RESULTS, result, lambda path: plot_uniform_and_seeds(
         result, shown, (a, b), path, overwrite=True), log, report(result))  # claimed above
+
+
+def record_pairs_file(run, path):
+    """Make the checkpoint of `run` record `path` as the place of its pairs file: the run read
+    the file at OUT/.next/pairs.tsv, which the swap moves to `path` (OUT/pairs.tsv), bytes and
+    sha256 unchanged. Rewritten atomically, before the swap begins: a kill before then leaves
+    the earlier results whole (seq2seq.papers.swap)."""
+    import minigrad
+    from seq2seq.commands import task_file
+    from seq2seq.commands.checkpoint_reading import read_checkpoint
+
+    checkpoint = Path(run) / runs.CHECKPOINT
+    state = read_checkpoint(checkpoint)
+    state["task_file"] = task_file.record(path, state["task_file"]["sha256"])
+    minigrad.save(state, checkpoint)
 
 
 def jsd(p, q):

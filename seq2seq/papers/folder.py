@@ -11,16 +11,21 @@ As for the demo (seq2seq.commands.demo), a second run of the experiment replaces
 says so, and nothing else is replaced without --overwrite (seq2seq.commands.runs.claim). A folder is
 the experiment's own earlier run when every checkpoint in it has the config the experiment would
 train now, but for the options its command line may change, and its JSON names the experiment.
+A subfolder is one of the experiment's models only if that JSON records it ("model_folders":
+the names of the model folders the run made); any other subfolder is someone else's, kept as it
+is, and one whose name a model of this run would take is refused, even with --overwrite: a
+`train` run of the user's own in OUT/seed-0 is not replaced by the experiment's seed-0 model.
 """
 
 import contextlib
 import dataclasses
 import json
+import os
 import shutil
 import time
 from pathlib import Path
 
-from minigrad.files import atomic_write, read_small_text
+from minigrad.files import atomic_write, read_small_text, stale_temporaries
 from seq2seq.commands import runs
 from seq2seq.commands.demo import FREE, same_config, saved_config
 from seq2seq.commands.lock_file import LOCK
@@ -29,18 +34,18 @@ from seq2seq.papers import swap
 
 
 @contextlib.contextmanager
-def experiment_folder(out, what, configs, results, overwrite, log, free=(), staged=True):
+def experiment_folder(out, what, configs, results, overwrite, log, free=()):
     """Check every config, make `out`, hold its lock and claim it for the experiment `what`
     (whose models train in out/NAME for NAME in `configs`, and which writes the files named in
     `results`); then run the body, which makes the experiment in the folder this yields.
     `free`: options, besides FREE, that may differ from an earlier run of the experiment (those
     its command line sets). A folder holding a train run is refused, even with `overwrite`:
     a run and an experiment do not share a folder (as seq2seq.commands.runs.start refuses
-    the converse). Over an earlier run, with `staged`, the body makes the new run in
-    OUT/.next (the configs' `out` are moved there, in `configs` itself), swapped in once the
-    body is done (seq2seq.papers.swap): the earlier results stay whole until then. `staged`
-    False (an experiment whose configs name a file it writes in OUT): the earlier files are
-    removed first."""
+    the converse); so is a subfolder named as one of `configs` that the results there do not
+    record as the experiment's (`_models`). The body makes the new run in OUT/.next (the
+    configs' `out` are moved there, in `configs` itself), swapped in once the body is done
+    (seq2seq.papers.swap): earlier results stay whole until then, and a first run killed part
+    way leaves nothing in OUT but the .next that the next command removes."""
     for config in configs.values():             # every one, before any trains or a file goes
         check_train_config(config)
     out = Path(out)
@@ -51,22 +56,24 @@ def experiment_folder(out, what, configs, results, overwrite, log, free=(), stag
         if run:             # even with --overwrite: as `train` refuses an experiment's folder
             raise runs.RunFolderError(f"{out} holds a train run ({', '.join(run)}): choose "
                                       f"another --out for the {what} experiment")
-        models = (*configs, *_other_models(out, configs, free))
+        models = _models(out, what, configs, results, free)
+        for name in configs:        # even with --overwrite: the swap replaces the folder whole
+            _check_replaceable(out, name, name in models, what, results)
         earlier = runs.claim(out, _owned(models, results),
                              _earlier(what, configs, results, free), what, overwrite, log,
-                             subfolders=models, remove=not staged)
-        if not staged or not earlier:
-            yield out
-            return
+                             subfolders=models, remove=False)
         place = swap.begin(out)
         for name, config in configs.items():
             configs[name] = dataclasses.replace(config, out=str(place / name))
+        _RECORDED[str(place)] = list(configs)
         try:
             yield place
         except BaseException:
             shutil.rmtree(place, ignore_errors=True)    # the earlier run stays as it was
             swap.said(place)
             raise
+        finally:
+            _RECORDED.pop(str(place), None)
         swap.swap_in(out, earlier)
         for line in swap.said(place):           # where the results are, now that they are
             log(line)
@@ -76,12 +83,59 @@ def experiment_folder(out, what, configs, results, overwrite, log, free=(), stag
 # seeds (FREE) and, for compare-architectures, other tasks.
 OTHER_SETTINGS = {"task", "sep"}
 
+_RECORDED = {}      # OUT/.next -> the names of its model folders, which write_json records
+
+
+def _json(results):
+    """The experiment's JSON among its result files."""
+    return next(r for r in results if r.endswith(".json"))
+
+
+def _models(out, what, configs, results, free):
+    """The subfolders of `out` that are the experiment's models: those its JSON there records
+    (a JSON that names `what`); none when there is no such JSON. A JSON written before the
+    results recorded their models: as then, those of `configs` and `_other_models`."""
+    try:
+        result = json.loads(read_small_text(out / _json(results), runs.MAX_JSON, "a result file"))
+    except (OSError, ValueError):
+        return ()
+    if not isinstance(result, dict) or result.get("experiment") != what:
+        return ()
+    recorded = result.get("model_folders")
+    if recorded is None:                        # an older version's results
+        return (*configs, *_other_models(out, configs, free))
+    if not isinstance(recorded, list):
+        return ()
+    return tuple(name for name in recorded if isinstance(name, str) and name
+                 and not name.startswith(".") and "/" not in name and "\\" not in name)
+
+
+def _check_replaceable(out, name, recorded, what, results):
+    """Refuse out/NAME, which the new run's model NAME will replace whole, if it is not a model
+    folder of an earlier run (`recorded`: its results record it), or holds more than its run."""
+    folder = out / name
+    if not os.path.lexists(folder):
+        return
+    if not recorded:
+        raise runs.RunFolderError(
+            f"{folder} is not a model folder of an earlier {what} run (no {_json(results)} in "
+            f"{out} records it): move it out of {out}, or choose another --out")
+    if folder.is_dir() and not folder.is_symlink():
+        run = {*runs.RUN_FILES, LOCK, *stale_temporaries(folder)}
+        others = sorted(e.name for e in folder.iterdir() if e.name not in run)
+        if others:
+            raise runs.RunFolderError(
+                f"{folder} holds files that are not its model's ({', '.join(others[:3])}"
+                f"{', ...' if len(others) > 3 else ''}), which the new run would replace: move "
+                f"them out, or choose another --out")
+
 
 def _other_models(out, configs, free):
     """The subfolders of `out` that are model folders of an earlier run of the experiment with
     other settings (learned-0/ when the run now is of seed 1): not among `configs`, holding
     nothing but run files (and train's lock), and a checkpoint whose config is one of
-    `configs`' but for the options in FREE, `free` and OTHER_SETTINGS."""
+    `configs`' but for the options in FREE, `free` and OTHER_SETTINGS. Only for results that do
+    not record their models (written by an older version)."""
     loose = FREE | set(free) | OTHER_SETTINGS
     found = []
     for entry in sorted(out.iterdir()):
@@ -126,22 +180,29 @@ def _earlier(what, configs, results, free):
 
 
 def write_json(path, result):
+    """Write `result` as JSON to `path`; in an experiment's folder (experiment_folder's), with
+    "model_folders" set to the names of the model folders it made, which its next run reads
+    (_models)."""
+    recorded = _RECORDED.get(str(Path(path).parent))
+    if recorded is not None:
+        result["model_folders"] = recorded
     text = json.dumps(result, indent=2, ensure_ascii=False, allow_nan=False)
     atomic_write(path, lambda file: file.write(text), text=True)
 
 
 
-def trained(configs, log, announce="training {}", note_level=True):
+def trained(configs, log, announce="training {}", note_level=True, pairs_file=None):
     """Train the model of each config, in order, each announced on the log (`announce` with its
     name): yields (name, config, translator, cpu_seconds), the process time its training took
     (other programs on the machine do not count). `note_level`: as train's, False for a pairs
-    file the experiment wrote from a built-in task."""
+    file the experiment wrote from a built-in task; `pairs_file`: as train's, where the file
+    config.task names is now (the experiment's .next)."""
     from seq2seq.commands.train import train
 
     for name, config in configs.items():
         log(announce.format(name))
         started = time.process_time()
-        translator, _ = train(config, log=log, note_level=note_level)
+        translator, _ = train(config, log=log, note_level=note_level, pairs_file=pairs_file)
         yield name, config, translator, time.process_time() - started
 
 
