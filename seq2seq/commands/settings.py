@@ -116,8 +116,23 @@ def check_settings(**settings):
 
 
 def check_train_config(config):
-    """Every numeric setting of a TrainConfig (or any dataclass with such fields)."""
-    check_settings(**dataclasses.asdict(config))
+    """Every numeric setting of a TrainConfig (or any dataclass with such fields), and none that
+    a pairs file would ignore (`check_generating`)."""
+    settings = dataclasses.asdict(config)
+    check_settings(**settings)
+    check_generating(settings, {f.name: f.default for f in dataclasses.fields(config)})
+
+
+def check_generating(settings, defaults):
+    """Refuse, as `train --task FILE --num-examples N` is refused and in its words, a setting
+    that generates a built-in task's pairs (train_options.GENERATING) set otherwise than its
+    default (`defaults`) when the task is a pairs file, which is read whole: it would be
+    ignored. Not on resume: the values are then the run's own, which
+    seq2seq.commands.runs.check_resume holds the config to."""
+    from seq2seq.commands.train_options import GENERATING, check_pairs_options
+    if not settings.get("resume") and isinstance(settings.get("task"), str):
+        check_pairs_options(settings["task"], None, None, [
+            name for name in GENERATING if name in settings and settings[name] != defaults[name]])
 
 
 def check_split(n_pairs, n_train, val_fraction):

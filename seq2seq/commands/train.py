@@ -88,17 +88,6 @@ def task_pairs(config, pairs_file=None):
     return tasks.load_pairs(path, sep=config.sep, columns=columns, level=token_level(config))
 
 
-def check_generating(config):
-    """Refuse, in the words `train --task FILE --num-examples N` is refused in, an option that
-    generates a built-in task's pairs (train_options.GENERATING) set otherwise than its default
-    with a pairs file, which is read whole: it would be ignored. Not on resume: the values are
-    then the run's own, which runs.check_resume holds the config to."""
-    from seq2seq.commands.train_options import GENERATING, check_pairs_options
-    if not config.resume:
-        check_pairs_options(config.task, None, None, [
-            name for name in GENERATING if getattr(config, name) != getattr(TrainConfig, name)])
-
-
 def token_level(config):
     """The config's level, or its task's own: "word" or "char"."""
     return config.level or (tasks.task_level(config.task) if config.task in tasks.TASKS else "char")
@@ -151,7 +140,6 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
     from threadpoolctl import threadpool_limits
     check_train_config(config)          # NaN, infinity, sizes below 1: refused before any work
     arch.check_arch(config)             # no option of the other model
-    check_generating(config)            # nothing that a pairs file would ignore
     config = arch.with_defaults(config)     # the Transformer's settings, recorded as trained
     for kind in rnn_file.KINDS:         # --rnn, --block: absolute paths, but a resumed run's
         spec = getattr(config, kind.entry)              # recorded one may be gone: its copy runs

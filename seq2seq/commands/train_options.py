@@ -4,6 +4,7 @@ from the saved run. `seq2seq.commands.cli` wires them to the commands."""
 
 import dataclasses
 
+from minigrad.settings import SettingError
 from seq2seq.commands.settings import CHOICES, check_train_config
 from seq2seq.commands.train import TrainConfig
 
@@ -170,9 +171,9 @@ def check_pairs_options(task, sep, columns, generating=()):
     from seq2seq.data import tasks
     if task is not None and task not in tasks.TASKS:
         for option in generating:
-            raise ValueError(f"{option} applies only to a built-in task (it generates the "
-                             f"pairs), not to the pairs file {task}, every line of which is "
-                             f"read: leave it out")
+            raise SettingError(option, f"applies only to a built-in task (it generates the "
+                               f"pairs), not to the pairs file {task}, every line of which is "
+                               f"read: leave it out")      # the CLI says --num-examples
         return
     given = [option for option, used in (("--sep", sep is not None), ("--columns", columns))
              if used]
