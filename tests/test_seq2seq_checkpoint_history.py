@@ -90,9 +90,11 @@ def cut_to(epochs):
 
 def trained(out, task, epochs, batch_size, resume=False):
     from seq2seq.commands.train import TrainConfig, train
-    train(TrainConfig(task=task, num_examples=60, min_len=3, max_len=4, embed_size=4,
-                      hidden_size=8, batch_size=batch_size, epochs=epochs, resume=resume,
-                      progress=False, out=str(out)), log=lambda *a: None)
+    from seq2seq.data.tasks import TASKS
+    generating = dict(num_examples=60, min_len=3, max_len=4) if task in TASKS else {}
+    train(TrainConfig(task=task, **generating, embed_size=4, hidden_size=8,
+                      batch_size=batch_size, epochs=epochs, resume=resume, progress=False,
+                      out=str(out)), log=lambda *a: None)     # a pairs file is read whole
     return out
 
 
