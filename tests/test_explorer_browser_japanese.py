@@ -132,7 +132,13 @@ def test_no_visible_text_of_a_japanese_page_is_an_english_sentence(tmp_path, ope
     page.evaluate("window.explorer.goto(1)")              # a wrong try twice: the hint shows
     page.evaluate("window.explorer.answer(12345); window.explorer.answer(12345)")
     assert page.locator("#hint").is_visible()
+    feedback = page.locator(".feedback").inner_text()     # a wild guess: no "so close"
+    assert feedback.startswith("違います: 12345。既知のよくある誤りのどれとも一致しません。")
     assert english_on(page) == []
+    page.evaluate("window.explorer.last()")               # a question not seen: not right yet
+    summary = page.locator("#summary").inner_text()
+    assert "入力 12345, 12345。通過" in summary and "まだ正解していません" in summary
+    assert not [text for text in page.evaluate(VISIBLE_TEXT) if re.search("。[ \u3000]", text)]
 
 
 def test_a_japanese_lstm_cell_page_shows_no_english_sentence(tmp_path, open_page):

@@ -17,7 +17,7 @@ JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
 # Formulas (dL/dy * y), code (max_elements=..., register_hook) and op names alone do not match.
 ENGLISH = re.compile(r"(?<![\w/.`])[A-Za-z]{2,} [A-Za-z]{2,}(?![\w(/])")
 # Texts that are no sentence in any language.
-SAME_IN_BOTH = {"html.lang"}
+SAME_IN_BOTH = {"html.lang", "page.gap"}
 
 
 def test_every_english_text_has_a_japanese_one_with_the_same_placeholders():
@@ -35,6 +35,22 @@ def test_no_japanese_text_is_left_in_english():
     english = {key: ENGLISH.findall(re.sub(r"\{\w+\}", "", text)) for key, text in JA.items()}
     english = {key: found for key, found in english.items() if found}
     assert not english, english
+
+
+def test_no_japanese_text_puts_a_space_after_a_full_stop():
+    """A Japanese sentence follows 「。」 with no space: in a text, and where the page joins two
+    texts (page.gap)."""
+    spaced = {key: text for key, text in JA.items() if re.search(r"。[ \u3000]", text)}
+    assert not spaced, spaced
+    assert JA["page.gap"] == "" and EN["page.gap"] == " "
+
+
+def test_only_a_wrong_answer_that_matches_a_known_mistake_is_called_close():
+    """「惜しい」 ("so close") only for a named mistake (page.close); any other wrong number is
+    「違います」, as English has the same two keys."""
+    close = [key for key, text in JA.items() if "惜しい" in text]
+    assert close == ["page.close"], close
+    assert JA["page.not_quite"].startswith("違います") and "page.close" in EN
 
 
 def test_the_check_for_english_catches_an_english_sentence():

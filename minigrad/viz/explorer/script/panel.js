@@ -188,8 +188,9 @@ function termsView(x, k, p) {
   var box = el("div", {"class": "terms"}), arrived = terms.slice(0, n + 1);
   var done = arrived.length === terms.length;
   box.appendChild(el("div", {text: say("page.terms", {
-    name: tensorName(x), uses: usesText(x), term: arrived.length, terms: terms.length}) + " " +
-    say(done ? "page.terms_all" : "page.terms_so_far", {terms: terms.length})}));
+    name: tensorName(x), uses: usesText(x), term: arrived.length, terms: terms.length}) +
+    say("page.gap", {}) + say(done ? "page.terms_all" : "page.terms_so_far",
+                              {terms: terms.length})}));
   var skipped = Math.max(0, arrived.length - MAX_TERMS), rows = [];
   arrived.forEach(function (term, n) {          // (a stack of x a thousand times: 8 rows)
     if (skipped && n === MAX_TERMS / 2) {

@@ -45,7 +45,7 @@ function questionView(q) {
   if (done(q)) {
     box.appendChild(el("div", {"class": "feedback"}, [
       el("span", {"class": given.right ? "right" : "wrong", text: verdict(given)}),
-      document.createTextNode(" " + outcome(q, given))]));
+      document.createTextNode(say("page.gap", {}) + outcome(q, given))]));
     return box;
   }
   var input = el("input", {type: "text", id: "answer", "aria-label": say("page.answer_box", {}),
@@ -62,11 +62,12 @@ function questionView(q) {
   });
   if (given && given.tries.length) {               // the last try, and what it matched
     var last = given.mistakes[given.mistakes.length - 1], left = MAX_TRIES - given.tries.length;
+    var gap = say("page.gap", {});
     box.appendChild(el("div", {"class": "feedback"}, [
-      el("span", {"class": "wrong", text: say("page.not_quite",
+      el("span", {"class": "wrong", text: say(last ? "page.close" : "page.not_quite",
                                               {number: given.tries[given.tries.length - 1]})}),
-      document.createTextNode(" " + (last ? say("page.matches", {mistake: last.text})
-        : say("page.matches_none", {})) + " " +
+      document.createTextNode(gap + (last ? say("page.matches", {mistake: last.text})
+        : say("page.matches_none", {})) + gap +
         say(left === 1 ? "page.try_again_one" : "page.try_again", {left: left}))]));
   }
   box.appendChild(el("div", {}, [input, check, show]));
@@ -86,7 +87,8 @@ function verdict(given) {
   if (given.tries.length < MAX_TRIES) {                 // "Show me" after a wrong try
     return say(given.tries.length === 1 ? "page.shown_after_one" : "page.shown_after", said);
   }
-  return say("page.not_quite", said);
+  // "close" only when the last try matched a known mistake (the sign, a missed term ...)
+  return say(given.mistakes[given.mistakes.length - 1] ? "page.close" : "page.not_quite", said);
 }
 
 // What the page says once a question asks no more: the last mistake matched, the engine's
@@ -97,11 +99,11 @@ function outcome(q, given) {
   if (!given.right && given.tries.length) {
     var mistake = given.mistakes[given.mistakes.length - 1];
     said = (mistake ? say("page.matches", {mistake: mistake.text})
-                    : say("page.matches_none", {})) + " " + truth;
+                    : say("page.matches_none", {})) + say("page.gap", {}) + truth;
   }
   if (given.tries.length && !given.passed) {
-    said += " " + say("page.off_by", {off: fourDigits(Math.abs(last - q.answer)),
-                                      tolerance: fourDigits(q.tolerance)});
+    said += say("page.gap", {}) + say("page.off_by", {
+      off: fourDigits(Math.abs(last - q.answer)), tolerance: fourDigits(q.tolerance)});
   }
   return said;
 }

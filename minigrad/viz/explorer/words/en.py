@@ -92,6 +92,8 @@ TEXT = {
     "page.first_values": "each {shape}, its first {shown} of {size} values:",
     "page.before_hooks": "That is the sum before its hooks. Its gradient, after them (what "
                          "backward passes on):",
+    # ---- between two sentences of one text on the page (panel.js, predict.js) ----
+    "page.gap": " ",
     # ---- predict mode (predict.js, explorer.js) ----
     "page.question": "Predict before you look: what is \u2202L/\u2202{name}{index}? {what}",
     "page.what_op": "(what this op sends back to it)",
@@ -111,7 +113,8 @@ TEXT = {
     "page.answer_box": "your answer",
     "page.check": "Check",
     "page.show_me": "Show me",
-    "page.not_quite": "Not quite: {number}.",
+    "page.not_quite": "Not quite: {number}.",             # a wrong number, no known mistake
+    "page.close": "Not quite: {number}.",                 # a wrong number, a known mistake
     "page.matches": "It matches a known mistake: {mistake}.",
     "page.matches_none": "It matches none of the known mistakes.",
     "page.try_again_one": "Try again (1 more try before the number is shown), or press Show me.",

@@ -14,7 +14,7 @@ TEXT = {
     "html.last": "最後へ (End)",
     "html.smaller": "縮小",
     "html.larger": "拡大",
-    "html.scopes": "スコープ (チェックあり: 折りたたみ)",
+    "html.scopes": "スコープ (チェックすると折りたたみます)",
     "html.legend": "凡例",
     "html.parameter": "パラメータ",
     "html.input": "入力 (勾配が必要)",
@@ -78,6 +78,8 @@ TEXT = {
     "page.sum_so_far": "= 途中の和 ",
     "page.first_values": "各 {shape}、全 {size} 個の値のうち先頭 {shown} 個:",
     "page.before_hooks": "これはフック適用前の和です。フック適用後の勾配 (逆伝播が先へ渡す値):",
+    # ---- between two sentences of one text on the page: none after 「。」 ----
+    "page.gap": "",
     # ---- predict mode (predict.js, explorer.js) ----
     "page.question": "見る前に予測してください: \u2202L/\u2202{name}{index} はいくつですか? {what}",
     "page.what_op": "(この演算がそこへ送り返す値)",
@@ -96,7 +98,8 @@ TEXT = {
     "page.answer_box": "あなたの答え",
     "page.check": "判定",
     "page.show_me": "答えを見る",
-    "page.not_quite": "惜しい: {number}。",
+    "page.not_quite": "違います: {number}。",
+    "page.close": "惜しい: {number}。",
     "page.matches": "よくある誤りと一致します: {mistake}。",
     "page.matches_none": "既知のよくある誤りのどれとも一致しません。",
     "page.try_again_one": "もう一度どうぞ (あと 1 回で数値を表示します)。"
@@ -135,7 +138,7 @@ TEXT = {
     "page.right_at": "{tries} 回目で正解",
     "page.passed_seen": "通過 (数値は表示済み)",
     "page.revealed": "表示済み",
-    "page.not_answered": "未回答",
+    "page.not_answered": "まだ正解していません",
     "page.with_mistakes": " (よくある誤り: {kinds})",
     "page.mistakes_made": "一致したよくある誤り:",
     "page.no_mistakes": "よくある誤りとの一致はありません。",

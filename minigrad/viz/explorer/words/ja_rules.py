@@ -5,12 +5,12 @@ data.py's `rule` does for the docstrings; lines are separated by newlines.
 """
 
 RULES = {
-    "rule.Add": "y = a + b        dL/da = dL/dy        dL/db = dL/dy        (それぞれ "
-                "unbroadcast)",
-    "rule.Sub": "y = a - b        dL/da = dL/dy        dL/db = -dL/dy       (それぞれ "
-                "unbroadcast)",
-    "rule.Mul": "y = a * b        dL/da = dL/dy * b    dL/db = dL/dy * a    (それぞれ "
-                "unbroadcast)",
+    "rule.Add": "y = a + b        dL/da = dL/dy        dL/db = dL/dy        (それぞれ、"
+                "ブロードキャストされた軸で和をとって元の形に戻す)",
+    "rule.Sub": "y = a - b        dL/da = dL/dy        dL/db = -dL/dy       (それぞれ、"
+                "ブロードキャストされた軸で和をとって元の形に戻す)",
+    "rule.Mul": "y = a * b        dL/da = dL/dy * b    dL/db = dL/dy * a    (それぞれ、"
+                "ブロードキャストされた軸で和をとって元の形に戻す)",
     "rule.Div": "y = a / b        dL/da = dL/dy / b    dL/db = -dL/dy * a / b**2 = -dL/dy * y / b",
     "rule.Neg": "y = -x           dL/dx = -dL/dy",
     "rule.Pow": "y = a ** b       dL/da = dL/dy * b * a**(b-1)\n"
@@ -35,12 +35,14 @@ RULES = {
                   "a, b はブロードキャスト)\n"
                   "dL/da = cond が真の要素で dL/dy、それ以外は 0      dL/db = cond が偽の要素で "
                   "dL/dy、それ以外は 0",
-    "rule.Sum": "y = x の `axis` に沿った和        dL/dx = dL/dy を和をとった軸に沿ってコピー",
-    "rule.Mean": "y = x の `axis` に沿った平均 = 和 / n      dL/dx = dL/dy / n を軸に沿ってコピー",
-    "rule.Max": "y = x の `axis` に沿った最大値       dL/dx = 最大値の要素で dL/dy、"
+    "rule.Sum": "y = x を `axis` の方向に足し合わせたもの        dL/dx = dL/dy を足し合わせた軸の"
+                "方向にコピー",
+    "rule.Mean": "y = x を `axis` の方向に平均したもの = 和 / n      dL/dx = dL/dy / n をその軸の"
+                 "方向にコピー",
+    "rule.Max": "y = x の `axis` の方向の最大値       dL/dx = 最大値の要素で dL/dy、"
                 "それ以外は 0。\n"
                 "同じ最大値が複数あれば勾配を等分します (PyTorch の全体の縮約と同じ)。",
-    "rule.Min": "y = x の `axis` に沿った最小値       dL/dx = 最小値の要素で dL/dy、"
+    "rule.Min": "y = x の `axis` の方向の最小値       dL/dx = 最小値の要素で dL/dy、"
                 "それ以外は 0。\n"
                 "同じ最小値が複数あれば勾配を等分します (PyTorch の全体の縮約と同じ)。",
     "rule.Reshape": "y = x を形 `shape` にしたもの (要素も順序も同じ)      dL/dx = dL/dy を元の形に"
