@@ -265,8 +265,8 @@ def index_text_ja(data):
              "が最初に数秒で学習する小さな実行です:", ""]
     for run, options in RUNS.items():
         lines.append(f"- {run}: `python -m seq2seq train {' '.join(options)}`")
-    lines += ["", "各ページの内容と読み方 (英語): [exploring backprop in the browser]"
-              "(../exploring-backprop.md)。English: [README.md](README.md)。", ""]
+    lines += ["", "各ページの内容と読み方: [ブラウザで逆伝播を探る]"
+              "(../ja/exploring-backprop.md)。English: [README.md](README.md)。", ""]
     for page, made in zip(PAGES, data):
         asks = f"、問題 {len(made['questions'])} 問" if made["questions"] else ""
         lines += [f"## [{page.name}](ja/{page.name})", "", f"{page.shows_ja} (逆伝播 "
