@@ -69,7 +69,10 @@ class Parser(argparse.ArgumentParser):
         given = language.given_in(sys.argv[1:] if args is None else args)
         if given is not None:
             language.choose(given)
-        return super().parse_known_args(args, namespace)
+        parsed, rest = super().parse_known_args(args, namespace)
+        if getattr(parsed, "lang", None) in language.LANGUAGES:     # as argparse read it
+            language.choose(parsed.lang)
+        return parsed, rest
 
     def error(self, text):
         self.exit(2, message("command.usage", message=usage_error(" ".join(text.split())),

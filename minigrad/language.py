@@ -5,9 +5,10 @@ and its one-line errors. English, or Japanese.
     LANG=ja_JP.UTF-8 python -m seq2seq train     Japanese, from the locale
     python -m minigrad.grade --lang en ...       English, whatever the locale
 
-The language is `--lang` when a command line gives it; else the locale, read as gettext reads
-it: the first of LANGUAGE, LC_ALL, LC_MESSAGES and LANG that is set and not empty ("ja_JP.UTF-8",
-"ja" or a LANGUAGE list starting with ja gives Japanese; anything else English). English is the
+The language is `--lang` when a command line gives it (the last one, if several); else the
+locale, read as Python's gettext reads it: the first of LANGUAGE, LC_ALL, LC_MESSAGES and LANG
+that is set and not empty ("ja_JP.UTF-8", "ja" or a LANGUAGE list starting with ja gives
+Japanese; anything else English). English is the
 default, so a machine without a Japanese locale, or a script, sees what it always saw.
 
 Each floor of the project keeps its messages in one place per language, a dict from a key to a
@@ -32,13 +33,13 @@ _chosen = None              # set by --lang (choose); None: the environment deci
 
 def from_environment(environ=None):
     """'ja' or 'en', from the first of LANGUAGE, LC_ALL, LC_MESSAGES, LANG that is set.
-    LANGUAGE may be a list ("ja:en"); its first entry counts."""
+    LANGUAGE may be a list ("ja:en"); its first entry counts, an empty one left out (":ja")."""
     environ = os.environ if environ is None else environ
     for name in ENVIRONMENT:
         value = environ.get(name, "")
         if value:
-            first = value.split(":")[0].strip().lower()
-            return "ja" if first.startswith("ja") else "en"
+            first = next((entry for entry in value.split(":") if entry.strip()), "")
+            return "ja" if first.strip().lower().startswith("ja") else "en"
     return "en"
 
 
@@ -62,19 +63,25 @@ def environment():
     return {} if _chosen is None else {"LANGUAGE": _chosen}
 
 
+SPELLINGS = ("--lang", "--lan", "--la")     # argparse takes an option's prefix for it
+
+
 def given_in(argv):
-    """The value of `--lang X` or `--lang=X` in a command line, if it names a language, else
-    None. Read before argparse parses the line, so that argparse's own errors (a bad --lr) are
-    already in that language; a value that names none is left for argparse to refuse."""
+    """The value of the last `--lang X` or `--lang=X` in a command line (or `--la X`, as argparse
+    reads a prefix), if it names a language, else None. Read before argparse parses the line, so
+    that argparse's own errors (a bad --lr) are already in that language; a value that names
+    none is left for argparse to refuse. After parsing, the parsed value decides
+    (minigrad.command.Parser), the same when the prefix was another option's."""
     argv = list(argv)
+    found = None
     for i, word in enumerate(argv):
         if word == "--":
             break
-        value = (argv[i + 1] if word == "--lang" and i + 1 < len(argv)
-                 else word.partition("=")[2] if word.startswith("--lang=") else None)
-        if value in LANGUAGES:
-            return value
-    return None
+        option, equals, value = word.partition("=")
+        if option in SPELLINGS:
+            value = value if equals else argv[i + 1] if i + 1 < len(argv) else None
+            found = value if value in LANGUAGES else found
+    return found
 
 
 HELP = ("the language of the messages, en or ja (default: the locale's, from LANGUAGE, LC_ALL, "

@@ -76,7 +76,7 @@ def test_a_message_fills_its_placeholders_in_the_language_chosen():
     ({}, "en"),
     ({"LANG": "ja_JP.UTF-8"}, "ja"),
     ({"LANG": "en_US.UTF-8"}, "en"),
-    ({"LANG": "C"}, "en"),
+    ({"LANG": "C"}, "en"), ({"LANGUAGE": ":ja", "LANG": "C"}, "ja"),
     ({"LC_MESSAGES": "ja_JP.UTF-8", "LANG": "en_US.UTF-8"}, "ja"),
     ({"LC_ALL": "en_US.UTF-8", "LC_MESSAGES": "ja_JP.UTF-8"}, "en"),
     ({"LANGUAGE": "ja:en", "LC_ALL": "en_US.UTF-8"}, "ja"),
@@ -103,7 +103,9 @@ def test_an_unknown_language_is_refused_in_one_line():
 
 @pytest.mark.parametrize("argv, expected", [
     (["train", "--lang", "ja"], "ja"), (["--lang=ja", "train"], "ja"), (["train"], None),
-    (["train", "--lang", "fr"], None), (["translate", "run", "--", "--lang", "ja"], None)])
+    (["train", "--lang", "fr"], None), (["translate", "run", "--", "--lang", "ja"], None),
+    (["--lang", "en", "train", "--lang", "ja"], "ja"), (["train", "--lan", "ja"], "ja"),
+    (["train", "--la=ja"], "ja"), (["train", "--lang", "ja", "--lang", "fr"], "ja")])
 def test_lang_is_found_on_a_command_line_before_it_is_parsed(argv, expected):
     assert given_in(argv) == expected
 
@@ -139,6 +141,19 @@ def test_lang_en_keeps_english_under_a_japanese_locale(monkeypatch, capsys, tmp_
     monkeypatch.chdir(tmp_path)
     assert seq2seq_main(["evaluate", "--lang", "en", "RUN"]) == 1
     assert capsys.readouterr().err.startswith("error: RUN: no such run folder")
+
+
+def test_the_last_lang_written_and_a_prefix_of_it_count_as_argparse_reads_them(monkeypatch,
+                                                                              capsys, tmp_path):
+    """--lang en then --lang ja gave English messages while argparse kept ja; a prefix (--lan
+    ja), which argparse takes for --lang, was left out."""
+    monkeypatch.chdir(tmp_path)
+    for argv in (["--lang", "en", "evaluate", "--lang", "ja", "RUN"],
+                 ["evaluate", "--lang", "en", "--lang", "ja", "RUN"],
+                 ["evaluate", "--lan", "ja", "RUN"]):
+        choose(None)
+        assert seq2seq_main(argv) == 1
+        assert capsys.readouterr().err.startswith("エラー: "), argv
 
 
 def test_an_unknown_lang_is_a_one_line_error(capsys):
