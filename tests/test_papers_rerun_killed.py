@@ -5,6 +5,7 @@ and the next run (which clears what the killed one left) replaces them as usual.
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -136,3 +137,44 @@ def test_a_swap_stopped_at_any_step_is_finished_by_the_next_command(tmp_path, mo
         "result.png": b"old"})
     assert sorted(p.name for p in out.iterdir()) == (["a", "b", "result.json"] if ready else
                                                      ["a", "b", "result.json", "result.png"])
+
+
+@pytest.mark.parametrize("make", ["folder", "ready", "symlink", "file", "replaced",
+                                  "replaced-symlink"])
+def test_a_next_or_replaced_the_swap_did_not_make_is_refused_and_left_whole(tmp_path, make):
+    """A user's own .next (or .replaced) in an experiment's --out was removed, or swapped into
+    the results (with a .ready of its own), or followed through a symbolic link."""
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "thesis.txt").write_text("mine")
+    (out / "data.csv").write_text("mine")
+    if make in ("folder", "ready"):
+        (out / ".next").mkdir()
+        (out / ".next" / "data.csv").write_text("theirs")
+        if make == "ready":
+            (out / ".next" / ".ready").write_text("[]")
+    elif make == "symlink":
+        (out / ".next").symlink_to(elsewhere)
+    elif make == "file":
+        (out / ".next").write_text("mine")
+    else:
+        earlier = old_and_new(out)                      # a real swap stopped once it began
+        (out / ".next" / ".ready").write_text(json.dumps(earlier))
+        if make == "replaced":
+            shutil.rmtree(out / ".next")                # no .next: the .replaced is the user's
+            (out / ".replaced").mkdir()
+            (out / ".replaced" / "thesis.txt").write_text("mine")
+        else:
+            (out / ".replaced").symlink_to(elsewhere)
+    before = files_of(tmp_path)
+    with pytest.raises(ValueError, match=r"is not an experiment's unfinished run .* move it out"):
+        swap.finish(out, lambda line: None)
+    assert files_of(tmp_path) == before
+
+
+def test_a_next_killed_as_it_was_made_is_removed_by_the_next_command(tmp_path):
+    out = tmp_path / "out"
+    (out / ".next").mkdir(parents=True)                 # empty: no .begun written yet
+    swap.finish(out, lambda line: None)
+    assert not (out / ".next").exists()

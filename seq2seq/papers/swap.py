@@ -5,6 +5,10 @@ leaves the earlier results whole (seq2seq.papers.folder.experiment_folder uses i
     OUT/.next/          the new run: its models' run folders and its results, laid out as in OUT
     OUT/.next/.ready    written once they all are: from then on, the new run is the one kept
     OUT/.replaced/      the earlier run's model folders on their way out
+    OUT/.next/.begun    written as .next is made: a .next without it is not an experiment's
+
+Only folders the swap made are removed or swapped in: a .next or .replaced of the user's (no
+.begun in the .next; a symbolic link, a file) is refused in one line, and nothing is touched.
 
 The swap moves each entry of .next over its namesake in OUT (a file in one os.replace; a folder
 renamed into .replaced first, then the new one into its place), removes the earlier run's files
@@ -27,18 +31,36 @@ from seq2seq.commands.lock_file import LOCK
 
 NEXT, REPLACED = runs.SCRATCH
 READY = runs.READY
+BEGUN = ".begun"
 
 
 def begin(out):
-    """Make the place of the new run, OUT/.next (empty: `finish` ran first), and return it."""
+    """Make the place of the new run, OUT/.next (`finish` ran first), and return it."""
     place = out / NEXT
     place.mkdir()
+    (place / BEGUN).write_text("an experiment's new run, made by seq2seq.papers.swap\n")
     return place
+
+
+def check_own(out):
+    """Refuse (one line) a .next or .replaced in `out` that the swap did not make: a folder of
+    the user's, named so by chance, is never removed or moved into the results."""
+    place, gone = out / NEXT, out / REPLACED
+    ours = place.is_dir() and not place.is_symlink() and (
+        (place / BEGUN).is_file() or not any(place.iterdir()))   # empty: killed as it was made
+    for path in (place, gone):
+        if os.path.lexists(path) and not (ours and path.is_dir() and not path.is_symlink()):
+            raise runs.RunFolderError(
+                f"{path} is not an experiment's unfinished run (the experiment commands make "
+                f"{NEXT} and {REPLACED} there, with {NEXT}/{BEGUN}): it is left as it is; move "
+                f"it out of {out}, or choose another --out")
 
 
 def finish(out, log):
     """Finish what a stopped command left in `out` (its lock held): a swap that had begun is
-    completed; an unfinished new run is removed."""
+    completed; an unfinished new run is removed. A .next or .replaced the swap did not make is
+    refused first (`check_own`)."""
+    check_own(out)
     place = out / NEXT
     if (place / READY).is_file():
         _swap(out)
@@ -66,7 +88,7 @@ def _swap(out):
     stale = json.loads(read_small_text(place / READY, runs.MAX_JSON, "the swap's list"))
     gone.mkdir(exist_ok=True)
     for entry in sorted(place.iterdir()):
-        if entry.name in (READY, LOCK):
+        if entry.name in (READY, LOCK, BEGUN):
             continue
         target = out / entry.name
         if entry.is_dir() and not entry.is_symlink() and os.path.lexists(target):
