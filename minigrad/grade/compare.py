@@ -88,7 +88,7 @@ def compare_gradients(exercise, where, names, got, wanted, atol, rtol, facts, pa
         except SolutionFailed as failure:
             cut = diagnose.cut_report(names, got, wanted, facts.get("suspects", []), parts, atol)
             if cut is not None:
-                raise SolutionFailed(f"{exercise.name}: {cut[0]}, for {where}:\n  "
-                                     + "\n  ".join(cut[1:])) from None
+                head = message("grade.cut", name=exercise.name, cut=cut[0], where=where)
+                raise SolutionFailed("\n  ".join([head] + cut[1:])) from None
             more = list(named) or facts.get("hint", [])
             raise SolutionFailed("\n  ".join([str(failure)] + more)) from None

@@ -84,6 +84,7 @@ MESSAGES = {
     # ---- comparing arrays (minigrad.grade.compare) --------------------------------------------
     "grade.output": "{name}: the output {output}",
     "grade.gradient": "{name}: the gradient with respect to {input}",
+    "grade.cut": "{name}: {cut}, for {where}:",
     "grade.wrong_shape": "{what} has shape {got}, expected {expected}, for {where}",
     "grade.not_finite": ("{what} is wrong for {where}: element {element} is {value}, expected "
                          "{expected} (an overflow? a division by zero?)"),

@@ -84,6 +84,7 @@ MESSAGES = {
     # ---- 配列の比較 (minigrad.grade.compare) --------------------------------------------------
     "grade.output": "{name}: 出力 {output}",
     "grade.gradient": "{name}: {input} に関する勾配",
+    "grade.cut": "{name}: {cut} ({where}):",
     "grade.wrong_shape": "{what} の形は {got} ですが、正しくは {expected} です ({where})",
     "grade.not_finite": ("{what} が間違っています ({where}): 要素 {element} が {value} ですが、"
                          "正しくは {expected} です (オーバーフロー? ゼロ除算?)"),
