@@ -26,7 +26,8 @@ NEVER = ("グラディエント", "バックプロパゲーション", "後方�
          "自己注意機構", "ドット積", "エンベディング", "レイヤー正規化", "レイヤーノルム",
          "位置符号化", "オペレーション", "エクスプローラー", "パラメーター", "トランス")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")          # kana or kanji
-NEUTRAL = {"setting.wanted", "grade.cut"}     # "{kind} ({range})": placeholders and symbols
+# only placeholders and symbols: "{kind} ({range})", "{name}: {cut} ({where}):", " {name} "
+NEUTRAL = {"setting.wanted", "grade.cut", "diagnose.named"}
 
 
 def catalog(floor, name):

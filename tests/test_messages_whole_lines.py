@@ -40,3 +40,56 @@ def test_a_cut_graph_is_reported_in_japanese_with_its_case_in_japanese(tmp_path)
                                "いません (ケース 1/4「one example」(")
     assert lines[0].endswith(")):")
     assert ", for " not in lines[0]
+
+
+def test_a_copy_outside_the_graph_is_described_in_japanese(tmp_path):
+    lines = japanese_failure(tmp_path, "r * from_h[:, 2 * H:]",
+                             "r * Tensor(from_h.data)[:, 2 * H:]")
+    assert lines[2] == ("  あなたのファイルの 10 行目で、計算グラフの外にある (1, 15) のテンソルを"
+                        "作っています。ここから勾配は逆伝播しません。配列 (t.data) から新しく"
+                        "作った Tensor です: テンソルそのもので計算してください")
+
+
+def test_a_detached_copy_its_name_and_the_line_that_takes_it_in_are_said_in_japanese(tmp_path):
+    lines = japanese_failure(tmp_path, "from_h[:, :H]).sigmoid()",
+                             "from_h[:, :H]).sigmoid().detach()")
+    assert lines[2] == ("  あなたのファイルの 8 行目で、計算グラフの外にある (1, 5) のテンソル r を"
+                        "作っています。ここから勾配は逆伝播しません。.detach() が作った、計算"
+                        "グラフから切り離されたコピーです: テンソルそのものを使ってください "
+                        "(10 行目でそれを使っています)")
+
+
+def test_a_copy_of_an_input_with_right_outputs_is_explained_in_japanese(tmp_path):
+    lines = japanese_failure(tmp_path, "from_h = h @", "from_h = Tensor(h.data) @")
+    assert "  出力は正しいので、入力から出力への経路がどこかで切れています:" in lines
+    assert ("  あなたのファイルの 7 行目で、計算グラフの外にある (1, 5) のテンソルを作っています "
+            "(h のコピー)。ここから勾配は逆伝播しません。配列 (t.data) から新しく作った Tensor "
+            "です: テンソルそのもので計算してください") in lines
+
+
+def test_a_wrong_backward_of_ones_own_op_is_pointed_at_in_japanese(tmp_path):
+    choose("ja")
+    path = student_file(tmp_path, """
+        import numpy as np
+        from minigrad import Function
+
+        class Root(Function):
+            saves = ("y",)
+
+            def forward(self, x):
+                self.y = np.sqrt(x)
+                return self.y
+
+            def backward(self, grad_y):
+                return (grad_y / self.y,)               # should be / (2 * y)
+
+        def layer_norm(x, weight, bias, eps=1e-5):
+            centred = x - x.mean(axis=-1, keepdims=True)
+            variance = (centred ** 2).mean(axis=-1, keepdims=True)
+            return centred / Root()(variance + eps) * weight + bias
+    """)
+    with pytest.raises(SolutionFailed) as caught:
+        grade("layer_norm", path)
+    assert ("(出力は正しいので、あなたの Root の backward を確かめてください。作られた行: あなたの"
+            "ファイルの 18 行目: return centred / Root()(variance + eps) * weight + bias)"
+            ) in str(caught.value)

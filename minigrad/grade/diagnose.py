@@ -148,31 +148,24 @@ def suspects(outputs, inputs, lines):
     return [_copy_text(made, sorted(uses), own, lines) for made, uses in found.items()]
 
 
-MADE_BY = {"tensor": "It is a new Tensor made from an array (t.data): compute with the "
-                     "tensor itself",
-           "detach": ".detach() made it, a copy cut off from the graph: use the tensor itself",
-           "array": "It is a NumPy array that an op turned into a tensor: compute with tensors, "
-                    "not on .data or with NumPy"}
-
-
 def _copy_text(made, uses, own, lines):
-    """The text for one copy: a Copy (where the student's code made it, and how), or a tensor
-    whose making was not seen (then the first line that takes it in)."""
+    """The text for one copy: a Copy (where the student's code made it, and how: 'tensor',
+    'detach' or 'array'), or a tensor whose making was not seen (then the first line that takes
+    it in)."""
     x = made.tensor if isinstance(made, Copy) else made
-    copy = next((f", a copy of {y.name}" for y in own.values()
+    copy = next((message("diagnose.copy_of", name=y.name) for y in own.values()
                  if y.shape == x.shape and np.array_equal(y.data, x.data)), "")
-    stops = (" that requires grad: its gradient stops there" if x.requires_grad
-             else ": no gradient flows back from it")
+    stops = message("diagnose.stops" if x.requires_grad else "diagnose.no_flow")
     if not isinstance(made, Copy):
-        return (f"your file, line {uses[0]} takes in a {x.shape} tensor from outside the "
-                f"graph{copy}{stops}. Did you make a new Tensor from .data?\n"
-                f"      {lines.code_at(uses[0])}")
-    named = f"{made.name}, " if made.name else ""
+        return (message("diagnose.takes_in", line=uses[0], shape=x.shape, copy=copy, stops=stops)
+                + f"\n      {lines.code_at(uses[0])}")
+    named = message("diagnose.named", name=made.name) if made.name else ""
     taken = [use for use in uses if use != made.line]
-    used = (f" (line{'s' if len(taken) > 1 else ''} {_listing(map(str, taken), 'and')} "
-            f"take{'s' if len(taken) == 1 else ''} it in)" if taken else "")
-    return (f"your file, line {made.line} makes {named}a {x.shape} tensor outside the graph"
-            f"{copy}{stops}. {MADE_BY[made.how]}{used}\n      {lines.code_at(made.line)}")
+    used = (message("diagnose.used_one" if len(taken) == 1 else "diagnose.used_many",
+                    lines=_listing(map(str, taken), "and")) if taken else "")
+    return (message("diagnose.makes", line=made.line, named=named, shape=x.shape, copy=copy,
+                    stops=stops, made_by=message(f"diagnose.made_{made.how}"), used=used)
+            + f"\n      {lines.code_at(made.line)}")
 
 
 def _outsider(x, own):
@@ -185,13 +178,11 @@ def wrong_gradient_hint(outputs, inputs, solution, lines):
     tensors from outside the graph, else the backward of the student's own op, if any."""
     copies = suspects(outputs, inputs, lines)
     if copies:
-        return ["the outputs are right, so a path from an input to the outputs is cut:"] + copies
+        return [message("diagnose.path_cut")] + copies
     module = getattr(solution, "__name__", None)
     for op in reversed(walk(outputs).ops):          # from the outputs back
         if type(op).__module__ == module:
             line = lines.line_of(op)
-            where = f" (made at {line})" if line else ""
-            return [f"(the outputs are right: look at the backward of your {type(op).__name__}"
-                    f"{where})"]
-    return ["(the outputs are right, and every op in your graph is minigrad's: look for a value "
-            "that leaves the graph, through .data or NumPy)"]
+            where = message("diagnose.made_at", line=line) if line else ""
+            return [message("diagnose.your_backward", op=type(op).__name__, where=where)]
+    return [message("diagnose.leaves_graph")]

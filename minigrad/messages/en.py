@@ -124,6 +124,30 @@ MESSAGES = {
     "diagnose.rows": "{block} (rows {first} to {last} of {name})",
     "diagnose.elements": "{count} of {size} elements of {name}",
 
+    # ---- a tensor made outside the graph (minigrad.grade.diagnose, suspects) -----------------
+    "diagnose.makes": ("your file, line {line} makes {named}a {shape} tensor outside the graph"
+                       "{copy}{stops}. {made_by}{used}"),
+    "diagnose.takes_in": ("your file, line {line} takes in a {shape} tensor from outside the "
+                          "graph{copy}{stops}. Did you make a new Tensor from .data?"),
+    "diagnose.named": "{name}, ",
+    "diagnose.copy_of": ", a copy of {name}",
+    "diagnose.stops": " that requires grad: its gradient stops there",
+    "diagnose.no_flow": ": no gradient flows back from it",
+    "diagnose.made_tensor": ("It is a new Tensor made from an array (t.data): compute with the "
+                             "tensor itself"),
+    "diagnose.made_detach": (".detach() made it, a copy cut off from the graph: use the tensor "
+                             "itself"),
+    "diagnose.made_array": ("It is a NumPy array that an op turned into a tensor: compute with "
+                            "tensors, not on .data or with NumPy"),
+    "diagnose.used_one": " (line {lines} takes it in)",
+    "diagnose.used_many": " (lines {lines} take it in)",
+    "diagnose.path_cut": "the outputs are right, so a path from an input to the outputs is cut:",
+    "diagnose.your_backward": ("(the outputs are right: look at the backward of your {op}"
+                               "{where})"),
+    "diagnose.made_at": " (made at {line})",
+    "diagnose.leaves_graph": ("(the outputs are right, and every op in your graph is minigrad's: "
+                              "look for a value that leaves the graph, through .data or NumPy)"),
+
     # ---- the GRU's gates, as the diagnosis names them (minigrad.grade.exercises) ---------------
     "gru.reset_gate": "the reset gate r",
     "gru.update_gate": "the update gate z",

@@ -122,6 +122,31 @@ MESSAGES = {
     "diagnose.rows": "{block} ({name} の {first} 行目から {last} 行目)",
     "diagnose.elements": "{name} の {size} 個の要素のうち {count} 個",
 
+    # ---- 計算グラフの外で作られたテンソル (minigrad.grade.diagnose, suspects) ----------------
+    "diagnose.makes": ("あなたのファイルの {line} 行目で、計算グラフの外にある {shape} のテンソル"
+                       "{named}を作っています{copy}{stops}。{made_by}{used}"),
+    "diagnose.takes_in": ("あなたのファイルの {line} 行目で、計算グラフの外にある {shape} の"
+                          "テンソルを受け取っています{copy}{stops}。.data から新しい Tensor を"
+                          "作っていませんか?"),
+    "diagnose.named": " {name} ",
+    "diagnose.copy_of": " ({name} のコピー)",
+    "diagnose.stops": "。requires_grad が True なので、勾配はそこで止まります",
+    "diagnose.no_flow": "。ここから勾配は逆伝播しません",
+    "diagnose.made_tensor": ("配列 (t.data) から新しく作った Tensor です: テンソルそのもので"
+                             "計算してください"),
+    "diagnose.made_detach": (".detach() が作った、計算グラフから切り離されたコピーです: テンソル"
+                             "そのものを使ってください"),
+    "diagnose.made_array": ("演算 (op) がテンソルに変えた NumPy 配列です: .data や NumPy では"
+                            "なく、テンソルで計算してください"),
+    "diagnose.used_one": " ({lines} 行目でそれを使っています)",
+    "diagnose.used_many": " ({lines} 行目でそれを使っています)",
+    "diagnose.path_cut": "出力は正しいので、入力から出力への経路がどこかで切れています:",
+    "diagnose.your_backward": ("(出力は正しいので、あなたの {op} の backward を確かめてください"
+                               "{where})"),
+    "diagnose.made_at": "。作られた行: {line}",
+    "diagnose.leaves_graph": ("(出力は正しく、計算グラフの演算はすべて minigrad のものです: .data "
+                              "や NumPy を通って計算グラフの外へ出る値を探してください)"),
+
     # ---- GRU のゲート (minigrad.grade.exercises) ----------------------------------------------
     "gru.reset_gate": "リセットゲート r",
     "gru.update_gate": "更新ゲート z",
