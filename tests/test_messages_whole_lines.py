@@ -3,6 +3,8 @@ of a copy made outside the graph, the training's progress within an epoch, the `
 lines of explore and draw. Each was English, or half English, before its words moved into the
 catalogs (minigrad/messages, seq2seq/commands/messages)."""
 
+import io
+
 import pytest
 
 from minigrad.grade import SolutionFailed, grade
@@ -93,3 +95,30 @@ def test_a_wrong_backward_of_ones_own_op_is_pointed_at_in_japanese(tmp_path):
     assert ("(出力は正しいので、あなたの Root の backward を確かめてください。作られた行: あなたの"
             "ファイルの 18 行目: return centred / Root()(variance + eps) * weight + bias)"
             ) in str(caught.value)
+
+
+# ---- training's progress within an epoch ------------------------------------------------------
+
+def test_the_line_within_an_epoch_is_japanese(monkeypatch):
+    from seq2seq.commands import progress
+    clock = iter([0.0, 30.0])                       # at the start, then after one batch
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: next(clock))
+    choose("ja")
+    stream = io.StringIO()
+    line = progress.EpochLine(141, progress.epoch_name(1, 3), stream)
+    line.n = 116
+    line.set_postfix(loss="1.2679")
+    line.update()
+    assert stream.getvalue() == "エポック 1/3: 141 バッチ中 117 バッチ、30 秒、損失 1.2679\n"
+
+
+def test_training_names_its_epochs_in_the_language_chosen(monkeypatch, tmp_path):
+    from seq2seq.commands import epoch
+    from seq2seq.commands.cli import main
+    named = []
+    monkeypatch.setattr(epoch, "epoch_progress",
+                        lambda total, description, enabled: named.append(description))
+    monkeypatch.chdir(tmp_path)
+    assert main(["train", "--lang", "ja", "--task", "reverse", "--num-examples", "40",
+                 "--embed-size", "4", "--hidden-size", "4", "--epochs", "2", "--out", "run"]) == 0
+    assert named == ["エポック 1/2", "エポック 2/2"]

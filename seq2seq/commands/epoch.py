@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from minigrad.nn.utils import clip_grad_norm_
-from seq2seq.commands.progress import epoch_progress
+from seq2seq.commands.progress import epoch_name, epoch_progress
 from seq2seq.data.batching import batches
 
 
@@ -65,7 +65,7 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None
     in one."""
     pad = model.padding_idx
     n_batches = -(-len(examples) // config.batch_size)
-    progress = epoch_progress(n_batches, f"epoch {epoch + 1}/{config.epochs}", config.progress)
+    progress = epoch_progress(n_batches, epoch_name(epoch + 1, config.epochs), config.progress)
     uniform = math.log(model.config["tgt_vocab_size"])      # the loss of a uniform guess
     total, done = 0.0, 0
     for i, (src, tgt) in enumerate(batches(examples, config.batch_size, pad, rng), 1):

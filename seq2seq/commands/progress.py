@@ -68,6 +68,11 @@ def epoch_report(epoch, epochs, loss, scores, batches=None, seconds=None):
     return line
 
 
+def epoch_name(epoch, epochs):
+    """'epoch 2/5', what the progress of an epoch is headed with."""
+    return message("progress.epoch_name", epoch=epoch, epochs=epochs)
+
+
 def in_notebook():
     """True inside a Jupyter kernel (a notebook, JupyterLab, VS Code, Colab), False in a plain
     Python or IPython terminal. IPython is looked at only if something has imported it already:
@@ -123,9 +128,11 @@ class EpochLine:
         now = time.perf_counter()
         if now - self.shown >= self.every and self.n < self.total:
             self.shown = now
-            extra = "".join(f", {name} {value}" for name, value in self.postfix.items())
-            self.stream.write(f"{self.description}: {self.n} of {self.total} batches, "
-                              f"{now - self.started:.0f} s{extra}\n")
+            extra = "".join(message("progress.loss_so_far", loss=value) if name == "loss"
+                            else f", {name} {value}" for name, value in self.postfix.items())
+            self.stream.write(message("progress.in_epoch", epoch=self.description, done=self.n,
+                                      total=self.total, seconds=f"{now - self.started:.0f}",
+                                      extra=extra) + "\n")
             self.stream.flush()
 
     def close(self):
