@@ -16,6 +16,7 @@ import numpy as np
 
 from minigrad import Tensor, scope
 from minigrad.files import default_path, output_path
+from minigrad.messages import message
 from minigrad.settings import check_number
 from attention.functional import one_hot_argmax
 from attention.softmax import softmax
@@ -208,5 +209,5 @@ def run_command(args, log=print):
     except (OSError, ValueError) as error:          # minigrad.viz.RenderError is an OSError
         print(f"error: {error}", file=sys.stderr)
         return 1
-    log(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
+    log(message("files.wrote_drawing", path=path, dot=path.with_suffix(".dot")))
     return 0

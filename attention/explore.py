@@ -20,6 +20,7 @@ over a small seeded sequence (attention/explore_self.py).
 import numpy as np
 
 from minigrad.files import default_path, output_path
+from minigrad.messages import message
 from minigrad.settings import check_number
 from minigrad.viz.explorer.words import add_lang_option
 from attention.draw import (
@@ -127,5 +128,5 @@ def run_command(args, log=print):
         page = explore_attention_step(hard=args.hard, predict=args.predict, lang=args.lang,
                                       **example_from_options(args, ", --self or --block"))
     out = output_path(args.out, "attention-step.html")
-    log(f"wrote {save_page(page, out, args.overwrite)}")
+    log(message("files.wrote", path=save_page(page, out, args.overwrite)))
     return 0

@@ -122,3 +122,35 @@ def test_training_names_its_epochs_in_the_language_chosen(monkeypatch, tmp_path)
     assert main(["train", "--lang", "ja", "--task", "reverse", "--num-examples", "40",
                  "--embed-size", "4", "--hidden-size", "4", "--epochs", "2", "--out", "run"]) == 0
     assert named == ["エポック 1/2", "エポック 2/2"]
+
+
+# ---- the pages and drawings written ------------------------------------------------------------
+
+def test_minigrad_viz_says_what_it_wrote_in_japanese(tmp_path, capsys, monkeypatch):
+    from minigrad.viz.__main__ import main
+    assert main(["explore", "lstm-cell", "--lang", "ja", "--out", str(tmp_path / "c.html")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 'c.html'} に書き出しました\n"
+    monkeypatch.setenv("LANGUAGE", "ja")                # lstm-cell has no --lang: the locale's
+    assert main(["lstm-cell", "--out", str(tmp_path / "c.svg")]) == 0
+    assert capsys.readouterr().out == (f"{tmp_path / 'c.svg'} に書き出しました (DOT テキストは "
+                                       f"{tmp_path / 'c.dot'})\n")
+    assert main(["render", str(tmp_path / "c.dot"), "--out", str(tmp_path / "r.svg")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 'r.svg'} に書き出しました\n"
+
+
+def test_attention_explore_and_draw_say_what_they_wrote_in_japanese(tmp_path, capsys):
+    from attention.__main__ import main
+    assert main(["explore", "--lang", "ja", "--out", str(tmp_path / "a.html")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 'a.html'} に書き出しました\n"
+    choose("ja")
+    assert main(["draw", "--out", str(tmp_path / "a.svg")]) == 0
+    assert capsys.readouterr().out.startswith(f"{tmp_path / 'a.svg'} に書き出しました (DOT")
+
+
+def test_seq2seq_explore_and_draw_say_what_they_wrote_in_japanese(tiny_run, tmp_path, capsys):
+    from seq2seq.commands.cli import main
+    assert main(["explore", str(tiny_run), "--lang", "ja", "--out", str(tmp_path / "s.html")]) == 0
+    assert capsys.readouterr().out == f"{tmp_path / 's.html'} に書き出しました\n"
+    assert main(["draw", str(tiny_run), "--lang", "ja", "--out", str(tmp_path / "s.svg")]) == 0
+    assert capsys.readouterr().out == (f"{tmp_path / 's.svg'} に書き出しました (DOT テキストは "
+                                       f"{tmp_path / 's.dot'})\n")

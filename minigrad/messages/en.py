@@ -38,6 +38,8 @@ MESSAGES = {
     # ---- files (minigrad.files, minigrad.checkpoint) ------------------------------------------
     "files.exists": "{path} exists; pass {option} to replace it",
     "files.not_checkpoint": "{path!r} is not a minigrad checkpoint ({why}; refused)",
+    "files.wrote": "wrote {path}",
+    "files.wrote_drawing": "wrote {path} (and its DOT text, {dot})",
     "files.pickle": "a pickle",
     "files.not_npz": "not an .npz archive",
 

@@ -37,6 +37,8 @@ MESSAGES = {
     "files.exists": "{path} はすでにあります。置き換えるには {option} を指定してください",
     "files.not_checkpoint": ("{path!r} は minigrad のチェックポイントではありません ({why}。"
                              "読み込みません)"),
+    "files.wrote": "{path} に書き出しました",
+    "files.wrote_drawing": "{path} に書き出しました (DOT テキストは {dot})",
     "files.pickle": "pickle ファイルです",
     "files.not_npz": ".npz アーカイブではありません",
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.files import default_path, output_path, refuse_existing
+from minigrad.messages import message
 from minigrad.viz.explorer.page import save_page
 from minigrad.viz.explorer.words import add_lang_option
 from minigrad.viz.render import ENGINES, available_engines, refuse_existing_drawing, render
@@ -178,16 +179,17 @@ def command(args):
         refuse_existing_drawing(out, overwrite=args.overwrite)
         path = render(draw_lstm_cell(cell_config(args)), out, engine=args.engine,
                       overwrite=args.overwrite)
-        print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
+        print(message("files.wrote_drawing", path=path, dot=path.with_suffix(".dot")))
     elif args.command == "explore":
         page = explore_lstm_cell(cell_config(args), predict=args.predict, lang=args.lang)
         out = output_path(args.out, "lstm-cell.html")
-        print(f"wrote {save_page(page, out, args.overwrite)}")
+        print(message("files.wrote", path=save_page(page, out, args.overwrite)))
     elif args.command == "render":
         with open(args.source, encoding="utf-8") as file:
             source = file.read()
         refuse_existing(args.out, args.overwrite)
-        print(f"wrote {render(source, args.out, engine=args.engine, overwrite=True)}")
+        print(message("files.wrote",
+                      path=render(source, args.out, engine=args.engine, overwrite=True)))
     else:
         print(", ".join(available_engines()) or "none: pip install pygraphviz, or install "
               "Graphviz (apt install graphviz, brew install graphviz, winget install graphviz)")

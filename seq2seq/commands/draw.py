@@ -28,6 +28,7 @@ import numpy as np
 import minigrad.functional as F
 from minigrad import no_grad, scope
 from minigrad.files import default_path, output_path
+from minigrad.messages import message
 from minigrad.settings import SettingError
 from seq2seq.commands import transformer_step
 from seq2seq.commands.settings import check_settings
@@ -240,4 +241,4 @@ def run_command(args):
     out = output_path(args.out, "decoder-step.svg")     # runs/ made only once all is well
     refuse_existing_drawing(out, overwrite=args.overwrite)
     path = render(drawing, out, engine=args.engine, overwrite=args.overwrite)
-    print(f"wrote {path} (and its DOT text, {path.with_suffix('.dot')})")
+    print(message("files.wrote_drawing", path=path, dot=path.with_suffix(".dot")))

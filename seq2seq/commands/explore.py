@@ -18,6 +18,7 @@ never inside a folded scope (transformer_step.predict_questions).
 
 from minigrad.files import default_path, output_path
 from minigrad.graph import walk
+from minigrad.messages import message
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
 from minigrad.viz.explorer.data import MAX_OPS
 from minigrad.viz.explorer.words import add_lang_option
@@ -93,4 +94,4 @@ def run_command(args):
     page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
                                 args.max_elements, args.max_bytes, args.max_ops, args.lang)
     out = output_path(args.out, "decoder-step.html")
-    print(f"wrote {save_page(page, out, args.overwrite)}")
+    print(message("files.wrote", path=save_page(page, out, args.overwrite)))
