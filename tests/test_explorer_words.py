@@ -17,7 +17,7 @@ JAPANESE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")
 # Formulas (dL/dy * y), code (max_elements=..., register_hook) and op names alone do not match.
 ENGLISH = re.compile(r"(?<![\w/.`])[A-Za-z]{2,} [A-Za-z]{2,}(?![\w(/])")
 # Texts that are no sentence in any language.
-SAME_IN_BOTH = {"html.lang", "page.gap"}
+SAME_IN_BOTH = {"html.lang", "page.gap", "not_caught.item"}
 
 
 def test_every_english_text_has_a_japanese_one_with_the_same_placeholders():
@@ -35,6 +35,13 @@ def test_no_japanese_text_is_left_in_english():
     english = {key: ENGLISH.findall(re.sub(r"\{\w+\}", "", text)) for key, text in JA.items()}
     english = {key: found for key, found in english.items() if found}
     assert not english, english
+
+
+def test_japanese_texts_write_parentheses_in_ascii_with_a_space_before():
+    """「誤り (理由)」, as every other text of the page: no full-width （）."""
+    wide = {key: text for key, text in JA.items() if "（" in text or "）" in text}
+    assert not wide, wide
+    assert say(JA, "not_caught.item", mistake="A", why="B") == "A (B)"
 
 
 def test_no_japanese_text_puts_a_space_after_a_full_stop():

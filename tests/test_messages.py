@@ -115,7 +115,7 @@ def test_lang_is_found_on_a_command_line_before_it_is_parsed(argv, expected):
 
 @pytest.mark.parametrize("argv, expected", [
     (["train", "--lang", "ja", "--hidden-size", "0", "--epochs", "1"],
-     "エラー: --hidden-size には 整数 (>= 1) を指定してください (指定された値: 0)"),
+     "エラー: --hidden-size には整数 (>= 1) を指定してください (指定された値: 0)"),
     (["--lang", "ja", "train", "--lr", "abc"],
      "エラー: 引数 --lr: 'abc' は float の値として正しくありません (python -m seq2seq train "
      "--help を参照してください)"),
@@ -124,7 +124,7 @@ def test_lang_is_found_on_a_command_line_before_it_is_parsed(argv, expected):
     (["translate", "--lang", "ja", "RUN", "ねこ"], "エラー: RUN: そのような学習結果のフォルダは"
      "ありません (学習するには: python -m seq2seq train --out RUN ...)"),
     (["demo", "--lang", "ja", "--epochs", "0", "--out", "RUN"],
-     "エラー: --epochs には 整数 ([1, 100000] の範囲) を指定してください (指定された値: 0)"),
+     "エラー: --epochs には整数 ([1, 100000] の範囲) を指定してください (指定された値: 0)"),
 ])
 def test_lang_ja_on_each_command_gives_its_error_in_japanese(argv, expected, tmp_path,
                                                               monkeypatch, capsys):
@@ -172,7 +172,7 @@ def test_a_japanese_locale_gives_a_japanese_error_line_end_to_end(tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True,
                           encoding="utf-8", timeout=120)
     assert done.returncode == 1
-    assert done.stderr == ("エラー: --hidden-size には 整数 (>= 1) を指定してください "
+    assert done.stderr == ("エラー: --hidden-size には整数 (>= 1) を指定してください "
                            "(指定された値: 0)\n")
     assert done.stdout == ""
 

@@ -4,11 +4,12 @@ lines of explore and draw. Each was English, or half English, before its words m
 catalogs (minigrad/messages, seq2seq/commands/messages)."""
 
 import io
+import re
 
 import pytest
 
 from minigrad.grade import SolutionFailed, grade
-from minigrad.language import choose
+from minigrad.language import Catalog, choose
 
 from conftest import student_file
 
@@ -154,3 +155,38 @@ def test_seq2seq_explore_and_draw_say_what_they_wrote_in_japanese(tiny_run, tmp_
     assert main(["draw", str(tiny_run), "--lang", "ja", "--out", str(tmp_path / "s.svg")]) == 0
     assert capsys.readouterr().out == (f"{tmp_path / 's.svg'} に書き出しました (DOT テキストは "
                                        f"{tmp_path / 's.dot'})\n")
+
+
+# ---- small fixes of the Japanese text ----------------------------------------------------------
+
+def test_the_demo_announces_dot_product_attention_as_naiseki_attention(monkeypatch, tmp_path):
+    """「内積アテンション」, the term for dot-product attention, not 'dot-product アテンション'."""
+    from seq2seq.commands import demo, train
+
+    class Stop(Exception):
+        pass
+
+    def stop(*args, **kwargs):
+        raise Stop
+    monkeypatch.setattr(train, "train", stop)
+    said = []
+    for lang in ("ja", "en"):
+        choose(lang)
+        with pytest.raises(Stop):
+            demo._run_demo(tmp_path, demo.demo_config(tmp_path), 0, said.append)
+    assert said == [
+        "内積アテンション (注意機構) 付きの LSTM エンコーダ・デコーダを toy-ja-en で学習します "
+        "(12000 組の文対、6 エポック、双方向エンコーダ)",
+        "training an LSTM encoder-decoder with dot-product attention on toy-ja-en (12000 "
+        "sentence pairs, 6 epochs, bidirectional encoder)"]
+
+
+def test_a_number_in_a_japanese_message_stands_apart_from_the_words_around_it():
+    """'各単語が 1 トークン', as every other message writes a number: a space on each side."""
+    touching = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff][0-9]|[0-9][\u3040-\u30ff\u4e00-\u9fff]")
+    for floor in ("minigrad.messages", "seq2seq.commands.messages"):
+        texts = Catalog(floor).texts["ja"]
+        assert [key for key, text in texts.items() if touching.search(text)] == [], floor
+    from seq2seq.commands.progress import level_note
+    choose("ja")
+    assert level_note("char", None).endswith("にすると各単語が 1 トークンになります")

@@ -30,8 +30,8 @@ MESSAGES = {
     "setting.number": "有限の数",
     "setting.wanted": "{kind} ({range})",
     "setting.between": "{interval} の範囲",
-    "setting.wrong_type": "には {wanted} を指定してください (指定された値: {value}、型 {type})",
-    "setting.out_of_range": "には {wanted} を指定してください (指定された値: {value}){reason}",
+    "setting.wrong_type": "には{wanted} を指定してください (指定された値: {value}、型 {type})",
+    "setting.out_of_range": "には{wanted} を指定してください (指定された値: {value}){reason}",
 
     # ---- ファイル (minigrad.files, minigrad.checkpoint) ---------------------------------------
     "files.exists": "{path} はすでにあります。置き換えるには {option} を指定してください",

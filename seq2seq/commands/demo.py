@@ -52,7 +52,8 @@ def run_demo(out="runs/demo", seed=0, epochs=None, num_examples=None, log=say,
 def _run_demo(out, config, seed, log):
     from seq2seq.commands.train import train
 
-    log(message("demo.training", attention=config.attention, task=config.task,
+    attention = message(f"demo.attention_{config.attention}")     # demo_config's: dot
+    log(message("demo.training", attention=attention, task=config.task,
                 pairs=config.num_examples, epochs=config.epochs))
     translator, history = train(config, log=log)
 

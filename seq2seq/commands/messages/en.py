@@ -81,8 +81,9 @@ MESSAGES = {
     "heatmap.legend": "weight:  {shades}",
 
     # ---- the demo (seq2seq.commands.demo) -----------------------------------------------------
-    "demo.training": ("training an LSTM encoder-decoder with {attention}-product attention on "
+    "demo.training": ("training an LSTM encoder-decoder with {attention} on "
                       "{task} ({pairs} sentence pairs, {epochs} epochs, bidirectional encoder)"),
+    "demo.attention_dot": "dot-product attention",
     "demo.scores": "{held_out}: exact match {exact}, BLEU {bleu} (over {over})",
     "demo.over_characters": "characters",
     "demo.over_words": "words",

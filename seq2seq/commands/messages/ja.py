@@ -19,7 +19,7 @@ MESSAGES = {
     "progress.rate": "、毎秒 {rate} バッチ",
     "progress.level_word": "トークン: 単語 (空白で区切ります。--level word)",
     "progress.level_char": ("トークン: 文字 (空白も含みます。{how})。--level word にすると各単語が"
-                            "1 トークンになります"),
+                            " 1 トークンになります"),
     "progress.level_default": "文対ファイルの既定",
     "progress.blank_warning": ("警告: 検証用の {count} 個の出力がすべて空白です (空か、空白だけ)。"
                                "{hint}"),
@@ -84,9 +84,9 @@ MESSAGES = {
     "heatmap.legend": "重み:  {shades}",
 
     # ---- デモ (seq2seq.commands.demo) ---------------------------------------------------------
-    "demo.training": ("{attention}-product アテンション(注意機構) 付きの LSTM エンコーダ・"
-                      "デコーダを {task} で学習します ({pairs} 組の文対、{epochs} エポック、"
-                      "双方向エンコーダ)"),
+    "demo.training": ("{attention} 付きの LSTM エンコーダ・デコーダを {task} で学習します "
+                      "({pairs} 組の文対、{epochs} エポック、双方向エンコーダ)"),
+    "demo.attention_dot": "内積アテンション (注意機構)",
     "demo.scores": "{held_out}: 完全一致率 {exact}、BLEU {bleu} ({over}単位)",
     "demo.over_characters": "文字",
     "demo.over_words": "単語",

@@ -239,7 +239,7 @@ TEXT = {
     "mistake_name.output_for_factor": "もう一方の因子の代わりに積そのもの",
     "mistake_name.own_factor": "もう一方の因子の代わりに自分自身の因子",
     "mistake_name.sign": "符号の誤り",
-    "not_caught.item": "{mistake}（{why}）",
+    "not_caught.item": "{mistake} ({why})",
     "not_caught.same": "ここでは別の誤りと同じ数値になります",
     "not_caught.zero": "ここでは正しい数値か 0 になります",
 }
