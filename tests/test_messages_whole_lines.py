@@ -1,7 +1,8 @@
 """Under --lang ja a line is Japanese from end to end: the graders' reports of a cut graph and
 of a copy made outside the graph, the training's progress within an epoch, the `wrote PATH`
 lines of explore and draw. Each was English, or half English, before its words moved into the
-catalogs (minigrad/messages, seq2seq/commands/messages)."""
+catalogs (minigrad/messages, seq2seq/commands/messages). And a few Japanese texts written as the
+rest are: 内積アテンション, a space on each side of a number."""
 
 import io
 import re
