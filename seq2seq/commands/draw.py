@@ -113,27 +113,27 @@ def run_step(translator, sentence, step):
             "word": word, "names": names}
 
 
+# The caption's words, by the page's language (explore --lang): the step, what a Transformer's
+# step attends besides its new token (nothing yet, step 0's keys and values, or steps 0 to k's).
+TITLE_WORDS = {
+    "en": ("Decoder step {step} of {sentence!r}: it writes {word!r}", "nothing kept yet",
+           "the keys and values kept from step 0",
+           "the keys and values kept from steps 0 to {last}",
+           " (the new token alone, with {kept})"),
+    "ja": ("{sentence!r} のデコーダのステップ {step}: {word!r} を出力", "保持した値はまだなし",
+           "ステップ 0 から保持したキーとバリュー",
+           "ステップ 0 から {last} までに保持したキーとバリュー", " (新しいトークンのみ、{kept})"),
+}
+
+
 def step_title(model, sentence, step, word, lang="en"):
     """The caption of a step's drawing or page; a Transformer's says what its step attends.
     `lang`: "en", or "ja" for a Japanese page."""
-    if lang == "ja":
-        return _step_title_ja(model, sentence, step, word)
-    title = f"Decoder step {step} of {sentence!r}: it writes {word!r}"
+    title, none, one, many, alone = TITLE_WORDS[lang]
+    title = title.format(step=step, sentence=sentence, word=word)
     if transformer_step.is_transformer(model):
-        kept = "nothing kept yet" if step == 0 else (
-            "the keys and values kept from step 0" if step == 1 else
-            f"the keys and values kept from steps 0 to {step - 1}")
-        title += f" (the new token alone, with {kept})"
-    return title
-
-
-def _step_title_ja(model, sentence, step, word):
-    title = f"{sentence!r} のデコーダのステップ {step}: {word!r} を出力"
-    if transformer_step.is_transformer(model):
-        kept = "保持した値はまだなし" if step == 0 else (
-            "ステップ 0 から保持したキーとバリュー" if step == 1 else
-            f"ステップ 0 から {step - 1} までに保持したキーとバリュー")
-        title += f" (新しいトークンのみ、{kept})"
+        kept = none if step == 0 else one if step == 1 else many.format(last=step - 1)
+        title += alone.format(kept=kept)
     return title
 
 
