@@ -199,26 +199,31 @@ def test_a_copy_that_requires_grad_is_where_the_gradient_stops(tmp_path):
             "requires grad: its gradient stops there") in message
 
 
+# A layer_norm whose own op's backward is wrong (its line 18 makes the op): the outputs right,
+# the gradient not (tests/test_messages_whole_lines.py grades it in Japanese).
+WRONG_ROOT = """
+import numpy as np
+from minigrad import Function
+
+class Root(Function):
+    saves = ("y",)
+
+    def forward(self, x):
+        self.y = np.sqrt(x)
+        return self.y
+
+    def backward(self, grad_y):
+        return (grad_y / self.y,)               # should be / (2 * y)
+
+def layer_norm(x, weight, bias, eps=1e-5):
+    centred = x - x.mean(axis=-1, keepdims=True)
+    variance = (centred ** 2).mean(axis=-1, keepdims=True)
+    return centred / Root()(variance + eps) * weight + bias
+"""
+
+
 def test_a_wrong_backward_of_ones_own_op_is_named_with_its_line(tmp_path):
-    path = student_file(tmp_path, """
-        import numpy as np
-        from minigrad import Function
-
-        class Root(Function):
-            saves = ("y",)
-
-            def forward(self, x):
-                self.y = np.sqrt(x)
-                return self.y
-
-            def backward(self, grad_y):
-                return (grad_y / self.y,)               # should be / (2 * y)
-
-        def layer_norm(x, weight, bias, eps=1e-5):
-            centred = x - x.mean(axis=-1, keepdims=True)
-            variance = (centred ** 2).mean(axis=-1, keepdims=True)
-            return centred / Root()(variance + eps) * weight + bias
-    """)
+    path = student_file(tmp_path, WRONG_ROOT)
     message = failure(path, "layer_norm")
     assert message.startswith("layer_norm: the gradient with respect to x is wrong for case 1")
     assert ("(the outputs are right: look at the backward of your Root (made at your file, "

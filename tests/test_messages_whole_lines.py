@@ -13,6 +13,7 @@ from minigrad.grade import SolutionFailed, grade
 from minigrad.language import Catalog, choose
 
 from conftest import student_file
+from test_coursework_diagnosis import WRONG_ROOT
 
 GRU = """
     from minigrad import Tensor
@@ -73,25 +74,7 @@ def test_a_copy_of_an_input_with_right_outputs_is_explained_in_japanese(tmp_path
 
 def test_a_wrong_backward_of_ones_own_op_is_pointed_at_in_japanese(tmp_path):
     choose("ja")
-    path = student_file(tmp_path, """
-        import numpy as np
-        from minigrad import Function
-
-        class Root(Function):
-            saves = ("y",)
-
-            def forward(self, x):
-                self.y = np.sqrt(x)
-                return self.y
-
-            def backward(self, grad_y):
-                return (grad_y / self.y,)               # should be / (2 * y)
-
-        def layer_norm(x, weight, bias, eps=1e-5):
-            centred = x - x.mean(axis=-1, keepdims=True)
-            variance = (centred ** 2).mean(axis=-1, keepdims=True)
-            return centred / Root()(variance + eps) * weight + bias
-    """)
+    path = student_file(tmp_path, WRONG_ROOT)
     with pytest.raises(SolutionFailed) as caught:
         grade("layer_norm", path)
     assert ("(出力は正しいので、あなたの Root の backward を確かめてください。作られた行: あなたの"
