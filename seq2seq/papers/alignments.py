@@ -30,10 +30,12 @@ import numpy as np
 
 from seq2seq.commands import runs
 from seq2seq.commands.demo import held_out_pairs
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.papers.folder import experiment_folder, trained, write_results
+from seq2seq.papers.table_text import cell
 
 RESULTS = ("alignments.json", "alignments.png")
 
@@ -42,6 +44,9 @@ ENGLISH_TO_JAPANESE = {
     **{english: japanese for japanese, english in {**tasks.NOUNS, **tasks.ADJECTIVES}.items()},
     **{form: japanese for japanese, (one, two, _) in tasks.VERBS.items() for form in (one, two)}}
 VERB_FORMS = {form for one, two, _ in tasks.VERBS.values() for form in (one, two)}
+# A kind of row (a key of the results) -> the message that names it in the text printed
+KIND_NAMES = {"digits": "papers.kind_digits", "crossing verb": "papers.kind_crossing",
+              "content words": "papers.kind_content"}
 
 
 def alignment_config(out, name, seed=0):
@@ -107,19 +112,19 @@ def _alignments(out, configs, seed, log, n_held_out):
     from seq2seq.papers.plots import plot_alignments
 
     result, examples = {"experiment": "alignments"}, []
-    for name, config, translator, _ in trained(configs, log, "training the {} model"):
+    for name, config, translator, _ in trained(configs, log, "papers.training_model"):
         pairs, _ = held_out_pairs(config, n_held_out, seed + 1)
         translations = translator.translate([s for s, _ in pairs])
         right = [t.text == r for t, (_, r) in zip(translations, pairs)]
         result[name] = {"sentences": len(pairs), "exact_match": float(np.mean(right)),
                         **measure(config.task, translations, [r for _, r in pairs])}
         examples += examples_to_draw(config.task, translations, right)
-        log(f"{name}: exact match {result[name]['exact_match']:.1%} on {len(pairs)} held-out "
-            "sentences; on those it gets right:")
+        log(message("papers.aligned", name=name, exact=result[name]["exact_match"],
+                    count=len(pairs)))
         for kind, row in result[name].items():
             if isinstance(row, dict) and row["rows"]:
-                log(f"  {kind:14s} {row['rows']:5d} rows: attention mass on the expected cell "
-                    f"{row['mass']:.3f}, largest weight there {row['argmax']:.1%}")
+                log(message("papers.aligned_rows", kind=cell(message(KIND_NAMES[kind]), 14),
+                            rows=row["rows"], mass=row["mass"], argmax=row["argmax"]))
     return write_results(out, RESULTS, result, lambda path: plot_alignments(
         examples, path, overwrite=True), log)                       # overwrite: claimed above
 

@@ -25,6 +25,7 @@ import numpy as np
 from minigrad.memory import keep_freed_memory
 from seq2seq.commands import arch, runs
 from seq2seq.commands.epoch import run_epoch
+from seq2seq.commands.messages import message
 from seq2seq.commands.settings import check_split, check_train_config
 from seq2seq.commands.train import build, save_run, task_pairs, token_level
 from seq2seq.data import heldout, tasks
@@ -88,7 +89,7 @@ def train_for(config, budget, log, updates=None, watch=None):
         config = dataclasses.replace(config, epochs=len(history))      # the epochs begun
         save_run(out, config, translator, optimizer, history, split, longest)
     per_epoch = -(-len(examples) // config.batch_size)
-    log(f"{made} updates ({made / per_epoch:.2f} epochs of {per_epoch} batches) in "
-        f"{seconds:.1f} s of CPU time; last loss {history[-1]['loss']:.4f}")
+    log(message("papers.budget_done", updates=made, epochs=made / per_epoch, batches=per_epoch,
+                seconds=seconds, loss=history[-1]["loss"]))
     return translator, {"updates": made, "cpu_seconds": seconds,
                         "batches_per_epoch": per_epoch, "epochs": made / per_epoch}

@@ -39,6 +39,7 @@ import numpy as np
 from minigrad.files import atomic_write
 from seq2seq import metrics
 from seq2seq.commands import runs
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
@@ -187,24 +188,22 @@ def example(first, second, references):
 
 def report(result):
     exact = result["exact_match"]
-    lines = [f"\n{result['sentences']} held-out sentences. Exact match: " + ", ".join(
-        f"{name} {value:.1%}" for name, value in exact.items())]
+    lines = ["\n" + message("papers.uniform_exact", count=result["sentences"], scores=", ".join(
+        f"{name} {value:.1%}" for name, value in exact.items()))]
     learned = next(iter(result["by_length"]))
-    lines.append(f"by source length, {learned} (learned weights) / uniform weights: " + ", ".join(
+    lines.append(message("papers.uniform_by_length", learned=learned, lengths=", ".join(
         f"{n}: {v:.0%}/{result['by_length']['uniform'].get(n, float('nan')):.0%}"
-        for n, v in result["by_length"][learned].items()))
+        for n, v in result["by_length"][learned].items())))
     for pair in result["pairs"]:
         a, b = pair["seeds"]
-        lines.append(
-            f"{a} and {b}: the same translation for {pair['same_output']:.1%} of the sentences; "
-            f"on the {pair['alike_and_right']} both translate alike and right, the largest "
-            f"weight is on another source word in {pair['argmax_differs']:.1%} of {pair['rows']}"
-            f" rows ({pair['sentences_with_a_differing_row']:.0%} of the sentences have such a "
-            f"row); JSD between their rows {pair['jsd']:.3f}, between a row and uniform "
-            f"weights {pair['jsd_to_uniform']:.3f}")
+        lines.append(message(
+            "papers.seed_pair", a=a, b=b, same=pair["same_output"],
+            alike=pair["alike_and_right"], differs=pair["argmax_differs"], rows=pair["rows"],
+            with_row=pair["sentences_with_a_differing_row"], jsd=pair["jsd"],
+            uniform=pair["jsd_to_uniform"]))
     for name, verb in result["crossing verb"].items():
-        lines.append(f"{name}: crossing verb rows {verb['rows']}, weight on the verb "
-                     f"{verb['on the verb']:.2f}, on the を before it {verb['on を']:.2f}")
+        lines.append(message("papers.verb_rows", name=name, rows=verb["rows"],
+                             verb=verb["on the verb"], wo=verb["on を"]))
     return lines
 
 

@@ -29,6 +29,7 @@ from minigrad.files import atomic_write, read_small_text, stale_temporaries
 from seq2seq.commands import runs
 from seq2seq.commands.demo import FREE, same_config, saved_config
 from seq2seq.commands.lock_file import LOCK
+from seq2seq.commands.messages import message
 from seq2seq.commands.settings import check_train_config
 from seq2seq.papers import swap
 
@@ -54,8 +55,8 @@ def experiment_folder(out, what, configs, results, overwrite, log, free=()):
         swap.finish(out, log)                   # what a killed run left, before anything else
         run = runs.present(out, runs.RUN_FILES)
         if run:             # even with --overwrite: as `train` refuses an experiment's folder
-            raise runs.RunFolderError(f"{out} holds a train run ({', '.join(run)}): choose "
-                                      f"another --out for the {what} experiment")
+            raise runs.RunFolderError(message("papers.train_run", out=out, files=", ".join(run),
+                                              what=what))
         models = _models(out, what, configs, results, free)
         for name in configs:        # even with --overwrite: the swap replaces the folder whole
             _check_replaceable(out, name, name in models, what, results)
@@ -117,17 +118,15 @@ def _check_replaceable(out, name, recorded, what, results):
     if not os.path.lexists(folder):
         return
     if not recorded:
-        raise runs.RunFolderError(
-            f"{folder} is not a model folder of an earlier {what} run (no {_json(results)} in "
-            f"{out} records it): move it out of {out}, or choose another --out")
+        raise runs.RunFolderError(message("papers.not_a_model", folder=folder, what=what,
+                                          json=_json(results), out=out))
     if folder.is_dir() and not folder.is_symlink():
         run = {*runs.RUN_FILES, LOCK, *stale_temporaries(folder)}
         others = sorted(e.name for e in folder.iterdir() if e.name not in run)
         if others:
-            raise runs.RunFolderError(
-                f"{folder} holds files that are not its model's ({', '.join(others[:3])}"
-                f"{', ...' if len(others) > 3 else ''}), which the new run would replace: move "
-                f"them out, or choose another --out")
+            raise runs.RunFolderError(message(
+                "papers.not_its_files", folder=folder,
+                files=", ".join(others[:3]) + (", ..." if len(others) > 3 else "")))
 
 
 def _other_models(out, configs, free):
@@ -191,16 +190,16 @@ def write_json(path, result):
 
 
 
-def trained(configs, log, announce="training {}", note_level=True, pairs_file=None):
-    """Train the model of each config, in order, each announced on the log (`announce` with its
-    name): yields (name, config, translator, cpu_seconds), the process time its training took
-    (other programs on the machine do not count). `note_level`: as train's, False for a pairs
-    file the experiment wrote from a built-in task; `pairs_file`: as train's, where the file
-    config.task names is now (the experiment's .next)."""
+def trained(configs, log, announce="papers.training", note_level=True, pairs_file=None):
+    """Train the model of each config, in order, each announced on the log (the message
+    `announce`, its name the model's): yields (name, config, translator, cpu_seconds), the
+    process time its training took (other programs on the machine do not count). `note_level`:
+    as train's, False for a pairs file the experiment wrote from a built-in task; `pairs_file`:
+    as train's, where the file config.task names is now (the experiment's .next)."""
     from seq2seq.commands.train import train
 
     for name, config in configs.items():
-        log(announce.format(name))
+        log(message(announce, name=name))
         started = time.process_time()
         translator, _ = train(config, log=log, note_level=note_level, pairs_file=pairs_file)
         yield name, config, translator, time.process_time() - started
@@ -214,8 +213,9 @@ def write_results(out, files, result, figure, log, lines=()):
         log(line)
     write_json(out / files[0], result)
     if figure is None:
-        swap.say(out, log, f"written to {{out}}/{files[0]}")
+        swap.say(out, log, message("papers.written", out="{out}", json=files[0]))
         return result
     figure(out / files[1])
-    swap.say(out, log, f"written to {{out}}/{files[1]} and {files[0]}")
+    swap.say(out, log, message("papers.written_both", out="{out}", figure=files[1],
+                               json=files[0]))
     return result

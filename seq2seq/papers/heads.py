@@ -31,12 +31,14 @@ import numpy as np
 from minigrad.settings import check_number
 from seq2seq.commands import runs
 from seq2seq.commands.demo import held_out_pairs
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.papers import swap
-from seq2seq.papers.alignments import examples_to_draw, measure
+from seq2seq.papers.alignments import KIND_NAMES, examples_to_draw, measure
 from seq2seq.papers.folder import experiment_folder, trained, write_json
+from seq2seq.papers.table_text import cell
 
 RESULTS = ("head-alignments.json", "head-alignments.png")
 KINDS = ("crossing verb", "content words")
@@ -85,7 +87,7 @@ def head_alignments(out="runs/head-alignments", seeds=3, epochs=8, plot=False, l
     n_held_out held-out sentences; returns the result written to head-alignments.json.
     `configs` replaces the models' configs (a test's smaller models)."""
     check_number("seeds", seeds, integer=True, low=1, high=MAX_SEEDS,
-                 why="a Transformer is trained for each")
+                 why=message("papers.why_seeds"))
     check_settings(epochs=epochs)
     out = Path(runs.check_out(out))
     configs = configs or {f"seed-{seed}": head_config(out, seed, epochs)
@@ -96,7 +98,7 @@ def head_alignments(out="runs/head-alignments", seeds=3, epochs=8, plot=False, l
 
 def _measure(out, configs, plot, log, n_held_out):
     result, shown = {"experiment": "head-alignments", "seeds": {}}, None
-    for name, config, translator, _ in trained(configs, log, "training the Transformer of {}"):
+    for name, config, translator, _ in trained(configs, log, "papers.training_transformer"):
         pairs, _ = held_out_pairs(config, n_held_out, config.seed + 1)
         references = [r for _, r in pairs]
         translations = translator.translate([s for s, _ in pairs])
@@ -116,10 +118,11 @@ def _measure(out, configs, plot, log, n_held_out):
     if plot and shown is not None:
         from seq2seq.papers.plots import plot_head_alignments
         plot_head_alignments(*shown, path=out / RESULTS[1], overwrite=True)    # claimed above
-        swap.say(out, log, f"written to {{out}}/{RESULTS[1]} and {RESULTS[0]}")
+        swap.say(out, log, message("papers.written_both", out="{out}", figure=RESULTS[1],
+                                   json=RESULTS[0]))
     else:
-        swap.say(out, log, f"written to {{out}}/{RESULTS[0]}" + (
-            "" if not plot else " (no sentence translated right to draw)"))
+        swap.say(out, log, message("papers.written", out="{out}", json=RESULTS[0]) + (
+            "" if not plot else message("papers.nothing_drawn")))
     return result
 
 
@@ -144,16 +147,16 @@ def table(result):
     lines = []
     for name, run in result["seeds"].items():
         rows = next(iter(run["heads"].values()))
-        lines += [f"\n{name}: exact match {run['exact_match']:.1%} on {run['sentences']} held-out "
-                  f"sentences; on those it gets right ({rows['crossing verb']['rows']} crossing "
-                  f"verb rows, {rows['content words']['rows']} content word rows), the attention "
-                  "mass on the expected cell and the rows whose largest weight is there:",
-                  f"{'':16} {'crossing verb':>16} {'content words':>16}"]
+        lines += ["\n" + message("papers.heads_seed", name=name, exact=run["exact_match"],
+                                  count=run["sentences"], verbs=rows["crossing verb"]["rows"],
+                                  words=rows["content words"]["rows"]),
+                  f"{'':16} " + " ".join(cell(message(KIND_NAMES[kind]), 16, ">")
+                                         for kind in KINDS)]
         lines += [f"{head:16} {_cells(kinds)}" for head, kinds in run["heads"].items()]
-    lines.append("\nthe best head for the crossing verb, each seed:")
+    lines.append("\n" + message("papers.best_heads"))
     for name, run in result["seeds"].items():
         best = run["best"]
-        lines.append(f"  {name}: " + ("no crossing verb translated right" if best is None else
+        lines.append(f"  {name}: " + (message("papers.no_crossing_verb") if best is None else
                                       f"{best:14} {_cells(run['heads'][best])}"))
     return lines
 

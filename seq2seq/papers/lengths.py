@@ -21,12 +21,14 @@ from minigrad.settings import SettingError
 from seq2seq import metrics
 from seq2seq.commands import runs
 from seq2seq.commands.demo import held_out_pairs, held_out_words
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.data.vocab import tokenize
 from seq2seq.papers.folder import experiment_folder, trained, write_results
+from seq2seq.papers.table_text import cell
 
 LENGTH_MODELS = {"plain": None, "attention": "dot"}      # subfolder: attention scoring
 RESULTS = ("compare-lengths.json", "compare-lengths.png")
@@ -54,22 +56,22 @@ def compare_lengths(out="runs/compare-lengths", task="toy-ja-en", epochs=8, num_
     min_len..test_max_len tokens (default: max_len) that neither trained on. Returns the
     result written to compare-lengths.json."""
     if task not in tasks.TASKS:          # before any training: the held-out pairs are generated
-        raise SettingError("task", f"must be a built-in task ({', '.join(tasks.TASKS)}): "
-                           f"compare-lengths generates new sentences of it to score, got {task!r}")
+        raise SettingError("task", message("papers.built_in_task", tasks=", ".join(tasks.TASKS),
+                                           command="compare-lengths", task=task))
     check_settings(min_len=min_len, max_len=max_len, test_max_len=test_max_len,
                    num_examples=num_examples)
     if num_examples < MIN_EXAMPLES:
-        raise SettingError("num_examples", f"must be at least {MIN_EXAMPLES} for compare-lengths, "
-                           f"got {num_examples}: on fewer pairs neither model learns the task, "
-                           f"and two models that both fail say nothing about length")
+        raise SettingError("num_examples", message(
+            "papers.at_least", least=MIN_EXAMPLES, command="compare-lengths", value=num_examples,
+            why=message("papers.why_length")))
     low, high = (tasks.DEFAULT_LENGTHS[task][0] if min_len is None else min_len,
                  tasks.DEFAULT_LENGTHS[task][1] if max_len is None else max_len)
     tested = high if test_max_len is None else test_max_len
     if tested < high:
-        raise SettingError("test_max_len", f"{tested} is below the longest training source, "
-                           f"{high} (--max-len): the point is to test longer ones")
+        raise SettingError("test_max_len", message("papers.test_below", tested=tested,
+                                                   high=high))
     if low > high:
-        raise SettingError("min_len", f"{low} is above the longest source of the task, {high}")
+        raise SettingError("min_len", message("papers.min_above", low=low, high=high))
     out = Path(runs.check_out(out))
     configs = {name: lengths_config(out, name, task, epochs, num_examples, hidden_size, seed,
                                     min_len, max_len) for name in LENGTH_MODELS}
@@ -83,7 +85,7 @@ def _compare_lengths(out, configs, seed, log, n_held_out, lengths, tested):
 
     result = {"experiment": "compare-lengths", "task": configs["plain"].task,
               "trained_lengths": list(lengths), "tested_lengths": [lengths[0], tested]}
-    for name, config, translator, _ in trained(configs, log, "training the {} model"):
+    for name, config, translator, _ in trained(configs, log, "papers.training_model"):
         held_out, dropped = held_out_pairs(config, n_held_out, seed + 1, max_len=tested)
         log(held_out_words(len(held_out), dropped))
         result[name] = scores_by_length(translator, held_out)       # alike for both
@@ -110,13 +112,15 @@ def table(result):
     """The result as lines of text: one per source length, a rule where the lengths no model
     trained on begin."""
     longest = result["trained_lengths"][1]
-    head = f"{'source length':>13}  {'sentences':>9}  {'exact match':^19}  {'BLEU':^15}"
+    head = (f"{cell(message('papers.source_length'), 13, '>')}  "
+            f"{cell(message('papers.sentences'), 9, '>')}  "
+            f"{cell(message('papers.exact_match'), 19, '^')}  {'BLEU':^15}")
     lines = ["\n" + head.rstrip(),
              f"{'':13}  {'':9}  {'plain':>9} {'attention':>9}  {'plain':>7} {'attention':>7}"]
     lengths = sorted({int(n) for name in LENGTH_MODELS for n in result[name]["exact_match"]})
     for n in lengths:
         if n == longest + 1:
-            lines.append(f"{'-- longer than any training source --':>60}")
+            lines.append(cell(message("papers.longer_rule"), 60, ">"))
         exact = [result[name]["exact_match"].get(str(n)) for name in LENGTH_MODELS]
         bleu = [result[name]["bleu"].get(str(n)) for name in LENGTH_MODELS]
         lines.append(f"{n:13d}  {result['attention']['sentences'].get(str(n), 0):9d}  "

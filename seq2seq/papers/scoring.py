@@ -25,11 +25,13 @@ from pathlib import Path
 from minigrad.settings import SettingError, check_number
 from seq2seq import metrics
 from seq2seq.commands import runs
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.papers.folder import experiment_folder, trained, write_results
+from seq2seq.papers.table_text import cell
 
 SCORES = ("dot", "general", "additive")
 RESULTS = ("compare-scoring.json", "compare-scoring.png")
@@ -51,8 +53,8 @@ def compare_scoring(out="runs/compare-scoring", task="toy-ja-en", seeds=2, epoch
     """Train the model with each score and each of `seeds` seeds alike; score each on held-out
     sentences. Returns the result written to compare-scoring.json."""
     if task not in tasks.TASKS:          # before any training: the held-out pairs are generated
-        raise SettingError("task", f"must be a built-in task ({', '.join(tasks.TASKS)}): "
-                           f"compare-scoring generates new sentences of it to score, got {task!r}")
+        raise SettingError("task", message("papers.built_in_task", tasks=", ".join(tasks.TASKS),
+                                           command="compare-scoring", task=task))
     check_number("seeds", seeds, low=1, high=10, integer=True)
     check_settings(epochs=epochs, num_examples=num_examples, hidden_size=hidden_size,
                    max_len=max_len)
@@ -97,8 +99,11 @@ def _compare(out, configs, log, n_held_out):
 
 
 def table(result):
-    lines = [f"\n{result['task']}, {result['sentences']} held-out sentences, one value per seed:",
-             f"{'score':9} {'parameters':>10}  {'exact match':24} {'BLEU':18} CPU s/epoch"]
+    lines = ["\n" + message("papers.scoring_head", task=result["task"],
+                             count=result["sentences"]),
+             f"{cell(message('papers.score'), 9)} {cell(message('papers.parameters'), 10, '>')}  "
+             f"{cell(message('papers.exact_match'), 24)} {'BLEU':18} "
+             + message("papers.cpu_per_epoch")]
     for score, row in result["scores"].items():
         lines.append(f"{score:9} {row['attention_parameters']:10d}  "
                      f"{' '.join(f'{x:6.1%}' for x in row['exact_match']):24} "

@@ -28,6 +28,7 @@ import shutil
 from minigrad.files import atomic_write, read_small_text
 from seq2seq.commands import runs
 from seq2seq.commands.lock_file import LOCK
+from seq2seq.commands.messages import message
 
 NEXT, REPLACED = runs.SCRATCH
 READY = runs.READY
@@ -50,10 +51,8 @@ def check_own(out):
         (place / BEGUN).is_file() or not any(place.iterdir()))   # empty: killed as it was made
     for path in (place, gone):
         if os.path.lexists(path) and not (ours and path.is_dir() and not path.is_symlink()):
-            raise runs.RunFolderError(
-                f"{path} is not an experiment's unfinished run (the experiment commands make "
-                f"{NEXT} and {REPLACED} there, with {NEXT}/{BEGUN}): it is left as it is; move "
-                f"it out of {out}, or choose another --out")
+            raise runs.RunFolderError(message("papers.not_unfinished", path=path, next=NEXT,
+                                              replaced=REPLACED, begun=BEGUN, out=out))
 
 
 def finish(out, log):
@@ -64,10 +63,10 @@ def finish(out, log):
     place = out / NEXT
     if (place / READY).is_file():
         _swap(out)
-        log(f"finished replacing the earlier run in {out}, which a stopped command had begun")
+        log(message("papers.finished_swap", out=out))
     elif place.exists():
         shutil.rmtree(place)
-        log(f"removed the unfinished run that a stopped command left in {place}")
+        log(message("papers.removed_unfinished", place=place))
     shutil.rmtree(out / REPLACED, ignore_errors=True)
 
 

@@ -80,6 +80,135 @@ MESSAGES = {
 
     "heatmap.legend": "weight:  {shades}",
 
+    # ---- the attention papers' experiments (seq2seq.papers) -----------------------------------
+    "papers.training": "training {name}",
+    "papers.training_model": "training the {name} model",
+    "papers.training_transformer": "training the Transformer of {name}",
+    "papers.written": "written to {out}/{json}",
+    "papers.written_both": "written to {out}/{figure} and {json}",
+    "papers.nothing_drawn": " (no sentence translated right to draw)",
+    "papers.train_run": "{out} holds a train run ({files}): choose another --out for the {what} "
+                        "experiment",
+    "papers.not_a_model": ("{folder} is not a model folder of an earlier {what} run (no {json} in "
+                           "{out} records it): move it out of {out}, or choose another --out"),
+    "papers.not_its_files": ("{folder} holds files that are not its model's ({files}), which the "
+                             "new run would replace: move them out, or choose another --out"),
+    "papers.not_unfinished": ("{path} is not an experiment's unfinished run (the experiment "
+                              "commands make {next} and {replaced} there, with {next}/{begun}): "
+                              "it is left as it is; move it out of {out}, or choose another "
+                              "--out"),
+    "papers.finished_swap": ("finished replacing the earlier run in {out}, which a stopped "
+                             "command had begun"),
+    "papers.removed_unfinished": ("removed the unfinished run that a stopped command left in "
+                                  "{place}"),
+    "papers.built_in_task": ("must be a built-in task ({tasks}): {command} generates new sentences "
+                             "of it to score, got {task!r}"),
+    "papers.digit_task": ("must be one of {tasks} (a digit task whose target is as long as its "
+                          "source), got {task!r}"),
+    "papers.a_digit_task": "must be one of {tasks} (a digit task), got {task!r}",
+    "papers.at_least": "must be at least {least} for {command}, got {value}: {why}",
+    "papers.why_length": ("on fewer pairs neither model learns the task, and two models that both "
+                          "fail say nothing about length"),
+    "papers.why_learns": "on fewer pairs neither model learns the task",
+    "papers.why_tenth": "a tenth is held out to score on",
+    "papers.why_sources": "a tenth of the sources is held out to score the models on",
+    "papers.test_below": ("{tested} is below the longest training source, {high} (--max-len): the "
+                          "point is to test longer ones"),
+    "papers.min_above": "{low} is above the longest source of the task, {high}",
+    "papers.test_not_above": ("{tested} is not above --max-len {high}: the point is to test "
+                              "sequences longer than any trained on"),
+    "papers.table_too_short": ("{tested} needs positions up to {tested}, but the learned table has "
+                               "{rows} rows (0 ... {last}: 2 x (--max-len + 2) + 10): at most "
+                               "{last}"),
+    "papers.seeds_numbers": "must be whole numbers separated by commas, got {text!r}",
+    "papers.seeds_count": "must name 1 to 10 different seeds, got {text!r}",
+    "papers.why_seeds": "a Transformer is trained for each",
+    "papers.not_a_task": ("names {name!r}, which is not a built-in task ({tasks}), as a "
+                          "comma-separated list"),
+    "papers.task_twice": "names a task twice: {text!r}",
+    "papers.two_budgets": "and --budget are two budgets: give one of them",
+    "papers.why_budget": "CPU seconds of training per model per task, a day at most",
+    "papers.why_updates": "updates of training per model per task",
+    "papers.no_task_left": "leaves no task to compare on",
+    "papers.skipping_dates": ("skipping dates: {why} (the built-in task is not the book's data: "
+                              "give its file of pairs)"),
+    "papers.no_dates_file": "no --dates-file given",
+    "papers.every_above": "{every} is more than --updates {updates}: the curve would have no point",
+    "papers.why_warmup": "the warm-up of the models that have one; the others have none",
+    "papers.warmup_too_long": ("{warmup} is not below --updates {updates}: the models with a "
+                               "warm-up would never reach --lr"),
+    # what they print while they run, and their tables' words
+    "papers.spent_updates": "{updates} updates",
+    "papers.spent_seconds": "{seconds:g} s of CPU time",
+    "papers.training_for": "training the {name} on {task} for {spent}",
+    "papers.budget_done": ("{updates} updates ({epochs:.2f} epochs of {batches} batches) in "
+                           "{seconds:.1f} s of CPU time; last loss {loss:.4f}"),
+    "papers.scoring_longer": ("scoring {name} on its held-out pairs and on {count} new sequences "
+                              "of each length {low} to {high}"),
+    "papers.training_norms": "training {label}, seed {seed}, for {updates} updates",
+    "papers.model_failed": "{label}, seed {seed}: {error}",
+    "papers.pre-warmup": "pre-norm, warm-up",
+    "papers.pre-no-warmup": "pre-norm, no warm-up",
+    "papers.post-warmup": "post-norm, warm-up",
+    "papers.post-no-warmup": "post-norm, no warm-up",
+    "papers.aligned": ("{name}: exact match {exact:.1%} on {count} held-out sentences; on those it "
+                       "gets right:"),
+    "papers.aligned_rows": ("  {kind} {rows:5d} rows: attention mass on the expected cell "
+                            "{mass:.3f}, largest weight there {argmax:.1%}"),
+    "papers.kind_digits": "digits",
+    "papers.kind_crossing": "crossing verb",
+    "papers.kind_content": "content words",
+    "papers.heads_seed": ("{name}: exact match {exact:.1%} on {count} held-out sentences; on those "
+                          "it gets right ({verbs} crossing verb rows, {words} content word rows), "
+                          "the attention mass on the expected cell and the rows whose largest "
+                          "weight is there:"),
+    "papers.best_heads": "the best head for the crossing verb, each seed:",
+    "papers.no_crossing_verb": "no crossing verb translated right",
+    "papers.uniform_exact": "{count} held-out sentences. Exact match: {scores}",
+    "papers.uniform_by_length": ("by source length, {learned} (learned weights) / uniform "
+                                 "weights: {lengths}"),
+    "papers.seed_pair": ("{a} and {b}: the same translation for {same:.1%} of the sentences; on "
+                         "the {alike} both translate alike and right, the largest weight is on "
+                         "another source word in {differs:.1%} of {rows} rows ({with_row:.0%} of "
+                         "the sentences have such a row); JSD between their rows {jsd:.3f}, "
+                         "between a row and uniform weights {uniform:.3f}"),
+    "papers.verb_rows": ("{name}: crossing verb rows {rows}, weight on the verb {verb:.2f}, on the "
+                         "を before it {wo:.2f}"),
+    "papers.source_length": "source length",
+    "papers.sentences": "sentences",
+    "papers.exact_match": "exact match",
+    "papers.longer_rule": "-- longer than any training source --",
+    "papers.scoring_head": "{task}, {count} held-out sentences, one value per seed:",
+    "papers.score": "score",
+    "papers.parameters": "parameters",
+    "papers.cpu_per_epoch": "CPU s/epoch",
+    "papers.same_budget": ("the same {spent} for each model on each task; scored on the held-out "
+                           "pairs:"),
+    "papers.task": "task",
+    "papers.model": "model",
+    "papers.updates": "updates",
+    "papers.cpu_seconds": "CPU s",
+    "papers.epochs": "epochs",
+    "papers.held_out": "held out",
+    "papers.toy_by_length": "toy-ja-en, exact match by source length (words):",
+    "papers.length": "length",
+    "papers.seed_one": "seed {seeds}",
+    "papers.seed_many": "seeds {seeds}",
+    "papers.positions_head": ("{task}, trained on {low} to {high} digits ({epochs} of {pairs:,} "
+                              "pairs), {seeds}:"),
+    "papers.positions_note": ("exact match, lowest to highest over the seeds; output length, "
+                              "their mean"),
+    "papers.output_length": "output length",
+    "papers.norms_head": ("{task}, {layers} + {layers} layers, Adam at lr {lr:g} (warm-up: "
+                          "{warmup} updates), {updates} updates of batches of {batch}, {seeds}:"),
+    "papers.lowest_to_highest": "lowest to highest over the seeds",
+    "papers.mean_loss": "mean loss, updates",
+    "papers.first_block": "first block gradient",
+    "papers.last": "last {count}",
+    "papers.update_one": "update 1",
+    "papers.uniform_guess": ("(a uniform guess over the V target tokens scores ln V = "
+                             "{loss:.3f})"),
+
     # ---- the demo (seq2seq.commands.demo) -----------------------------------------------------
     "demo.training": ("training an LSTM encoder-decoder with {attention} on "
                       "{task} ({pairs} sentence pairs, {epochs} epochs, bidirectional encoder)"),

@@ -83,6 +83,137 @@ MESSAGES = {
 
     "heatmap.legend": "重み:  {shades}",
 
+    # ---- アテンションの論文の実験 (seq2seq.papers) --------------------------------------------
+    "papers.training": "{name} を学習します",
+    "papers.training_model": "{name} のモデルを学習します",
+    "papers.training_transformer": "{name} の Transformer を学習します",
+    "papers.written": "{out}/{json} に書き出しました",
+    "papers.written_both": "{out}/{figure} と {json} に書き出しました",
+    "papers.nothing_drawn": " (正しく翻訳できた文がないため、図は描いていません)",
+    "papers.train_run": ("{out} には train の学習結果があります ({files}): {what} の実験には別の "
+                         "--out を選んでください"),
+    "papers.not_a_model": ("{folder} は以前の {what} の結果のモデルのフォルダではありません ({out} "
+                           "の {json} に記録がありません): {out} の外へ移すか、別の --out を選んで"
+                           "ください"),
+    "papers.not_its_files": ("{folder} にはそのモデルのものではないファイルがあり ({files})、新しい"
+                             "結果で置き換えられてしまいます: 外へ移すか、別の --out を選んで"
+                             "ください"),
+    "papers.not_unfinished": ("{path} は実験の途中の結果ではありません (実験のコマンドは、そこに "
+                              "{next} と {replaced} を {next}/{begun} とともに作ります): そのまま"
+                              "にしてあります。{out} の外へ移すか、別の --out を選んでください"),
+    "papers.finished_swap": ("止まったコマンドが始めていた、{out} の以前の結果の置き換えを終え"
+                             "ました"),
+    "papers.removed_unfinished": "止まったコマンドが {place} に残した途中の結果を削除しました",
+    "papers.built_in_task": ("には組み込みのタスク ({tasks}) を指定してください: {command} は"
+                             "そのタスクの新しい文を生成して採点します (指定された値: {task!r})"),
+    "papers.digit_task": ("には {tasks} のどれかを指定してください (出力が入力と同じ長さになる"
+                          "数字のタスクです。指定された値: {task!r})"),
+    "papers.a_digit_task": ("には {tasks} のどれかを指定してください (数字のタスクです。指定"
+                            "された値: {task!r})"),
+    "papers.at_least": ("には {least} 以上を指定してください (指定された値: {value}): {command} "
+                        "では、{why}"),
+    "papers.why_length": ("これより少ない文対ではどちらのモデルもタスクを学べず、どちらも失敗した "
+                          "2 つのモデルからは長さについて何もわかりません"),
+    "papers.why_learns": "これより少ない文対ではどちらのモデルもタスクを学べません",
+    "papers.why_tenth": "1 割を採点用に取り分けます",
+    "papers.why_sources": "入力文の 1 割をモデルの採点用に取り分けます",
+    "papers.test_below": ("{tested} は学習するいちばん長い入力文の長さ {high} (--max-len) より"
+                          "小さくなっています: より長い文で試すのが目的です"),
+    "papers.min_above": "{low} はタスクのいちばん長い入力文の長さ {high} より大きくなっています",
+    "papers.test_not_above": ("{tested} が --max-len {high} より大きくありません: 学習したどの系列"
+                              "よりも長い系列で試すのが目的です"),
+    "papers.table_too_short": ("{tested} には {tested} までの位置が必要ですが、学習する位置の表は "
+                               "{rows} 行しかありません (0 ... {last}: 2 x (--max-len + 2) + 10): "
+                               "最大 {last} です"),
+    "papers.seeds_numbers": "にはカンマで区切った整数を指定してください (指定された値: {text!r})",
+    "papers.seeds_count": ("には異なるシードを 1 個から 10 個指定してください (指定された値: "
+                           "{text!r})"),
+    "papers.why_seeds": "シードごとに Transformer をひとつ学習します",
+    "papers.not_a_task": ("に指定された {name!r} は組み込みのタスク ({tasks}) ではありません "
+                          "(カンマ区切りで指定します)"),
+    "papers.task_twice": "に同じタスクが 2 回あります: {text!r}",
+    "papers.two_budgets": "と --budget はどちらも予算です: どちらか一方を指定してください",
+    "papers.why_budget": "モデルごと、タスクごとの学習の CPU 秒数で、最大 1 日です",
+    "papers.why_updates": "モデルごと、タスクごとの学習の更新回数です",
+    "papers.no_task_left": "には比べるタスクが残っていません",
+    "papers.skipping_dates": ("dates を飛ばします: {why} (組み込みのタスクは本のデータではありま"
+                              "せん: その文対のファイルを指定してください)"),
+    "papers.no_dates_file": "--dates-file が指定されていません",
+    "papers.every_above": ("{every} が --updates {updates} より大きくなっています: 損失の曲線に"
+                           "点がひとつもなくなります"),
+    "papers.why_warmup": ("ウォームアップのあるモデルのウォームアップの更新回数です。ほかのモデル"
+                          "にはありません"),
+    "papers.warmup_too_long": ("{warmup} が --updates {updates} より小さくありません: ウォーム"
+                               "アップのあるモデルが --lr に達しません"),
+    # 実行中の表示と表の言葉
+    "papers.spent_updates": "{updates} 回の更新",
+    "papers.spent_seconds": "CPU 時間 {seconds:g} 秒",
+    "papers.training_for": "{task} で {name} を学習します ({spent})",
+    "papers.budget_done": ("{updates} 回の更新 ({batches} バッチのエポックを {epochs:.2f} 回) を "
+                           "CPU 時間 {seconds:.1f} 秒で行いました。最後の損失 {loss:.4f}"),
+    "papers.scoring_longer": ("{name} を、学習に使っていない文対と、長さ {low} から {high} の各"
+                              "長さの新しい系列 {count} 個で採点します"),
+    "papers.training_norms": "{label}、シード {seed} を {updates} 回の更新で学習します",
+    "papers.model_failed": "{label}、シード {seed}: {error}",
+    "papers.pre-warmup": "pre-norm、ウォームアップあり",
+    "papers.pre-no-warmup": "pre-norm、ウォームアップなし",
+    "papers.post-warmup": "post-norm、ウォームアップあり",
+    "papers.post-no-warmup": "post-norm、ウォームアップなし",
+    "papers.aligned": ("{name}: 学習に使っていない {count} 文で完全一致率 {exact:.1%}。正しく"
+                       "翻訳できた文について:"),
+    "papers.aligned_rows": ("  {kind} {rows:5d} 行: 期待されるセルのアテンションの重み {mass:.3f}、"
+                            "最大の重みがそこにある行 {argmax:.1%}"),
+    "papers.kind_digits": "数字",
+    "papers.kind_crossing": "交差する動詞",
+    "papers.kind_content": "内容語",
+    "papers.heads_seed": ("{name}: 学習に使っていない {count} 文で完全一致率 {exact:.1%}。正しく"
+                          "翻訳できた文 (交差する動詞の行 {verbs}、内容語の行 {words}) について、"
+                          "期待されるセルのアテンションの重みと、最大の重みがそこにある行の割合:"),
+    "papers.best_heads": "交差する動詞にいちばん合うヘッド (シードごと):",
+    "papers.no_crossing_verb": "交差する動詞を正しく翻訳できた文がありません",
+    "papers.uniform_exact": "学習に使っていない {count} 文。完全一致率: {scores}",
+    "papers.uniform_by_length": ("入力文の長さごと、{learned} (学習した重み) / 一様な重み: "
+                                 "{lengths}"),
+    "papers.seed_pair": ("{a} と {b}: 同じ翻訳になった文 {same:.1%}。両方が同じく正しく翻訳した "
+                         "{alike} 文では、{rows} 行のうち {differs:.1%} で最大の重みが別の入力"
+                         "単語にあります (そのような行がある文 {with_row:.0%})。2 つのモデルの行"
+                         "の間の JSD {jsd:.3f}、行と一様な重みの間の JSD {uniform:.3f}"),
+    "papers.verb_rows": ("{name}: 交差する動詞の行 {rows}、動詞への重み {verb:.2f}、その前の を "
+                         "への重み {wo:.2f}"),
+    "papers.source_length": "入力文の長さ",
+    "papers.sentences": "文の数",
+    "papers.exact_match": "完全一致率",
+    "papers.longer_rule": "-- 学習したどの入力文よりも長い --",
+    "papers.scoring_head": "{task}、学習に使っていない {count} 文、シードごとの値:",
+    "papers.score": "スコア",
+    "papers.parameters": "パラメータ",
+    "papers.cpu_per_epoch": "CPU 秒/エポック",
+    "papers.same_budget": ("どのタスクでも各モデルに同じ {spent}。学習に使っていない文対で採点"
+                           "しました:"),
+    "papers.task": "タスク",
+    "papers.model": "モデル",
+    "papers.updates": "更新数",
+    "papers.cpu_seconds": "CPU 秒",
+    "papers.epochs": "エポック",
+    "papers.held_out": "検証用",
+    "papers.toy_by_length": "toy-ja-en、入力文の長さ (単語数) ごとの完全一致率:",
+    "papers.length": "長さ",
+    "papers.seed_one": "シード {seeds}",
+    "papers.seed_many": "シード {seeds}",
+    "papers.positions_head": ("{task}、{low} から {high} 桁で学習 ({pairs:,} 組の文対で "
+                              "{epochs})、{seeds}:"),
+    "papers.positions_note": "完全一致率はシード間の最小から最大、出力の長さはその平均",
+    "papers.output_length": "出力の長さ",
+    "papers.norms_head": ("{task}、{layers} + {layers} 層、Adam (学習率 {lr:g}、ウォームアップ: "
+                          "{warmup} 回の更新)、{batch} 組のバッチで {updates} 回の更新、{seeds}:"),
+    "papers.lowest_to_highest": "シード間の最小から最大",
+    "papers.mean_loss": "平均損失 (更新)",
+    "papers.first_block": "最初のブロックの勾配",
+    "papers.last": "最後の {count}",
+    "papers.update_one": "更新 1",
+    "papers.uniform_guess": ("(V 個の出力トークンを一様に当て推量すると ln V = {loss:.3f} "
+                             "です)"),
+
     # ---- デモ (seq2seq.commands.demo) ---------------------------------------------------------
     "demo.training": ("{attention} 付きの LSTM エンコーダ・デコーダを {task} で学習します "
                       "({pairs} 組の文対、{epochs} エポック、双方向エンコーダ)"),
