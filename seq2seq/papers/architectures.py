@@ -32,12 +32,14 @@ from minigrad.files import missing_file
 from minigrad.settings import SettingError, check_number
 from seq2seq.commands import runs
 from seq2seq.commands.arch import TRAINING_DEFAULTS
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.data.vocab import tokenize
 from seq2seq.papers.folder import experiment_folder, write_results
+from seq2seq.papers.table_text import cell, widest
 
 ARCHS = ("lstm", "transformer")
 DEFAULT_TASKS = ("reverse", "copy", "toy-ja-en")
@@ -75,10 +77,10 @@ def parse_tasks(text):
     names = tuple(name.strip() for name in (text.split(",") if isinstance(text, str) else text))
     for name in names:
         if name not in tasks.TASKS:
-            raise SettingError("tasks", f"names {name!r}, which is not a built-in task "
-                               f"({', '.join(tasks.TASKS)}), as a comma-separated list")
+            raise SettingError("tasks", message("papers.not_a_task", name=name,
+                                                tasks=", ".join(tasks.TASKS)))
     if len(set(names)) < len(names):
-        raise SettingError("tasks", f"names a task twice: {text!r}")
+        raise SettingError("tasks", message("papers.task_twice", text=text))
     return names
 
 
@@ -91,22 +93,22 @@ def compare_architectures(out="runs/compare-architectures", task_names=DEFAULT_T
     task_names = parse_tasks(task_names)
     if updates is None:
         check_number("budget", budget, low=0, low_open=True, high=MAX_BUDGET,
-                     why="CPU seconds of training per model per task, a day at most")
+                     why=message("papers.why_budget"))
     else:
         if budget is not None:
-            raise SettingError("updates", "and --budget are two budgets: give one of them")
+            raise SettingError("updates", message("papers.two_budgets"))
         check_number("updates", updates, integer=True, low=1, high=MAX_UPDATES,
-                     why="updates of training per model per task")
+                     why=message("papers.why_updates"))
     check_settings(seed=seed, num_examples=num_examples)
     check_number("num_examples", num_examples, integer=True, low=10,
-                 why="a tenth of the sources is held out to score the models on")
+                 why=message("papers.why_sources"))
     if "dates" in task_names and (dates_file is None or missing_file(dates_file)):
-        log("skipping dates: " + ("no --dates-file given" if dates_file is None else
-                                  f"--dates-file {dates_file}: {missing_file(dates_file, 'file')}")
-            + " (the built-in task is not the book's data: give its file of pairs)")
+        log(message("papers.skipping_dates", why=(
+            message("papers.no_dates_file") if dates_file is None else
+            f"--dates-file {dates_file}: {missing_file(dates_file, 'file')}")))
         task_names = tuple(name for name in task_names if name != "dates")
     if not task_names:
-        raise SettingError("tasks", "leaves no task to compare on")
+        raise SettingError("tasks", message("papers.no_task_left"))
     out = Path(runs.check_out(out))
     configs = {f"{task}-{name}": architecture_config(out, task, name, seed, num_examples,
                                                      dates_file)
@@ -127,7 +129,7 @@ def _compare(out, task_names, configs, budgets, seed, plot, log, n_longer):
         rows = result["tasks"][task] = {}
         for name in ARCHS:
             config = configs[f"{task}-{name}"]
-            log(f"training the {name} on {task} for {spent(result)}")
+            log(message("papers.training_for", name=name, task=task, spent=spent(result)))
             translator, facts = train_for(config, budget, log, updates)
             scores = evaluate_run(config.out, warn=log)         # as `evaluate RUN` scores it
             rows[name] = {
@@ -173,34 +175,43 @@ def _counts(run, n):
 def spent(result):
     """What each model was given: "60 s of CPU time" or "200 updates"."""
     if result.get("updates") is not None:
-        return f"{result['updates']} updates"
-    return f"{result['budget']:g} s of CPU time"
+        return message("papers.spent_updates", updates=result["updates"])
+    return message("papers.spent_seconds", seconds=result["budget"])
 
 
 def table(result):
     """The result as lines of text: a row per task and model, then toy-ja-en by length."""
-    lines = [f"\nthe same {spent(result)} for each model on each task; "
-             "scored on the held-out pairs:",
-             f"{'task':10} {'model':12} {'parameters':>10} {'updates':>7} {'CPU s':>6} "
-             f"{'epochs':>6} {'CPU s/epoch':>11} {'held out':>8} {'exact match':>11} "
-             f"{'BLEU':>6}"]
+    words = [message(f"papers.{key}") for key in HEADINGS]
+    w = [widest(width, [word]) for width, word in zip(WIDTHS, words)]   # a longer Japanese word
+    lines = ["\n" + message("papers.same_budget", spent=spent(result)),
+             " ".join(cell(word, width, "<" if i < 2 else ">")
+                      for i, (word, width) in enumerate(zip(words, w))) + f" {'BLEU':>6}"]
     for task, rows in result["tasks"].items():
         for name, row in rows.items():
-            lines.append(f"{task:10} {name:12} {row['parameters']:10,d} {row['updates']:7d} "
-                         f"{row['cpu_seconds']:6.1f} {row['epochs']:6.2f} "
-                         f"{row['cpu_seconds_per_epoch']:11.1f} {row['examples']:8d} "
-                         f"{row['exact_match']:11.1%} {row['bleu']:6.3f}")
+            lines.append(f"{task:{w[0]}} {name:{w[1]}} {row['parameters']:{w[2]},d} "
+                         f"{row['updates']:{w[3]}d} {row['cpu_seconds']:{w[4]}.1f} "
+                         f"{row['epochs']:{w[5]}.2f} {row['cpu_seconds_per_epoch']:{w[6]}.1f} "
+                         f"{row['examples']:{w[7]}d} {row['exact_match']:{w[8]}.1%} "
+                         f"{row['bleu']:6.3f}")
     rows = result["tasks"].get("toy-ja-en")
     if rows:
-        lines += ["", "toy-ja-en, exact match by source length (words):",
-                  f"{'length':>6} {'sentences':>9} " + " ".join(f"{n:>11}" for n in rows)]
+        lines += ["", message("papers.toy_by_length"),
+                  f"{cell(message('papers.length'), 6, '>')} "
+                  f"{cell(message('papers.sentences'), 9, '>')} "
+                  + " ".join(f"{n:>11}" for n in rows)]
         counts = rows[ARCHS[0]]["sentences"]
         for length in counts:
             if int(length) == LONGER[0]:
-                lines.append(f"{'-- longer than any training source --':>48}")
+                lines.append(cell(message("papers.longer_rule"), 48, ">"))
             lines.append(f"{length:>6} {counts[length]:9d} " + " ".join(
                 f"{_percent(row['by_length'].get(length)):>11}" for row in rows.values()))
     return lines
+
+
+# The table's columns before BLEU: their headings (messages papers.KEY) and widths in English
+HEADINGS = ("task", "model", "parameters", "updates", "cpu_seconds", "epochs", "cpu_per_epoch",
+            "held_out", "exact_match")
+WIDTHS = (10, 12, 10, 7, 6, 6, 11, 8, 11)
 
 
 def _percent(x):

@@ -33,13 +33,17 @@ from pathlib import Path
 
 from minigrad.settings import SettingError, check_number
 from seq2seq.commands import runs
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.papers.folder import experiment_folder, write_results
 from seq2seq.papers.positions import parse_seeds
+from seq2seq.papers.table_text import cell, seeds_named, widest
 
 MODELS = ("pre-warmup", "pre-no-warmup", "post-warmup", "post-no-warmup")
+# The figure's legend (in English, as the project's figures are); what is printed says the
+# message papers.MODEL, in the language of the messages (`label`)
 LABELS = {"pre-warmup": "pre-norm, warm-up", "pre-no-warmup": "pre-norm, no warm-up",
           "post-warmup": "post-norm, warm-up", "post-no-warmup": "post-norm, no warm-up"}
 TASKS = ("reverse", "copy", "sort")
@@ -69,24 +73,24 @@ def compare_norms(out="runs/compare-norms", task="reverse", seeds=(0, 1, 2), upd
     loss every `every` updates; score each on its held-out pairs. Returns the result written to
     compare-norms.json."""
     if task not in TASKS:
-        raise SettingError("task", f"must be one of {', '.join(TASKS)} (a digit task), got "
-                           f"{task!r}")
+        raise SettingError("task", message("papers.a_digit_task", tasks=", ".join(TASKS),
+                                           task=task))
     seeds = parse_seeds(seeds)
     check_number("updates", updates, integer=True, low=1, high=MAX_UPDATES)
     check_number("every", every, integer=True, low=1, high=MAX_UPDATES)
     if every > updates:
-        raise SettingError("every", f"{every} is more than --updates {updates}: the curve "
-                           f"would have no point")
+        raise SettingError("every", message("papers.every_above", every=every, updates=updates))
     check_number("warmup", warmup, integer=True, low=1, high=MAX_UPDATES,
-                 why="the warm-up of the models that have one; the others have none")
+                 why=message("papers.why_warmup"))
     if warmup >= updates:
-        raise SettingError("warmup", f"{warmup} is not below --updates {updates}: the models "
-                           f"with a warm-up would never reach --lr")
+        raise SettingError("warmup", message("papers.warmup_too_long", warmup=warmup,
+                                             updates=updates))
     check_settings(layers=layers, lr=lr, num_examples=num_examples, min_len=min_len,
                    max_len=max_len)
     if num_examples < MIN_EXAMPLES:
-        raise SettingError("num_examples", f"must be at least {MIN_EXAMPLES} for "
-                           f"compare-norms, got {num_examples}: a tenth is held out to score on")
+        raise SettingError("num_examples", message(
+            "papers.at_least", least=MIN_EXAMPLES, command="compare-norms", value=num_examples,
+            why=message("papers.why_tenth")))
     out = Path(runs.check_out(out))
     configs = {f"{name}-{seed}": norms_config(out, name.split("-")[0], "no-" not in name, seed,
                                               task, layers, lr, warmup, num_examples, min_len,
@@ -110,13 +114,14 @@ def _compare(out, configs, seeds, updates, every, plot, log):
               "uniform_loss": None, "models": {name: {} for name in MODELS}}
     for key, config in configs.items():
         name = key.rsplit("-", 1)[0]
-        log(f"training {LABELS[name]}, seed {config.seed}, for {updates} updates")
+        log(message("papers.training_norms", label=label(name), seed=config.seed,
+                    updates=updates))
         watcher = Watcher(every)
         row = {"diverged": None, "exact_match": None, "bleu": None, "examples": None}
         try:
             translator, facts = train_for(config, None, log, updates, watch=watcher)
         except TrainingDiverged as error:
-            log(f"{LABELS[name]}, seed {config.seed}: {error}")
+            log(message("papers.model_failed", label=label(name), seed=config.seed, error=error))
             row["diverged"], facts = str(error), {"cpu_seconds": None}
         else:
             scores = evaluate_run(config.out, warn=log)      # as `evaluate RUN` scores it
@@ -128,6 +133,11 @@ def _compare(out, configs, seeds, updates, every, plot, log):
     from seq2seq.papers.plots import plot_norms
     figure = (lambda path: plot_norms(result, path, overwrite=True)) if plot else None
     return write_results(out, RESULTS, result, figure, log, table(result))   # claimed above
+
+
+def label(name):
+    """The words for model `name` (one of MODELS) in the text printed: "pre-norm, warm-up"."""
+    return message(f"papers.{name}")
 
 
 def grad_norm(module):
@@ -189,13 +199,20 @@ def table(result):
     and BLEU, and the norm of the gradient reaching the encoder's first block at the first
     update and over the last --every updates."""
     seeds, every = result["seeds"], result["every"]
-    lines = [f"\n{result['task']}, {result['layers']} + {result['layers']} layers, Adam at lr "
-             f"{result['lr']:g} (warm-up: {result['warmup']} updates), {result['updates']} "
-             f"updates of batches of {result['batch_size']}, seed{'s' if len(seeds) > 1 else ''} "
-             f"{', '.join(map(str, seeds))}:", "lowest to highest over the seeds",
-             f"{'':22} {'mean loss, updates':^25}  {'held out':^27}  {'first block gradient':^20}",
-             f"{'model':22} {f'1-{every}':>12} {'last ' + str(every):>12}  "
-             f"{'exact match':>14} {'BLEU':>12}  {'update 1':>9} {'last ' + str(every):>10}"]
+    labels = {name: label(name) for name in result["models"]}
+    wide = widest(22, labels.values())                  # a longer label in Japanese
+    last = message("papers.last", count=every)
+    lines = ["\n" + message("papers.norms_head", task=result["task"], layers=result["layers"],
+                             lr=result["lr"], warmup=result["warmup"],
+                             updates=result["updates"], batch=result["batch_size"],
+                             seeds=seeds_named(seeds)),
+             message("papers.lowest_to_highest"),
+             f"{'':{wide}} {cell(message('papers.mean_loss'), 25, '^')}  "
+             f"{cell(message('papers.held_out'), 27, '^')}  "
+             f"{cell(message('papers.first_block'), 20, '^')}",
+             f"{cell(message('papers.model'), wide)} {f'1-{every}':>12} {cell(last, 12, '>')}  "
+             f"{cell(message('papers.exact_match'), 14, '>')} {'BLEU':>12}  "
+             f"{cell(message('papers.update_one'), 9, '>')} {cell(last, 10, '>')}"]
 
     def column(rows, value, form):
         return _range(spread(value(r) for r in rows), form)
@@ -203,17 +220,16 @@ def table(result):
     for name, by_seed in result["models"].items():
         rows = list(by_seed.values())
         lines.append(
-            f"{LABELS[name]:22} {column(rows, lambda r: _at(r['loss'], 0), '.3f'):>12} "
+            f"{cell(labels[name], wide)} {column(rows, lambda r: _at(r['loss'], 0), '.3f'):>12} "
             f"{column(rows, lambda r: _at(r['loss'], -1), '.3f'):>12}  "
             f"{column(rows, lambda r: r['exact_match'], '.1%'):>14} "
             f"{column(rows, lambda r: r['bleu'], '.3f'):>12}  "
             f"{column(rows, lambda r: _at(_encoder(r), 0), '.2f'):>9} "
             f"{column(rows, lambda r: _at(r['first_layer_grad_norm'], -1), '.3f'):>10}")
-        lines += [f"{'':22} seed {r}: {row['diverged']}" for r, row in by_seed.items()
-                  if row["diverged"]]
+        lines += [f"{'':{wide}} {seeds_named([r])}: {row['diverged']}"
+                  for r, row in by_seed.items() if row["diverged"]]
     if result["uniform_loss"] is not None:
-        lines.append(f"(a uniform guess over the V target tokens scores ln V = "
-                     f"{result['uniform_loss']:.3f})")
+        lines.append(message("papers.uniform_guess", loss=result["uniform_loss"]))
     return lines
 
 
