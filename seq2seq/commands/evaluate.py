@@ -11,9 +11,12 @@ import sys
 
 
 def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed=None,
-                 min_len=None, max_len=None, beam_size=1, layer_file=None, warn=None):
+                 min_len=None, max_len=None, beam_size=1, layer_file=None, warn=None,
+                 lengths_note=None):
     """The scores of the run in `run` (Translator.evaluate's, with `seen_in_training` and
-    `dropped_as_seen`) on the pairs described above. `warn(line)`: where notes go (stderr)."""
+    `dropped_as_seen`) on the pairs described above. `warn(line)`: where notes go (stderr);
+    `lengths_note(line)`: where the note on a generated task's lengths goes (default: warn),
+    which a caller that says it once itself silences."""
     from seq2seq.commands.reports import repair_report
     from seq2seq.commands.train_options import check_pairs_options
     from seq2seq.data import heldout, tasks
@@ -49,7 +52,7 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed
             raise ValueError(f"{task}: sources of up to {high} tokens ({origin}), but this "
                              f"model takes at most {translator.most_source_tokens()} tokens: "
                              f"give a smaller --max-len")
-        warn(f"{task}: sources of {low} to {high} tokens, {origin}")
+        (lengths_note or warn)(f"{task}: sources of {low} to {high} tokens, {origin}")
         pairs = tasks.make_task(task, 1000 if num_examples is None else num_examples,
                                 seed=12345 if seed is None else seed, min_len=low, max_len=high)
         if record is not None:

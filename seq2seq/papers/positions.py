@@ -28,11 +28,13 @@ from pathlib import Path
 
 from minigrad.settings import SettingError, check_number
 from seq2seq.commands import runs
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.settings import check_settings
 from seq2seq.commands.train import TrainConfig
 from seq2seq.data import tasks
 from seq2seq.papers.folder import experiment_folder, trained, write_results
+from seq2seq.papers.table_text import cell, seeds_named
 
 KINDS = ("sinusoidal", "learned")
 TASKS = ("reverse", "copy", "sort")         # digit tasks: the target as long as the source
@@ -61,11 +63,10 @@ def parse_seeds(text):
         try:
             seed = int(item.strip()) if isinstance(item, str) else item
         except ValueError:
-            raise SettingError("seeds", f"must be whole numbers separated by commas, got "
-                               f"{text!r}") from None
+            raise SettingError("seeds", message("papers.seeds_numbers", text=text)) from None
         seeds.append(check_number("seeds", seed, low=0, integer=True))
     if not 1 <= len(seeds) <= 10 or len(set(seeds)) < len(seeds):
-        raise SettingError("seeds", f"must name 1 to 10 different seeds, got {text!r}")
+        raise SettingError("seeds", message("papers.seeds_count", text=text))
     return tuple(seeds)
 
 
@@ -77,25 +78,24 @@ def compare_positions(out="runs/compare-positions", task="reverse", seeds=(0, 1,
     of each length max_len + 1 ... test_max_len (default max_len + 4). Returns the result
     written to compare-positions.json."""
     if task not in TASKS:
-        raise SettingError("task", f"must be one of {', '.join(TASKS)} (a digit task whose "
-                           f"target is as long as its source), got {task!r}")
+        raise SettingError("task", message("papers.digit_task", tasks=", ".join(TASKS),
+                                           task=task))
     seeds = parse_seeds(seeds)
     check_settings(epochs=epochs, num_examples=num_examples, min_len=min_len, max_len=max_len,
                    test_max_len=test_max_len)
     check_number("longer_examples", n_longer, low=1, high=100_000, integer=True)
     if num_examples < MIN_EXAMPLES:     # and then the longest source is max_len, as assumed below
-        raise SettingError("num_examples", f"must be at least {MIN_EXAMPLES} for "
-                           f"compare-positions, got {num_examples}: on fewer pairs neither "
-                           f"model learns the task")
+        raise SettingError("num_examples", message(
+            "papers.at_least", least=MIN_EXAMPLES, command="compare-positions",
+            value=num_examples, why=message("papers.why_learns")))
     test_max_len = max_len + 4 if test_max_len is None else test_max_len
     if test_max_len <= max_len:
-        raise SettingError("test_max_len", f"{test_max_len} is not above --max-len {max_len}: "
-                           f"the point is to test sequences longer than any trained on")
+        raise SettingError("test_max_len", message("papers.test_not_above", tested=test_max_len,
+                                                   high=max_len))
     rows = 2 * (max_len + 2) + 10       # the learned table: arch.transformer_settings
     if test_max_len + 1 > rows:         # the decoder's <bos>, then test_max_len digits
-        raise SettingError("test_max_len", f"{test_max_len} needs positions up to "
-                           f"{test_max_len}, but the learned table has {rows} rows (0 ... "
-                           f"{rows - 1}: 2 x (--max-len + 2) + 10): at most {rows - 1}")
+        raise SettingError("test_max_len", message("papers.table_too_short", tested=test_max_len,
+                                                   rows=rows, last=rows - 1))
     out = Path(runs.check_out(out))
     configs = {f"{kind}-{seed}": positions_config(out, kind, seed, task, epochs, num_examples,
                                                   min_len, max_len)
@@ -112,9 +112,9 @@ def _compare(out, configs, seeds, test_max_len, plot, log, n_longer):
               "epochs": first.epochs, "num_examples": first.num_examples,
               "trained_lengths": [low, high], "tested_lengths": [high + 1, test_max_len],
               **{kind: {} for kind in KINDS}}
-    for name, config, translator, seconds in trained(configs, log, "training {}"):
-        log(f"scoring {name} on its held-out pairs and on {n_longer} new sequences of each "
-            f"length {high + 1} to {test_max_len}")
+    for name, config, translator, seconds in trained(configs, log):
+        log(message("papers.scoring_longer", name=name, count=n_longer, low=high + 1,
+                    high=test_max_len))
         result[config.positions][str(config.seed)] = {
             "cpu_seconds": seconds, **scores(config, translator, test_max_len, n_longer, log)}
     from seq2seq.papers.plots import plot_positions
@@ -131,11 +131,10 @@ def scores(config, translator, test_max_len, n_longer, log):
     from seq2seq.data.vocab import tokenize
     from seq2seq.translator import load_translator
 
-    def warn(line):                     # evaluate's note on the lengths: said once, above
-        if not line.startswith(f"{config.task}: sources of"):
-            log(line)
+    def said_above(line):               # evaluate's note on the lengths: said once, above
+        pass
 
-    held = evaluate_run(config.out, warn=warn)
+    held = evaluate_run(config.out, warn=log)
     record = heldout.read_record(load_translator(config.out)[1], config.out)
     counts = {}
     for source, _ in record["val_pairs"]:
@@ -147,7 +146,7 @@ def scores(config, translator, test_max_len, n_longer, log):
            "token_accuracy": {}, "output_length": {}}
     for n in range(config.max_len + 1, test_max_len + 1):
         longer = evaluate_run(config.out, task=config.task, num_examples=n_longer, seed=SEED,
-                              min_len=n, max_len=n, warn=warn)
+                              min_len=n, max_len=n, warn=log, lengths_note=said_above)
         assert longer["dropped_as_seen"] == 0       # no training source is this long
         pairs = tasks.make_task(config.task, n_longer, seed=SEED, min_len=n, max_len=n)
         written = [len(tokenize(t.text, translator.level))
@@ -169,17 +168,21 @@ def table(result):
     """The result as lines of text: a row per source length, each kind's lowest to highest
     exact match over the seeds and, past the trained lengths, its mean output length."""
     seeds, (low, high) = result["seeds"], result["trained_lengths"]
-    epochs = f"{result['epochs']} epoch{'s' if result['epochs'] > 1 else ''}"
-    lines = [f"\n{result['task']}, trained on {low} to {high} digits ({epochs} of "
-             f"{result['num_examples']:,} pairs), seed{'s' if len(seeds) > 1 else ''} "
-             f"{', '.join(map(str, seeds))}:",
-             "exact match, lowest to highest over the seeds; output length, their mean",
-             f"{'length':>6} {'sentences':>9}  {'exact match':^29}  {'output length':^19}".rstrip(),
+    epochs = message("progress.epochs_many" if result["epochs"] > 1 else "progress.epochs_one",
+                     count=result["epochs"])
+    lines = ["\n" + message("papers.positions_head", task=result["task"], low=low, high=high,
+                             epochs=epochs, pairs=result["num_examples"],
+                             seeds=seeds_named(seeds)),
+             message("papers.positions_note"),
+             (f"{cell(message('papers.length'), 6, '>')} "
+              f"{cell(message('papers.sentences'), 9, '>')}  "
+              f"{cell(message('papers.exact_match'), 29, '^')}  "
+              f"{cell(message('papers.output_length'), 19, '^')}").rstrip(),
              f"{'':16}  {'sinusoidal':>14} {'learned':>14}  {'sinusoidal':>9} {'learned':>9}"]
     lengths = sorted({int(n) for run in result["learned"].values() for n in run["exact_match"]})
     for n in lengths:
         if n == high + 1:
-            lines.append(f"{'-- longer than any training source --':>55}")
+            lines.append(cell(message("papers.longer_rule"), 55, ">"))
         counts = [run["sentences"].get(str(n), 0) for run in result["learned"].values()]
         shown = f"{min(counts)}" if min(counts) == max(counts) else f"{min(counts)}-{max(counts)}"
         exact = [spread(result, kind, "exact_match", str(n)) for kind in KINDS]
