@@ -163,12 +163,13 @@ def watching(answers):
             known = name in homes and id(code) in codes
             if known or name in files or real[name] in files:
                 ran.append(codes[id(code)][1] if known
-                           else f"{code.co_name} (from {code.co_filename})")
+                           else message("answer.from", function=code.co_name, file=name))
             elif real[name] in places:      # reloaded, or rebuilt: not the answer's own code
                 found = (places[real[name]].get(code.co_qualname)
                          or same_body(code, bodies))
                 if found is not None:
-                    ran.append(f"{found} (again, as {code.co_qualname} from {name})")
+                    ran.append(message("answer.again", answer=found,
+                                       function=code.co_qualname, file=name))
 
     setprofile(profile)
     try:

@@ -28,7 +28,8 @@ one).
   module's own, checked at every event: put back after the call, it would be the same again
   when child.py compares the grader's modules at the end.
 
-Each is noted, and the solution fails (`refusal_text` says why), except a process that
+Each is noted as a reason (refusals.py: its kind, and its words in the language of the
+messages), and the solution fails (`refusals.refusal_text` says why), except a process that
 well-known libraries start and do without (`quietly_refused`). None of it is a wall: code in
 that process set on getting round it can (through the interpreter's C API, say).
 """
@@ -37,12 +38,13 @@ import fnmatch
 import functools
 import os
 import sys
-import tempfile
 
 from minigrad.grade.paths import placed, plain_arguments, readers_changed, real, snapshot
 from minigrad.grade.readable import readable_places, unreadable
+from minigrad.grade.refusals import reason
 from minigrad.grade.torch_files import import_refused
 from minigrad.grade.trusted import THREADING, own_code, trusted_frame
+from minigrad.messages import message
 
 PROCESS_EVENTS = ("subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                   "os.fork", "os.forkpty", "pty.spawn")
@@ -67,10 +69,11 @@ EVENTS = frozenset(PROCESS_EVENTS + FILE_EVENTS + LIST_EVENTS + SIGNAL_EVENTS + 
 
 
 def guard(blocked, scratch, project=(), solution_folder=None):
-    """Install the audit hook; return the list it notes refusals in (their messages' middles).
-    `blocked`: [(path, what it is)] no one may open here (process.blocked_files): a file, or a
-    folder and all in it; `scratch`: the one folder the graded code may write in, this grading's
-    own temporary folder (not the system's: a checkout or an install may sit inside that one);
+    """Install the audit hook; return the list it notes refusals in, each a Reason
+    (refusals.py). `blocked`: [(path, what it is)] no one may open here
+    (process.blocked_files): a file, or a folder and all in it; `scratch`: the one folder the
+    graded code may write in, this grading's own temporary folder (not the system's: a
+    checkout or an install may sit inside that one);
     `project`: the folders of the project's packages, whose functions' code may not be replaced;
     with `solution_folder` and `scratch`, what besides installed libraries it may read
     (readable.py).
@@ -99,11 +102,11 @@ def hook(files, caches, scratch, own, project, readable, kept, replaced, trusted
     if event not in EVENTS:             # the watch for answers raises events on every call
         return                          # (builtins.id, ...): those pass at once
     name = replaced(kept)               # what the hook relies on, replaced (paths.py)
-    why = None if name is None else f"replaces {name}, which the grader's guard relies on,"
+    why = None if name is None else reason("replaces", name=name)
     if why is None and event == "import":
         why = import_refused(args[0])               # torch past the finder that wraps it
     if why is None and quietly_refused(event, args):
-        raise PermissionError("the grader refuses this: it starts another process")
+        raise PermissionError(message("refusal.refused_quietly"))
     if why is None:
         args, why = plain_arguments(event, args)    # each path as the call read it (paths.py)
     for reading in placed(event, args) if why is None else ():  # relative: from each folder
@@ -113,7 +116,7 @@ def hook(files, caches, scratch, own, project, readable, kept, replaced, trusted
             break
     if why is not None:
         noted.append(why)
-        raise PermissionError(f"the grader refuses this: {why}")
+        raise PermissionError(message("refusal.refused", why=why))
 
 
 def quietly_refused(event, args):
@@ -165,7 +168,7 @@ def folder(path):
 
 
 def blocked_file(files, caches, path):
-    """'what it is (file name)' when `path` is a blocked file, in a blocked folder, or a
+    """(what it is, its file name) when `path` is a blocked file, in a blocked folder, or a
     blocked module's compiled file; else None."""
     if isinstance(path, int) or path is None:               # an open file descriptor
         return None
@@ -177,7 +180,7 @@ def blocked_file(files, caches, path):
         None) or next((what for file, what in files
                        if file.startswith("*") and fnmatch.fnmatchcase(full, file)), None)
     pyc = os.path.basename(folder) == "__pycache__"         # name the source, not its .pyc
-    return None if what is None else f"{what} ({name.split('.')[0] + '.py' if pyc else name})"
+    return None if what is None else (what, name.split('.')[0] + '.py' if pyc else name)
 
 
 def other_process(path, own):
@@ -196,44 +199,45 @@ def other_process(path, own):
 
 
 def refused(files, caches, scratch, own, project, trusted, event, args):
-    what = blocked_file(files, caches, args[0]) if event in FILE_EVENTS else None
-    if what is not None:
-        return f"opens {what}"
+    """Why the event is refused, a Reason (refusals.py), or None."""
+    found = blocked_file(files, caches, args[0]) if event in FILE_EVENTS else None
+    if found is not None:
+        return reason("opens", what=found[0], file=found[1])
     elsewhere = other_process(args[0], own) if event in FILE_EVENTS + LIST_EVENTS else None
     if elsewhere is not None:
-        return f"opens {elsewhere}, another process's files,"
+        return reason("opens_process", path=elsewhere)
     outside = changed(scratch, event, args)
     if outside and event == "open" and folder(args[0]):
-        return f"writes to {outside[0]}, or could: it opens that folder, whose handle names files"
+        return reason("writes_by_folder", path=outside[0])
     if outside:
-        return f"writes to {outside[0]}"
+        return reason("writes", path=outside[0])
     if event in PROCESS_EVENTS:
-        return f"starts another process ({event})"
+        return reason("process", event=event)
     if event in SIGNAL_EVENTS and (event == "os.killpg" or args[0] != own):
-        return f"sends a signal to another process ({event})"
+        return reason("signal", event=event)
     if event in GC_EVENTS:
-        return f"looks through the interpreter's objects ({event})"
+        return reason("objects", event=event)
     if event in INTERPRETER_EVENTS:
-        return "starts another interpreter in its process (a sub-interpreter)"
+        return reason("interpreter")
     if event in ("sys.setprofile", "sys.settrace") and \
             not trusted_frame(sys._getframe(1).f_back, trusted):
-        return f"calls {event} (your file, or a module it imports)"
+        return reason("profile", event=event)
     if (event == "object.__setattr__" and args[1] == "__code__" and projects(args[0], project)
             and not trusted_frame(sys._getframe(1).f_back, trusted)):
-        return f"replaces the code of {getattr(args[0], '__qualname__', 'a function')}"
+        return reason("code", function=f"{getattr(args[0], '__qualname__', 'a function')}")
     return None
 
 
 def not_readable(readable, event, args):
-    """'reads PATH, why it may not,' when the event reads a file the graded code may not read
-    (readable.py), or lists a git folder; else None."""
+    """The Reason 'reads PATH, why it may not,' when the event reads a file the graded code
+    may not read (readable.py), or lists a git folder; else None."""
     path = args[0] if event in READ_EVENTS + LIST_EVENTS and args else None
     if not isinstance(path, (str, bytes)):
         return None                     # an open file's number, or the working folder
     why = unreadable(path, readable)
-    if why is None or (event in LIST_EVENTS and not why.startswith("a git")):
+    if why is None or (event in LIST_EVENTS and why != "git"):
         return None
-    return f"reads {os.path.realpath(os.fsdecode(path))}, {why},"
+    return reason(f"reads_{why}", path=os.path.realpath(os.fsdecode(path)))
 
 
 def projects(function, project):
@@ -251,44 +255,3 @@ def projects(function, project):
         return False
     file = os.path.realpath(file)
     return any(file == folder or file.startswith(folder) for folder in project)
-
-
-def refusal_text(exercise, why):
-    """The failure message for a refusal the hook noted."""
-    if why.startswith("writes"):
-        return (f"{exercise['name']}: your code {why} while it is graded: it may write files in "
-                f"its own temporary folder only ({tempfile.gettempdir()}), so that it cannot "
-                f"change the grader, or any other code, for the next grading.")
-    if why.startswith("opens") and why.endswith("another process's files,"):
-        return (f"{exercise['name']}: your code {why} while it is graded: the grader's memory "
-                f"holds the right answers, so the graded code may open its own process's files "
-                f"under /proc only.")
-    if why.startswith("opens"):
-        return (f"{exercise['name']}: your code {why}, an answer to this exercise, while it is "
-                f"graded: importing or reading it would pass whatever you wrote. Write it "
-                f"yourself: reading the answer is allowed, running it is not.")
-    if why.startswith("reads"):
-        return (f"{exercise['name']}: your code {why} while it is graded: the graded code may "
-                f"read only its own folder, the project's packages and installed libraries.")
-    if why.startswith("names a path with"):
-        return (f"{exercise['name']}: your code {why} while it is graded: the grader could not "
-                f"tell which file it opens or changes. Name a path with a str, bytes or "
-                f"pathlib.Path.")
-    if why.endswith("the grader's guard relies on,"):
-        return (f"{exercise['name']}: your code {why} while it is graded: the grader could not "
-                f"tell what it opens, starts or changes. Leave the standard library's functions, "
-                f"and the grader's, as they are.")
-    if why.startswith("uses torch"):
-        return (f"{exercise['name']}: your code {why} while it is graded: torch's file "
-                f"functions open files in C++, where only the grader's wrappers see them. Use "
-                f"torch as the grader loads it.")
-    if why.startswith("puts in sys.modules['torch']"):
-        return (f"{exercise['name']}: your code {why} while it is graded: torch's file "
-                f"functions open files in C++, where only the grader's wrappers see them. Leave "
-                f"sys.modules['torch'] as importing torch left it.")
-    if why.startswith("sends a signal"):
-        return (f"{exercise['name']}: your code {why} while it is graded: it may signal its own "
-                f"process only, so that it cannot stop or kill the grader.")
-    return (f"{exercise['name']}: your code {why} while it is graded, which would hide from the "
-            f"grader whether it runs an answer to this exercise. Write it yourself: reading the "
-            f"answer is allowed, running it is not.")

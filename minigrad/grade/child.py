@@ -46,8 +46,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from minigrad.grade.answers import BuiltinAnswer
-from minigrad.grade.audit import guard, refusal_text
+from minigrad.grade.audit import guard
 from minigrad.grade.paths import readers_changed, restore, snapshot
+from minigrad.grade.refusals import refusal_text
 from minigrad.grade.seal import Recorded, read_key, sealer
 from minigrad.grade.threads import watch_every_thread
 from minigrad.grade.torch_files import unchecked, watch_torch_import
@@ -60,8 +61,10 @@ def grader_modules():
 
 
 def unchanged(before):
-    """None, or the first name of a grader's module that the student's code replaced, added
-    or removed since `before` (grader_modules())."""
+    """None, or the reason (refusals.py) that names the first name of a grader's module that
+    the student's code replaced, added or removed since `before` (grader_modules()), as a
+    plain (kind, values) pair: made with no name of this module, which may be the one
+    replaced."""
     for module, names in before.items():
         now = vars(module)
         for name in sorted(set(names) | set(now)):
@@ -70,7 +73,7 @@ def unchanged(before):
             if name not in names and isinstance(now[name], types.ModuleType):
                 continue                    # a submodule imported since: a package's name
             if names.get(name, unchanged) is not now.get(name, unchanged):
-                return f"changes {module.__name__}.{name}, the grader's own code in its process"
+                return "changes", {"module": module.__name__, "name": name}
     return None
 
 
@@ -169,12 +172,17 @@ def main(request_path, result_path, grader, key_fd, seals_fd):
         facts["failed"] = str(failure)
     # torch's functions read as stored (no code of the student's runs, with the watch over),
     # and the grader's modules compared last: nothing run since goes unseen.
-    changed = unchecked(modules) or compare(before)
+    # Whether one is found is told by `is None` and built-in types alone: the words of a
+    # reason (a str, empty if the student's code emptied the catalogue) decide nothing.
+    changed = unchecked(modules)
+    if changed is None:
+        changed = compare(before)
     replaced = readers_changed(readers)
     if replaced is not None:                            # put back, to write the results
         restore(readers)
-        changed = changed or f"replaces {replaced}, which the grader's guard relies on,"
-    if noted or changed:
+        if changed is None:
+            changed = "replaces", {"name": replaced}
+    if noted or changed is not None:
         facts["refused"] = refusal_text(meta["exercise"], noted[0] if noted else changed)
     write(result_path, facts, result)
     result.seal_end(result_path)        # after the final checks: without it, no results count

@@ -28,6 +28,8 @@ import stat
 import sys
 from urllib.parse import unquote, urlsplit
 
+from minigrad.grade.refusals import reason
+
 # event -> the positions of its arguments that name a path
 PATH_ARGUMENTS = {"open": (0,), "os.link": (0, 1), "os.symlink": (0, 1),
                   "shutil.copyfile": (0, 1), "os.rename": (0, 1), "os.remove": (0,),
@@ -116,7 +118,8 @@ def plain(value):
 
 
 def plain_arguments(event, args):
-    """(args with every path argument plain, None), or (args, why it is refused)."""
+    """(args with every path argument plain, None), or (args, why it is refused: a Reason,
+    refusals.py)."""
     places = PATH_ARGUMENTS.get(event, ())
     if not places:
         return args, None
@@ -126,8 +129,7 @@ def plain_arguments(event, args):
             continue                        # no such argument; an address, not a path
         value = plain(found[i])
         if isinstance(value, TypeError):
-            return args, (f"names a path with an object of its own type ({value}), which "
-                          f"could name one file to the check and another to the call ({event})")
+            return args, reason("path_object", type=f"{value}", event=event)
         found[i] = value
     return tuple(found), None
 

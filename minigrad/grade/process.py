@@ -63,13 +63,14 @@ def blocked_files():
     grade packages' stored expected values (PACKAGE/grade/expected.npz beside this package),
     and the folder of the reference solutions, when there is one (a clone or an unpacked
     sdist; an installed package has none), everything in it included; and, as patterns
-    ("*/...", fnmatch), the same files of any other copy of the project, wherever it lies."""
-    found = [[str(file), "the grader's expected values"]
+    ("*/...", fnmatch), the same files of any other copy of the project, wherever it lies.
+    What each is, in the language of the messages, is what a refusal to open it says."""
+    found = [[str(file), message("blocked.expected")]
              for file in sorted(Path(ROOT).glob("*/grade/expected.npz"))]
     if REFERENCE.is_dir():
-        found.append([str(REFERENCE), "the reference solutions"])
-    return found + [["*/grade/expected.npz", "a copy of the grader's expected values"],
-                    ["*/tests/reference/*", "a copy of the reference solutions"]]
+        found.append([str(REFERENCE), message("blocked.reference")])
+    return found + [["*/grade/expected.npz", message("blocked.expected_copy")],
+                    ["*/tests/reference/*", message("blocked.reference_copy")]]
 
 
 def project_folders():
@@ -89,7 +90,7 @@ def answer_specs(answers):
         if isinstance(answer, str):
             watched.append(answer)
         elif isinstance(answer, types.ModuleType):
-            blocked.append([answer.__file__, f"the file of {answer.__name__}"])
+            blocked.append([answer.__file__, message("blocked.module", module=answer.__name__)])
         else:
             watched.append(f"{answer.__module__}:{answer.__qualname__}")
     return blocked, watched
@@ -206,8 +207,7 @@ class stopping_kills_the_group:
         for child in self.started:
             _kill(child)
         if isinstance(error, Stopped):
-            raise SolutionFailed(f"grading stopped by {error}, sent to the grader while your "
-                                 f"code ran (by your code, or from outside): no verdict")
+            raise SolutionFailed(message("grade.stopped", signal=error))
         return False
 
 

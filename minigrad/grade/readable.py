@@ -42,16 +42,17 @@ def readable_places(solution_folder, scratch, project):
 
 
 def unreadable(path, readable):
-    """Why the graded code may not read `path` (a str or bytes, as the call named it): 'a git
-    folder's contents', 'outside ...'; or None when it may."""
+    """Why the graded code may not read `path` (a str or bytes, as the call named it): "git"
+    (a git folder's contents), "outside" (outside the places it may read); or None when it
+    may. A kind: audit.py makes the reason's words (refusals.py)."""
     text = os.fsdecode(path)
     full = os.path.realpath(text)
     for candidate in (os.path.abspath(text), full):
         parts = candidate.split(os.sep)
         if ".git" in parts[:-1] or parts[-1] == ".git":
-            return "a git folder's contents (every version of the project's files)"
+            return "git"
     folders, files = readable
     if full in files or full + os.sep in folders or full.startswith(folders) or \
             not os.path.lexists(full):          # no such file: the call fails, reads nothing
         return None
-    return "outside the places the graded code may read"
+    return "outside"

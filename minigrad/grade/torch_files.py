@@ -28,6 +28,7 @@ import os
 import sys
 import types
 
+from minigrad.grade.refusals import reason
 from minigrad.grade.stored import MISSING, entry, own, stored
 
 READING, WRITING = os.O_RDONLY, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
@@ -160,28 +161,26 @@ def wrap(torch):
 
 
 def unchecked(modules):
-    """'uses torch with torch.save unchecked ...' when torch is in `modules` (sys.modules, a
-    dict) with one of its file functions (file_functions) not wrapped: torch imported past the
-    finder below, or a function put back; 'puts in sys.modules['torch'] something that is not
-    torch' when what is there is no plain module holding torch's own names; else None. Called
-    after the student's code has run, it runs none of it: every attribute is read as stored."""
+    """A Reason (refusals.py): 'uses torch with torch.save unchecked ...' when torch is in
+    `modules` (sys.modules, a dict) with one of its file functions (file_functions) not
+    wrapped: torch imported past the finder below, or a function put back; 'puts in
+    sys.modules['torch'] something that is not torch' when what is there is no plain module
+    holding torch's own names; else None. Called after the student's code has run, it runs
+    none of it: every attribute is read as stored."""
     torch = entry(modules, "torch") if type(modules) is dict else MISSING
     if torch is MISSING or torch is None:
         return None
     if type(torch) is not types.ModuleType:
-        return (f"puts in sys.modules['torch'] something that is not torch (a "
-                f"{TYPE_NAME(type(torch))}), where the grader checks torch's file functions")
+        return reason("torch_not_module", type=TYPE_NAME(type(torch)))
     if initializing(torch):
         return None
     lacks = [name for name in ("save", "load", "from_file", "serialization", "_C")
              if stored(torch, name) is MISSING]
     if lacks:
-        return (f"puts in sys.modules['torch'] something that is not torch (a module without "
-                f"torch.{lacks[0]}), where the grader checks torch's file functions")
+        return reason("torch_lacks", name=lacks[0])
     for owner, name, _ in file_functions(torch, modules):
         if not is_wrapped(stored(owner, name)):
-            return (f"uses torch with {name_of(owner)}.{name} unchecked by the grader (torch "
-                    f"imported past its finder, or the function put back)")
+            return reason("torch_unchecked", function=f"{name_of(owner)}.{name}")
     return None
 
 
@@ -199,13 +198,12 @@ def initializing(module):
 
 
 def import_refused(name):
-    """Why importing `name` is refused (the audit hook asks at the `import` event): torch, or
-    a part of it, while the finder that wraps it (FINDER) is gone from sys.meta_path; else
-    None."""
+    """Why importing `name` is refused (the audit hook asks at the `import` event), a
+    Reason (refusals.py): torch, or a part of it, while the finder that wraps it (FINDER) is
+    gone from sys.meta_path; else None."""
     if (name == "torch" or name.startswith("torch.")) and \
             not any(found is FINDER for found in sys.meta_path):
-        return ("uses torch past the grader's finder that checks its file functions (taken "
-                "out of sys.meta_path)")
+        return reason("torch_past_finder")
     return None
 
 

@@ -1,6 +1,9 @@
 """minigrad's messages in English: the command line's one-line errors (minigrad.command), the
 settings' (minigrad.settings), the files' (minigrad.files, minigrad.checkpoint) and the
-graders' verdicts and diagnoses (minigrad.grade). Japanese: ja.py, with the same keys."""
+graders' verdicts and diagnoses (minigrad.grade); why the graders refuse a solution, in
+en_refusals.py. Japanese: ja.py and ja_refusals.py, with the same keys."""
+
+from minigrad.messages.en_refusals import REFUSALS
 
 MESSAGES = {
     # ---- any command's failure, as one line (minigrad.command) --------------------------------
@@ -71,6 +74,8 @@ MESSAGES = {
     "grade.no_op": "no op",
     "grade.too_long": ("{name}: your code ran for more than {limit} s without finishing the "
                        "cases (an endless loop?); grading takes a few seconds"),
+    "grade.stopped": ("grading stopped by {signal}, sent to the grader while your code ran (by "
+                      "your code, or from outside): no verdict"),
 
     # ---- the student's file: loading it, calling it (minigrad.grade.solution) -----------------
     "grade.syntax_error": "{path}, line {line}: syntax error: {error}",
@@ -155,21 +160,6 @@ MESSAGES = {
     "gru.update_gate": "the update gate z",
     "gru.candidate": "the candidate state n",
 
-    # ---- a solution that runs the answer (minigrad.grade.answers) -----------------------------
-    "refusal.answer": ("{name}: {who} runs {answer}, an answer to this exercise (the reference, "
-                       "or the project's own version of it), so it would pass whatever you "
-                       "wrote. Write it yourself: reading the answer is allowed, running it is "
-                       "not."),
-    "refusal.importing": "your file, as it is imported,",
-    "refusal.yours": "your {defines}",
-    "refusal.forged_caches": ("{name}: the grader's bytecode caches were forged before this "
-                              "grading ({files}): the grader may have run them, so no verdict. "
-                              "They are removed; grade again."),
-    "refusal.wrote_into_grader": ("{name}: the grader's own files changed while your code was "
-                                  "graded ({shown}): the graded code wrote into the grader"
-                                  "{caches}. Put them back (git checkout, or reinstall) before "
-                                  "grading again."),
-    "refusal.and_more": " and {count} more",
-    "refusal.caches_removed": (" (the changed bytecode caches were removed: Python compiles "
-                               "their sources again)"),
+    # ---- why a solution is refused (minigrad.grade.refusals, answers, ...): en_refusals.py ---
+    **REFUSALS,
 }

@@ -1,4 +1,7 @@
-"""minigrad のメッセージ (日本語)。キーと差し込み箇所 ({path} など) は en.py と同じです。"""
+"""minigrad のメッセージ (日本語)。キーと差し込み箇所 ({path} など) は en.py と同じです。採点
+プログラムが解答を拒否する理由は ja_refusals.py にあります。"""
+
+from minigrad.messages.ja_refusals import REFUSALS
 
 MESSAGES = {
     # ---- コマンドの失敗を 1 行で (minigrad.command) -------------------------------------------
@@ -69,6 +72,8 @@ MESSAGES = {
     "grade.no_op": "演算 (op) なし",
     "grade.too_long": ("{name}: あなたのコードは {limit} 秒を超えても全ケースを終えませんでした "
                        "(無限ループでしょうか)。採点は通常数秒で終わります"),
+    "grade.stopped": ("あなたのコードの実行中に採点プログラムが {signal} を受け取ったため、採点を"
+                      "中止しました (送ったのはあなたのコードか、外部です): 判定はありません"),
 
     # ---- 学生のファイル: 読み込みと呼び出し (minigrad.grade.solution) -------------------------
     "grade.syntax_error": "{path} の {line} 行目: 構文エラー: {error}",
@@ -154,21 +159,6 @@ MESSAGES = {
     "gru.update_gate": "更新ゲート z",
     "gru.candidate": "候補状態 n",
 
-    # ---- 答えを実行する解答 (minigrad.grade.answers) ------------------------------------------
-    "refusal.answer": ("{name}: {who} {answer} を実行しています。これはこの課題の答え (参照解、"
-                       "またはプロジェクト自身の実装) なので、何を書いても合格してしまいます。"
-                       "自分で書いてください: 答えを読むのは構いませんが、実行してはいけません。"),
-    "refusal.importing": "あなたのファイルは読み込み時に",
-    "refusal.yours": "あなたの {defines} は",
-    "refusal.forged_caches": ("{name}: 採点の前に、採点プログラムのバイトコードキャッシュが"
-                              "書き換えられていました ({files})。採点プログラムがそれを実行した"
-                              "おそれがあるため、判定しません。キャッシュは削除しました。もう一度"
-                              "採点してください。"),
-    "refusal.wrote_into_grader": ("{name}: あなたのコードの採点中に、採点プログラム自身の"
-                                  "ファイルが変わりました ({shown}): 採点されたコードが採点"
-                                  "プログラムに書き込みました{caches}。もう一度採点する前に元に"
-                                  "戻してください (git checkout か再インストール)。"),
-    "refusal.and_more": " ほか {count} 個",
-    "refusal.caches_removed": (" (変わったバイトコードキャッシュは削除しました。Python がソース"
-                               "から作り直します)"),
+    # ---- 解答を拒否する理由 (minigrad.grade.refusals など): ja_refusals.py -------------------
+    **REFUSALS,
 }
