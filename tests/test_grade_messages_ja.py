@@ -14,7 +14,7 @@ from minigrad.grade.refusals import FAILURES, reason, refusal_text
 from minigrad.language import choose
 from minigrad.messages import message
 
-from conftest import honest_layer_norm_file
+from conftest import honest_layer_norm_file, student_file
 
 ENGLISH_WORDS = re.compile(r"\b(your|the|while|is|was|it|of|to|by|and|or)\b")
 
@@ -118,3 +118,106 @@ def test_every_reason_and_its_failure_line_are_japanese(kind):
 
 def test_every_failure_line_has_a_reason_of_its_kind():
     assert set(FAILURES) <= set(REASONS)
+
+
+# ---- what the graded code's process gave back ---------------------------------------------
+
+def test_a_process_that_ends_before_its_results_is_said_in_japanese(tmp_path):
+    path = honest_layer_norm_file(tmp_path, """
+        import os
+        import sys
+
+        print("bye", file=sys.stderr)
+        os._exit(3)
+    """)
+    assert failure(path) == ("layer_norm: あなたのコードのプロセスは、結果を返す前に終了しました "
+                             "(終了ステータス 3)。stderr の最後: bye。os._exit を呼んだか、"
+                             "クラッシュしたのでしょうか")
+    assert failure(path, lang="en") == (
+        "layer_norm: your code's process ended (exit status 3) before it gave back its results; "
+        "its stderr ended with: bye (os._exit? a crash?)")
+
+
+ON_ARRAYS = """
+    import numpy as np
+    from minigrad import Tensor
+
+    def layer_norm(x, weight, bias, eps=1e-5):
+        centred = x.data - x.data.mean(-1, keepdims=True)
+        y = centred / np.sqrt((centred ** 2).mean(-1, keepdims=True) + eps)
+        return Tensor(y * weight.data + bias.data)
+"""
+
+RAISING_BACKWARD = """
+    from minigrad import Function
+
+    class Same(Function):
+        def forward(self, x):
+            return x
+
+        def backward(self, grad_y):
+            raise ValueError("not yet")
+
+    def layer_norm(x, weight, bias, eps=1e-5):
+        centred = x - x.mean(axis=-1, keepdims=True)
+        variance = (centred ** 2).mean(axis=-1, keepdims=True)
+        return Same()(centred / (variance + eps).sqrt() * weight + bias)
+"""
+CASE = "ケース 1/4「rows of 6」(x (4, 6), weight (6,), bias (6,))"
+
+
+def test_an_output_cut_from_its_inputs_is_said_in_japanese(tmp_path):
+    path = student_file(tmp_path, ON_ARRAYS)
+    assert failure(path).splitlines()[0] == (
+        f"layer_norm: 出力 y が入力とつながっていません (requires_grad が False です) ({CASE}): "
+        ".data や NumPy ではなく、テンソルの演算で計算してください")
+    assert failure(path, lang="en").splitlines()[0] == (
+        'layer_norm: the output y is not connected to the inputs (it does not require grad) for '
+        'case 1 of 4, "rows of 6" (x (4, 6), weight (6,), bias (6,)): compute it with tensor '
+        "operations, not on .data or with NumPy")
+
+
+def test_a_backward_that_raises_is_said_in_japanese(tmp_path):
+    path = student_file(tmp_path, RAISING_BACKWARD)
+    assert failure(path).splitlines()[0] == (
+        f"layer_norm: あなたの layer_norm を通して逆伝播すると例外が起きました ({CASE}): "
+        "ValueError: not yet (あなたのファイルの 9 行目: raise ValueError(\"not yet\"))")
+    assert failure(path, lang="en").splitlines()[0] == (
+        "layer_norm: backward through your layer_norm raised ValueError: not yet (your file, "
+        'line 9: raise ValueError("not yet")), for case 1 of 4, "rows of 6" (x (4, 6), weight '
+        "(6,), bias (6,))")
+
+
+def test_a_numerical_backward_is_said_in_japanese(tmp_path):
+    from test_coursework_project_pieces import CENTRAL_DIFFERENCES, logsumexp_file
+
+    path = logsumexp_file(tmp_path, CENTRAL_DIFFERENCES.replace("def differences",
+                                                                "def backward"))
+    text = failure(path, "logsumexp")
+    assert text.startswith("logsumexp: あなたの backward が forward (LogSumExp.forward) を"
+                           "もう一度実行しています (ケース 1/5「rows, axis=-1」(x (3, 5))): "
+                           "これは数値微分です (有限差分であり、手で導いた導関数ではありません)。"
+                           "dL/dx を紙の上で導き、forward が self に保存したものから、NumPy で "
+                           "backward に書いてください。"), text
+    assert failure(path, "logsumexp", lang="en").startswith(
+        "logsumexp: your backward runs your forward (LogSumExp.forward) again, for case 1 of 5, "
+        "\"rows, axis=-1\" (x (3, 5)): that is a numerical derivative (finite differences, not "
+        "a derivative derived by hand). Derive dL/dx on paper")
+
+
+def test_damaged_expected_values_and_a_case_out_of_range_are_said_in_japanese(tmp_path):
+    from minigrad.grade import case_inputs
+    from minigrad.grade.expected import DamagedExpected, stored
+
+    damaged = tmp_path / "expected.npz"
+    damaged.write_bytes(b"not a zip")
+    choose("ja")
+    with pytest.raises(DamagedExpected) as caught:
+        stored(damaged, "layer_norm")(EXERCISES["layer_norm"].cases(), ("y",), [])
+    assert str(caught.value).startswith(f"採点プログラムの期待値を {damaged} から読めません: ")
+    with pytest.raises(ValueError, match=r"^layer_norm のケースは 1 から 4 までです \(9 は"):
+        case_inputs("layer_norm", 9)
+    choose("en")
+    with pytest.raises(ValueError, match=r"^layer_norm has cases 1 to 4, not 9$"):
+        case_inputs("layer_norm", 9)
+

@@ -36,6 +36,7 @@ from sys import getprofile, setprofile
 
 from minigrad.debug.watch import MINIGRAD, Watcher
 from minigrad.grade.threads import in_other_threads
+from minigrad.messages import message
 
 
 @contextmanager
@@ -81,7 +82,7 @@ def forward_watch(fn, outputs, wanted=True):
                 ran.append(name)
                 return
             if code.co_code == forward.co_code and what_it_is(code) == what_it_is(forward):
-                ran.append(f"{name}, again as {code.co_qualname}")
+                ran.append(message("grade.again_as", name=name, function=code.co_qualname))
                 return
 
     setprofile(profile)
@@ -138,7 +139,8 @@ def forward_name(kind, forward):
     """'LogSumExp.forward', or 'LogSumExp.forward, which is _forward' when its code is named
     otherwise (`forward = _forward` in the class body)."""
     name = f"{kind.__qualname__}.forward"
-    return name if forward.co_qualname == name else f"{name}, which is {forward.co_qualname}"
+    return name if forward.co_qualname == name else message("grade.which_is", name=name,
+                                                            function=forward.co_qualname)
 
 
 def own_ops(outputs):
@@ -167,7 +169,4 @@ def own_ops(outputs):
 
 def numerical_backward(exercise, name, where):
     """The failure message for a backward that ran the student's forward (`name`)."""
-    return (f"{exercise.name}: your backward runs your forward ({name}) again, for {where}: "
-            f"that is a numerical derivative (finite differences, not a derivative derived by "
-            f"hand). Derive dL/dx on paper and write it in backward with NumPy, from what "
-            f"forward saved on self.")
+    return message("grade.numerical_backward", name=exercise.name, forward=name, where=where)

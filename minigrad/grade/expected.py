@@ -28,6 +28,7 @@ import numpy as np
 from minigrad.gradcheck import send_back
 from minigrad.grade.run_cases import tensors
 from minigrad.grade.student_code import keeping_locals
+from minigrad.messages import message
 from minigrad.tensor import Tensor
 
 
@@ -93,8 +94,8 @@ def stored(file, name):
             with np.load(file, allow_pickle=False) as found:
                 arrays = {k: found[k] for k in found.files if k.startswith(f"{name}/")}
         except (OSError, ValueError, zipfile.BadZipFile) as error:
-            raise DamagedExpected(f"the grader's expected values cannot be read from {file}: "
-                                  f"{error}") from None
+            raise DamagedExpected(message("expected.unreadable", file=file,
+                                          error=error)) from None
         return [read_case(file, name, arrays, number, case, len(outputs), names)
                 for number, case in enumerate(cases, 1)]
 
@@ -107,12 +108,13 @@ def read_case(file, name, arrays, number, case, count, names):
     def get(key, shape=None):
         member = prefix + key
         if member not in arrays:
-            raise DamagedExpected(f"the grader's expected values ({file}) have no {member}")
+            raise DamagedExpected(message("expected.no_member", file=file, member=member))
         value = arrays[member]
         if value.dtype != np.float64 or (shape is not None and value.shape != shape):
-            raise DamagedExpected(f"the grader's expected values ({file}): {member} is "
-                                  f"{value.dtype} {value.shape}, expected float64 "
-                                  f"{'any shape' if shape is None else shape}")
+            raise DamagedExpected(message(
+                "expected.wrong_member", file=file, member=member, dtype=value.dtype,
+                shape=value.shape,
+                wanted=message("expected.any_shape") if shape is None else shape))
         return value
 
     outputs = [get(f"out/{j}") for j in range(count)]

@@ -132,9 +132,11 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
         if facts.get("stage") == "call" and "failed" in facts:
             raise SolutionFailed(facts["failed"])
         prefix = f"{number}/"
-        mine = [results.array(f"{prefix}out/{j}", f"the output {out_name}", where)
+        mine = [results.array(f"{prefix}out/{j}", message("grade.the_output", output=out_name),
+                              where)
                 for j, out_name in enumerate(outputs)]
-        kept = {local: (results.array(f"{prefix}kept/{local}", local, where),
+        kept = {local: (results.array(f"{prefix}kept/{local}",
+                                      message("grade.intermediate", local=local), where),
                         facts["kept_lines"].get(local))
                 for local, _ in intermediates if results.has(f"{prefix}kept/{local}")}
         for j, (out_name, got, want) in enumerate(zip(outputs, mine, wanted.outputs)):
@@ -150,9 +152,10 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
                 raise SolutionFailed("\n  ".join([str(failure)] + more)) from None
         if extra is not None:
             extra(facts, where, path)
-        got = [results.array(f"{prefix}grad/{x}", f"the gradient with respect to {x}", where)
+        got = [results.array(f"{prefix}grad/{x}", message("grade.the_gradient", input=x), where)
                if results.has(f"{prefix}grad/{x}") else None for x in case.arrays]
-        returned = {x: results.array(f"{prefix}returned/{x}", f"the gradient of {x}", where)
+        returned = {x: results.array(f"{prefix}returned/{x}",
+                                     message("grade.the_returned", input=x), where)
                     for x in case.arrays if results.has(f"{prefix}returned/{x}")}
         named = [] if mistakes is None else mistakes(case, wanted, dict(zip(case.arrays, got)),
                                                      returned)
@@ -168,9 +171,10 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
                 raise SolutionFailed(message("grade.no_gradient_check", name=name,
                                              where=where))
             for i, input_name in checked:
+                check = message("grade.the_check")
                 disagreement(i, input_name,
-                             results.array(f"{prefix}analytic/{i}", "gradient check", where),
-                             results.array(f"{prefix}numeric/{i}", "gradient check", where))
+                             results.array(f"{prefix}analytic/{i}", check, where),
+                             results.array(f"{prefix}numeric/{i}", check, where))
         except GradcheckError as error:
             raise SolutionFailed(message("grade.finite_differences", name=name, where=where,
                                          error=error)) from None
@@ -216,7 +220,8 @@ def case_inputs(exercises, name, number):
     """The inputs of case `number` (from 1) of exercise `name`: (arrays by name, settings)."""
     cases = exercises[name].cases()
     if not 1 <= number <= len(cases):
-        raise ValueError(f"{name} has cases 1 to {len(cases)}, not {number}")
+        raise ValueError(message("grade.case_numbers", name=name, count=len(cases),
+                                 number=number))
     case = cases[number - 1]
     return dict(case.arrays), dict(case.settings)
 

@@ -19,7 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from minigrad.files import open_regular
+from minigrad.grade.seal import NO_END
 from minigrad.grade.solution import SolutionFailed, visible
+from minigrad.messages import message
 from minigrad.npz_reader import NpzRefused, read_member, size
 
 TAIL_BYTES = 4096               # of the process's stderr, the last bytes kept
@@ -40,8 +42,7 @@ def read_results(name, file, limit):
     `name` for a file that is not a regular .npz of arrays (numbers or text, which
     Results.array names) and one text `meta`, or whose
     members declare more than `limit` bytes each (4 * limit in all)."""
-    unreadable = (f"{name}: your code's process gave back results the grader cannot read (was "
-                  f"the results file replaced?)")
+    unreadable = message("results.unreadable", name=name)
     try:
         handle = open_regular(file, "a results file", NpzRefused)
     except (OSError, NpzRefused):
@@ -49,22 +50,20 @@ def read_results(name, file, limit):
     with handle:
         on_disk = os.fstat(handle.fileno()).st_size
         if on_disk > 4 * limit:
-            raise SolutionFailed(f"{name}: your code's process gave back a results file of "
-                                 f"{size(on_disk)}; the grader reads at most {size(4 * limit)} "
-                                 f"(was the results file replaced?)")
+            raise SolutionFailed(message("results.too_large", name=name, size=size(on_disk),
+                                         most=size(4 * limit)))
         try:
             with zipfile.ZipFile(handle) as archive:
                 arrays, left = {}, 4 * limit
                 for member in archive.namelist():
                     found = read_member(archive, member, str(file), "biufcUS", min(limit, left),
-                                        f"the {size(limit)} a result may hold")
+                                        message("results.may_hold", size=size(limit)))
                     left -= found.nbytes
                     arrays[member[:-len(".npy")] if member.endswith(".npy") else member] = found
             facts = json.loads(str(arrays.pop("meta")))
         except NpzRefused as refused:
-            raise SolutionFailed(f"{name}: your code's process gave back results the grader "
-                                 f"refuses to read: {refused}".replace(repr(str(file)),
-                                                                      "the results file")) from None
+            why = str(refused).replace(repr(str(file)), message("results.the_file"))
+            raise SolutionFailed(message("results.refused", name=name, why=why)) from None
         except (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError,
                 RuntimeError, zipfile.BadZipFile, RecursionError):
             raise SolutionFailed(unreadable) from None
@@ -101,7 +100,7 @@ def stderr_tail(stderr):
     """What the failure line shows of the process's stderr: its last TAIL_LINES non-empty lines,
     control characters made visible, after a label (never at the start of a line)."""
     lines = [line for line in stderr.split("\n") if line.strip()][-TAIL_LINES:]   # not at \r
-    return f"; its stderr ended with: {' | '.join(visible(line)[:300] for line in lines)}" \
+    return message("results.stderr", lines=" | ".join(visible(line)[:300] for line in lines)) \
         if lines else ""
 
 
@@ -111,19 +110,16 @@ class Results:
 
     def __init__(self, exercise, file, status, stderr, limit, seals):
         self.exercise = exercise
-        ended = (f"your code's process ended (exit status {status}) before it gave back its "
-                 f"results")
-        ended += stderr_tail(stderr)
+        ended = message("results.ended", status=status) + stderr_tail(stderr)
         if not Path(file).is_file():
-            raise SolutionFailed(f"{exercise.name}: {ended} (os._exit? a crash?)")
+            raise SolutionFailed(message("results.crashed", name=exercise.name, ended=ended))
         self.arrays, self.facts = read_results(exercise.name, file, limit)
         wrong = seals.unsealed(file, self.arrays)
-        if wrong == "no end":
-            raise SolutionFailed(f"{exercise.name}: {ended} (os._exit? a crash?); a results "
-                                 f"file its seal does not vouch for is not read")
+        if wrong is NO_END:
+            raise SolutionFailed(message("results.unsealed", name=exercise.name, ended=ended))
         if wrong is not None:
-            raise SolutionFailed(f"{exercise.name}: your code changed what the grader's code "
-                                 f"recorded ({visible(wrong)[:80]}) before it was given back")
+            raise SolutionFailed(message("results.changed", name=exercise.name,
+                                         array=visible(wrong)[:80]))
         self.cases = list(self.facts.get("cases", []))
         self.ended = ended
 
@@ -131,8 +127,8 @@ class Results:
         """The facts of case `number` (a dict), or SolutionFailed when there are none. Text
         for the diagnosis that is not text is dropped: it only ever adds to a failure."""
         if number > len(self.cases) or not isinstance(self.cases[number - 1], dict):
-            raise SolutionFailed(f"{self.exercise.name}: your code gave back no results for "
-                                 f"{where}")
+            raise SolutionFailed(message("results.no_case", name=self.exercise.name,
+                                         where=where))
         facts = dict(self.cases[number - 1])
         for key in ("suspects", "hint", "output_lines"):
             found = facts.get(key)
@@ -152,10 +148,10 @@ class Results:
         """The array `key`, which must be there and hold numbers; `what` names it in a
         failure ("the output h_new")."""
         if key not in self.arrays:
-            raise SolutionFailed(f"{self.exercise.name}: your code gave back no {what} for "
-                                 f"{where}")
+            raise SolutionFailed(message("results.missing", name=self.exercise.name, what=what,
+                                         where=where))
         found = self.arrays[key]
         if not (np.issubdtype(found.dtype, np.number) or found.dtype == bool):
-            raise SolutionFailed(f"{self.exercise.name}: {what} came back as {found.dtype} "
-                                 f"values, not numbers, for {where}")
+            raise SolutionFailed(message("results.not_numbers", name=self.exercise.name,
+                                         what=what, dtype=found.dtype, where=where))
         return found

@@ -26,6 +26,7 @@ from minigrad.grade import diagnose
 from minigrad.grade.by_hand import forward_watch, numerical_backward
 from minigrad.grade.compare import as_outputs, describe
 from minigrad.grade.solution import SolutionFailed, call, error_text, refusing_answers
+from minigrad.messages import message
 from minigrad.op_errors import WrongShape
 from minigrad.tensor import Tensor
 
@@ -90,9 +91,8 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
     found["stage"] = "backward"
     for out_name, out in zip(meta["outputs"], mine):
         if not out.requires_grad:
-            raise SolutionFailed(f"{exercise.name}: the output {out_name} is not connected to the "
-                                 f"inputs (it does not require grad) for {where}: compute it with "
-                                 f"tensor operations, not on .data or with NumPy")
+            raise SolutionFailed(message("grade.not_connected", name=exercise.name,
+                                         output=out_name, where=where))
     try:
         with refusing_answers(exercise), forward_watch(fn, mine, meta.get("by_hand")) as again:
             send_back(mine, case.upstream)
@@ -102,8 +102,9 @@ def run_case(exercise, solution, fn, path, case, where, meta, result, found, pre
         raise
     except (Exception, SystemExit) as error:  # the student's code: anything can happen
         keep_returned(error, inputs, result, prefix)
-        raise SolutionFailed(f"{exercise.name}: backward through your {exercise.defines} raised "
-                             f"{error_text(error, path)}, for {where}") from None
+        raise SolutionFailed(message("grade.backward_raised", name=exercise.name,
+                                     defines=exercise.defines, error=error_text(error, path),
+                                     where=where)) from None
     for x in inputs:
         if x.grad is not None:
             result[f"{prefix}grad/{x.name}"] = x.grad
@@ -172,11 +173,12 @@ def gradcheck_halves(exercise, fn, case, where, path, result, prefix):
     except SolutionFailed:
         raise
     except GradcheckError as error:
-        raise SolutionFailed(f"{exercise.name}: your backward disagrees with finite differences "
-                             f"for {where}: {error}") from None
+        raise SolutionFailed(message("grade.finite_differences", name=exercise.name,
+                                     where=where, error=error)) from None
     except (Exception, SystemExit) as error:  # the student's code: anything can happen
-        raise SolutionFailed(f"{exercise.name}: gradcheck of your {exercise.defines} raised "
-                             f"{error_text(error, path)}, for {where}") from None
+        raise SolutionFailed(message("grade.gradcheck_raised", name=exercise.name,
+                                     defines=exercise.defines, error=error_text(error, path),
+                                     where=where)) from None
     finally:
         autograd.strict = previous
     for i, _, _, numeric in halves:

@@ -26,6 +26,7 @@ import threading
 import numpy as np
 
 KEY_BYTES = 32
+NO_END = ("no end",)            # Seals.unsealed's answer for a file without its end seal
 MOST_SEALS = 1 << 22            # bytes of seals the grader reads; far more than grading makes
 
 
@@ -130,10 +131,11 @@ class Seals:
 
     def unsealed(self, path, arrays):
         """None when the file at `path` holding `arrays` is the one the grader's code sealed,
-        else what is wrong: "no end" (it never sealed it) or the first array not as sealed."""
+        else what is wrong: NO_END (it never sealed it) or the first array's name not as
+        sealed."""
         sealed, end = self.sealed()
         if end is None or not os.path.isfile(path) or file_digest(path) != end:
-            return "no end"
+            return NO_END
         for name, array in arrays.items():
             if name != "meta" and sealed.get(name) != digest(array):
                 return name

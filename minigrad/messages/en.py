@@ -105,6 +105,52 @@ MESSAGES = {
     "grade.not_tensor": ("{name}: the output {output} is a {type}, not a minigrad Tensor, for "
                          "{where}"),
 
+    # ---- what the graded code's process gave back (minigrad.grade.results, run_cases) --------
+    "grade.the_output": "the output {output}",
+    "grade.the_gradient": "the gradient with respect to {input}",
+    "grade.the_returned": "the gradient of {input}",
+    "grade.the_check": "gradient check",
+    "grade.intermediate": "{local}",
+    "grade.case_numbers": "{name} has cases 1 to {count}, not {number}",
+    "grade.not_connected": ("{name}: the output {output} is not connected to the inputs (it does "
+                            "not require grad) for {where}: compute it with tensor operations, "
+                            "not on .data or with NumPy"),
+    "grade.backward_raised": "{name}: backward through your {defines} raised {error}, for {where}",
+    "grade.gradcheck_raised": "{name}: gradcheck of your {defines} raised {error}, for {where}",
+    "grade.numerical_backward": ("{name}: your backward runs your forward ({forward}) again, for "
+                                 "{where}: that is a numerical derivative (finite differences, "
+                                 "not a derivative derived by hand). Derive dL/dx on paper and "
+                                 "write it in backward with NumPy, from what forward saved on "
+                                 "self."),
+    "grade.again_as": "{name}, again as {function}",
+    "grade.which_is": "{name}, which is {function}",
+    "results.unreadable": ("{name}: your code's process gave back results the grader cannot read "
+                           "(was the results file replaced?)"),
+    "results.too_large": ("{name}: your code's process gave back a results file of {size}; the "
+                          "grader reads at most {most} (was the results file replaced?)"),
+    "results.refused": ("{name}: your code's process gave back results the grader refuses to "
+                        "read: {why}"),
+    "results.the_file": "the results file",
+    "results.may_hold": "the {size} a result may hold",
+    "results.ended": ("your code's process ended (exit status {status}) before it gave back its "
+                      "results"),
+    "results.stderr": "; its stderr ended with: {lines}",
+    "results.crashed": "{name}: {ended} (os._exit? a crash?)",
+    "results.unsealed": ("{name}: {ended} (os._exit? a crash?); a results file its seal does not "
+                         "vouch for is not read"),
+    "results.changed": ("{name}: your code changed what the grader's code recorded ({array}) "
+                        "before it was given back"),
+    "results.no_case": "{name}: your code gave back no results for {where}",
+    "results.missing": "{name}: your code gave back no {what} for {where}",
+    "results.not_numbers": "{name}: {what} came back as {dtype} values, not numbers, for {where}",
+
+    # ---- the stored right answers, damaged (minigrad.grade.expected) ------------------------
+    "expected.unreadable": "the grader's expected values cannot be read from {file}: {error}",
+    "expected.no_member": "the grader's expected values ({file}) have no {member}",
+    "expected.wrong_member": ("the grader's expected values ({file}): {member} is {dtype} "
+                              "{shape}, expected float64 {wanted}"),
+    "expected.any_shape": "any shape",
+
     # ---- where a wrong solution goes wrong (minigrad.grade.diagnose) --------------------------
     "diagnose.name_them": ("(name your intermediate results {names} as in the formulas, and the "
                            "grader says which one differs first)"),

@@ -104,6 +104,58 @@ MESSAGES = {
     "grade.not_tensor": ("{name}: 出力 {output} は {type} です。minigrad の Tensor を返して"
                          "ください ({where})"),
 
+    # ---- 採点中のコードのプロセスが返したもの (minigrad.grade.results, run_cases) ------------
+    # 「出力 {output} 」と「途中結果 {local} 」はコードの名前で終わるので、後ろに空白を付けて
+    # います。差し込まれる側 ({what}が…、{what}の形は…) は空白を入れずに続けます。
+    "grade.the_output": "出力 {output} ",
+    "grade.the_gradient": "{input} に関する勾配",
+    "grade.the_returned": "{input} の勾配",
+    "grade.the_check": "勾配確認の結果",
+    "grade.intermediate": "途中結果 {local} ",
+    "grade.case_numbers": "{name} のケースは 1 から {count} までです ({number} はありません)",
+    "grade.not_connected": ("{name}: 出力 {output} が入力とつながっていません (requires_grad "
+                            "が False です) ({where}): .data や NumPy ではなく、テンソルの演算で"
+                            "計算してください"),
+    "grade.backward_raised": ("{name}: あなたの {defines} を通して逆伝播すると例外が起きました "
+                              "({where}): {error}"),
+    "grade.gradcheck_raised": ("{name}: あなたの {defines} の勾配確認 (gradcheck) で例外が"
+                               "起きました ({where}): {error}"),
+    "grade.numerical_backward": ("{name}: あなたの backward が forward ({forward}) をもう一度"
+                                 "実行しています ({where}): これは数値微分です (有限差分であり、"
+                                 "手で導いた導関数ではありません)。dL/dx を紙の上で導き、"
+                                 "forward が self に保存したものから、NumPy で backward に書いて"
+                                 "ください。"),
+    "grade.again_as": "{name}、{function} としてもう一度",
+    "grade.which_is": "{name} (実体は {function})",
+    "results.unreadable": ("{name}: あなたのコードのプロセスが、採点プログラムの読めない結果を"
+                           "返しました (結果ファイルが置き換えられたのでしょうか)"),
+    "results.too_large": ("{name}: あなたのコードのプロセスが {size} の結果ファイルを返しました。"
+                          "採点プログラムが読むのは {most} までです (結果ファイルが置き換え"
+                          "られたのでしょうか)"),
+    "results.refused": ("{name}: あなたのコードのプロセスが返した結果を、採点プログラムは"
+                        "読みません: {why}"),
+    "results.the_file": "結果ファイル",
+    "results.may_hold": "結果ひとつに許される {size}",
+    "results.ended": ("あなたのコードのプロセスは、結果を返す前に終了しました (終了ステータス "
+                      "{status})"),
+    "results.stderr": "。stderr の最後: {lines}",
+    "results.crashed": "{name}: {ended}。os._exit を呼んだか、クラッシュしたのでしょうか",
+    "results.unsealed": ("{name}: {ended}。os._exit を呼んだか、クラッシュしたのでしょうか。"
+                         "封印が保証しない結果ファイルは読みません"),
+    "results.changed": ("{name}: あなたのコードが、採点プログラムのコードが記録したもの "
+                        "({array}) を、返す前に変えました"),
+    "results.no_case": "{name}: あなたのコードは結果を返しませんでした ({where})",
+    "results.missing": "{name}: {what}が返ってきませんでした ({where})",
+    "results.not_numbers": ("{name}: {what}が、数ではなく {dtype} の値として返ってきました "
+                            "({where})"),
+
+    # ---- 保存された正しい答えが壊れている (minigrad.grade.expected) ------------------------
+    "expected.unreadable": "採点プログラムの期待値を {file} から読めません: {error}",
+    "expected.no_member": "採点プログラムの期待値 ({file}) に {member} がありません",
+    "expected.wrong_member": ("採点プログラムの期待値 ({file}): {member} は {dtype} {shape} "
+                              "ですが、正しくは float64 {wanted} です"),
+    "expected.any_shape": "(形は任意)",
+
     # ---- 間違いの場所 (minigrad.grade.diagnose) -----------------------------------------------
     "diagnose.name_them": ("(途中の結果に式と同じ名前 {names} を付けると、採点プログラムが"
                            "最初に食い違うものを教えます)"),
