@@ -221,3 +221,34 @@ def test_damaged_expected_values_and_a_case_out_of_range_are_said_in_japanese(tm
     with pytest.raises(ValueError, match=r"^layer_norm has cases 1 to 4, not 9$"):
         case_inputs("layer_norm", 9)
 
+
+# ---- the known mistakes of layer_norm_op, and a wrong gradient's whole line -------------------
+
+def test_a_known_mistake_of_layer_norm_op_is_named_in_japanese(tmp_path):
+    from test_coursework_layer_norm_op import GRAD_X, op_with
+
+    path = op_with(tmp_path, GRAD_X, "grad_x = g * self.inv_sigma")
+    lines = failure(path, "layer_norm_op").splitlines()
+    assert lines[0].startswith("layer_norm_op: x に関する勾配が間違っています (ケース 1/4"), lines
+    assert lines[3] == ("  あなたの dL/dx は g / sigma です (g = dL/dy * weight): 平均と分散を定数"
+                        "として扱っていますが、どちらも行のすべての x_i に依存するので、- mean(g) "
+                        "と - xhat * mean(g * xhat) の項が加わります: dL/dx = (g - mean(g) - "
+                        "xhat * mean(g * xhat)) / sigma")
+    path = op_with(tmp_path, "grad_bias = grad_y.sum(axis=leading)",
+                   "grad_bias = grad_y.sum(axis=leading, keepdims=True)")
+    assert failure(path, "layer_norm_op").splitlines()[1] == (
+        "  dL/dbias の形は (1, 6) です: 行について合計していますが、その軸が残っています "
+        "(keepdims): bias は (6,) なので、その勾配も (6,) です")
+
+
+def test_a_wrong_gradient_reads_without_a_stray_space_and_a_wrong_output_keeps_its_own(tmp_path):
+    from test_coursework_diagnosis import WRONG_ROOT
+
+    path = student_file(tmp_path, WRONG_ROOT)
+    first = failure(path).splitlines()[0]
+    assert first == f"layer_norm: x に関する勾配が間違っています ({CASE}):", first
+    assert failure(path, lang="en").splitlines()[0] == (
+        'layer_norm: the gradient with respect to x is wrong for case 1 of 4, "rows of 6" '
+        "(x (4, 6), weight (6,), bias (6,)):")
+    path = student_file(tmp_path, WRONG_ROOT.replace("return", "return 2 *", 1))
+    assert failure(path).splitlines()[0].startswith("layer_norm: 出力 y が間違っています (")

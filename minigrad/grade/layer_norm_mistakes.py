@@ -9,11 +9,13 @@ gradient arriving at xhat), over the last axis of each row:
     dL/dbias   = sum over every axis but the last of dL/dy
 
 Each mistake below is a small function that computes the dL/dx that mistake gives, here in the
-grader's process, from the case's inputs and the upstream gradient it sent. When the student's
-dL/dx is wrong and equals one of them, the report says which term is missing. A dL/dweight or
-dL/dbias left unsummed has another shape than its input: the engine refuses it (op_errors.
-WrongShape keeps what the backward returned, and the graded code's process hands it back), and
-the report says it is not summed when its sum over the leading axes is the right gradient.
+grader's process, from the case's inputs and the upstream gradient it sent; what the report says
+of it is a message of minigrad's catalogue (`mistake.*`), in the language of the messages. When
+the student's dL/dx is wrong and equals one of them, the report says which term is missing. A
+dL/dweight or dL/dbias left unsummed has another shape than its input: the engine refuses it
+(op_errors.WrongShape keeps what the backward returned, and the graded code's process hands it
+back), and the report says it is not summed when its sum over the leading axes is the right
+gradient.
 
 A mistake is named only when the student's gradient is wrong, agrees with the mistake's, and
 the mistake's differs from the right one on that case (`diagnosis`): a right answer is never
@@ -23,6 +25,7 @@ diagnosed.
 import numpy as np
 
 from minigrad.grade.compare import difference
+from minigrad.messages import message
 
 RIGHT = "dL/dx = (g - mean(g) - xhat * mean(g * xhat)) / sigma"
 
@@ -60,19 +63,11 @@ def without_weight(grad_y, weight, xhat, sigma):
     return (grad_y - row_mean(grad_y) - xhat * row_mean(grad_y * xhat)) / sigma
 
 
-MISTAKES = (
-    (as_constants, "your dL/dx is g / sigma (g = dL/dy * weight): the mean and the variance are "
-                   "treated as constants, but both depend on every x_i of the row, which adds the "
-                   "terms - mean(g) and - xhat * mean(g * xhat): " + RIGHT),
-    (without_mean_term, "the mean's term of the gradient is missing: your dL/dx is (g - xhat * "
-                        "mean(g * xhat)) / sigma; the mean depends on every x_i of the row, which "
-                        "subtracts mean(g): " + RIGHT),
-    (without_variance_term, "the variance's term of the gradient is missing: your dL/dx is (g - "
-                            "mean(g)) / sigma; sigma depends on every x_i of the row, which "
-                            "subtracts xhat * mean(g * xhat): " + RIGHT),
-    (without_weight, "weight is not multiplied into g: your dL/dx is the right formula with g = "
-                     "dL/dy; y = xhat * weight + bias, so the gradient arriving at xhat is "
-                     "g = dL/dy * weight: " + RIGHT),
+MISTAKES = (                         # each mistake, and the key of what the report says of it
+    (as_constants, "mistake.as_constants"),
+    (without_mean_term, "mistake.without_mean_term"),
+    (without_variance_term, "mistake.without_variance_term"),
+    (without_weight, "mistake.without_weight"),
 )
 
 SUMS = {"weight": "dL/dy * xhat", "bias": "dL/dy"}
@@ -96,10 +91,10 @@ def diagnosis(case, wanted, got, returned, atol=1e-8, rtol=1e-6):
     mine = got.get("x")
     if not _numbers(mine, right["x"].shape) or agree(mine, right["x"], atol, rtol):
         return [line for line in lines if line]
-    for mistake, text in MISTAKES:
+    for mistake, key in MISTAKES:
         theirs = mistake(grad_y, weight, xhat, sigma)
         if agree(mine, theirs, atol, rtol) and not agree(theirs, right["x"], atol, rtol):
-            return [line for line in lines if line] + [text]
+            return [line for line in lines if line] + [message(key, right=RIGHT)]
     return [line for line in lines if line]
 
 
@@ -112,11 +107,8 @@ def _unsummed(name, mine, right, size):
     if not agree(summed, right, 1e-8, 1e-6):
         return None
     if all(n == 1 for n in mine.shape[:-1]):
-        return (f"dL/d{name} has shape {mine.shape}: it is summed over the rows, but keeps their "
-                f"axes (keepdims): {name} is ({size},), so its gradient is too")
-    return (f"dL/d{name} is not summed over the leading axes: yours has shape {mine.shape}, "
-            f"{SUMS[name]} for every row; {name} ({size},) is broadcast over the rows of x, so "
-            f"dL/d{name} = the sum of {SUMS[name]} over every axis but the last")
+        return message("mistake.keepdims", name=name, shape=mine.shape, size=size)
+    return message("mistake.unsummed", name=name, shape=mine.shape, sums=SUMS[name], size=size)
 
 
 def _numbers(a, shape=None):

@@ -201,6 +201,28 @@ MESSAGES = {
     "diagnose.leaves_graph": ("(the outputs are right, and every op in your graph is minigrad's: "
                               "look for a value that leaves the graph, through .data or NumPy)"),
 
+    # ---- the known mistakes of layer_norm_op's backward (minigrad.grade.layer_norm_mistakes) --
+    "mistake.as_constants": ("your dL/dx is g / sigma (g = dL/dy * weight): the mean and the "
+                             "variance are treated as constants, but both depend on every x_i of "
+                             "the row, which adds the terms - mean(g) and - xhat * mean(g * "
+                             "xhat): {right}"),
+    "mistake.without_mean_term": ("the mean's term of the gradient is missing: your dL/dx is (g "
+                                  "- xhat * mean(g * xhat)) / sigma; the mean depends on every "
+                                  "x_i of the row, which subtracts mean(g): {right}"),
+    "mistake.without_variance_term": ("the variance's term of the gradient is missing: your "
+                                      "dL/dx is (g - mean(g)) / sigma; sigma depends on every "
+                                      "x_i of the row, which subtracts xhat * mean(g * xhat): "
+                                      "{right}"),
+    "mistake.without_weight": ("weight is not multiplied into g: your dL/dx is the right formula "
+                               "with g = dL/dy; y = xhat * weight + bias, so the gradient "
+                               "arriving at xhat is g = dL/dy * weight: {right}"),
+    "mistake.keepdims": ("dL/d{name} has shape {shape}: it is summed over the rows, but keeps "
+                         "their axes (keepdims): {name} is ({size},), so its gradient is too"),
+    "mistake.unsummed": ("dL/d{name} is not summed over the leading axes: yours has shape "
+                         "{shape}, {sums} for every row; {name} ({size},) is broadcast over the "
+                         "rows of x, so dL/d{name} = the sum of {sums} over every axis but the "
+                         "last"),
+
     # ---- the GRU's gates, as the diagnosis names them (minigrad.grade.exercises) ---------------
     "gru.reset_gate": "the reset gate r",
     "gru.update_gate": "the update gate z",

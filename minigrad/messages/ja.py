@@ -89,13 +89,15 @@ MESSAGES = {
                           "止まってしまいます"),
 
     # ---- 配列の比較 (minigrad.grade.compare) --------------------------------------------------
-    "grade.output": "{name}: 出力 {output}",
+    # {what} (grade.output, grade.gradient, grade.the_*) は空白を挟まずに助詞へ続きます
+    # ({what}が、{what}の形は): コードの名前で終わる「出力 {output} 」は自分で空白を持ちます
+    "grade.output": "{name}: 出力 {output} ",
     "grade.gradient": "{name}: {input} に関する勾配",
     "grade.cut": "{name}: {cut} ({where}):",
-    "grade.wrong_shape": "{what} の形は {got} ですが、正しくは {expected} です ({where})",
-    "grade.not_finite": ("{what} が間違っています ({where}): 要素 {element} が {value} ですが、"
+    "grade.wrong_shape": "{what}の形は {got} ですが、正しくは {expected} です ({where})",
+    "grade.not_finite": ("{what}が間違っています ({where}): 要素 {element} が {value} ですが、"
                          "正しくは {expected} です (オーバーフロー? ゼロ除算?)"),
-    "grade.wrong_values": ("{what} が間違っています ({where}):\n"
+    "grade.wrong_values": ("{what}が間違っています ({where}):\n"
                            "  要素 {element}: あなたの値 {yours}、正しい値 {expected} (差 {off})\n"
                            "  {total} 個の要素のうち {wrong} 個が atol={atol} + rtol={rtol} * "
                            "|正しい値| を超えてずれています"),
@@ -205,6 +207,28 @@ MESSAGES = {
     "diagnose.made_at": "。作られた行: {line}",
     "diagnose.leaves_graph": ("(出力は正しく、計算グラフの演算はすべて minigrad のものです: .data "
                               "や NumPy を通って計算グラフの外へ出る値を探してください)"),
+
+    # ---- layer_norm_op の逆伝播のよくある間違い (minigrad.grade.layer_norm_mistakes) --------
+    "mistake.as_constants": ("あなたの dL/dx は g / sigma です (g = dL/dy * weight): 平均と分散"
+                             "を定数として扱っていますが、どちらも行のすべての x_i に依存する"
+                             "ので、- mean(g) と - xhat * mean(g * xhat) の項が加わります: "
+                             "{right}"),
+    "mistake.without_mean_term": ("勾配の平均の項がありません: あなたの dL/dx は (g - xhat * "
+                                  "mean(g * xhat)) / sigma です。平均は行のすべての x_i に依存"
+                                  "するので、mean(g) を引きます: {right}"),
+    "mistake.without_variance_term": ("勾配の分散の項がありません: あなたの dL/dx は (g - "
+                                      "mean(g)) / sigma です。sigma は行のすべての x_i に依存"
+                                      "するので、xhat * mean(g * xhat) を引きます: {right}"),
+    "mistake.without_weight": ("g に weight が掛けられていません: あなたの dL/dx は g = dL/dy "
+                               "とした正しい式です。y = xhat * weight + bias なので、xhat に"
+                               "届く勾配は g = dL/dy * weight です: {right}"),
+    "mistake.keepdims": ("dL/d{name} の形は {shape} です: 行について合計していますが、その軸が"
+                         "残っています (keepdims): {name} は ({size},) なので、その勾配も "
+                         "({size},) です"),
+    "mistake.unsummed": ("dL/d{name} が先頭の軸について合計されていません: あなたの勾配の形は "
+                         "{shape} で、行ごとの {sums} です。{name} ({size},) は x の行に"
+                         "ブロードキャストされるので、dL/d{name} は最後の軸以外のすべての軸に"
+                         "ついての {sums} の合計です"),
 
     # ---- GRU のゲート (minigrad.grade.exercises) ----------------------------------------------
     "gru.reset_gate": "リセットゲート r",
