@@ -20,8 +20,10 @@ import dataclasses
 import sys
 
 from minigrad.command import Parser, add_debug_option, debug_wanted, run as run_command
+from minigrad.language import add_language_option
 from minigrad.settings import check_number
 from attention import draw, explore, scaling
+from attention.messages import message
 from attention.demo import DemoConfig, demo
 
 # runs/ holds what the commands make (git ignores it): a picture is not left among the sources.
@@ -43,9 +45,10 @@ def main(argv=None):
     explore.add_command(commands)
     scaling.add_command(commands)
     add_debug_option(parser, commands)
+    add_language_option(parser, commands)         # explore's --lang is its page's too
     args = parser.parse_args(argv)
     if args.command == "demo" and args.steps < 1:
-        run.error(f"--steps must be at least 1, not {args.steps}")
+        run.error(message("command.steps", steps=args.steps))
     return run_command(lambda: command(args, defaults), debug=debug_wanted(args))
 
 

@@ -16,9 +16,10 @@ import numpy as np
 
 from minigrad import Tensor, scope
 from minigrad.files import default_path, output_path
-from minigrad.messages import message
+from minigrad.messages import message as minigrad_message
 from minigrad.settings import check_number
 from attention.functional import one_hot_argmax
+from attention.messages import message
 from attention.softmax import softmax
 
 WORKED_QUERY = [2.0, 1.0]
@@ -157,13 +158,15 @@ def add_example_options(parser, seed_help="with --random"):
     parser.add_argument("--seed", type=int, default=None, help=seed_help + " (default: 0)")
 
 
-def refuse_sizes(args, page):
+def refuse_sizes(args, page=None):
     """Refuse, in one line, the sizes of --random (--keys, --dim, --value-dim) given for a
-    page that has no random step: they would change nothing."""
+    page that has no random step (`page`, "--self" say; None: the worked example's): they
+    would change nothing."""
     for name in ("keys", "dim", "value_dim"):
         if getattr(args, name) is not None:
-            raise ValueError(f"--{name.replace('_', '-')} goes with --random; {page} does not "
-                             "use it")
+            option = f"--{name.replace('_', '-')}"
+            raise ValueError(message("example.worked_no_sizes", option=option) if page is None
+                             else message("example.goes_with_random", option=option, page=page))
 
 
 def example_from_options(args, seed_also=""):
@@ -172,16 +175,15 @@ def example_from_options(args, seed_also=""):
     --random one, its sizes checked first (one line: "--keys must be an integer >= 1, got 0").
     Without --random, a size or a seed given is refused ("--keys goes with --random; ..."): the
     worked example is the same whatever they say. `seed_also`: the other options the seed goes
-    with, for that message (", --self or --block")."""
+    with, for that message (message("example.or_self_block"): ", --self or --block")."""
     if args.random is None:
-        refuse_sizes(args, "the worked example")
+        refuse_sizes(args)
         if args.seed is not None:
-            raise ValueError(f"--seed goes with --random{seed_also}; the worked example has "
-                             "no random numbers")
+            raise ValueError(message("example.seed_alone", also=seed_also))
         return {}
     sizes = {name: RANDOM_DEFAULTS[name] if getattr(args, name) is None else getattr(args, name)
              for name in RANDOM_DEFAULTS}
-    why = "a drawing or a page shows every number: more than a few hundred a side is unreadable"
+    why = message("example.too_many")
     check_number("--random", args.random, low=1, high=MAX_SIZE, integer=True, why=why)
     for name in ("keys", "dim", "value_dim"):
         check_number(f"--{name.replace('_', '-')}", sizes[name], low=1, high=MAX_SIZE,
@@ -207,7 +209,7 @@ def run_command(args, log=print):
         path = write_attention_step(out, engine=args.engine, overwrite=args.overwrite,
                                     **options)
     except (OSError, ValueError) as error:          # minigrad.viz.RenderError is an OSError
-        print(f"error: {error}", file=sys.stderr)
+        print(minigrad_message("command.error", message=error), file=sys.stderr)
         return 1
-    log(message("files.wrote_drawing", path=path, dot=path.with_suffix(".dot")))
+    log(minigrad_message("files.wrote_drawing", path=path, dot=path.with_suffix(".dot")))
     return 0

@@ -31,6 +31,7 @@ from attention.draw import (
     worked_example,
 )
 from attention.explore_self import D_MODEL, HEADS, explore_self_attention
+from attention.messages import message as attention_message
 
 
 def explore_attention_step(query=None, keys=None, values=None, hard=False, predict=False,
@@ -80,6 +81,7 @@ def add_command(commands):
     p.add_argument("--composed", action="store_true", help="with --block: its layer norms from "
                    "primitive ops (mean, subtract, square, ...), a step each, not one op each")
     add_lang_option(p)
+    p.set_defaults(lang=None)       # not written: the locale speaks the messages, the page is en
     return p
 
 
@@ -90,26 +92,25 @@ def self_attention_options(args):
     sizes), and theirs without; so are --self and --block together."""
     chosen = args.self_attention or args.block
     if args.self_attention and args.block:
-        raise ValueError("--self and --block are two pages; choose one (--block holds "
-                         "self-attention with its residual)")
+        raise ValueError(attention_message("explore.self_and_block"))
     if not chosen:
         for option, given in (("--heads", args.heads is not None), ("--causal", args.causal),
                               ("--composed", args.composed)):
             if given:
-                raise ValueError(f"{option} applies to --self or --block")
+                raise ValueError(attention_message("explore.needs_self_or_block",
+                                                   option=option))
         return None
     if args.composed and not args.block:
-        raise ValueError("--composed applies to the layer norms of --block; --self has none")
+        raise ValueError(attention_message("explore.composed_self"))
+    page = "--block" if args.block else "--self"
     for option, given in (("--hard", args.hard), ("--random", args.random is not None)):
         if given:
-            raise ValueError(f"{option} explores one attention step; it does not go with "
-                             f"--{'block' if args.block else 'self'}")
-    refuse_sizes(args, f"--{'block' if args.block else 'self'}")
+            raise ValueError(attention_message("explore.one_step", option=option, page=page))
+    refuse_sizes(args, page)
     heads = HEADS if args.heads is None else args.heads
     check_number("--heads", heads, low=1, integer=True)
     if D_MODEL % heads:
-        raise ValueError(f"--heads {heads} does not divide d_model {D_MODEL}: each head gets "
-                         "d_model / heads numbers (try 1, 2, 4 or 8)")
+        raise ValueError(attention_message("explore.heads_divide", heads=heads, d_model=D_MODEL))
     seed = 0 if args.seed is None else args.seed
     check_number("--seed", seed, low=0, integer=True)
     return dict(heads=heads, causal=args.causal, block=args.block, seed=seed,
@@ -122,11 +123,13 @@ def run_command(args, log=print):
     from minigrad.viz.explorer.page import save_page
 
     chosen = self_attention_options(args)
-    if chosen is not None:
-        page = explore_self_attention(predict=args.predict, lang=args.lang, **chosen)
+    lang = args.lang or "en"                    # the page's language (--lang), English unless
+    if chosen is not None:                      # written
+        page = explore_self_attention(predict=args.predict, lang=lang, **chosen)
     else:
-        page = explore_attention_step(hard=args.hard, predict=args.predict, lang=args.lang,
-                                      **example_from_options(args, ", --self or --block"))
+        page = explore_attention_step(hard=args.hard, predict=args.predict, lang=lang,
+                                      **example_from_options(
+                                          args, attention_message("example.or_self_block")))
     out = output_path(args.out, "attention-step.html")
     log(message("files.wrote", path=save_page(page, out, args.overwrite)))
     return 0

@@ -31,6 +31,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from minigrad.files import atomic_write
+from attention.messages import message
 
 MAX_FIGURE_INCHES = 40.0     # a side of a figure: 4,000 pixels at 100 dpi, 64 MB to draw
 MAX_PANELS = 64              # heatmaps in one grid
@@ -105,15 +106,12 @@ def check_figure_path(path, overwrite=False):
     path = Path(path)
     format = path.suffix.lstrip(".").lower() or "png"
     if format not in FORMATS:
-        raise ValueError(f"cannot draw {path}: .{format} is not a picture format matplotlib "
-                         f"writes (.png, .pdf, .svg, ...)")
+        raise ValueError(message("figure.not_format", path=path, format=format))
     if not path.parent.is_dir():
         raise no_directory(path, "draw")
     if os.path.lexists(path) and not overwrite and (path.is_symlink() or not _ours(path)):
-        what = ("is a symbolic link" if path.is_symlink()
-                else "exists and no earlier figure wrote it")
-        raise FileExistsError(f"{path} {what}; pass --overwrite (overwrite=True from Python) to "
-                              "replace it")
+        raise FileExistsError(message("figure.symlink" if path.is_symlink() else
+                                      "figure.not_ours", path=path))
     return path
 
 

@@ -33,6 +33,7 @@ import numpy as np
 from minigrad import Tensor
 from minigrad.files import default_path, output_path
 from attention.functional import attend, dot_product_attention
+from attention.messages import message
 
 WAYS = ("unscaled", "scaled")
 
@@ -144,7 +145,7 @@ def run_command(args):
     """`python -m attention scaling`: print the table, write the figure (over a file that no
     earlier figure wrote only with --overwrite)."""
     if args.out is not None and Path(args.out).suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise ValueError(f"--out {args.out!r}: name a .png, .svg or .pdf file")
+        raise ValueError(message("scaling.out_format", out=args.out))
     results = measure(ScalingConfig(seed=args.seed))
     out = Path(output_path(args.out, "scaling.png"))
     print("\n".join(table(results)))

@@ -1,0 +1,106 @@
+"""The attention floor's messages in Japanese (attention/messages): `python -m attention`'s
+one-line errors and what it prints, the figures' errors, and the verdicts of
+`python -m attention.grade` and `python -m seq2seq.grade`, each under --lang ja (or the
+language chosen as tests/test_messages.py chooses it), with the English unchanged.
+conftest.py pins English for every test; these ask for Japanese."""
+
+import pytest
+
+from attention.__main__ import main as attention_main
+from minigrad.language import choose
+
+
+def run(argv, capsys, tmp_path, monkeypatch):
+    """(exit status, stderr) of `python -m attention ARGV`, run in this process."""
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = attention_main(argv)
+    except SystemExit as stop:                  # argparse's errors end the parser
+        status = stop.code
+    return status, capsys.readouterr().err
+
+
+# ---- the command line's errors -------------------------------------------------------------
+
+COMMAND_ERRORS = [
+    (["demo", "--steps", "0"], "--steps must be at least 1, not 0",
+     "--steps には 1 以上を指定してください (指定された値: 0)"),
+    (["draw", "--keys", "3"], "--keys goes with --random; the worked example does not use it",
+     "--keys は --random と一緒に使います。計算例では使いません"),
+    (["draw", "--seed", "2"],
+     "--seed goes with --random; the worked example has no random numbers",
+     "--seed は --random と一緒に使います。計算例には乱数がありません"),
+    (["explore", "--seed", "2"], "--seed goes with --random, --self or --block; the worked "
+     "example has no random numbers", "--seed は --random (または --self、--block) と一緒に"
+     "使います。計算例には乱数がありません"),
+    (["draw", "--random", "1000"], "--random must be an integer in [1, 256], got 1000 (a drawing "
+     "or a page shows every number: more than a few hundred a side is unreadable)",
+     "--random には整数 ([1, 256] の範囲) を指定してください (指定された値: 1000) (図やページは"
+     "すべての数を表示します。1 辺が数百を超えると読めません)"),
+    (["explore", "--self", "--block"], "--self and --block are two pages; choose one (--block "
+     "holds self-attention with its residual)", "--self と --block は別々のページです。"
+     "どちらかひとつを選んでください (--block はセルフアテンションと残差接続を含みます)"),
+    (["explore", "--causal"], "--causal applies to --self or --block",
+     "--causal は --self か --block と一緒に使います"),
+    (["explore", "--self", "--composed"], "--composed applies to the layer norms of --block; "
+     "--self has none", "--composed は --block の層正規化に使います。--self には層正規化が"
+     "ありません"),
+    (["explore", "--block", "--hard"], "--hard explores one attention step; it does not go with "
+     "--block", "--hard はアテンションの 1 ステップを探るためのものです。--block とは一緒に"
+     "使えません"),
+    (["explore", "--self", "--keys", "2"], "--keys goes with --random; --self does not use it",
+     "--keys は --random と一緒に使います。--self では使いません"),
+    (["explore", "--self", "--heads", "3"], "--heads 3 does not divide d_model 8: each head gets "
+     "d_model / heads numbers (try 1, 2, 4 or 8)", "--heads 3 は d_model 8 を割り切れません。"
+     "各ヘッドは d_model / heads 個の数を受け持ちます (1、2、4、8 のいずれかを試してください)"),
+    (["scaling", "--out", "x.txt"], "--out 'x.txt': name a .png, .svg or .pdf file",
+     "--out 'x.txt': .png、.svg、.pdf のいずれかのファイルを指定してください"),
+]
+
+
+@pytest.mark.parametrize("argv, english, japanese", COMMAND_ERRORS)
+def test_the_commands_one_line_errors_are_japanese_under_lang_ja(argv, english, japanese,
+                                                                 capsys, tmp_path, monkeypatch):
+    usage = f" (see python -m attention {argv[0]} --help)"         # argparse's own checks
+    status, err = run(argv, capsys, tmp_path, monkeypatch)
+    assert (status, err) in ((1, f"error: {english}\n"), (2, f"error: {english}{usage}\n"))
+    choose(None)
+    status, err = run([*argv, "--lang", "ja"], capsys, tmp_path, monkeypatch)
+    usage = f" (python -m attention {argv[0]} --help を参照してください)"
+    assert (status, err) in ((1, f"エラー: {japanese}\n"), (2, f"エラー: {japanese}{usage}\n"))
+
+
+def test_the_lang_option_is_on_every_attention_command(capsys, tmp_path, monkeypatch):
+    for argv in (["--lang", "ja", "scaling", "--seed", "-1"], ["scaling", "--seed", "-1",
+                                                                "--lang", "ja"]):
+        choose(None)
+        status, err = run(argv, capsys, tmp_path, monkeypatch)
+        assert (status, err) == (1, "エラー: --seed には整数 (>= 0) を指定してください "
+                                    "(指定された値: -1)\n"), argv
+
+
+def test_a_japanese_locale_speaks_japanese_in_explore_whose_page_stays_english(
+        capsys, tmp_path, monkeypatch):
+    """explore's --lang is also the page's; not written, the locale decides the messages."""
+    monkeypatch.setenv("LANGUAGE", "ja")
+    status, err = run(["explore", "--causal"], capsys, tmp_path, monkeypatch)
+    assert (status, err) == (1, "エラー: --causal は --self か --block と一緒に使います\n")
+    assert run(["explore", "--out", "page.html"], capsys, tmp_path, monkeypatch)[0] == 0
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert 'lang="en"' in page
+
+
+def test_a_figure_over_a_file_no_figure_wrote_is_refused_in_japanese(tmp_path):
+    from attention.figures import check_figure_path
+    (tmp_path / "thesis.png").write_text("mine")
+    choose("ja")
+    with pytest.raises(FileExistsError) as refused:
+        check_figure_path(tmp_path / "thesis.png")
+    assert str(refused.value) == (f"{tmp_path / 'thesis.png'} はすでにあり、以前の図が書いた"
+                                  "ものではありません。置き換えるには --overwrite (Python からは "
+                                  "overwrite=True) を指定してください")
+    with pytest.raises(ValueError, match=r"\.txt は matplotlib が書き出せる画像形式ではありません"):
+        check_figure_path(tmp_path / "a.txt")
+    choose("en")
+    with pytest.raises(FileExistsError, match="exists and no earlier figure wrote it; pass "):
+        check_figure_path(tmp_path / "thesis.png")
