@@ -23,8 +23,8 @@ from minigrad.command import Parser, add_debug_option, debug_wanted, run as run_
 from minigrad.language import add_language_option
 from minigrad.settings import check_number
 from attention import draw, explore, scaling
-from attention.messages import message
 from attention.demo import DemoConfig, demo
+from attention.messages import message
 
 # runs/ holds what the commands make (git ignores it): a picture is not left among the sources.
 DEMO_OUT = "runs/attention-demo"

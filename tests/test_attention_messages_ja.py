@@ -6,8 +6,8 @@ conftest.py pins English for every test; these ask for Japanese."""
 
 import pytest
 
-from attention.__main__ import main as attention_main
 from minigrad.language import choose
+from attention.__main__ import main as attention_main
 
 
 def run(argv, capsys, tmp_path, monkeypatch):
