@@ -20,8 +20,10 @@ import numpy as np
 
 from minigrad import Tensor, no_grad
 from minigrad.command import require
+from minigrad.messages import message as minigrad_message
 from minigrad.optim import Adam
 from attention.functional import attend, dot_product_attention, hard_attention, one_hot_argmax
+from attention.messages import fit, message, width
 
 
 @dataclass(frozen=True)
@@ -178,34 +180,40 @@ def demo(config=DemoConfig(), out=None, log=print):
         require("matplotlib")                  # missing: say so now, not after the training
     initial = random_rotation(np.random.default_rng(config.seed), config.key_size)
     norms = gradient_norms(initial, config)
-    log("Gradients at the initial projection W (one batch; norms over all elements):")
-    log(f"  {'':18s} {'soft':>12s} {'hard':>12s}")
+    log(message("demo.gradients"))
+    log(f"  {'':18s} {fit(message('demo.soft'), 12)} {fit(message('demo.hard'), 12)}")
     for wrt in ("scores", "W"):
         for method in ("backprop", "numeric"):
             soft, hard = norms["soft", wrt, method], norms["hard", wrt, method]
-            log(f"  dL/d{wrt:6s} {method:8s} {soft:12.6g} {hard:12.6g}")
+            log(f"  dL/d{wrt:6s} {fit(message('demo.' + method), 8, '<')} {soft:12.6g} "
+                f"{hard:12.6g}")
 
     soft_projection, soft = train(dot_product_attention, initial, config)
     hard_projection, hard = train(hard_attention, initial, config)
-    log(f"\nTraining W from the same random rotation, {config.steps} steps of Adam:")
-    log(f"  {'step':>5s} {'soft loss':>10s} {'soft acc':>9s} {'hard loss':>10s} {'hard acc':>9s}")
+    log("\n" + message("demo.training", steps=config.steps))
+    # the columns: each as wide as its number, or as its heading when that is wider (Japanese)
+    headings = [message(f"demo.{key}") for key in ("step", "soft_loss", "soft_acc", "hard_loss",
+                                                   "hard_acc")]
+    a, b, c, d, e = (max(least, width(h)) for least, h in zip((5, 10, 9, 10, 9), headings))
+    log("  " + " ".join(fit(h, w) for h, w in zip(headings, (a, b, c, d, e))))
     for step in range(0, config.steps, max(config.steps // 10, 1)):
-        log(f"  {step:5d} {soft.loss[step]:10.4f} {soft.accuracy[step]:9.1%} "
-            f"{hard.loss[step]:10.4f} {hard.accuracy[step]:9.1%}")
-    log(f"  {'final':>5s} {'':10s} {soft.accuracy[-1]:9.1%} {'':10s} {hard.accuracy[-1]:9.1%}")
+        log(f"  {step:{a}d} {soft.loss[step]:{b}.4f} {soft.accuracy[step]:{c}.1%} "
+            f"{hard.loss[step]:{d}.4f} {hard.accuracy[step]:{e}.1%}")
+    log(f"  {fit(message('demo.final'), a)} {'':{b}s} {soft.accuracy[-1]:{c}.1%} {'':{d}s} "
+        f"{hard.accuracy[-1]:{e}.1%}")
     moved = float(np.abs(hard_projection.data - initial).max())
-    log(f"  hard attention moved W by {moved:g} (largest change of any element)")
+    log("  " + message("demo.moved", moved=moved))
     test = make_test_set(config)
     with no_grad():
         _, ideal_weights = forward(Tensor(np.eye(config.key_size)), test, dot_product_attention)
     ideal = accuracy(ideal_weights, test.targets)
-    log(f"  for comparison, W = identity (q along x) on the same test set: {ideal:.1%}")
+    log("  " + message("demo.ideal", ideal=ideal))
     result = {"norms": norms, "soft": soft, "hard": hard, "initial": initial, "ideal": ideal,
               "soft_projection": soft_projection.data, "hard_projection": hard_projection.data}
     if out is not None:
         result["png"] = Path(out) / "soft-vs-hard-attention.png"
         plot(result, result["png"])
-        log(f"\nwrote {result['png']}")
+        log("\n" + minigrad_message("files.wrote", path=result["png"]))
     return result
 
 

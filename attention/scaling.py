@@ -33,7 +33,7 @@ import numpy as np
 from minigrad import Tensor
 from minigrad.files import default_path, output_path
 from attention.functional import attend, dot_product_attention
-from attention.messages import message
+from attention.messages import fit, message, width
 
 WAYS = ("unscaled", "scaled")
 
@@ -97,16 +97,22 @@ def entropy(weights):
 
 
 def table(results):
-    """The measurements as lines of text, one per d_k."""
-    lines = [f"{'d_k':>5}  {'':8} {'entropy':>7} {'saturated':>9} {'|dL/ds|':>9} {'|dL/dq|':>9}"]
+    """The measurements as lines of text, one per d_k, in the language of the messages: each
+    column as wide as its numbers, or as its heading when that is wider (Japanese)."""
+    ways = {way: message(f"scaling.{way}") for way in WAYS}
+    entropy, saturated = message("scaling.entropy"), message("scaling.saturated")
+    w = max(8, *(width(name) for name in ways.values()))
+    a, b = max(7, width(entropy)), max(9, width(saturated))
+    lines = [f"{'d_k':>5}  {'':{w}} {fit(entropy, a)} {fit(saturated, b)} {'|dL/ds|':>9} "
+             f"{'|dL/dq|':>9}"]
     for i, d in enumerate(results["d_k"]):
         for way in WAYS:
             row = results[way]
-            lines.append(f"{d if way == WAYS[0] else '':>5}  {way:8} {row['entropy'][i]:7.3f} "
-                         f"{row['saturated'][i]:9.1%} {row['score_grad'][i]:9.3g} "
-                         f"{row['query_grad'][i]:9.3g}")
-    lines.append(f"(entropy of uniform weights over {results['keys']} keys: "
-                 f"ln {results['keys']} = {math.log(results['keys']):.3f})")
+            lines.append(f"{d if way == WAYS[0] else '':>5}  {fit(ways[way], w, '<')} "
+                         f"{row['entropy'][i]:{a}.3f} {row['saturated'][i]:{b}.1%} "
+                         f"{row['score_grad'][i]:9.3g} {row['query_grad'][i]:9.3g}")
+    lines.append(message("scaling.uniform", keys=results["keys"],
+                         value=math.log(results["keys"])))
     return lines
 
 
@@ -150,7 +156,7 @@ def run_command(args):
     out = Path(output_path(args.out, "scaling.png"))
     print("\n".join(table(results)))
     plot_scaling(results, out, overwrite=args.overwrite)
-    print(f"figure: {out}")
+    print(message("scaling.figure", path=out))
 
 
 def add_command(commands):

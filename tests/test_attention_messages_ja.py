@@ -104,3 +104,57 @@ def test_a_figure_over_a_file_no_figure_wrote_is_refused_in_japanese(tmp_path):
     choose("en")
     with pytest.raises(FileExistsError, match="exists and no earlier figure wrote it; pass "):
         check_figure_path(tmp_path / "thesis.png")
+
+
+# ---- what the demo and scaling print -------------------------------------------------------
+
+def test_the_demo_prints_its_tables_in_japanese_under_lang_ja_and_english_unchanged():
+    from attention.demo import DemoConfig, demo
+    config = DemoConfig(steps=2, test_size=50, batch_size=8, key_size=4)
+    english, japanese = [], []
+    demo(config, log=english.append)
+    choose("ja")
+    demo(config, log=japanese.append)
+    assert english[0] == ("Gradients at the initial projection W (one batch; norms over all "
+                          "elements):")
+    assert english[1] == "                             soft         hard"
+    assert english[2].startswith("  dL/dscores backprop ")
+    assert english[6] == "\nTraining W from the same random rotation, 2 steps of Adam:"
+    assert english[7] == "   step  soft loss  soft acc  hard loss  hard acc"
+    assert english[-2].startswith("  hard attention moved W by 0 (largest change of any element)")
+    assert english[-1].startswith("  for comparison, W = identity (q along x) on the same test "
+                                  "set: ")
+    assert japanese[0] == "初期の射影 W での勾配 (1 バッチ、全要素をまとめたノルム):"
+    assert japanese[1] == " " * 27 + "ソフト" + " " * 7 + "ハード"      # 12 columns each
+    assert japanese[2].startswith("  dL/dscores 逆伝播   ")
+    assert japanese[6] == "\n同じランダムな回転から W を学習します (Adam で 2 ステップ):"
+    assert japanese[7] == "  ステップ ソフト損失 ソフト正解率 ハード損失 ハード正解率"
+    assert japanese[-2] == "  ハードアテンションが W を動かした量: 0 (全要素のうち最大の変化)"
+    assert japanese[-1].startswith("  比較のため、W = 単位行列 (q は x の向き) の同じテスト"
+                                   "セットでの正解率: ")
+    # the columns line up: each number ends under its heading's end
+    assert len(english[8]) == len(english[7])
+    assert len(japanese[8]) == len(japanese[7]) + len("ステップソフト損失ソフト正解率ハード損失"
+                                                      "ハード正解率")
+
+
+def test_scaling_prints_its_table_in_japanese_under_lang_ja(tmp_path, capsys, monkeypatch):
+    from attention import scaling
+    small = scaling.ScalingConfig
+    monkeypatch.setattr(scaling, "ScalingConfig",
+                        lambda seed: small(sizes=(1, 4), queries=8, seed=seed))
+    args = dict(seed=0, overwrite=False)
+    scaling.run_command(type("Args", (), dict(args, out=str(tmp_path / "en.png"))))
+    english = capsys.readouterr().out.splitlines()
+    choose("ja")
+    scaling.run_command(type("Args", (), dict(args, out=str(tmp_path / "ja.png"))))
+    japanese = capsys.readouterr().out.splitlines()
+    assert english[0] == "  d_k           entropy saturated   |dL/ds|   |dL/dq|"
+    assert english[1].startswith("    1  unscaled ")
+    assert english[-2] == "(entropy of uniform weights over 16 keys: ln 16 = 2.773)"
+    assert english[-1] == f"figure: {tmp_path / 'en.png'}"
+    assert japanese[0] == "  d_k               エントロピー      飽和   |dL/ds|   |dL/dq|"
+    assert japanese[1].startswith("    1  スケールなし ")
+    assert japanese[2].startswith("       スケールあり ")
+    assert japanese[-2] == "(キー 16 個にわたる一様な重みのエントロピー: ln 16 = 2.773)"
+    assert japanese[-1] == f"図: {tmp_path / 'ja.png'}"

@@ -26,4 +26,26 @@ MESSAGES = {
                        "to replace it"),
     "figure.not_ours": ("{path} exists and no earlier figure wrote it; pass --overwrite "
                         "(overwrite=True from Python) to replace it"),
+
+    # ---- what `python -m attention demo` and `scaling` print (attention.demo, scaling) --------
+    "demo.gradients": "Gradients at the initial projection W (one batch; norms over all elements):",
+    "demo.soft": "soft",
+    "demo.hard": "hard",
+    "demo.backprop": "backprop",
+    "demo.numeric": "numeric",
+    "demo.training": "Training W from the same random rotation, {steps} steps of Adam:",
+    "demo.step": "step",
+    "demo.soft_loss": "soft loss",
+    "demo.soft_acc": "soft acc",
+    "demo.hard_loss": "hard loss",
+    "demo.hard_acc": "hard acc",
+    "demo.final": "final",
+    "demo.moved": "hard attention moved W by {moved:g} (largest change of any element)",
+    "demo.ideal": "for comparison, W = identity (q along x) on the same test set: {ideal:.1%}",
+    "scaling.entropy": "entropy",
+    "scaling.saturated": "saturated",
+    "scaling.unscaled": "unscaled",
+    "scaling.scaled": "scaled",
+    "scaling.uniform": "(entropy of uniform weights over {keys} keys: ln {keys} = {value:.3f})",
+    "scaling.figure": "figure: {path}",
 }

@@ -27,4 +27,28 @@ MESSAGES = {
                        "からは overwrite=True) を指定してください"),
     "figure.not_ours": ("{path} はすでにあり、以前の図が書いたものではありません。置き換える"
                         "には --overwrite (Python からは overwrite=True) を指定してください"),
+
+    # ---- `python -m attention demo` と `scaling` の出力 (attention.demo, scaling) -------------
+    "demo.gradients": "初期の射影 W での勾配 (1 バッチ、全要素をまとめたノルム):",
+    "demo.soft": "ソフト",
+    "demo.hard": "ハード",
+    "demo.backprop": "逆伝播",
+    "demo.numeric": "有限差分",
+    "demo.training": "同じランダムな回転から W を学習します (Adam で {steps} ステップ):",
+    "demo.step": "ステップ",
+    "demo.soft_loss": "ソフト損失",
+    "demo.soft_acc": "ソフト正解率",
+    "demo.hard_loss": "ハード損失",
+    "demo.hard_acc": "ハード正解率",
+    "demo.final": "最終",
+    "demo.moved": "ハードアテンションが W を動かした量: {moved:g} (全要素のうち最大の変化)",
+    "demo.ideal": ("比較のため、W = 単位行列 (q は x の向き) の同じテストセットでの正解率: "
+                   "{ideal:.1%}"),
+    "scaling.entropy": "エントロピー",
+    "scaling.saturated": "飽和",
+    "scaling.unscaled": "スケールなし",
+    "scaling.scaled": "スケールあり",
+    "scaling.uniform": ("(キー {keys} 個にわたる一様な重みのエントロピー: ln {keys} = "
+                        "{value:.3f})"),
+    "scaling.figure": "図: {path}",
 }
