@@ -158,3 +158,66 @@ def test_scaling_prints_its_table_in_japanese_under_lang_ja(tmp_path, capsys, mo
     assert japanese[2].startswith("       スケールあり ")
     assert japanese[-2] == "(キー 16 個にわたる一様な重みのエントロピー: ln 16 = 2.773)"
     assert japanese[-1] == f"図: {tmp_path / 'ja.png'}"
+
+
+# ---- python -m attention.grade: the encoder block's diagnosis, the known mistakes ------------
+
+def graded_in(lang, exercise, path):
+    """The failure `python -m attention.grade` reports for the file at `path`, in `lang` (the
+    graded code's process speaks it too)."""
+    from attention.grade import SolutionFailed, grade
+    choose(lang)
+    with pytest.raises(SolutionFailed) as caught:
+        grade(exercise, path)
+    return str(caught.value)
+
+
+def test_the_encoder_blocks_diagnosis_is_japanese_under_lang_ja(tmp_path):
+    from test_coursework_encoder_block import block_file
+    path = block_file(tmp_path, ("h = x + attn   ", "h = attn   "))
+    english, japanese = graded_in("en", "encoder_block", path), graded_in("ja", "encoder_block",
+                                                                          path)
+    assert ("the residual is missing: your h is attn, without the sublayer's input x; the block "
+            "adds it: h = x + attn\n  check the line that makes h\n") in english
+    assert '「Pre-LN (norm_first=True)、ヘッド 2 個」' in japanese.splitlines()[0]
+    assert ("  残差接続が抜けています: あなたの h は attn で、サブレイヤーの入力 x が足されて"
+            "いません。ブロックでは h = x + attn のように足します\n"
+            "  h を作る行を確かめてください\n") in japanese
+    path = block_file(tmp_path, ("    if norm_first:", "    if not norm_first:"))
+    assert ("  層正規化の位置が違います: あなたの h は norm1(x + attn) で、これは post-norm の"
+            "順序ですが、このケースは pre-norm (norm_first=True) です。正しくは h = x + attn で、"
+            "attn は norm1(x) から計算します\n  その行を確かめてください: あなたのファイルの ") in (
+        graded_in("ja", "encoder_block", path))
+    path = block_file(tmp_path, ("F.relu(", "F.gelu("))
+    assert "のうち最初に食い違うのはフィードフォワードネットワークの出力 ff です: " in graded_in(
+        "ja", "encoder_block", path)
+    assert ("the feed-forward's output ff is the first of attn, h or ff that differs: "
+            in graded_in("en", "encoder_block", path))
+
+
+def test_the_known_mistakes_are_named_in_japanese_under_lang_ja(tmp_path):
+    from test_coursework_transformer import ANGLES, CAUSAL, POSITIONS, SIN_COS, TRIL, changed
+    halves = changed(tmp_path, POSITIONS, SIN_COS, "table = np.concatenate([np.sin(angles), "
+                     "np.cos(angles[:, :d_model // 2])], 1)")
+    assert graded_in("ja", "positional_encoding", halves).splitlines()[3] == (
+        "  よくある間違い: sin と cos が前半と後半 [sin ..., cos ...] に分かれています。正しくは"
+        "交互に並びます: 特徴量 2i に sin、その隣の 2i+1 に cos です")
+    assert graded_in("en", "positional_encoding", halves).splitlines()[3] == (
+        "  a known mistake: the sines and the cosines are in two halves [sin ..., cos ...]; they "
+        "interleave: sin in feature 2i, cos in feature 2i+1 beside it")
+    base = changed(tmp_path, POSITIONS, ANGLES, ANGLES.replace("10000", "1000"))
+    assert graded_in("ja", "positional_encoding", base).splitlines()[3] == (
+        "  よくある間違い: 波長の底が 10000 ではなく 1000 になっています: "
+        "pos / 10000^(2i/d_model)")
+    ahead = changed(tmp_path, CAUSAL, TRIL, "np.tril(np.ones((length, length), dtype=bool), k=1)")
+    japanese = graded_in("ja", "causal_attention", ahead)
+    assert japanese.splitlines()[0].startswith(
+        "causal_attention: 出力 context が間違っています (ケース 1/4「位置 4 個の系列ひとつ、d=3」")
+    assert ("  未来が漏れています: クエリ 2 が後のキー 3 に重み 0.253 を与えています "
+            "(weights の要素 (0, 2, 3))。これはちょうど 0 でなければなりません "
+            "(ソフトマックスの前でスコアを -inf にします)") in japanese.splitlines()
+    leak = changed(tmp_path, CAUSAL, "Tensor(np.array(-np.inf))", "Tensor(np.array(-1e4))")
+    assert ("  よくある間違い: マスクしたスコアが -inf ではなく、-1e4 のような大きな負の数です "
+            "(スコアに書き込んでいます)。このケースのスコアは 1.99e+04 に達するので、後のキーに"
+            "重みが残り、未来が漏れます。exp(-inf) はスコアがいくつでも 0 です") in graded_in(
+        "ja", "causal_attention", leak).splitlines()

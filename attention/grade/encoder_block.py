@@ -22,10 +22,11 @@ NumPy's, for comparing, not a solution (it has no gradient).
 import numpy as np
 
 from minigrad.grade.grader import Case
+from minigrad.messages import message as minigrad_message
+from attention.messages import Phrase, message
 
-INTERMEDIATES = (("attn", "the self-attention's output attn"),
-                 ("h", "the first sublayer's result h"),
-                 ("ff", "the feed-forward's output ff"))
+INTERMEDIATES = (("attn", Phrase("block.attn")), ("h", Phrase("block.h")),
+                 ("ff", Phrase("block.ff")))
 
 WEIGHTS = ("in_proj_weight", "in_proj_bias", "out_proj_weight", "out_proj_bias",
            "linear1_weight", "linear1_bias", "linear2_weight", "linear2_bias",
@@ -36,11 +37,11 @@ def encoder_block_cases():
     """E = 4 features (6 for one head), F = 8 hidden units of the feed-forward network."""
     cases = []
     for label, (batch, length, embed, hidden, heads), settings in (
-            ("pre-norm (norm_first=True), 2 heads", (2, 3, 4, 8, 2), {}),
-            ("post-norm (norm_first=False), 2 heads", (2, 3, 4, 8, 2), {"norm_first": False}),
-            ("a padding mask: example 0 starts with 2 padded positions", (2, 4, 4, 8, 2),
+            ("case.pre_norm", (2, 3, 4, 8, 2), {}),
+            ("case.post_norm", (2, 3, 4, 8, 2), {"norm_first": False}),
+            ("case.padded_start", (2, 4, 4, 8, 2),
              {"mask": True}),
-            ("one head, post-norm", (1, 3, 6, 8, 1), {"norm_first": False})):
+            ("case.one_head_post_norm", (1, 3, 6, 8, 1), {"norm_first": False})):
         rng = np.random.default_rng(len(cases) + 60)
         settings = {"num_heads": heads, **settings}
         if settings.get("mask") is True:
@@ -58,7 +59,7 @@ def encoder_block_cases():
         for norm in ("norm1", "norm2"):
             arrays[f"{norm}_weight"] = 1 + 0.3 * rng.standard_normal(E)
             arrays[f"{norm}_bias"] = 0.2 * rng.standard_normal(E)
-        cases.append(Case(label, arrays, settings))
+        cases.append(Case(message(label), arrays, settings))
     return cases
 
 
@@ -80,22 +81,22 @@ def explain(case, outputs, kept, output_line):
         got = values["h"] if result == "h" else outputs[0]
         weight, bias = case.arrays[f"{norm}_weight"], case.arrays[f"{norm}_bias"]
         sublayer = values[sub]
-        where = (f"check its line, {line}" if line and line != lines.get(sub)   # not the
-                 else f"check the line that makes {result}")    # sublayer's own (h = attn)
+        where = (minigrad_message("diagnose.check_line", line=line)      # not the sublayer's
+                 if line and line != lines.get(sub)                      # own (h = attn)
+                 else minigrad_message("diagnose.check_maker", name=result))
         right = f"{result} = {start} + {sub}" if pre else f"{result} = {norm}({start} + {sub})"
         alone = sublayer if pre else _layer_norm(sublayer, weight, bias)
         if _close(got, alone):
             shown = sub if pre else f"{norm}({sub})"
-            return [f"the residual is missing: your {result} is {shown}, without the sublayer's "
-                    f"input {start}; the block adds it: {right}", where]
+            return [message("block.no_residual", result=result, shown=shown, start=start,
+                            right=right), where]
         other = _layer_norm(given + sublayer, weight, bias) if pre else given + sublayer
         if _close(got, other):
             shown = f"{norm}({start} + {sub})" if pre else f"{start} + {sub}"
-            source = f"{norm}({start})" if pre else f"{start} itself"
-            return [f"the layer norm is in the wrong place: your {result} is {shown}, the "
-                    f"{'post' if pre else 'pre'}-norm order, and this case is "
-                    f"{'pre' if pre else 'post'}-norm (norm_first={pre}): {right}, with {sub} "
-                    f"computed from {source}", where]
+            source = f"{norm}({start})" if pre else message("block.itself", start=start)
+            return [message("block.wrong_norm", result=result, shown=shown,
+                            other="post" if pre else "pre", this="pre" if pre else "post",
+                            pre=pre, right=right, sub=sub, source=source), where]
     return []
 
 

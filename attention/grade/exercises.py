@@ -20,6 +20,7 @@ from attention.functional import _masked, attend, dot_product_attention, self_at
 from attention.grade import mistakes
 from attention.grade.encoder_block import INTERMEDIATES, WEIGHTS, encoder_block_cases, explain
 from attention.masks import causal_mask
+from attention.messages import message
 from attention.modules import (
     DotProductAttention,
     GeneralAttention,
@@ -34,9 +35,9 @@ EXPECTED = Path(__file__).with_name("expected.npz")
 def general_attention_cases():
     cases = []
     for label, (batch, m, n, dq, dk, dv), masked in (
-            ("one query per example, dq=3, dk=4", (2, 1, 5, 3, 4, 2), False),
-            ("three queries per example", (2, 3, 4, 3, 3, 5), False),
-            ("a padding mask: the last keys of example 0 may not be attended",
+            ("case.one_query", (2, 1, 5, 3, 4, 2), False),
+            ("case.three_queries", (2, 3, 4, 3, 3, 5), False),
+            ("case.padded_keys",
              (2, 2, 5, 4, 3, 3), True)):
         rng = np.random.default_rng(len(cases) + 40)
         settings = {}
@@ -44,7 +45,7 @@ def general_attention_cases():
             mask = np.ones((batch, 1, n), dtype=bool)                       # (B, 1, n)
             mask[0, 0, -2:] = False
             settings["mask"] = mask
-        cases.append(Case(label, {"query": rng.standard_normal((batch, m, dq)),
+        cases.append(Case(message(label), {"query": rng.standard_normal((batch, m, dq)),
                                   "keys": rng.standard_normal((batch, n, dk)),
                                   "values": rng.standard_normal((batch, n, dv)),
                                   "weight": 0.7 * rng.standard_normal((dq, dk))}, settings))
@@ -56,10 +57,10 @@ def multi_head_cases():
     so each gets its own gradient)."""
     cases = []
     for label, (batch, tq, tk, embed, heads), kind in (
-            ("self-attention, 2 heads of 2", (2, 3, 3, 4, 2), "self"),
-            ("cross-attention, 3 heads of 2", (2, 2, 4, 6, 3), "cross"),
-            ("one head", (1, 3, 2, 4, 1), "cross"),
-            ("a causal mask, 2 heads", (2, 4, 4, 4, 2), "causal")):
+            ("case.self_heads", (2, 3, 3, 4, 2), "self"),
+            ("case.cross_heads", (2, 2, 4, 6, 3), "cross"),
+            ("case.one_head", (1, 3, 2, 4, 1), "cross"),
+            ("case.causal_heads", (2, 4, 4, 4, 2), "causal")):
         rng = np.random.default_rng(len(cases) + 50)
         settings = {"num_heads": heads}
         if kind == "causal":
@@ -67,7 +68,7 @@ def multi_head_cases():
         query = rng.standard_normal((batch, tq, embed))                     # (B, Tq, E)
         key = query.copy() if kind == "self" else rng.standard_normal((batch, tk, embed))
         value = query.copy() if kind == "self" else rng.standard_normal((batch, tk, embed))
-        cases.append(Case(label, {
+        cases.append(Case(message(label), {
             "query": query, "key": key, "value": value,
             "in_proj_weight": 0.6 * rng.standard_normal((3 * embed, embed)),
             "in_proj_bias": 0.1 * rng.standard_normal(3 * embed),
@@ -79,12 +80,12 @@ def multi_head_cases():
 def positions_cases():
     """x (B, T, d_model): the encoding added to random embeddings."""
     cases = []
-    for label, shape in (("6 positions, d_model 8", (2, 6, 8)),
-                         ("an odd d_model, 7: the last feature is a sine", (1, 5, 7)),
-                         ("one position", (2, 1, 6)),
-                         ("a long sequence, 200 positions", (1, 200, 8))):
+    for label, shape in (("case.positions", (2, 6, 8)),
+                         ("case.odd_d_model", (1, 5, 7)),
+                         ("case.one_position", (2, 1, 6)),
+                         ("case.long_sequence", (1, 200, 8))):
         rng = np.random.default_rng(len(cases) + 60)
-        cases.append(Case(label, {"x": rng.standard_normal(shape)}))
+        cases.append(Case(message(label), {"x": rng.standard_normal(shape)}))
     return cases
 
 
@@ -96,14 +97,15 @@ def causal_cases():
     earlier one keeps its weight). Its seed was picked so that both happen."""
     cases = []
     for label, (batch, length, d, dv), size, seed in (
-            ("one sequence of 4 positions, d=3", (1, 4, 3, 3), 1.0, 70),
-            ("a batch of 2, 5 positions, values of width 2", (2, 5, 4, 2), 1.0, 71),
-            ("one position: it attends only to itself", (2, 1, 3, 3), 1.0, 72),
-            ("large scores, up to about 2e4: -1e4 is no -inf here", (1, 6, 4, 3), 80.0, 117)):
+            ("case.one_sequence", (1, 4, 3, 3), 1.0, 70),
+            ("case.batch_of_2", (2, 5, 4, 2), 1.0, 71),
+            ("case.attends_itself", (2, 1, 3, 3), 1.0, 72),
+            ("case.large_scores", (1, 6, 4, 3), 80.0, 117)):
         rng = np.random.default_rng(seed)
-        cases.append(Case(label, {"query": size * rng.standard_normal((batch, length, d)),
-                                  "keys": size * rng.standard_normal((batch, length, d)),
-                                  "values": rng.standard_normal((batch, length, dv))}))
+        cases.append(Case(message(label), {
+            "query": size * rng.standard_normal((batch, length, d)),
+            "keys": size * rng.standard_normal((batch, length, d)),
+            "values": rng.standard_normal((batch, length, dv))}))
     return cases
 
 

@@ -28,6 +28,8 @@ The graded code's process may not run this module (it is among both exercises' a
 
 import numpy as np
 
+from attention.messages import message
+
 ATOL, RTOL = 1e-8, 1e-6                 # the grader's tolerances (grader.function_exercise)
 
 
@@ -105,20 +107,11 @@ def with_base(length, d_model, base):
     return _interleaved(np.sin(angles), np.cos(angles), d_model)
 
 
-TABLES = (
-    (swapped, "sin and cos are swapped: the even features 2i hold the sine, the odd ones 2i+1 "
-              "the cosine"),
-    (halves, "the sines and the cosines are in two halves [sin ..., cos ...]; they interleave: "
-             "sin in feature 2i, cos in feature 2i+1 beside it"),
-    (exponent_i, "the exponent is i/d_model with i the pair's number; it is 2i/d_model, 2i "
-                 "being the even feature's index"),
-    (exponent_j, "each feature uses its own index j in 10000^(j/d_model); the pair (2i, 2i+1) "
-                 "shares one wavelength, 10000^(2i/d_model), the cosine's too"),
-    (multiplied, "pos is multiplied by 10000^(2i/d_model); it is divided by it"),
-    (power_of_ratio, "(pos / 10000)^(2i/d_model) takes the power of pos / 10000; the power is "
-                     "of 10000 alone, pos / 10000^(2i/d_model) (mind the brackets)"),
-    (from_one, "the positions start at 1; the first is 0, whose row is [0, 1, 0, 1, ...]"),
-)
+# each mistake's table, and the key of its text in the catalogue (attention/messages)
+TABLES = ((swapped, "mistake.swapped"), (halves, "mistake.halves"),
+          (exponent_i, "mistake.exponent_i"), (exponent_j, "mistake.exponent_j"),
+          (multiplied, "mistake.multiplied"), (power_of_ratio, "mistake.power_of_ratio"),
+          (from_one, "mistake.from_one"))
 
 
 def positions_mistake(case, outputs):
@@ -128,17 +121,16 @@ def positions_mistake(case, outputs):
         return []
     length, d_model = x.shape[-2:]
     table = (np.asarray(outputs[0], np.float64) - x).reshape(-1, length, d_model)  # (B, T, d)
-    for mistake, text in TABLES:
+    for mistake, key in TABLES:
         if agrees(table, np.broadcast_to(mistake(length, d_model), table.shape)):
-            return [f"a known mistake: {text}"]
+            return [message("mistake.known", text=message(key))]
     if length >= 2 and d_model >= 4:                # pair i = 1 at pos 1: sin(w), cos(w)
         step = np.arctan2(table[0, 1, 2], table[0, 1, 3])    # w = 1 / base^(2/d)
         with np.errstate(over="ignore"):
             base = step ** (-d_model / 2) if 0 < step < np.pi else np.inf
         if np.isfinite(base) and not np.isclose(base, 10000.0) and agrees(
                 table, np.broadcast_to(with_base(length, d_model, base), table.shape)):
-            return [f"a known mistake: the wavelengths use the base {base:.6g}, not 10000: "
-                    f"pos / 10000^(2i/d_model)"]
+            return [message("mistake.known", text=message("mistake.base", base=base))]
     return []
 
 
@@ -174,29 +166,18 @@ def causal_mistakes(case):
     peak = float(np.abs(scores).max())
 
     def leak(how):
-        return (f"the masked scores are a large negative number, as -1e4 is ({how}), not "
-                f"-inf: this case's scores reach {peak:.3g}, so later keys keep some weight and "
-                f"the future leaks; exp(-inf) is 0 whatever the scores")
+        return message("mistake.leak", how=message(how), peak=peak)
 
+    d, dv = case.arrays["keys"].shape[-1], values.shape[-1]
     return [
-        ("the future leaks: your mask is transposed, so position t attends to keys t ... T-1 "
-         "(itself and later ones) instead of 0 ... t; keep the lower triangle, key j <= query t",
-         _attend(scores, below.T, values)),
-        ("your mask hides the diagonal too: position t must see itself (keys 0 ... t, t "
-         "included); position 0 is left nothing to attend", _attend(scores, np.tri(
-             length, k=-1, dtype=bool), values)),
-        ("the future leaks: nothing is masked, every position attends to every key, later "
-         "ones included", _attend(scores, np.ones_like(below), values)),
-        (f"the scores are not divided by sqrt(d) = sqrt({case.arrays['keys'].shape[-1]}): "
-         f"scaled dot-product attention is softmax(q k^T / sqrt(d))",
-         _attend(_scores(case, scaled=False), below, values)),
-        (f"the scores are divided by the square root of the values' width, "
-         f"{values.shape[-1]}: d is the width of the queries and keys, "
-         f"{case.arrays['keys'].shape[-1]}", _attend(_scores(case, width=values.shape[-1]),
-                                                     below, values)),
-        (leak("written into the scores"), _attend(scores, below, values, fill=-1e4)),
-        (leak("added to the scores"), _attend(scores, below, values, fill=-1e4,
-                                                     add=True)),
+        (message("mistake.transposed"), _attend(scores, below.T, values)),
+        (message("mistake.diagonal"), _attend(scores, np.tri(length, k=-1, dtype=bool), values)),
+        (message("mistake.no_mask"), _attend(scores, np.ones_like(below), values)),
+        (message("mistake.unscaled", d=d), _attend(_scores(case, scaled=False), below, values)),
+        (message("mistake.values_width", dv=dv, d=d),
+         _attend(_scores(case, width=dv), below, values)),
+        (leak("mistake.written"), _attend(scores, below, values, fill=-1e4)),
+        (leak("mistake.added"), _attend(scores, below, values, fill=-1e4, add=True)),
     ]
 
 
@@ -205,14 +186,13 @@ def causal_mistake(case, outputs):
     failing that, the later key that got weight, if one did."""
     for text, mistake in causal_mistakes(case):
         if all(agrees(got, want) for got, want in zip(outputs, mistake)):
-            return [f"a known mistake: {text}"]
+            return [message("mistake.known", text=text)]
     weights = np.asarray(outputs[1], np.float64)
     length = case.arrays["values"].shape[-2]
     if weights.shape[-2:] == (length, length):
         later = np.where(np.tri(length, dtype=bool), 0.0, np.nan_to_num(np.abs(weights)))
         if np.any(later != 0):
             k = tuple(int(i) for i in np.unravel_index(np.argmax(later), later.shape))
-            return [f"the future leaks: query {k[-2]} gives weight {weights[k]:.3g} to the "
-                    f"later key {k[-1]} (element {k} of weights); it must be exactly 0 "
-                    f"(a score of -inf before the softmax)"]
+            return [message("mistake.later_key", query=k[-2], weight=weights[k], key=k[-1],
+                            element=k)]
     return []

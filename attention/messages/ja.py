@@ -51,4 +51,77 @@ MESSAGES = {
     "scaling.uniform": ("(キー {keys} 個にわたる一様な重みのエントロピー: ln {keys} = "
                         "{value:.3f})"),
     "scaling.figure": "図: {path}",
+
+    # ---- python -m attention.grade のケース (attention.grade.exercises, encoder_block) --------
+    "case.one_query": "例ごとにクエリひとつ、dq=3、dk=4",
+    "case.three_queries": "例ごとにクエリ 3 個",
+    "case.padded_keys": ("パディングマスク: 最初の例 (インデックス 0) の最後のキーにはアテンション"
+                         "を向けられません"),
+    "case.self_heads": "セルフアテンション、大きさ 2 のヘッドが 2 個",
+    "case.cross_heads": "クロスアテンション、大きさ 2 のヘッドが 3 個",
+    "case.one_head": "ヘッドひとつ",
+    "case.causal_heads": "因果マスク、ヘッド 2 個",
+    "case.pre_norm": "Pre-LN (norm_first=True)、ヘッド 2 個",
+    "case.post_norm": "Post-LN (norm_first=False)、ヘッド 2 個",
+    "case.padded_start": "パディングマスク: 最初の例 (インデックス 0) は先頭の 2 位置がパディング",
+    "case.one_head_post_norm": "ヘッドひとつ、Post-LN",
+    "case.positions": "位置 6 個、d_model 8",
+    "case.odd_d_model": "奇数の d_model (7): 最後の特徴量は sin",
+    "case.one_position": "位置ひとつ",
+    "case.long_sequence": "長い系列、位置 200 個",
+    "case.one_sequence": "位置 4 個の系列ひとつ、d=3",
+    "case.batch_of_2": "バッチ 2、位置 5 個、バリューの幅 2",
+    "case.attends_itself": "位置ひとつ: 自分自身だけにアテンションを向けます",
+    "case.large_scores": "大きなスコア (最大で約 2e4): ここでは -1e4 は -inf の代わりになりません",
+
+    # ---- エンコーダブロックの診断 (attention.grade.encoder_block) ----------------------------
+    "block.attn": "セルフアテンションの出力 attn",
+    "block.h": "最初のサブレイヤーの結果 h",
+    "block.ff": "フィードフォワードネットワークの出力 ff",
+    "block.no_residual": ("残差接続が抜けています: あなたの {result} は {shown} で、サブレイヤーの"
+                          "入力 {start} が足されていません。ブロックでは {right} のように足します"),
+    "block.wrong_norm": ("層正規化の位置が違います: あなたの {result} は {shown} で、これは "
+                         "{other}-norm の順序ですが、このケースは {this}-norm (norm_first={pre}) "
+                         "です。正しくは {right} で、{sub} は {source} から計算します"),
+    "block.itself": "{start} そのもの",
+
+    # ---- よくある間違い (attention.grade.mistakes) -------------------------------------------
+    "mistake.known": "よくある間違い: {text}",
+    "mistake.swapped": ("sin と cos が入れ替わっています: 偶数番目の特徴量 2i に sin、奇数番目の "
+                        "2i+1 に cos が入ります"),
+    "mistake.halves": ("sin と cos が前半と後半 [sin ..., cos ...] に分かれています。正しくは交互"
+                       "に並びます: 特徴量 2i に sin、その隣の 2i+1 に cos です"),
+    "mistake.exponent_i": ("指数が i/d_model になっています (i はペアの番号)。正しくは 2i/d_model"
+                           " で、2i は偶数番目の特徴量のインデックスです"),
+    "mistake.exponent_j": ("各特徴量が自分のインデックス j を 10000^(j/d_model) に使っています。"
+                           "ペア (2i, 2i+1) は cos も含めてひとつの波長 10000^(2i/d_model) を共有"
+                           "します"),
+    "mistake.multiplied": "pos に 10000^(2i/d_model) を掛けています。正しくは割ります",
+    "mistake.power_of_ratio": ("(pos / 10000)^(2i/d_model) では pos / 10000 をべき乗しています。"
+                               "べき乗するのは 10000 だけで、pos / 10000^(2i/d_model) です (かっこ"
+                               "に注意してください)"),
+    "mistake.from_one": ("位置が 1 から始まっています。最初の位置は 0 で、その行は "
+                         "[0, 1, 0, 1, ...] です"),
+    "mistake.base": ("波長の底が 10000 ではなく {base:.6g} になっています: "
+                     "pos / 10000^(2i/d_model)"),
+    "mistake.transposed": ("未来が漏れています: マスクが転置されていて、位置 t が 0 ... t ではなく"
+                           "キー t ... T-1 (自分自身とそれより後) にアテンションを向けています。"
+                           "下三角 (キー j <= クエリ t) を残してください"),
+    "mistake.diagonal": ("マスクが対角成分まで隠しています: 位置 t は自分自身を見る必要が"
+                         "あります (キー 0 ... t、t を含む)。位置 0 にはアテンションを向ける先"
+                         "が残りません"),
+    "mistake.no_mask": ("未来が漏れています: 何もマスクされておらず、どの位置も、後のキーを含む"
+                        "すべてのキーにアテンションを向けています"),
+    "mistake.unscaled": ("スコアが sqrt(d) = sqrt({d}) で割られていません: スケール化内積"
+                         "アテンションは softmax(q k^T / sqrt(d)) です"),
+    "mistake.values_width": ("スコアをバリューの幅 {dv} の平方根で割っています: d はクエリと"
+                             "キーの幅 {d} です"),
+    "mistake.leak": ("マスクしたスコアが -inf ではなく、-1e4 のような大きな負の数です ({how})。"
+                     "このケースのスコアは {peak:.3g} に達するので、後のキーに重みが残り、未来が"
+                     "漏れます。exp(-inf) はスコアがいくつでも 0 です"),
+    "mistake.written": "スコアに書き込んでいます",
+    "mistake.added": "スコアに足しています",
+    "mistake.later_key": ("未来が漏れています: クエリ {query} が後のキー {key} に重み "
+                          "{weight:.3g} を与えています (weights の要素 {element})。これはちょうど "
+                          "0 でなければなりません (ソフトマックスの前でスコアを -inf にします)"),
 }
