@@ -30,7 +30,9 @@ import minigrad
 import minigrad.functional as F
 from minigrad.grade.grader import Exercise, SolutionFailed, call, compare_arrays, grade, main
 from minigrad.grade.process import run_child
+from minigrad.messages import Phrase
 from minigrad.optim import Adam
+from seq2seq.commands.messages import message
 from seq2seq.data.batching import pad_sources, pad_targets
 from seq2seq.models.decoding import beam_search, greedy
 from seq2seq.models.rnn import Seq2Seq
@@ -38,15 +40,24 @@ from seq2seq.models.rnn import Seq2Seq
 PAD, BOS, EOS = 0, 1, 2
 VOCAB = 9                           # ids 4..8 are the "digits"
 
+
+class Label(Phrase):
+    """A case's label, a key of seq2seq's catalogue: str() gives it in the language of the
+    messages, settled when the case is described, not when CASES is made at import time."""
+
+    def __str__(self):
+        return message(self.key)
+
+
 # (label, source ids, beam_size, max_len)
 CASES = [
-    ("beam_size=1 is greedy decoding", [8, 6], 1, 7),
-    ("greedy is not the best: a beam of 2 does better", [6, 7, 5, 5, 7], 2, 7),
-    ("a beam of 2 on another source", [4, 4, 7, 5, 6], 2, 7),
-    ("a beam of 3", [6, 8, 4, 8], 3, 7),
-    ("a beam of 3 on a short source", [7, 6], 3, 7),
-    ("a beam of 4", [6, 7, 5, 5, 7], 4, 7),
-    ("max_len=2 cuts the translations short", [6, 8, 4, 8], 2, 2),
+    (Label("beam.case_greedy"), [8, 6], 1, 7),
+    (Label("beam.case_better"), [6, 7, 5, 5, 7], 2, 7),
+    (Label("beam.case_another"), [4, 4, 7, 5, 6], 2, 7),
+    (Label("beam.case_three"), [6, 8, 4, 8], 3, 7),
+    (Label("beam.case_three_short"), [7, 6], 3, 7),
+    (Label("beam.case_four"), [6, 7, 5, 5, 7], 4, 7),
+    (Label("beam.case_cut"), [6, 8, 4, 8], 2, 2),
 ]
 
 
@@ -87,27 +98,25 @@ def score(model, src, ids, finished):
 def unpack(result, where, max_len):
     """(ids as a list of ints, weights or None), or a SolutionFailed saying what is off."""
     if not (isinstance(result, tuple) and len(result) == 2):
-        raise SolutionFailed(f"beam_search: return (ids, weights), a tuple of two, for {where}; "
-                             f"yours returned {type(result).__name__}")
+        raise SolutionFailed(message("beam.not_a_pair", where=where,
+                                     type=type(result).__name__))
     ids, weights = result
     try:
         ids = [int(i) for i in ids]
     except (TypeError, ValueError):
-        raise SolutionFailed(f"beam_search: ids must be a list of token ids, got {ids!r}, for "
-                             f"{where}") from None
+        raise SolutionFailed(message("beam.ids_not_list", ids=ids, where=where)) from None
     if BOS in ids[:1] or EOS in ids:
-        raise SolutionFailed(f"beam_search: the ids {ids} should hold neither <bos> ({BOS}) nor "
-                             f"<eos> ({EOS}), for {where}")
+        raise SolutionFailed(message("beam.bos_eos", ids=ids, bos=BOS, eos=EOS, where=where))
     if len(ids) > max_len:
-        raise SolutionFailed(f"beam_search: {len(ids)} tokens is more than max_len={max_len}, "
-                             f"for {where}")
+        raise SolutionFailed(message("beam.too_long", count=len(ids), max_len=max_len,
+                                     where=where))
     return ids, weights
 
 
 def describe(case, number):
     label, source, beam_size, max_len = case
-    return (f'case {number} of {len(CASES)}, "{label}" (source {source}, beam_size '
-            f'{beam_size}, max_len {max_len})')
+    return message("beam.case", number=number, total=len(CASES), label=label, source=source,
+                   beam_size=beam_size, max_len=max_len)
 
 
 def beam_search_results(exercise, solution, fn, meta, arrays, result, facts):
@@ -140,8 +149,8 @@ def as_numbers(weights, where):
     try:
         return np.asarray(getattr(weights, "data", weights), dtype=np.float64)
     except (TypeError, ValueError):
-        raise SolutionFailed(f"beam_search: the attention weights should be an array of numbers, "
-                             f"(n, S); yours are a {type(weights).__name__}, for {where}") from None
+        raise SolutionFailed(message("beam.weights_not_numbers", type=type(weights).__name__,
+                                     where=where)) from None
 
 
 def grade_case(exercise, results, model, case, number):
@@ -152,10 +161,10 @@ def grade_case(exercise, results, model, case, number):
     if "failed" in facts:
         raise SolutionFailed(facts["failed"])
     src = np.array([source])
-    found = results.array(f"{number}/ids", "ids", where)
+    found = results.array(f"{number}/ids", message("beam.ids"), where)
     if found.ndim != 1 or not np.issubdtype(found.dtype, np.integer):
-        raise SolutionFailed(f"beam_search: ids must be a list of token ids, for {where}")
-    weights = (results.array(f"{number}/weights", "attention weights", where)
+        raise SolutionFailed(message("beam.ids_not_integers", where=where))
+    weights = (results.array(f"{number}/weights", message("beam.attention_weights"), where)
                if results.has(f"{number}/weights") else None)
     ids, weights = unpack((found.tolist(), weights), where, max_len)
     finished = len(ids) < max_len           # fewer than max_len tokens: it ended with <eos>
@@ -165,18 +174,16 @@ def grade_case(exercise, results, model, case, number):
     if beam_size == 1:
         [greedy_ids], _ = greedy(model, src, BOS, EOS, max_len)
         if ids != greedy_ids:
-            raise SolutionFailed(f"beam_search: with beam_size=1 beam search is greedy decoding, "
-                                 f"which gives {greedy_ids} (log-probability {best:.6g}); yours "
-                                 f"gave {ids} (log-probability {mine:.6g}), for {where}")
+            raise SolutionFailed(message("beam.not_greedy", greedy=greedy_ids, best=best,
+                                         ids=ids, mine=mine, where=where))
     if mine < best - 1e-6:
-        raise SolutionFailed(f"beam_search: your translation {ids} has log-probability "
-                             f"{mine:.6g}; the reference found {best_ids} with {best:.6g} (higher "
-                             f"is better), for {where}")
+        raise SolutionFailed(message("beam.less_likely", ids=ids, mine=mine, found=best_ids,
+                                     best=best, where=where))
     if weights is None:
-        raise SolutionFailed(f"beam_search: the model has attention, so return its weights, one "
-                             f"row per output token ({len(expected_weights)} here), for {where}")
-    compare_arrays("beam_search: the array of attention weights", weights, expected_weights,
-                   where, atol=1e-7, rtol=1e-6)
+        raise SolutionFailed(message("beam.no_weights", count=len(expected_weights),
+                                     where=where))
+    compare_arrays(message("beam.weights"), weights, expected_weights, where, atol=1e-7,
+                   rtol=1e-6)
 
 
 def run(path, exercise):
@@ -192,11 +199,9 @@ def run(path, exercise):
         try:
             grade_case(exercise, results, model, case, number)
         except SolutionFailed as failure:
-            raise SolutionFailed(f"{failure}\n  to reproduce: from seq2seq.grade import "
-                                 f"grading_model, CASES; model = grading_model(); label, "
-                                 f"source, beam_size, max_len = CASES[{number - 1}]") from None
-    return (f"beam_search: {len(CASES)} cases; greedy with beam_size=1, translations at least "
-            f"as likely as the reference's, and their attention weights")
+            reproduce = message("beam.reproduce", index=number - 1)
+            raise SolutionFailed(f"{failure}\n  {reproduce}") from None
+    return message("beam.passed", count=len(CASES))
 
 
 # The reference is the project's own beam search, which `translate` uses: a solution may not run

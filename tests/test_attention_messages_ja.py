@@ -221,3 +221,50 @@ def test_the_known_mistakes_are_named_in_japanese_under_lang_ja(tmp_path):
             "(スコアに書き込んでいます)。このケースのスコアは 1.99e+04 に達するので、後のキーに"
             "重みが残り、未来が漏れます。exp(-inf) はスコアがいくつでも 0 です") in graded_in(
         "ja", "causal_attention", leak).splitlines()
+
+
+# ---- python -m seq2seq.grade: the beam search's verdicts -----------------------------------
+
+GREEDY = """
+from seq2seq.models.decoding import greedy
+
+def beam_search(model, src, bos_id, eos_id, beam_size=4, max_len=50):
+    [ids], [weights] = greedy(model, src, bos_id, eos_id, max_len)
+    return ids, weights
+"""
+
+
+def test_the_beam_search_grader_speaks_japanese_under_lang_ja(tmp_path, capsys):
+    from minigrad.grade.grader import main
+    from seq2seq.grade import EXERCISES
+    path = tmp_path / "my_beam.py"
+    path.write_text(GREEDY, encoding="utf-8")
+    assert main(EXERCISES, "python -m seq2seq.grade", ["beam_search", str(path)]) == 1
+    english = capsys.readouterr().err.splitlines()
+    assert main(EXERCISES, "python -m seq2seq.grade", ["--lang", "ja", "beam_search",
+                                                       str(path)]) == 1
+    japanese = capsys.readouterr().err.splitlines()
+    assert english == [
+        "failed: beam_search: your translation [5, 5] has log-probability -3.72006; the reference "
+        'found [7, 5] with -3.29932 (higher is better), for case 2 of 7, "greedy is not the '
+        'best: a beam of 2 does better" (source [6, 7, 5, 5, 7], beam_size 2, max_len 7)',
+        "  to reproduce: from seq2seq.grade import grading_model, CASES; model = grading_model(); "
+        "label, source, beam_size, max_len = CASES[1]"]
+    assert japanese == [
+        "不合格: beam_search: あなたの翻訳 [5, 5] の対数確率は -3.72006 ですが、参照解は [7, 5] を "
+        "-3.29932 で見つけています (大きいほど良い) (ケース 2/7「貪欲デコーディングは最良ではあり"
+        "ません: 幅 2 のビームのほうが良い結果です」(入力系列 [6, 7, 5, 5, 7]、beam_size 2、"
+        "max_len 7))",
+        "  再現するには: from seq2seq.grade import grading_model, CASES; model = grading_model(); "
+        "label, source, beam_size, max_len = CASES[1]"]
+
+
+def test_the_beam_search_graders_pass_is_japanese_under_lang_ja(tmp_path):
+    from seq2seq.grade import grade_file
+    from seq2seq.models import decoding
+    path = tmp_path / "my_beam.py"
+    path.write_text(open(decoding.__file__, encoding="utf-8").read(), encoding="utf-8")
+    choose("ja")
+    assert grade_file(path) == (
+        "合格: beam_search: 7 個のケースで、beam_size=1 では貪欲デコーディングと一致し、翻訳は"
+        "参照解と同じかそれ以上に確からしく、アテンションの重みも正しいことを確かめました")

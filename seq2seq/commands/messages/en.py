@@ -3,6 +3,41 @@
 ja.py, with the same keys."""
 
 MESSAGES = {
+    # ---- the beam-search grader (seq2seq.grade) -----------------------------------------------
+    "beam.case_greedy": "beam_size=1 is greedy decoding",
+    "beam.case_better": "greedy is not the best: a beam of 2 does better",
+    "beam.case_another": "a beam of 2 on another source",
+    "beam.case_three": "a beam of 3",
+    "beam.case_three_short": "a beam of 3 on a short source",
+    "beam.case_four": "a beam of 4",
+    "beam.case_cut": "max_len=2 cuts the translations short",
+    "beam.case": ('case {number} of {total}, "{label}" (source {source}, beam_size {beam_size}, '
+                  'max_len {max_len})'),
+    "beam.not_a_pair": ("beam_search: return (ids, weights), a tuple of two, for {where}; yours "
+                        "returned {type}"),
+    "beam.ids_not_list": "beam_search: ids must be a list of token ids, got {ids!r}, for {where}",
+    "beam.ids_not_integers": "beam_search: ids must be a list of token ids, for {where}",
+    "beam.bos_eos": ("beam_search: the ids {ids} should hold neither <bos> ({bos}) nor <eos> "
+                     "({eos}), for {where}"),
+    "beam.too_long": "beam_search: {count} tokens is more than max_len={max_len}, for {where}",
+    "beam.weights_not_numbers": ("beam_search: the attention weights should be an array of "
+                                 "numbers, (n, S); yours are a {type}, for {where}"),
+    "beam.not_greedy": ("beam_search: with beam_size=1 beam search is greedy decoding, which "
+                        "gives {greedy} (log-probability {best:.6g}); yours gave {ids} "
+                        "(log-probability {mine:.6g}), for {where}"),
+    "beam.less_likely": ("beam_search: your translation {ids} has log-probability {mine:.6g}; "
+                         "the reference found {found} with {best:.6g} (higher is better), for "
+                         "{where}"),
+    "beam.no_weights": ("beam_search: the model has attention, so return its weights, one row "
+                        "per output token ({count} here), for {where}"),
+    "beam.weights": "beam_search: the array of attention weights",
+    "beam.ids": "ids",
+    "beam.attention_weights": "attention weights",
+    "beam.reproduce": ("to reproduce: from seq2seq.grade import grading_model, CASES; model = "
+                       "grading_model(); label, source, beam_size, max_len = CASES[{index}]"),
+    "beam.passed": ("beam_search: {count} cases; greedy with beam_size=1, translations at least "
+                    "as likely as the reference's, and their attention weights"),
+
     # ---- training's progress (seq2seq.commands.progress) --------------------------------------
     "progress.starting": ("training {weights} weights on {pairs} pairs ({validate} to validate): "
                           "{batches} of {batch_size} an epoch, {which}"),

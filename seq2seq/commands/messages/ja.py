@@ -1,6 +1,43 @@
 """seq2seq のメッセージ (日本語)。キーと差し込み箇所 ({path} など) は en.py と同じです。"""
 
 MESSAGES = {
+    # ---- ビームサーチの採点プログラム (seq2seq.grade) -----------------------------------------
+    "beam.case_greedy": "beam_size=1 は貪欲デコーディング",
+    "beam.case_better": "貪欲デコーディングは最良ではありません: 幅 2 のビームのほうが良い結果です",
+    "beam.case_another": "別の入力系列で幅 2 のビーム",
+    "beam.case_three": "幅 3 のビーム",
+    "beam.case_three_short": "短い入力系列で幅 3 のビーム",
+    "beam.case_four": "幅 4 のビーム",
+    "beam.case_cut": "max_len=2 で翻訳が途中で打ち切られます",
+    "beam.case": ("ケース {number}/{total}「{label}」(入力系列 {source}、beam_size {beam_size}、"
+                  "max_len {max_len})"),
+    "beam.not_a_pair": ("beam_search: (ids, weights) の 2 つ組のタプルを返してください ({where})。"
+                        "あなたのコードは {type} を返しました"),
+    "beam.ids_not_list": ("beam_search: ids はトークン ID のリストにしてください。返ってきたのは "
+                          "{ids!r} です ({where})"),
+    "beam.ids_not_integers": "beam_search: ids はトークン ID のリストにしてください ({where})",
+    "beam.bos_eos": ("beam_search: ids {ids} には <bos> ({bos}) も <eos> ({eos}) も含めないで"
+                     "ください ({where})"),
+    "beam.too_long": ("beam_search: トークン {count} 個は max_len={max_len} を超えています "
+                      "({where})"),
+    "beam.weights_not_numbers": ("beam_search: アテンションの重みは数の配列 (n, S) にしてください。"
+                                 "あなたのものは {type} です ({where})"),
+    "beam.not_greedy": ("beam_search: beam_size=1 のビームサーチは貪欲デコーディングで、結果は "
+                        "{greedy} (対数確率 {best:.6g}) です。あなたのものは {ids} (対数確率 "
+                        "{mine:.6g}) でした ({where})"),
+    "beam.less_likely": ("beam_search: あなたの翻訳 {ids} の対数確率は {mine:.6g} ですが、参照解は"
+                         " {found} を {best:.6g} で見つけています (大きいほど良い) ({where})"),
+    "beam.no_weights": ("beam_search: モデルはアテンションを持つので、その重みを出力トークン"
+                        "ごとに 1 行ずつ返してください (ここでは {count} 行) ({where})"),
+    "beam.weights": "beam_search: アテンションの重みの配列",
+    "beam.ids": "トークン ID の列 ids",
+    "beam.attention_weights": "アテンションの重み",
+    "beam.reproduce": ("再現するには: from seq2seq.grade import grading_model, CASES; model = "
+                       "grading_model(); label, source, beam_size, max_len = CASES[{index}]"),
+    "beam.passed": ("beam_search: {count} 個のケースで、beam_size=1 では貪欲デコーディングと一致"
+                    "し、翻訳は参照解と同じかそれ以上に確からしく、アテンションの重みも正しいことを"
+                    "確かめました"),
+
     # ---- 学習の進み具合 (seq2seq.commands.progress) -------------------------------------------
     "progress.starting": ("{weights} 個の重みを {pairs} 組の文対で学習します (検証用 {validate} "
                           "組): 1 エポックあたり {batch_size} 組ずつ {batches}、{which}"),
