@@ -40,6 +40,7 @@ from minigrad import scope
 from minigrad.nn import Dropout, LayerNorm, Linear, Module
 from minigrad.nn.module import check_sizes
 from attention.masks import causal_mask, checked_mask
+from attention.messages import message
 from attention.modules import MultiHeadAttention
 
 ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu}        # F.gelu: the exact form, as PyTorch's "gelu"
@@ -151,8 +152,7 @@ class DecoderBlock(Module):
 
     def forward(self, x, memory, mask=None, memory_mask=None, cache=None):
         if x.ndim < 2 or x.shape[-2] == 0:
-            raise ValueError(f"DecoderBlock: expected x of shape (..., T, d_model) with T >= 1, "
-                             f"got {x.shape}")
+            raise ValueError(message("blocks.decoder_x", shape=x.shape))
         kept, new = (0 if cache is None else len(cache)), x.shape[-2]
         self_mask = causal_mask(new, kept + new)                    # (T, kept + T): no peeking
         if mask is not None:                                        # e.g. the targets' padding
@@ -207,15 +207,14 @@ def _activation(where, activation):
     if callable(activation):
         return activation
     if activation not in ACTIVATIONS:
-        raise ValueError(f"{where}: activation must be one of {sorted(ACTIVATIONS)} or a "
-                         f"function of a tensor, not {activation!r}")
+        raise ValueError(message("blocks.activation", where=where, names=sorted(ACTIVATIONS),
+                                 value=activation))
     return ACTIVATIONS[activation]
 
 
 def _norm_first(where, norm_first):
     if not isinstance(norm_first, bool):
-        raise TypeError(f"{where}: norm_first must be True (pre-norm) or False (post-norm, as "
-                        f"the 2017 paper), not {norm_first!r}")
+        raise TypeError(message("blocks.norm_first", where=where, value=norm_first))
     return norm_first
 
 

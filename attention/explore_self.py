@@ -31,6 +31,7 @@ from minigrad.settings import check_number
 from minigrad.viz.explorer.mistakes import constant_scale
 from attention.blocks import EncoderBlock
 from attention.masks import causal_mask
+from attention.messages import message
 from attention.modules import MultiHeadAttention, show_heads
 
 POSITIONS, D_MODEL, HEADS = 4, 8, 2
@@ -48,11 +49,9 @@ def self_attention_step(heads=HEADS, causal=False, block=False, d_model=D_MODEL,
         check_number(name, value, low=1, integer=True, where="explore_self_attention")
     check_number("seed", seed, low=0, integer=True, where="explore_self_attention")
     if composed and not block:
-        raise ValueError("explore_self_attention: composed=True applies to the layer norms of "
-                         "a block (block=True); self-attention alone has none")
+        raise ValueError(message("explore.composed_api"))
     if d_model % heads:
-        raise ValueError(f"explore_self_attention: {heads} heads do not divide d_model "
-                         f"{d_model} (each head gets d_model / heads numbers)")
+        raise ValueError(message("explore.heads_api", heads=heads, d_model=d_model))
     rng = np.random.default_rng(seed)
     if block:
         model = EncoderBlock(d_model, heads, dim_feedforward=2 * d_model, dropout=0.0)

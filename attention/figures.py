@@ -166,17 +166,16 @@ def weight_matrices(weights):
     else:
         weights = np.asarray(weights, dtype=np.float64)
         if weights.ndim == 4:
-            raise ValueError(f"weights of shape {weights.shape} hold {weights.shape[0]} "
-                             "sentences of (heads, queries, keys): draw one, weights[b]")
+            raise ValueError(message("figure.sentences", shape=weights.shape,
+                                     count=weights.shape[0]))
         if weights.ndim not in (2, 3):
-            raise ValueError(f"weights of shape {weights.shape}: expected (heads, queries, keys),"
-                             " (queries, keys) or a list of (queries, keys) matrices")
+            raise ValueError(message("figure.weights_shape", shape=weights.shape))
         matrices = list(weights) if weights.ndim == 3 else [weights]
     for i, matrix in enumerate(matrices):
         if matrix.ndim != 2:
-            raise ValueError(f"matrix {i} has shape {matrix.shape}: expected (queries, keys)")
+            raise ValueError(message("figure.matrix_shape", index=i, shape=matrix.shape))
     if not 1 <= len(matrices) <= MAX_PANELS:
-        raise ValueError(f"{len(matrices)} matrices: a grid draws 1 to {MAX_PANELS}")
+        raise ValueError(message("figure.panels", count=len(matrices), most=MAX_PANELS))
     return matrices
 
 
@@ -194,11 +193,11 @@ def plot_heads(weights, query_tokens=None, key_tokens=None, path=None, title=Non
     for i, matrix in enumerate(matrices):
         for axis, tokens, side in ((0, query_tokens, "query"), (1, key_tokens, "key")):
             if tokens is not None and matrix.shape[axis] != len(tokens):
-                raise ValueError(f"matrix {i} has shape {matrix.shape}, but {len(tokens)} "
-                                 f"{side} tokens were given")
+                raise ValueError(message(f"figure.{side}_tokens", index=i, shape=matrix.shape,
+                                         count=len(tokens)))
     titles = [f"head {h}" for h in range(len(matrices))] if titles is None else list(titles)
     if len(titles) != len(matrices):
-        raise ValueError(f"{len(titles)} titles for {len(matrices)} matrices")
+        raise ValueError(message("figure.titles", titles=len(titles), matrices=len(matrices)))
     columns = max(1, min(columns, len(matrices)))
     rows = math.ceil(len(matrices) / columns)
     width, x_stride = figure_axis(max(m.shape[1] for m in matrices), 0.3, 1.0, least=2.5,
@@ -289,8 +288,8 @@ def font_family(tokens):
             needed -= charmap
     if needed:
         sample = "".join(chr(code) for code in sorted(needed)[:10])
-        why = "no installed font has them"
+        why = message("figure.no_font")
         if fonts.font_path() is None and fonts.needs_cjk_font(sample):
-            why = f"the project's Japanese font is not installed; {fonts.HOW_TO_GET_IT}"
-        fonts.warn_once(f"the heatmap draws {sample!r} as empty boxes: {why}")
+            why = message("figure.no_japanese_font", how=fonts.HOW_TO_GET_IT)
+        fonts.warn_once(message("figure.empty_boxes", sample=sample, why=why))
     return family

@@ -268,3 +268,64 @@ def test_the_beam_search_graders_pass_is_japanese_under_lang_ja(tmp_path):
     assert grade_file(path) == (
         "合格: beam_search: 7 個のケースで、beam_size=1 では貪欲デコーディングと一致し、翻訳は"
         "参照解と同じかそれ以上に確からしく、アテンションの重みも正しいことを確かめました")
+
+
+# ---- the errors of the Python functions a notebook calls: figures, blocks, explore ----------
+
+def refused_in(lang, call):
+    """The message of the error `call()` raises, in `lang`."""
+    choose(lang)
+    with pytest.raises((ValueError, TypeError)) as caught:
+        call()
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("call, english, japanese", [
+    (lambda: __import__("attention.figures").figures.plot_heads(__import__("numpy").zeros(
+        (2, 1, 3, 3))), "weights of shape (2, 1, 3, 3) hold 2 sentences of (heads, queries, "
+     "keys): draw one, weights[b]", "形状 (2, 1, 3, 3) の weights には (heads, queries, keys) "
+     "の文が 2 個入っています: weights[b] のようにひとつずつ描いてください"),
+    (lambda: __import__("attention.figures").figures.plot_heads(__import__("numpy").zeros(
+        (2, 3)), ["a"]), "matrix 0 has shape (2, 3), but 1 query tokens were given",
+     "インデックス 0 の行列の形状は (2, 3) ですが、クエリのトークンが 1 個渡されました"),
+    (lambda: __import__("attention.figures").figures.plot_heads(__import__("numpy").zeros(
+        (2, 3)), key_tokens=["a"]), "matrix 0 has shape (2, 3), but 1 key tokens were given",
+     "インデックス 0 の行列の形状は (2, 3) ですが、キーのトークンが 1 個渡されました"),
+    (lambda: __import__("attention.figures").figures.plot_heads(__import__("numpy").zeros(
+        (2, 2, 3)), titles=["a"]), "1 titles for 2 matrices",
+     "行列 2 個に対してタイトルが 1 個です"),
+    (lambda: __import__("attention").EncoderBlock(4, 2, 8, activation="tanh"),
+     "EncoderBlock: activation must be one of ['gelu', 'relu'] or a function of a tensor, not "
+     "'tanh'", "EncoderBlock: activation には ['gelu', 'relu'] のいずれか、またはテンソルの関数を"
+     "指定してください ('tanh' は使えません)"),
+    (lambda: __import__("attention").DecoderBlock(4, 2, 8, norm_first="yes"),
+     "DecoderBlock: norm_first must be True (pre-norm) or False (post-norm, as the 2017 paper), "
+     "not 'yes'", "DecoderBlock: norm_first には True (pre-norm) か False (post-norm、2017 年の"
+     "論文の順序) を指定してください ('yes' は使えません)"),
+    (lambda: __import__("attention.explore_self").explore_self.self_attention_step(heads=3),
+     "explore_self_attention: 3 heads do not divide d_model 8 (each head gets d_model / heads "
+     "numbers)", "explore_self_attention: ヘッド 3 個では d_model 8 を割り切れません (各ヘッドは "
+     "d_model / heads 個の数を受け持ちます)"),
+    (lambda: __import__("attention.explore_self").explore_self.self_attention_step(
+        composed=True), "explore_self_attention: composed=True applies to the layer norms of a "
+     "block (block=True); self-attention alone has none", "explore_self_attention: "
+     "composed=True はブロック (block=True) の層正規化に使います。セルフアテンションだけでは"
+     "層正規化がありません"),
+])
+def test_the_python_functions_refuse_in_japanese_under_japanese(call, english, japanese):
+    assert refused_in("en", call) == english
+    assert refused_in("ja", call) == japanese
+
+
+def test_a_decoder_block_given_no_positions_refuses_in_japanese():
+    import numpy as np
+
+    from minigrad import Tensor
+    from attention import DecoderBlock
+    block, x = DecoderBlock(4, 2, 8), Tensor(np.zeros((1, 0, 4)))
+    memory = Tensor(np.zeros((1, 2, 4)))
+    assert refused_in("ja", lambda: block(x, memory)) == (
+        "DecoderBlock: x の形状は T >= 1 の (..., T, d_model) でなければなりません (渡された形状: "
+        "(1, 0, 4))")
+    assert refused_in("en", lambda: block(x, memory)) == (
+        "DecoderBlock: expected x of shape (..., T, d_model) with T >= 1, got (1, 0, 4)")

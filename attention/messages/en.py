@@ -118,4 +118,29 @@ MESSAGES = {
     "mistake.later_key": ("the future leaks: query {query} gives weight {weight:.3g} to the "
                           "later key {key} (element {element} of weights); it must be exactly 0 "
                           "(a score of -inf before the softmax)"),
+
+    # ---- the Python functions' errors: figures, blocks, explore_self -------------------------
+    "figure.sentences": ("weights of shape {shape} hold {count} sentences of (heads, queries, "
+                         "keys): draw one, weights[b]"),
+    "figure.weights_shape": ("weights of shape {shape}: expected (heads, queries, keys), "
+                             "(queries, keys) or a list of (queries, keys) matrices"),
+    "figure.matrix_shape": "matrix {index} has shape {shape}: expected (queries, keys)",
+    "figure.panels": "{count} matrices: a grid draws 1 to {most}",
+    "figure.query_tokens": ("matrix {index} has shape {shape}, but {count} query tokens were "
+                            "given"),
+    "figure.key_tokens": "matrix {index} has shape {shape}, but {count} key tokens were given",
+    "figure.titles": "{titles} titles for {matrices} matrices",
+    "figure.empty_boxes": "the heatmap draws {sample!r} as empty boxes: {why}",
+    "figure.no_font": "no installed font has them",
+    "figure.no_japanese_font": "the project's Japanese font is not installed; {how}",
+    "blocks.activation": ("{where}: activation must be one of {names} or a function of a tensor, "
+                          "not {value!r}"),
+    "blocks.norm_first": ("{where}: norm_first must be True (pre-norm) or False (post-norm, as "
+                          "the 2017 paper), not {value!r}"),
+    "blocks.decoder_x": ("DecoderBlock: expected x of shape (..., T, d_model) with T >= 1, got "
+                         "{shape}"),
+    "explore.heads_api": ("explore_self_attention: {heads} heads do not divide d_model {d_model} "
+                          "(each head gets d_model / heads numbers)"),
+    "explore.composed_api": ("explore_self_attention: composed=True applies to the layer norms "
+                             "of a block (block=True); self-attention alone has none"),
 }

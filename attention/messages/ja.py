@@ -124,4 +124,31 @@ MESSAGES = {
     "mistake.later_key": ("未来が漏れています: クエリ {query} が後のキー {key} に重み "
                           "{weight:.3g} を与えています (weights の要素 {element})。これはちょうど "
                           "0 でなければなりません (ソフトマックスの前でスコアを -inf にします)"),
+
+    # ---- Python の関数のエラー: 図、ブロック、explore_self -----------------------------------
+    "figure.sentences": ("形状 {shape} の weights には (heads, queries, keys) の文が {count} 個"
+                         "入っています: weights[b] のようにひとつずつ描いてください"),
+    "figure.weights_shape": ("weights の形状が {shape} です: (heads, queries, keys)、(queries, "
+                             "keys)、または (queries, keys) の行列のリストを渡してください"),
+    "figure.matrix_shape": ("インデックス {index} の行列の形状が {shape} です: (queries, keys) "
+                            "にしてください"),
+    "figure.panels": "行列が {count} 個あります: ひとつの図に描けるのは 1 個から {most} 個までです",
+    "figure.query_tokens": ("インデックス {index} の行列の形状は {shape} ですが、クエリの"
+                            "トークンが {count} 個渡されました"),
+    "figure.key_tokens": ("インデックス {index} の行列の形状は {shape} ですが、キーのトークンが "
+                          "{count} 個渡されました"),
+    "figure.titles": "行列 {matrices} 個に対してタイトルが {titles} 個です",
+    "figure.empty_boxes": "ヒートマップでは {sample!r} が空の四角で描かれます: {why}",
+    "figure.no_font": "これらの文字を持つフォントがインストールされていません",
+    "figure.no_japanese_font": "プロジェクトの日本語フォントがインストールされていません。{how}",
+    "blocks.activation": ("{where}: activation には {names} のいずれか、またはテンソルの関数を"
+                          "指定してください ({value!r} は使えません)"),
+    "blocks.norm_first": ("{where}: norm_first には True (pre-norm) か False (post-norm、2017 年"
+                          "の論文の順序) を指定してください ({value!r} は使えません)"),
+    "blocks.decoder_x": ("DecoderBlock: x の形状は T >= 1 の (..., T, d_model) でなければなりま"
+                         "せん (渡された形状: {shape})"),
+    "explore.heads_api": ("explore_self_attention: ヘッド {heads} 個では d_model {d_model} を割り"
+                          "切れません (各ヘッドは d_model / heads 個の数を受け持ちます)"),
+    "explore.composed_api": ("explore_self_attention: composed=True はブロック (block=True) の"
+                             "層正規化に使います。セルフアテンションだけでは層正規化がありません"),
 }
