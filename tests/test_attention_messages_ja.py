@@ -213,9 +213,9 @@ def test_the_known_mistakes_are_named_in_japanese_under_lang_ja(tmp_path):
     japanese = graded_in("ja", "causal_attention", ahead)
     assert japanese.splitlines()[0].startswith(
         "causal_attention: 出力 context が間違っています (ケース 1/4「位置 4 個の系列ひとつ、d=3」")
-    assert ("  未来が漏れています: クエリ 2 が後のキー 3 に重み 0.253 を与えています "
-            "(weights の要素 (0, 2, 3))。これはちょうど 0 でなければなりません "
-            "(ソフトマックスの前でスコアを -inf にします)") in japanese.splitlines()
+    assert ("  未来が漏れています: インデックス 2 のクエリが、後のキー (インデックス 3) に重み "
+            "0.253 を与えています (weights の要素 (0, 2, 3))。これはちょうど 0 でなければ"
+            "なりません (ソフトマックスの前でスコアを -inf にします)") in japanese.splitlines()
     leak = changed(tmp_path, CAUSAL, "Tensor(np.array(-np.inf))", "Tensor(np.array(-1e4))")
     assert ("  よくある間違い: マスクしたスコアが -inf ではなく、-1e4 のような大きな負の数です "
             "(スコアに書き込んでいます)。このケースのスコアは 1.99e+04 に達するので、後のキーに"

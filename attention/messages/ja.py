@@ -63,7 +63,8 @@ MESSAGES = {
     "case.causal_heads": "因果マスク、ヘッド 2 個",
     "case.pre_norm": "Pre-LN (norm_first=True)、ヘッド 2 個",
     "case.post_norm": "Post-LN (norm_first=False)、ヘッド 2 個",
-    "case.padded_start": "パディングマスク: 最初の例 (インデックス 0) は先頭の 2 位置がパディング",
+    "case.padded_start": ("パディングマスク: 最初の例 (インデックス 0) は先頭の位置 2 個が"
+                          "パディング"),
     "case.one_head_post_norm": "ヘッドひとつ、Post-LN",
     "case.positions": "位置 6 個、d_model 8",
     "case.odd_d_model": "奇数の d_model (7): 最後の特徴量は sin",
@@ -87,12 +88,12 @@ MESSAGES = {
 
     # ---- よくある間違い (attention.grade.mistakes) -------------------------------------------
     "mistake.known": "よくある間違い: {text}",
-    "mistake.swapped": ("sin と cos が入れ替わっています: 偶数番目の特徴量 2i に sin、奇数番目の "
-                        "2i+1 に cos が入ります"),
+    "mistake.swapped": ("sin と cos が入れ替わっています: インデックスが偶数の特徴量 2i に sin、"
+                        "奇数の 2i+1 に cos が入ります"),
     "mistake.halves": ("sin と cos が前半と後半 [sin ..., cos ...] に分かれています。正しくは交互"
                        "に並びます: 特徴量 2i に sin、その隣の 2i+1 に cos です"),
     "mistake.exponent_i": ("指数が i/d_model になっています (i はペアの番号)。正しくは 2i/d_model"
-                           " で、2i は偶数番目の特徴量のインデックスです"),
+                           " で、2i は sin の入る特徴量の、偶数のインデックスです"),
     "mistake.exponent_j": ("各特徴量が自分のインデックス j を 10000^(j/d_model) に使っています。"
                            "ペア (2i, 2i+1) は cos も含めてひとつの波長 10000^(2i/d_model) を共有"
                            "します"),
@@ -101,15 +102,15 @@ MESSAGES = {
                                "べき乗するのは 10000 だけで、pos / 10000^(2i/d_model) です (かっこ"
                                "に注意してください)"),
     "mistake.from_one": ("位置が 1 から始まっています。最初の位置は 0 で、その行は "
-                         "[0, 1, 0, 1, ...] です"),
+                         "[0, 1, 0, 1, ...] になります"),
     "mistake.base": ("波長の底が 10000 ではなく {base:.6g} になっています: "
                      "pos / 10000^(2i/d_model)"),
     "mistake.transposed": ("未来が漏れています: マスクが転置されていて、位置 t が 0 ... t ではなく"
                            "キー t ... T-1 (自分自身とそれより後) にアテンションを向けています。"
                            "下三角 (キー j <= クエリ t) を残してください"),
     "mistake.diagonal": ("マスクが対角成分まで隠しています: 位置 t は自分自身を見る必要が"
-                         "あります (キー 0 ... t、t を含む)。位置 0 にはアテンションを向ける先"
-                         "が残りません"),
+                         "あります (キー 0 ... t、t を含む)。最初の位置 (インデックス 0) には"
+                         "アテンションを向ける先が残りません"),
     "mistake.no_mask": ("未来が漏れています: 何もマスクされておらず、どの位置も、後のキーを含む"
                         "すべてのキーにアテンションを向けています"),
     "mistake.unscaled": ("スコアが sqrt(d) = sqrt({d}) で割られていません: スケール化内積"
@@ -121,9 +122,10 @@ MESSAGES = {
                      "漏れます。exp(-inf) はスコアがいくつでも 0 です"),
     "mistake.written": "スコアに書き込んでいます",
     "mistake.added": "スコアに足しています",
-    "mistake.later_key": ("未来が漏れています: クエリ {query} が後のキー {key} に重み "
-                          "{weight:.3g} を与えています (weights の要素 {element})。これはちょうど "
-                          "0 でなければなりません (ソフトマックスの前でスコアを -inf にします)"),
+    "mistake.later_key": ("未来が漏れています: インデックス {query} のクエリが、後のキー "
+                          "(インデックス {key}) に重み {weight:.3g} を与えています (weights の要素 "
+                          "{element})。これはちょうど 0 でなければなりません (ソフトマックスの前で"
+                          "スコアを -inf にします)"),
 
     # ---- Python の関数のエラー: 図、ブロック、explore_self -----------------------------------
     "figure.sentences": ("形状 {shape} の weights には (heads, queries, keys) の文が {count} 個"
