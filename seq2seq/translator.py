@@ -64,17 +64,16 @@ class Translator:
         reserved token written out at the word level (each would be read as that token)."""
         n = len(tokenize(text, self.level))
         if n == 0:                              # alone or in a batch alike: nothing to translate
-            return "is empty: there is nothing to translate"
+            return message("translator.empty")
         if n > MAX_SOURCE_TOKENS:
-            return (f"has {n} tokens ({self.level} level); translate takes at most "
-                    f"{MAX_SOURCE_TOKENS}")
+            return message("translator.too_many", n=n, level=self.level, most=MAX_SOURCE_TOKENS)
         if n > self.most_source_tokens():
-            return (f"has {n} tokens ({self.level} level); this model takes at most "
-                    f"{self.most_source_tokens()} tokens (it has no position beyond that)")
+            return message("translator.model_most", n=n, level=self.level,
+                           most=self.most_source_tokens())
         reserved = [w for w in text.split() if w in SPECIALS] if self.level == "word" else []
         if reserved:
-            return (f"holds {reserved[0]!r}, a token reserved at the word level "
-                    f"({' '.join(SPECIALS)}): rewrite it")
+            return message("translator.reserved", token=repr(reserved[0]),
+                           specials=" ".join(SPECIALS))
         return None
 
     def translate(self, texts, max_len=None, beam_size=1):
@@ -88,13 +87,13 @@ class Translator:
         self.model.eval()
         lengths = [len(tokenize(t, self.level)) for t in texts]
         if max_len is not None and not (isinstance(max_len, int) and max_len >= 1):
-            raise ValueError(f"translate: max_len must be a whole number of at least 1, or None "
-                             f"(2 n + 10 for n source tokens), not {max_len!r}")
+            raise ValueError(message("translator.max_len", value=repr(max_len)))
         for i, text in enumerate(texts):       # all checked before any is translated
             problem = self.source_problem(text)
             if problem is not None:
-                which = "the text" if len(texts) == 1 else f"text {i + 1} of {len(texts)}"
-                raise ValueError(f"{which} {problem}")
+                which = (message("translator.the_text") if len(texts) == 1
+                         else message("translator.text_i", i=i + 1, n=len(texts)))
+                raise ValueError(message("translator.bad_text", which=which, problem=problem))
         # Each sentence's own limit (2 n + 10 for n source tokens), not the batch's longest: a
         # sentence that never writes <eos> then stops at the same point alone and in a batch.
         limits = [max_len or 2 * n + 10 for n in lengths]
@@ -141,9 +140,8 @@ class Translator:
         step t saw, so the rows are those decoding made (to round-off), and the mean of the
         last layer's heads is translation.weights."""
         if not isinstance(self.model, Transformer):
-            raise ValueError(f"cross-attention by layer and head is a Transformer's; this "
-                             f"model is a {type(self.model).__name__}: plot_heatmap draws its "
-                             f"attention")
+            raise ValueError(message("translator.not_transformer",
+                                     model=type(self.model).__name__))
         tgt, rows = self.tgt_vocab, len(translation.tokens)
         tgt_in = np.array([[tgt.bos_id, *tgt.encode(translation.tokens)][:rows]])   # (1, n_out)
         self.model.eval()
@@ -223,12 +221,10 @@ def make_model(config, rnn=None, block=None):
     block from a file only there, a recurrent layer from a file only in the other)."""
     if "d_model" in config:
         if rnn is not None:
-            raise ValueError("a Transformer has no recurrent layer, and the checkpoint "
-                             "records one ('rnn')")
+            raise ValueError(message("translator.transformer_rnn"))
         return Transformer(**config, block=block)
     if block is not None:
-        raise ValueError("an LSTM encoder-decoder has no encoder blocks, and the checkpoint "
-                         "records one ('block')")
+        raise ValueError(message("translator.lstm_block"))
     return Seq2Seq(**config, rnn=rnn)
 
 

@@ -99,13 +99,13 @@ def cmd_evaluate(args):
     if args.json:
         print(json.dumps(scores, allow_nan=False))
         return
-    print(f"{'examples':16s} {scores['examples']}")
-    print(f"{'seen_in_training':16s} {'unknown' if seen is None else seen}"
+    print(message("evaluate.examples", count=scores["examples"]))
+    print(message("evaluate.seen", seen=message("evaluate.unknown") if seen is None else seen)
           + (message("evaluate.dropped", dropped=dropped) if dropped else ""))
     for key in ("exact_match", "token_accuracy", "bleu"):
-        print(f"{key:16s} {scores[key]:.4f}")
-    print(f"{'bleu_tokens':16s} {scores['bleu_tokens']}"
-          f"  ({'characters' if scores['bleu_tokens'] == 'char' else '13a words'})")
+        print(message(f"evaluate.{key}", value=scores[key]))
+    print(message("evaluate.bleu_char" if scores["bleu_tokens"] == "char" else "evaluate.bleu_13a",
+                  tokens=scores["bleu_tokens"]))
     print(message("evaluate.by_length", lengths=", ".join(
         f"{n}: {acc:.2f}" for n, acc in sorted(scores["by_length"].items()))))
 

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from minigrad.nn.utils import clip_grad_norm_
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import epoch_name, epoch_progress
 from seq2seq.data.batching import batches
 
@@ -40,9 +41,8 @@ MAX_LOSS_RATIO = 10
 
 
 def _diverged(what, epoch, batch, config):
-    return TrainingDiverged(
-        f"the {what} at epoch {epoch + 1}, batch {batch}: lower --lr (now {config.lr:g}) or "
-        f"--clip (now {config.clip:g}); this epoch was not saved")
+    return TrainingDiverged(message("epoch.diverged", what=what, epoch=epoch + 1, batch=batch,
+                                    lr=f"{config.lr:g}", clip=f"{config.clip:g}"))
 
 
 def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None, until=None,
@@ -74,26 +74,28 @@ def run_epoch(model, optimizer, examples, config, rng, epoch, log, schedule=None
                               config.label_smoothing)
             value = loss.item()
             if not math.isfinite(value):
-                raise _stopped(progress, f"loss became {value}", epoch, i, config)
+                raise _stopped(progress, message("epoch.loss_not_finite", value=value), epoch,
+                               i, config)
             if value > MAX_LOSS_RATIO * uniform:
-                raise _stopped(progress, f"loss became {value:.4g} per token (the bound is "
-                               f"{MAX_LOSS_RATIO} x ln V = {MAX_LOSS_RATIO * uniform:.3g}, where "
-                               f"a uniform guess among the V = {model.config['tgt_vocab_size']} "
-                               f"target tokens scores {uniform:.3g})", epoch, i, config)
+                raise _stopped(progress, message(
+                    "epoch.loss_too_high", value=f"{value:.4g}", ratio=MAX_LOSS_RATIO,
+                    bound=f"{MAX_LOSS_RATIO * uniform:.3g}", size=model.config["tgt_vocab_size"],
+                    uniform=f"{uniform:.3g}"), epoch, i, config)
             optimizer.zero_grad()
             loss.backward()
             if watch is not None:
                 watch(model, value)
             norm = clip_grad_norm_(model.parameters(), config.clip)
             if not math.isfinite(norm):
-                raise _stopped(progress, f"gradients' norm became {norm}", epoch, i, config)
+                raise _stopped(progress, message("epoch.norm_not_finite", norm=norm), epoch, i,
+                               config)
             optimizer.step()
             if schedule is not None:
                 schedule.step()
             largest = np.max([np.abs(p.data).max() for p in model.parameters()])   # nan stays
             if not largest <= MAX_WEIGHT:
-                raise _stopped(progress, f"largest weight became {largest:.3g} (the bound is "
-                               f"{MAX_WEIGHT:g})", epoch, i, config)
+                raise _stopped(progress, message("epoch.weight_too_large", largest=f"{largest:.3g}",
+                                                 bound=f"{MAX_WEIGHT:g}"), epoch, i, config)
         total, done = total + value, i
         if progress is not None:
             progress.set_postfix(loss=f"{total / i:.4f}")      # tqdm shows the rate itself

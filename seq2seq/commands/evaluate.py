@@ -9,6 +9,8 @@ run folder to the scores; the command prints them, and `compare-architectures`
 
 import sys
 
+from seq2seq.commands.messages import message
+
 
 def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed=None,
                  min_len=None, max_len=None, beam_size=1, layer_file=None, warn=None,
@@ -44,15 +46,17 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed
         for i, (source, _) in enumerate(pairs):     # the checkpoint's, not a text of the user's
             problem = translator.source_problem(source)
             if problem is not None:
-                raise ValueError(f"{checkpoint_file(run)}: its 'split.val_pairs[{i}]' entry: the "
-                                 f"validation source {problem}")
+                raise ValueError(message("evaluate.bad_source", file=checkpoint_file(run), i=i,
+                                         problem=problem))
     elif task in tasks.TASKS:
         low, high, origin = heldout.task_lengths(task, state["config"], min_len, max_len)
+        if low > high:
+            raise ValueError(message("evaluate.min_above_max", low=low, high=high))
+        origin = message(f"evaluate.origin_{origin}")
         if high > translator.most_source_tokens():      # refused before any is translated
-            raise ValueError(f"{task}: sources of up to {high} tokens ({origin}), but this "
-                             f"model takes at most {translator.most_source_tokens()} tokens: "
-                             f"give a smaller --max-len")
-        (lengths_note or warn)(f"{task}: sources of {low} to {high} tokens, {origin}")
+            raise ValueError(message("evaluate.too_long", task=task, high=high, origin=origin,
+                                     most=translator.most_source_tokens()))
+        (lengths_note or warn)(message("evaluate.lengths", task=task, low=low, high=high, origin=origin))
         pairs = tasks.make_task(task, 1000 if num_examples is None else num_examples,
                                 seed=12345 if seed is None else seed, min_len=low, max_len=high)
         if record is not None:
@@ -62,19 +66,16 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed
         pairs = tasks.load_pairs(task, sep="\t" if sep is None else sep, columns=columns,
                                  level=translator.level)
     if record is None:
-        warn(f"warning: {run} does not record its training split, so which sources it "
-             "trained on is unknown (seen_in_training: null)")
+        warn(message("evaluate.no_split", run=run))
     if not pairs:
-        raise ValueError("nothing to evaluate: the validation split is empty (use --task)"
-                         if task is None else f"nothing to evaluate: all {dropped} pairs "
-                         f"of {task} have a source the run trained on")
+        raise ValueError(message("evaluate.split_empty") if task is None
+                         else message("evaluate.all_seen", dropped=dropped, task=task))
     scores = translator.evaluate(pairs, beam_size=beam_size)
     seen = (None if record is None
             else sum(heldout.seen_in_training([s for s, _ in pairs], record)))
     scores.update(seen_in_training=seen, dropped_as_seen=dropped)
     if scores["blank_outputs"] == scores["examples"]:
-        warn(f"warning: every one of the {scores['examples']} outputs is blank (empty or only "
-             "spaces)")
+        warn(message("evaluate.all_blank", count=scores["examples"]))
     return scores
 
 
@@ -94,9 +95,8 @@ def warn_if_changed(state, record, run, warn):
     if digest == record["corpus_sha256"]:
         return
     what = (not_the_file(task) if digest is None
-            else f"{task} has changed since the run trained on it")
-    warn(f"warning: {what}; evaluating the {len(record['val_pairs'])} validation pairs the "
-         f"run recorded")
+            else message("evaluate.file_changed", task=task))
+    warn(message("evaluate.not_as_trained", what=what, count=len(record["val_pairs"])))
 
 
 def checkpoint_file(run):

@@ -11,6 +11,7 @@ shows it as its option (`--hidden-size`, see `minigrad.command`).
 import dataclasses
 
 from minigrad.settings import SettingError, check_number
+from seq2seq.commands.messages import Phrase, message
 
 INTEGER_AT_LEAST_1 = dict(low=1, integer=True)
 INTEGER_AT_LEAST_0 = dict(low=0, integer=True)
@@ -56,15 +57,14 @@ RULES = {
     "heads": dict(low=1, high=MAX_HEADS, integer=True),
     "dropout": dict(low=0, high=1, high_open=True),
     "warmup": dict(low=0, high=10 ** 9, integer=True,   # updates before the rate peaks
-                   why_high="updates before the learning rate peaks, more than any run makes"),
+                   why_high=Phrase("settings.why_warmup")),
     "label_smoothing": dict(low=0, high=1, high_open=True,
-                            why_high="at 1 every target is uniform: the loss teaches nothing"),
+                            why_high=Phrase("settings.why_smoothing")),
     "hidden_size": INTEGER_AT_LEAST_1,
     "batch_size": dict(low=1, high=MAX_EXAMPLES, integer=True,   # larger: the whole data set
-                       why_high="no run has more examples to fill a batch with"),
+                       why_high=Phrase("settings.why_batch")),
     "epochs": dict(low=1, high=MAX_EPOCHS, integer=True,
-                   why_high="a checkpoint is written after every epoch, and records each: more "
-                            "is a typo"),
+                   why_high=Phrase("settings.why_epochs")),
     "lr": dict(low=0, low_open=True),
     "lr_decay": dict(low=0, low_open=True, high=1),     # a decay: lr * lr_decay**epoch
     "clip": dict(low=0, low_open=True),
@@ -77,9 +77,9 @@ RULES = {
     "teacher_forcing_ratio": dict(low=0, high=1),
     "seed": INTEGER_AT_LEAST_0,                 # NumPy's generators take no negative seed
     "threads": dict(low=1, high=MAX_THREADS, integer=True,
-                    why_high="BLAS threads, more than the cores of any machine this runs on"),
+                    why_high=Phrase("settings.why_threads")),
     "beam_size": dict(low=1, high=MAX_BEAM, integer=True,     # evaluate, translate
-                      why_high="beam search weighs beam_size**2 candidates a step, one by one"),
+                      why_high=Phrase("settings.why_beam")),
     "step": dict(low=0, high=MAX_STEP, integer=True),  # draw: which output step
     "max_elements": INTEGER_AT_LEAST_0,         # explore: the largest array embedded in full
     "max_bytes": INTEGER_AT_LEAST_0,            # explore: the numbers a page embeds, at most
@@ -99,13 +99,12 @@ def check_settings(**settings):
             check_number(name, value, **RULES[name])
     d_model, heads = settings.get("d_model"), settings.get("heads")
     if d_model is not None and heads is not None and d_model % heads:
-        raise SettingError("heads", f"{heads} does not divide --d-model {d_model} (each head "
-                           f"gets d_model / heads features)")
+        raise SettingError("heads", message("settings.heads", heads=heads, d_model=d_model))
     low, high = settings.get("min_len"), settings.get("max_len")
     if low is not None and high is not None and low > high:
-        raise SettingError("min_len", f"{low} is above --max-len {high}")
+        raise SettingError("min_len", message("settings.min_above_max", low=low, high=high))
     if "sep" in settings and settings["sep"] == "":
-        raise SettingError("sep", "must not be empty")
+        raise SettingError("sep", message("settings.sep_empty"))
     if isinstance(settings.get("columns"), str):   # "1,2"
         from seq2seq.data.corpus import parse_columns
         parse_columns(settings["columns"])
@@ -138,8 +137,8 @@ def check_generating(settings, defaults):
 def check_split(n_pairs, n_train, val_fraction):
     """A validation split must leave something to train on."""
     if n_train == 0:
-        raise SettingError("val_fraction", f"{val_fraction} leaves no pair to train on: all "
-                           f"{n_pairs} pairs are held out for validation")
+        raise SettingError("val_fraction", message("settings.no_pair_left",
+                                                   val_fraction=val_fraction, pairs=n_pairs))
 
 
 def too_large(settings):
@@ -150,4 +149,4 @@ def too_large(settings):
     if not ratios:
         return ""
     name = max(ratios, key=ratios.get)
-    return f"is --{name.replace('_', '-')} {settings[name]} too large?"
+    return message("settings.too_large", option=name.replace("_", "-"), value=settings[name])

@@ -106,7 +106,9 @@ def task_lengths(task, config, min_len=None, max_len=None):
     """The source lengths of the pairs `evaluate --task TASK` generates, and where they come
     from: --min-len/--max-len if given, else the run's own when it trained on that very task
     (a model trained on sources of up to 8 digits is scored on such sources, not on the task's
-    default 3 to 12), else the task's defaults. Returns (low, high, a phrase for the note)."""
+    default 3 to 12), else the task's defaults. Returns (low, high, where they come from: "given",
+    "run" or "default", for the note the command writes in its language); low may be above high
+    (a --max-len below the run's --min-len), which the command refuses in its words."""
     from seq2seq.data.tasks import DEFAULT_LENGTHS
 
     same = isinstance(config, dict) and config.get("task") == task
@@ -116,13 +118,6 @@ def task_lengths(task, config, min_len=None, max_len=None):
     for given, saved, usual in zip((min_len, max_len), run, default):
         chosen.append(given if given is not None else saved if saved is not None else usual)
     low, high = chosen
-    if low > high:
-        raise ValueError(f"--min-len {low} is above --max-len {high} (a length not given is "
-                         f"the run's, else the task's)")
     if min_len is not None or max_len is not None:
-        origin = "as --min-len/--max-len say"
-    elif any(v is not None for v in run):
-        origin = "the run's --min-len/--max-len"
-    else:
-        origin = "the task's default lengths"
-    return low, high, origin
+        return low, high, "given"
+    return low, high, "run" if any(v is not None for v in run) else "default"

@@ -2,6 +2,8 @@
 `translate`'s notes, and the one-line errors train, evaluate and translate meet most. Japanese:
 ja.py, with the same keys."""
 
+from seq2seq.commands.messages import en_checks
+
 MESSAGES = {
     # ---- the beam-search grader (seq2seq.grade) -----------------------------------------------
     "beam.case_greedy": "beam_size=1 is greedy decoding",
@@ -258,4 +260,7 @@ MESSAGES = {
     "demo.most_attended": "most attended: {pairs}",
     "demo.written": "written to {out}/: {files}",
     "demo.graphs_not_drawn": "graphs not drawn: {error}",
+
+    # ---- what the checks say: en_checks.py ----------------------------------------------------
+    **en_checks.MESSAGES,
 }

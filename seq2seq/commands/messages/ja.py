@@ -1,5 +1,7 @@
 """seq2seq のメッセージ (日本語)。キーと差し込み箇所 ({path} など) は en.py と同じです。"""
 
+from seq2seq.commands.messages import ja_checks
+
 MESSAGES = {
     # ---- ビームサーチの採点プログラム (seq2seq.grade) -----------------------------------------
     "beam.case_greedy": "beam_size=1 は貪欲デコーディング",
@@ -265,4 +267,7 @@ MESSAGES = {
     "demo.most_attended": "最も注目したトークン: {pairs}",
     "demo.written": "{out}/ に書き出しました: {files}",
     "demo.graphs_not_drawn": "計算グラフは描きませんでした: {error}",
+
+    # ---- 検査のメッセージ: ja_checks.py -------------------------------------------------------
+    **ja_checks.MESSAGES,
 }

@@ -1,0 +1,80 @@
+"""seq2seq's messages in English, the second part: what the checks say (the settings, the stops
+of a training that diverges, evaluate's table, a checkpoint's entries, a layer file). en.py
+takes them in at the end of its dict; Japanese: ja_checks.py, with the same keys."""
+
+MESSAGES = {
+    # ---- the settings (seq2seq.commands.settings) ---------------------------------------------
+    "settings.heads": "{heads} does not divide --d-model {d_model} (each head gets d_model / "
+                      "heads features)",
+    "settings.min_above_max": "{low} is above --max-len {high}",
+    "settings.sep_empty": "must not be empty",
+    "settings.no_pair_left": ("{val_fraction} leaves no pair to train on: all {pairs} pairs are "
+                              "held out for validation"),
+    "settings.too_large": "is --{option} {value} too large?",
+    "settings.why_warmup": "updates before the learning rate peaks, more than any run makes",
+    "settings.why_smoothing": "at 1 every target is uniform: the loss teaches nothing",
+    "settings.why_batch": "no run has more examples to fill a batch with",
+    "settings.why_epochs": ("a checkpoint is written after every epoch, and records each: more "
+                            "is a typo"),
+    "settings.why_threads": "BLAS threads, more than the cores of any machine this runs on",
+    "settings.why_beam": "beam search weighs beam_size**2 candidates a step, one by one",
+
+    # ---- a training that diverges (seq2seq.commands.epoch) ------------------------------------
+    "epoch.diverged": ("the {what} at epoch {epoch}, batch {batch}: lower --lr (now {lr}) or "
+                       "--clip (now {clip}); this epoch was not saved"),
+    "epoch.loss_not_finite": "loss became {value}",
+    "epoch.loss_too_high": ("loss became {value} per token (the bound is {ratio} x ln V = "
+                            "{bound}, where a uniform guess among the V = {size} target tokens "
+                            "scores {uniform})"),
+    "epoch.norm_not_finite": "gradients' norm became {norm}",
+    "epoch.weight_too_large": "largest weight became {largest} (the bound is {bound})",
+
+    # ---- evaluate's table and its notes (seq2seq.commands.cli, evaluate) ----------------------
+    "evaluate.examples": "examples         {count}",
+    "evaluate.seen": "seen_in_training {seen}",
+    "evaluate.unknown": "unknown",
+    "evaluate.exact_match": "exact_match      {value:.4f}",
+    "evaluate.token_accuracy": "token_accuracy   {value:.4f}",
+    "evaluate.bleu": "bleu             {value:.4f}",
+    "evaluate.bleu_char": "bleu_tokens      {tokens}  (characters)",
+    "evaluate.bleu_13a": "bleu_tokens      {tokens}  (13a words)",
+    "evaluate.bad_source": ("{file}: its 'split.val_pairs[{i}]' entry: the validation source "
+                            "{problem}"),
+    "evaluate.min_above_max": ("--min-len {low} is above --max-len {high} (a length not given is "
+                               "the run's, else the task's)"),
+    "evaluate.origin_given": "as --min-len/--max-len say",
+    "evaluate.origin_run": "the run's --min-len/--max-len",
+    "evaluate.origin_default": "the task's default lengths",
+    "evaluate.too_long": ("{task}: sources of up to {high} tokens ({origin}), but this model takes "
+                          "at most {most} tokens: give a smaller --max-len"),
+    "evaluate.lengths": "{task}: sources of {low} to {high} tokens, {origin}",
+    "evaluate.no_split": ("warning: {run} does not record its training split, so which sources it "
+                          "trained on is unknown (seen_in_training: null)"),
+    "evaluate.split_empty": "nothing to evaluate: the validation split is empty (use --task)",
+    "evaluate.all_seen": ("nothing to evaluate: all {dropped} pairs of {task} have a source the "
+                          "run trained on"),
+    "evaluate.all_blank": ("warning: every one of the {count} outputs is blank (empty or only "
+                           "spaces)"),
+    "evaluate.file_changed": "{task} has changed since the run trained on it",
+    "evaluate.not_as_trained": ("warning: {what}; evaluating the {count} validation pairs the run "
+                                "recorded"),
+
+    # ---- a text to translate (seq2seq.translator) ---------------------------------------------
+    "translator.empty": "is empty: there is nothing to translate",
+    "translator.too_many": "has {n} tokens ({level} level); translate takes at most {most}",
+    "translator.model_most": ("has {n} tokens ({level} level); this model takes at most {most} "
+                              "tokens (it has no position beyond that)"),
+    "translator.reserved": ("holds {token}, a token reserved at the word level ({specials}): "
+                            "rewrite it"),
+    "translator.max_len": ("translate: max_len must be a whole number of at least 1, or None "
+                           "(2 n + 10 for n source tokens), not {value}"),
+    "translator.the_text": "the text",
+    "translator.text_i": "text {i} of {n}",
+    "translator.bad_text": "{which} {problem}",
+    "translator.not_transformer": ("cross-attention by layer and head is a Transformer's; this "
+                                   "model is a {model}: plot_heatmap draws its attention"),
+    "translator.transformer_rnn": ("a Transformer has no recurrent layer, and the checkpoint "
+                                   "records one ('rnn')"),
+    "translator.lstm_block": ("an LSTM encoder-decoder has no encoder blocks, and the checkpoint "
+                              "records one ('block')"),
+}

@@ -1,0 +1,81 @@
+"""seq2seq のメッセージ (日本語) の後半: 検査のメッセージ (設定、発散した学習の停止、evaluate の
+表、チェックポイントのエントリ、層のファイル)。キーと差し込み箇所は en_checks.py と同じです。"""
+
+MESSAGES = {
+    # ---- 設定 (seq2seq.commands.settings) -----------------------------------------------------
+    "settings.heads": ("{heads} では --d-model {d_model} を割り切れません (各ヘッドが d_model / "
+                       "heads 個の特徴量を受け持ちます)"),
+    "settings.min_above_max": "{low} が --max-len {high} より大きくなっています",
+    "settings.sep_empty": "は空にできません",
+    "settings.no_pair_left": ("{val_fraction} では学習に使う文対が残りません: {pairs} 組すべてが"
+                              "検証用になります"),
+    "settings.too_large": "--{option} {value} が大きすぎませんか?",
+    "settings.why_warmup": "学習率が最大になるまでの更新回数として、どの学習よりも多すぎます",
+    "settings.why_smoothing": "1 ではどの目標も一様になり、損失から何も学べません",
+    "settings.why_batch": "バッチを埋めるだけの例を持つ学習はありません",
+    "settings.why_epochs": ("チェックポイントはエポックごとに書き出され、各エポックを記録します: "
+                            "これより多いのは打ち間違いです"),
+    "settings.why_threads": "BLAS のスレッド数として、どのマシンのコア数よりも多すぎます",
+    "settings.why_beam": "ビームサーチは 1 ステップに beam_size**2 個の候補を 1 つずつ比べます",
+
+    # ---- 発散した学習 (seq2seq.commands.epoch) ------------------------------------------------
+    "epoch.diverged": ("エポック {epoch}、バッチ {batch} で{what}: --lr (現在 {lr}) か --clip "
+                       "(現在 {clip}) を小さくしてください。このエポックは保存していません"),
+    "epoch.loss_not_finite": "損失が {value} になりました",
+    "epoch.loss_too_high": ("損失がトークンあたり {value} になりました (上限は {ratio} x ln V = "
+                            "{bound} です。V = {size} 個の目標トークンから一様に当て推量すると "
+                            "{uniform} です)"),
+    "epoch.norm_not_finite": "勾配のノルムが {norm} になりました",
+    "epoch.weight_too_large": "いちばん大きな重みが {largest} になりました (上限は {bound} です)",
+
+    # ---- evaluate の表と注意 (seq2seq.commands.cli, evaluate) ---------------------------------
+    "evaluate.examples": "文対の数 (examples)            {count}",
+    "evaluate.seen": "学習で見た入力文 (seen_in_training) {seen}",
+    "evaluate.unknown": "不明",
+    "evaluate.exact_match": "完全一致率 (exact_match)       {value:.4f}",
+    "evaluate.token_accuracy": "トークン正解率 (token_accuracy) {value:.4f}",
+    "evaluate.bleu": "BLEU スコア (bleu)             {value:.4f}",
+    "evaluate.bleu_char": "BLEU のトークン (bleu_tokens)  {tokens}  (文字)",
+    "evaluate.bleu_13a": "BLEU のトークン (bleu_tokens)  {tokens}  (13a の単語)",
+    "evaluate.bad_source": "{file}: 'split.val_pairs[{i}]' エントリの検証用の入力文は{problem}",
+    "evaluate.min_above_max": ("--min-len {low} が --max-len {high} より大きくなっています "
+                               "(指定しない長さは学習時のもの、なければタスクの既定です)"),
+    "evaluate.origin_given": "--min-len/--max-len の指定どおり",
+    "evaluate.origin_run": "学習時の --min-len/--max-len",
+    "evaluate.origin_default": "タスクの既定の長さ",
+    "evaluate.too_long": ("{task}: 入力文は最長 {high} トークンです ({origin}) が、このモデルが"
+                          "受け付けるのは {most} トークンまでです: より小さな --max-len を指定して"
+                          "ください"),
+    "evaluate.lengths": "{task}: 入力文は {low} から {high} トークン ({origin})",
+    "evaluate.no_split": ("警告: {run} には学習データの分割の記録がないため、どの入力文で学習した"
+                          "かは不明です (seen_in_training: null)"),
+    "evaluate.split_empty": ("評価するものがありません: 検証用の分割が空です (--task を使って"
+                             "ください)"),
+    "evaluate.all_seen": ("評価するものがありません: {task} の {dropped} 組すべての入力文で、この"
+                          "モデルは学習していました"),
+    "evaluate.all_blank": "警告: {count} 個の出力がすべて空白です (空か、空白だけ)",
+    "evaluate.file_changed": "{task} は、学習に使った後に変わっています",
+    "evaluate.not_as_trained": ("警告: {what}。学習時に記録した {count} 組の検証用の文対で評価"
+                                "します"),
+
+    # ---- 翻訳するテキスト (seq2seq.translator) ------------------------------------------------
+    "translator.empty": "空です: 翻訳するものがありません",
+    "translator.too_many": ("トークンが {n} 個あります ({level} 単位)。translate が受け付けるのは "
+                            "{most} トークンまでです"),
+    "translator.model_most": ("トークンが {n} 個あります ({level} 単位)。このモデルが受け付ける"
+                              "のは {most} トークンまでです (それより先の位置を持ちません)"),
+    "translator.reserved": ("単語単位で予約されたトークン {token} ({specials}) を含んでいます: "
+                            "書き換えてください"),
+    "translator.max_len": ("translate: max_len には 1 以上の整数か None (入力文が n トークンなら "
+                           "2 n + 10) を指定してください (指定された値: {value})"),
+    "translator.the_text": "テキスト",
+    "translator.text_i": "{n} 個のテキストのうち {i} 番目",
+    "translator.bad_text": "{which}は{problem}",
+    "translator.not_transformer": ("層ごと・ヘッドごとのクロスアテンションは Transformer のもの"
+                                   "です。このモデルは {model} です: そのアテンションは "
+                                   "plot_heatmap で描けます"),
+    "translator.transformer_rnn": ("Transformer には再帰層がありませんが、チェックポイントには"
+                                   "記録されています ('rnn')"),
+    "translator.lstm_block": ("LSTM エンコーダ・デコーダにはエンコーダのブロックがありませんが、"
+                              "チェックポイントには記録されています ('block')"),
+}

@@ -1,0 +1,90 @@
+"""The seq2seq commands' own lines in Japanese under --lang ja, and in the same English as ever
+without it: the settings' errors, a training that diverges, evaluate's table and notes, a text
+translate refuses, a checkpoint's wrong entries, a layer file's errors. Each group is checked
+once in each language, through the command where a small run makes that quick."""
+
+import math
+import types
+
+import pytest
+
+from minigrad.language import choose
+from minigrad.settings import SettingError
+from seq2seq.commands.cli import main
+from seq2seq.commands.epoch import _diverged
+from seq2seq.commands.messages import message
+from seq2seq.commands.settings import check_settings
+
+
+def error_of(capsys, *argv):
+    """The one line a command writes to stderr when it refuses `argv`."""
+    assert main(list(argv)) == 1
+    return capsys.readouterr().err.strip().splitlines()[-1]
+
+
+# ---- the settings ------------------------------------------------------------------------------
+
+def test_the_settings_errors_are_japanese_under_ja_and_english_otherwise():
+    with pytest.raises(SettingError) as english:
+        check_settings(heads=3, d_model=8)
+    assert english.value.as_option() == ("--heads 3 does not divide --d-model 8 (each head gets "
+                                         "d_model / heads features)")
+    choose("ja")
+    with pytest.raises(SettingError) as japanese:
+        check_settings(heads=3, d_model=8)
+    assert japanese.value.as_option().startswith("--heads 3 では --d-model 8 を割り切れません")
+    with pytest.raises(SettingError, match="は空にできません"):
+        check_settings(sep="")
+
+
+def test_a_bounds_reason_made_at_import_is_said_in_the_language_of_the_error(capsys):
+    assert "(a checkpoint is written after every epoch, and records each: more is a typo)" \
+        in error_of(capsys, "train", "--epochs", "1000000")
+    line = error_of(capsys, "train", "--epochs", "1000000", "--lang", "ja")
+    assert line.endswith("(チェックポイントはエポックごとに書き出され、各エポックを記録します: "
+                         "これより多いのは打ち間違いです)")
+    assert "--min-len 5 が --max-len 3 より大きくなっています" in error_of(
+        capsys, "train", "--min-len", "5", "--max-len", "3", "--lang", "ja")
+
+
+# ---- a training that diverges ------------------------------------------------------------------
+
+def test_a_diverged_training_says_when_and_what_to_change_in_either_language():
+    config = types.SimpleNamespace(lr=1e30, clip=5.0)
+    english = _diverged(message("epoch.loss_not_finite", value=math.nan), 0, 3, config)
+    assert str(english) == ("the loss became nan at epoch 1, batch 3: lower --lr (now 1e+30) or "
+                            "--clip (now 5); this epoch was not saved")
+    choose("ja")
+    japanese = _diverged(message("epoch.loss_not_finite", value=math.nan), 0, 3, config)
+    assert str(japanese) == ("エポック 1、バッチ 3 で損失が nan になりました: --lr (現在 1e+30) か "
+                             "--clip (現在 5) を小さくしてください。このエポックは保存していません")
+
+
+# ---- evaluate ----------------------------------------------------------------------------------
+
+def test_evaluates_table_and_notes_are_japanese_under_ja(tiny_run, capsys):
+    assert main(["evaluate", str(tiny_run), "--task", "copy", "--num-examples", "20"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("examples         20\nseen_in_training 0\nexact_match      ")
+    assert "bleu_tokens      char  (characters)" in out
+    assert "copy: sources of 3 to 12 tokens, the task's default lengths" in err
+    assert main(["evaluate", str(tiny_run), "--task", "copy", "--num-examples", "20",
+                 "--lang", "ja"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("文対の数 (examples)            20\n")
+    assert "完全一致率 (exact_match)" in out and "(文字)" in out and "examples " not in out
+    assert "copy: 入力文は 3 から 12 トークン (タスクの既定の長さ)" in err
+    assert "--min-len 4 が --max-len 3 より大きくなっています" in error_of(
+        capsys, "evaluate", str(tiny_run), "--task", "copy", "--min-len", "4", "--max-len", "3",
+        "--lang", "ja")
+
+
+# ---- a text translate refuses ------------------------------------------------------------------
+
+def test_a_text_too_long_to_translate_is_refused_in_japanese_under_ja(tiny_run, capsys):
+    text = "a" * 1001
+    assert error_of(capsys, "translate", str(tiny_run), text) == (
+        "error: the text has 1001 tokens (char level); translate takes at most 1000")
+    assert error_of(capsys, "translate", str(tiny_run), text, "--lang", "ja") == (
+        "エラー: テキストはトークンが 1001 個あります (char 単位)。translate が受け付けるのは 1000 "
+        "トークンまでです")
