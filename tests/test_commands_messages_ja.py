@@ -4,14 +4,17 @@ translate refuses, a checkpoint's wrong entries, a layer file's errors. Each gro
 once in each language, through the command where a small run makes that quick."""
 
 import math
+import shutil
 import types
 
 import pytest
 
 from minigrad.language import choose
 from minigrad.settings import SettingError
+from seq2seq.commands import sizes
 from seq2seq.commands.cli import main
 from seq2seq.commands.epoch import _diverged
+from seq2seq.commands.lock_file import LOCK, busy
 from seq2seq.commands.messages import message
 from seq2seq.commands.settings import check_settings
 
@@ -88,3 +91,46 @@ def test_a_text_too_long_to_translate_is_refused_in_japanese_under_ja(tiny_run, 
     assert error_of(capsys, "translate", str(tiny_run), text, "--lang", "ja") == (
         "エラー: テキストはトークンが 1001 個あります (char 単位)。translate が受け付けるのは 1000 "
         "トークンまでです")
+
+
+# ---- run folders, their lock and their pairs file ----------------------------------------------
+
+def test_a_resume_with_other_settings_is_refused_in_japanese_under_ja(tiny_run, tmp_path, capsys):
+    run = tmp_path / "run"
+    shutil.copytree(tiny_run, run)
+    argv = ["train", "--out", str(run), "--resume", "--task", "reverse", "--num-examples",
+            "300", "--min-len", "3", "--max-len", "5", "--embed-size", "8", "--hidden-size", "32",
+            "--no-progress"]
+    assert error_of(capsys, *argv) == (
+        f"error: cannot resume {run} with other settings than its model was trained with: "
+        "--hidden-size 32 (saved: 16); resume with the saved settings, or start afresh with "
+        "--overwrite or another --out")
+    assert error_of(capsys, *argv, "--lang", "ja") == (
+        f"エラー: {run} は、モデルを学習したときと違う設定では続けられません: --hidden-size 32 "
+        "(保存された値: 16)。保存された設定のまま続けるか、--overwrite か別の --out で新しく"
+        "始めてください")
+
+
+def test_a_folder_in_use_is_said_in_japanese_under_ja(tmp_path):
+    (tmp_path / LOCK).write_text("4242\n")
+    assert busy(tmp_path) == (f"{tmp_path} is in use by another run (process 4242): wait for it "
+                              "to finish, or choose another --out")
+    choose("ja")
+    assert busy(tmp_path) == (f"{tmp_path} は別の学習 (プロセス 4242)が使っています: 終わるのを"
+                              "待つか、別の --out を選んでください")
+
+
+# ---- a model too large for the memory ----------------------------------------------------------
+
+def test_a_model_too_large_for_the_memory_is_refused_in_japanese_under_ja(
+        tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(sizes, "memory_limit", lambda: 2 ** 30)
+    argv = ["train", "--task", "reverse", "--num-examples", "50", "--epochs", "1",
+            "--hidden-size", "8", "--out", str(tmp_path / "run"), "--no-progress",
+            "--embed-size", "10000000"]
+    assert error_of(capsys, *argv).startswith(
+        "error: --embed-size 10000000 is too large: training needs about ")
+    line = error_of(capsys, *argv, "--lang", "ja")
+    assert line.startswith("エラー: --embed-size 10000000 は大きすぎます: 学習には約 ")
+    assert line.endswith("。使えるメモリ 1.0 GiB を超えています")
+    assert not (tmp_path / "run").exists()

@@ -11,6 +11,8 @@ import contextlib
 import os
 from pathlib import Path
 
+from seq2seq.commands.messages import message
+
 LOCK = ".lock"
 
 
@@ -46,7 +48,7 @@ def _open(folder, error):
     another file, which the pid would overwrite): (fd, True if this made the file)."""
     path = Path(folder) / LOCK
     if path.is_symlink() or (path.exists() and not path.is_file()):
-        raise error(f"{path} is not a regular file (a symlink, or a folder): remove it")
+        raise error(message("lock.not_regular", path=path))
     flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)
     try:
         try:
@@ -54,14 +56,13 @@ def _open(folder, error):
         except FileExistsError:
             fd, made = os.open(path, flags), False
     except OSError as problem:
-        raise error(f"cannot open the lock {path}: {problem.strerror}") from None
+        raise error(message("lock.cannot_open", path=path, error=problem.strerror)) from None
     import stat
     found = os.fstat(fd)
     if not stat.S_ISREG(found.st_mode) or found.st_nlink > 1:     # a hard link: another name
         os.close(fd)                                                # of someone's file
-        raise error(f"{path} is not a regular file of its own (" + (
-            f"a hard link, one of {found.st_nlink} names of one file" if found.st_nlink > 1
-            else "not a regular file") + "): remove it")
+        raise error(message("lock.hard_link", path=path, names=found.st_nlink)
+                    if found.st_nlink > 1 else message("lock.not_own", path=path))
     return fd, made
 
 
@@ -89,5 +90,5 @@ def busy(folder):
         pid = (Path(folder) / LOCK).read_text().strip()
     except OSError:
         pid = ""
-    who = f"another run (process {pid})" if pid.isdigit() else "another run"
-    return f"{folder} is in use by {who}: wait for it to finish, or choose another --out"
+    who = message("lock.process", pid=pid) if pid.isdigit() else message("lock.another")
+    return message("lock.busy", folder=folder, who=who)

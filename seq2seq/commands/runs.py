@@ -95,7 +95,7 @@ def hold(folder, log=say, created=False):
         for name in stale:
             os.remove(folder / name)
         if stale:
-            log(f"removed {len(stale)} temporary file(s) that a stopped run left in {folder}")
+            log(message("runs.removed_temporary", count=len(stale), folder=folder))
         yield
     except BaseException:
         with contextlib.suppress(OSError):
@@ -152,8 +152,8 @@ def start(folder, config, level, log=say, pairs_file=None):
         raise RunFolderError(message("runs.resume_and_overwrite"))
     experiment = experiment_in(folder)
     if experiment is not None:                  # its results are not a run's to share a folder
-        raise RunFolderError(f"{folder} holds the results of a {experiment[1]} experiment "
-                             f"({experiment[0]}): choose another --out for the run")
+        raise RunFolderError(message("runs.experiment_there", folder=folder,
+                                     experiment=experiment[1], file=experiment[0]))
     if not config.resume:
         there = present(folder, RUN_FILES)
         if there and not config.overwrite:
@@ -200,10 +200,10 @@ def check_swap_finished(run):
     if not (parent / SCRATCH[0] / READY).is_file():
         return
     found = experiment_in(parent / SCRATCH[0])
-    what = f"a {found[1]}" if found else "an experiment"
-    raise RunFolderError(f"{parent} holds an unfinished swap of {what} run: run the same "
-                         f"command again, or any experiment command with "
-                         f"--out {parent}, to finish it, then {Path(run).name} can be read")
+    what = (message("runs.swap_of", experiment=found[1]) if found
+            else message("runs.swap_of_an_experiment"))
+    raise RunFolderError(message("runs.unfinished_swap", parent=parent, what=what,
+                                 run=Path(run).name))
 
 
 def check_resume(folder, state, config, level, pairs_file=None):
@@ -222,14 +222,14 @@ def check_resume(folder, state, config, level, pairs_file=None):
             "block": lambda: same_file(new["block"], state.get("block"), BLOCK),
             "columns": lambda: same_columns(saved["columns"], new["columns"],
                                             pairs_file or new["task"], new["sep"])}
-    refused = [f"--{name.replace('_', '-')} {_shown(new[name])} (saved: {_shown(saved[name])}"
-               + (f" for {saved['task']})" if name in ("sep", "columns") else ")")
+    refused = [message("runs.refused_for" if name in ("sep", "columns") else "runs.refused",
+                       option=name.replace("_", "-"), new=_shown(new[name]),
+                       saved=_shown(saved[name]), task=saved["task"])
                for name in MUST_MATCH
                if new[name] != saved[name] and not (name in same and same[name]())]
     if refused:
-        raise RunFolderError(f"cannot resume {folder} with other settings than its model was "
-                             f"trained with: {', '.join(refused)}; resume with the saved "
-                             "settings, or start afresh with --overwrite or another --out")
+        raise RunFolderError(message("runs.other_settings", folder=folder,
+                                     refused=", ".join(refused)))
     return {name: [saved[name], new[name]] for name in MAY_CHANGE if new[name] != saved[name]}
 
 

@@ -22,6 +22,7 @@ import math
 from minigrad.memory import available_bytes
 from minigrad.npz_reader import size
 from minigrad.settings import SettingError
+from seq2seq.commands.messages import message
 
 FLOAT = 8                       # bytes: the model trains in float64
 FALLBACK_LIMIT = 16 * 1024 ** 3
@@ -128,8 +129,8 @@ def check_training(config, src_vocab_size, tgt_vocab_size, examples, src_len, tg
         config, src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size)))
     activations = activation_floats(config, examples, src_len, tgt_len, tgt_vocab_size)
     need = FLOAT * (4 * weights + activations)
-    _check(need, f"training needs about {size(need)} ({weights:,} weights, kept four times, "
-           f"and one batch's activations)", config, src_vocab_size, tgt_vocab_size)
+    _check(need, message("sizes.training_needs", need=size(need), weights=f"{weights:,}"), config,
+           src_vocab_size, tgt_vocab_size)
 
 
 def check_inference(config):
@@ -139,7 +140,7 @@ def check_inference(config):
                               "d_model", "d_ff", "layers", "max_len") if name in config})
     weights = parameter_count(**config)
     need = FLOAT * 2 * weights
-    _check(need, f"its {weights:,} weights need about {size(need)}", config,
+    _check(need, message("sizes.weights_need", weights=f"{weights:,}", need=size(need)), config,
            config["src_vocab_size"], config["tgt_vocab_size"])
 
 
@@ -147,13 +148,13 @@ def _check(need, what, config, src_vocab_size, tgt_vocab_size):
     limit = memory_limit()
     if need <= limit:
         return
-    what = f"{what}, more than the {size(limit)} of memory available"
+    what = message("sizes.more_than_memory", what=what, limit=size(limit))
     sizes = dict(config, src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size)
     name = _largest(sizes)
     if name in SIZE_SETTINGS:
-        raise SettingError(name, f"{sizes[name]} is too large: {what}")
+        raise SettingError(name, message("sizes.too_large", value=sizes[name], what=what))
     side = "source" if name == "src_vocab_size" else "target"     # from the data, not a setting
-    raise ValueError(f"the {side} vocabulary of {sizes[name]:,} tokens is too large: {what}")
+    raise ValueError(message(f"sizes.{side}_vocabulary", tokens=f"{sizes[name]:,}", what=what))
 
 
 def _largest(sizes):
@@ -177,6 +178,5 @@ def check_saved(model, what):
     weights = sum(p.data.size for p in model.parameters())
     need = 3 * sum(p.data.nbytes for p in model.parameters())
     if need > MAX_BYTES:
-        raise ValueError(f"{what}: the model has {weights:,} weights, and its checkpoint (the "
-                         f"weights and Adam's two moments) would take {size(need)}, more than "
-                         f"the {size(MAX_BYTES)} a checkpoint may hold")
+        raise ValueError(message("sizes.checkpoint_too_large", what=what, weights=f"{weights:,}",
+                                 need=size(need), most=size(MAX_BYTES)))

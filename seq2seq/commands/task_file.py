@@ -24,6 +24,7 @@ import os
 import stat
 from pathlib import Path
 
+from seq2seq.commands.messages import message
 from seq2seq.data import heldout, tasks
 from seq2seq.data.corpus import MAX_FILE_BYTES
 
@@ -57,18 +58,16 @@ def locate(state, out):
         return path
     typed = state["config"]["task"]
     if not os.path.lexists(path):
-        how = "" if typed == path else f" (--task {typed} when the run started)"
-        raise FileNotFoundError(f"cannot resume {out}: the pairs file it trained on, {path}{how}, "
-                                f"is no longer there: name it, or a copy of it, with --task FILE")
+        how = "" if typed == path else message("task_file.typed", typed=typed)
+        raise FileNotFoundError(message("task_file.gone", out=out, path=path, how=how))
     if not is_recorded_file(path, recorded_sha256(state)):
-        raise ValueError(f"cannot resume {out}: {not_the_file(path)}")
+        raise ValueError(message("task_file.cannot_resume", out=out, why=not_the_file(path)))
     return path
 
 
 def not_the_file(path):
     """What is said of a recorded path that `is_recorded_file` refuses."""
-    return (f"the pairs file the run recorded, {path}, is not the file it trained on (or is "
-            f"gone): name it with --task FILE")
+    return message("task_file.not_the_file", path=path)
 
 
 def is_recorded_file(path, digest):

@@ -77,4 +77,46 @@ MESSAGES = {
                                    "records one ('rnn')"),
     "translator.lstm_block": ("an LSTM encoder-decoder has no encoder blocks, and the checkpoint "
                               "records one ('block')"),
+
+    # ---- run folders, their lock and their pairs file (runs, lock_file, task_file) ------------
+    "runs.removed_temporary": ("removed {count} temporary file(s) that a stopped run left in "
+                               "{folder}"),
+    "runs.experiment_there": ("{folder} holds the results of a {experiment} experiment ({file}): "
+                              "choose another --out for the run"),
+    "runs.swap_of": "a {experiment}",
+    "runs.swap_of_an_experiment": "an experiment",
+    "runs.unfinished_swap": ("{parent} holds an unfinished swap of {what} run: run the same "
+                             "command again, or any experiment command with --out {parent}, to "
+                             "finish it, then {run} can be read"),
+    "runs.refused": "--{option} {new} (saved: {saved})",
+    "runs.refused_for": "--{option} {new} (saved: {saved} for {task})",
+    "runs.other_settings": ("cannot resume {folder} with other settings than its model was trained "
+                            "with: {refused}; resume with the saved settings, or start afresh with "
+                            "--overwrite or another --out"),
+    "lock.not_regular": "{path} is not a regular file (a symlink, or a folder): remove it",
+    "lock.cannot_open": "cannot open the lock {path}: {error}",
+    "lock.hard_link": ("{path} is not a regular file of its own (a hard link, one of {names} names "
+                       "of one file): remove it"),
+    "lock.not_own": "{path} is not a regular file of its own (not a regular file): remove it",
+    "lock.process": "another run (process {pid})",
+    "lock.another": "another run",
+    "lock.busy": "{folder} is in use by {who}: wait for it to finish, or choose another --out",
+    "task_file.typed": " (--task {typed} when the run started)",
+    "task_file.gone": ("cannot resume {out}: the pairs file it trained on, {path}{how}, is no "
+                       "longer there: name it, or a copy of it, with --task FILE"),
+    "task_file.cannot_resume": "cannot resume {out}: {why}",
+    "task_file.not_the_file": ("the pairs file the run recorded, {path}, is not the file it "
+                               "trained on (or is gone): name it with --task FILE"),
+
+    # ---- a model too large for the memory or a checkpoint (seq2seq.commands.sizes) ------------
+    "sizes.training_needs": ("training needs about {need} ({weights} weights, kept four times, and "
+                             "one batch's activations)"),
+    "sizes.weights_need": "its {weights} weights need about {need}",
+    "sizes.more_than_memory": "{what}, more than the {limit} of memory available",
+    "sizes.too_large": "{value} is too large: {what}",
+    "sizes.source_vocabulary": "the source vocabulary of {tokens} tokens is too large: {what}",
+    "sizes.target_vocabulary": "the target vocabulary of {tokens} tokens is too large: {what}",
+    "sizes.checkpoint_too_large": ("{what}: the model has {weights} weights, and its checkpoint "
+                                   "(the weights and Adam's two moments) would take {need}, more "
+                                   "than the {most} a checkpoint may hold"),
 }

@@ -78,4 +78,49 @@ MESSAGES = {
                                    "記録されています ('rnn')"),
     "translator.lstm_block": ("LSTM エンコーダ・デコーダにはエンコーダのブロックがありませんが、"
                               "チェックポイントには記録されています ('block')"),
+
+    # ---- 実行フォルダとそのロック、文対ファイル (runs, lock_file, task_file) ------------------
+    "runs.removed_temporary": ("止まった学習が {folder} に残した一時ファイルを {count} 個"
+                               "削除しました"),
+    "runs.experiment_there": ("{folder} には {experiment} の実験の結果があります ({file}): "
+                              "学習には別の --out を選んでください"),
+    "runs.swap_of": "{experiment} の",
+    "runs.swap_of_an_experiment": "ある実験の",
+    "runs.unfinished_swap": ("{parent} には {what}学習結果の入れ替えが途中で止まったまま残って"
+                             "います: 同じコマンドか、--out {parent} を付けたいずれかの実験コマンド"
+                             "をもう一度実行して入れ替えを終えると、{run} を読めるようになります"),
+    "runs.refused": "--{option} {new} (保存された値: {saved})",
+    "runs.refused_for": "--{option} {new} ({task} で保存された値: {saved})",
+    "runs.other_settings": ("{folder} は、モデルを学習したときと違う設定では続けられません: "
+                            "{refused}。保存された設定のまま続けるか、--overwrite か別の --out "
+                            "で新しく始めてください"),
+    "lock.not_regular": ("{path} は通常のファイルではありません (シンボリックリンクかフォルダ"
+                         "です): 削除してください"),
+    "lock.cannot_open": "ロック {path} を開けません: {error}",
+    "lock.hard_link": ("{path} はそれだけのファイルではありません (ハードリンクで、ひとつの"
+                       "ファイルの {names} 個の名前のひとつです): 削除してください"),
+    "lock.not_own": "{path} は通常のファイルではありません: 削除してください",
+    "lock.process": "別の学習 (プロセス {pid})",
+    "lock.another": "別の学習",
+    "lock.busy": ("{folder} は{who}が使っています: 終わるのを待つか、別の --out を選んで"
+                  "ください"),
+    "task_file.typed": " (学習を始めたときの --task {typed})",
+    "task_file.gone": ("{out} の続きを学習できません: 学習に使った文対ファイル {path}{how} が"
+                       "もうありません: そのファイルかそのコピーを --task FILE で指定してください"),
+    "task_file.cannot_resume": "{out} の続きを学習できません: {why}",
+    "task_file.not_the_file": ("学習結果に記録された文対ファイル {path} は、学習に使った"
+                               "ファイルではありません (またはありません): --task FILE で"
+                               "指定してください"),
+
+    # ---- メモリやチェックポイントに収まらないモデル (seq2seq.commands.sizes) ------------------
+    "sizes.training_needs": ("学習には約 {need} が必要です ({weights} 個の重みを 4 通り持ち、"
+                             "さらに 1 バッチ分の活性値を持つため)"),
+    "sizes.weights_need": "{weights} 個の重みに約 {need} が必要です",
+    "sizes.more_than_memory": "{what}。使えるメモリ {limit} を超えています",
+    "sizes.too_large": "{value} は大きすぎます: {what}",
+    "sizes.source_vocabulary": "入力側の語彙が {tokens} トークンで、大きすぎます: {what}",
+    "sizes.target_vocabulary": "出力側の語彙が {tokens} トークンで、大きすぎます: {what}",
+    "sizes.checkpoint_too_large": ("{what}: モデルの重みは {weights} 個で、そのチェックポイント"
+                                   "(重みと Adam の 2 つのモーメント) は {need} になり、"
+                                   "チェックポイントに入る {most} を超えます"),
 }
