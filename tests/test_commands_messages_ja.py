@@ -134,3 +134,23 @@ def test_a_model_too_large_for_the_memory_is_refused_in_japanese_under_ja(
     assert line.startswith("エラー: --embed-size 10000000 は大きすぎます: 学習には約 ")
     assert line.endswith("。使えるメモリ 1.0 GiB を超えています")
     assert not (tmp_path / "run").exists()
+
+
+# ---- train's options -----------------------------------------------------------------------
+
+def test_an_option_of_the_other_model_or_of_a_pairs_file_is_refused_in_japanese_under_ja(
+        tmp_path, capsys):
+    out = str(tmp_path / "run")
+    assert error_of(capsys, "train", "--d-model", "16", "--out", out) == (
+        "error: --d-model applies to --arch transformer only, and this run's arch is lstm: "
+        "leave it out, or add --arch transformer")
+    assert error_of(capsys, "train", "--task", "reverse", "--sep", ",", "--out", out) == (
+        "error: --sep applies only to a pairs file (--task FILE), not to the built-in task "
+        "reverse: leave it out")
+    assert error_of(capsys, "train", "--d-model", "16", "--out", out, "--lang", "ja") == (
+        "エラー: --d-model は --arch transformer だけのオプションで、この学習の arch は lstm "
+        "です: 外すか、--arch transformer を付けてください")
+    assert error_of(capsys, "train", "--task", "reverse", "--sep", ",", "--out", out, "--lang",
+                    "ja") == ("エラー: --sep は文対ファイル (--task FILE) だけに使えます。組み込み"
+                              "のタスク reverse には使えません: 外してください")
+    assert not (tmp_path / "run").exists()

@@ -11,6 +11,7 @@ tasks, and quick on one CPU core (see README: `sort` reaches 100% held-out exact
 
 import math
 
+from seq2seq.commands.messages import message
 from seq2seq.commands.settings import CHOICES, MAX_STEP
 
 ARCHS, NORMS, POSITIONS = CHOICES["arch"], CHOICES["norm"], CHOICES["positions"]
@@ -48,31 +49,28 @@ def check_arch(config, given=()):
     default, or one written on the command line: `given`, the dests written), and --warmup
     with --lr-decay (two schedules for one learning rate)."""
     if config.arch not in ARCHS:
-        raise ValueError(f"--arch must be one of {', '.join(ARCHS)}, not {config.arch!r}")
+        raise ValueError(message("arch.one_of", option="--arch", choices=", ".join(ARCHS),
+                                 value=repr(config.arch)))
     if config.arch == "lstm":
         wrong = [n for n in TRANSFORMER_ONLY if getattr(config, n) is not None]
         if wrong:
-            raise ValueError(f"{option(wrong[0])} applies to --arch transformer only, and "
-                             f"this run's arch is lstm: leave it out, or add --arch transformer")
+            raise ValueError(message("arch.transformer_only", option=option(wrong[0])))
         return
     wrong = [n for n, unset in LSTM_ONLY.items() if getattr(config, n) != unset or n in given]
     if wrong:
-        raise ValueError(f"{option(wrong[0])} applies to --arch lstm only, not to the "
-                         f"transformer: leave it out")
+        raise ValueError(message("arch.lstm_only", option=option(wrong[0])))
     if config.norm is not None and config.norm not in NORMS:
-        raise ValueError(f"--norm must be one of {', '.join(NORMS)}, not {config.norm!r}")
+        raise ValueError(message("arch.one_of", option="--norm", choices=", ".join(NORMS),
+                                 value=repr(config.norm)))
     if config.positions is not None and config.positions not in POSITIONS:
-        raise ValueError(f"--positions must be one of {', '.join(POSITIONS)}, not "
-                         f"{config.positions!r}")
+        raise ValueError(message("arch.one_of", option="--positions",
+                                 choices=", ".join(POSITIONS), value=repr(config.positions)))
     d_model, warmup = (TRANSFORMER_DEFAULTS[n] if getattr(config, n) is None
                        else getattr(config, n) for n in ("d_model", "warmup"))
     if warmup and not math.isfinite(config.lr * math.sqrt(min(d_model * warmup, 1e308))):
-        raise ValueError(f"--lr {config.lr:g} is too large for the warm-up schedule: its base "
-                         f"rate, lr x sqrt(d_model x warmup), is not a finite number")
+        raise ValueError(message("arch.lr_too_large", lr=f"{config.lr:g}"))
     if config.warmup != 0 and config.lr_decay != 1:
-        raise ValueError("--warmup sets the learning rate at every update, and --lr-decay at "
-                         "every epoch: leave one of them out (--warmup 0: no warm-up, a rate "
-                         "that --lr-decay lowers each epoch)")
+        raise ValueError(message("arch.two_schedules"))
 
 
 def with_defaults(config):

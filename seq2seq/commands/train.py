@@ -164,9 +164,8 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
             log(level_note(token_level(config), config.level))
         if not val_pairs and config.val_fraction > 0:       # a tiny file: no epoch is scored
             sources = len({tasks.source_key(s) for s, _ in pairs})
-            log(f"warning: no validation pairs: --val-fraction {config.val_fraction:g} of "
-                f"{sources} distinct source{'s' if sources != 1 else ''} holds out none, so no "
-                f"epoch is scored")
+            log(message("train.no_validation_one" if sources == 1 else "train.no_validation",
+                        fraction=f"{config.val_fraction:g}", sources=sources))
         if state is None:
             translator = build(config, train_pairs)
             model = translator.model
@@ -265,22 +264,18 @@ def check_same_data(out, config, split, state, read=None):
     file read (None: a built-in task), which the refusal names as well as config.task."""
     recorded = heldout.read_record(state, out)
     if recorded is None:                # split pair by pair, by an older version: cannot match
-        raise ValueError(f"cannot resume {out}: it was saved by an older version that did not "
-                         f"record its split; train into a new --out")
+        raise ValueError(message("train.no_split_record", out=out))
     if recorded["corpus_sha256"] != split["corpus_sha256"]:
         named = config.task if read in (None, config.task) else f"{read} (--task {config.task})"
-        raise ValueError(f"cannot resume {out}: {named} is not the data the run started "
-                         f"with (sha256 {recorded['corpus_sha256'][:12]}..., now "
-                         f"{split['corpus_sha256'][:12]}...); train into a new --out")
+        raise ValueError(message("train.other_data", out=out, named=named, now=split[
+            "corpus_sha256"][:12], was=recorded["corpus_sha256"][:12]))
     # --val-fraction and --seed, when written, are the saved ones (runs.check_resume): a split
     # that differs is the record's own
     same = {"val_pairs": recorded["val_pairs"] == split["val_pairs"],
             "train_sources": np.array_equal(recorded["train_sources"], split["train_sources"])}
-    for name, what in (("val_pairs", "the validation split"), ("train_sources", "the split")):
+    for name in ("val_pairs", "train_sources"):
         if not same[name]:
-            raise ValueError(f"{Path(out) / CHECKPOINT}: its 'split.{name}' entry is not {what} "
-                             f"that its val_fraction and seed make of the run's data; train "
-                             f"into a new --out")
+            raise ValueError(message(f"train.other_{name}", file=Path(out) / CHECKPOINT))
 
 
 def load_run(out, config, layer_file=None):
@@ -293,6 +288,6 @@ def load_run(out, config, layer_file=None):
     try:
         optimizer.load_state_dict(state["optimizer"])
     except (ValueError, TypeError) as error:                # the file's fault, not --lr's
-        raise ValueError(f"{Path(out) / CHECKPOINT}: not a seq2seq checkpoint that this "
-                         f"version can load: its 'optimizer' entry: {error}") from None
+        raise ValueError(message("train.bad_optimizer", file=Path(out) / CHECKPOINT,
+                                 error=error)) from None
     return translator, optimizer, list(state["history"])

@@ -5,6 +5,7 @@ from the saved run. `seq2seq.commands.cli` wires them to the commands."""
 import dataclasses
 
 from minigrad.settings import SettingError
+from seq2seq.commands.messages import message
 from seq2seq.commands.settings import CHOICES, check_train_config
 from seq2seq.commands.train import TrainConfig
 
@@ -158,8 +159,7 @@ def check_config(config, given=(), arch=True, pairs=True):
         check_pairs_options(config.task, None if config.sep == "\t" else config.sep,
                             config.columns)
     if config.rnn is not None and not config.fused:
-        raise ValueError("--composed chooses how the LSTM is computed, and --rnn replaces the "
-                         "LSTM: leave one of them out")
+        raise ValueError(message("train.composed_and_rnn"))
 
 
 def check_pairs_options(task, sep, columns, generating=()):
@@ -171,17 +171,16 @@ def check_pairs_options(task, sep, columns, generating=()):
     from seq2seq.data import tasks
     if task is not None and task not in tasks.TASKS:
         for option in generating:
-            raise SettingError(option, f"applies only to a built-in task (it generates the "
-                               f"pairs), not to the pairs file {task}, every line of which is "
-                               f"read: leave it out")      # the CLI says --num-examples
+            raise SettingError(option, message("train.generating_only", task=task))
         return
     given = [option for option, used in (("--sep", sep is not None), ("--columns", columns))
              if used]
     if given:
-        what = "the recorded validation pairs" if task is None else f"the built-in task {task}"
-        raise ValueError(f"{' and '.join(given)} appl{'ies' if len(given) == 1 else 'y'} only "
-                         f"to a pairs file (--task FILE), not to {what}: leave "
-                         f"{'it' if len(given) == 1 else 'them'} out")
+        what = (message("train.recorded_pairs") if task is None
+                else message("train.built_in_task", task=task))
+        raise ValueError(message("train.pairs_only_one" if len(given) == 1
+                                 else "train.pairs_only_two", options=" and ".join(given),
+                                 what=what))
 
 
 # The options that say how a built-in task's pairs are generated: a pairs file is read whole.

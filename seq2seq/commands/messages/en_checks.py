@@ -119,4 +119,41 @@ MESSAGES = {
     "sizes.checkpoint_too_large": ("{what}: the model has {weights} weights, and its checkpoint "
                                    "(the weights and Adam's two moments) would take {need}, more "
                                    "than the {most} a checkpoint may hold"),
+
+    # ---- train's options and data (seq2seq.commands.arch, train_options, train) ---------------
+    "arch.one_of": "{option} must be one of {choices}, not {value}",
+    "arch.transformer_only": ("{option} applies to --arch transformer only, and this run's arch is "
+                              "lstm: leave it out, or add --arch transformer"),
+    "arch.lstm_only": "{option} applies to --arch lstm only, not to the transformer: leave it out",
+    "arch.lr_too_large": ("--lr {lr} is too large for the warm-up schedule: its base rate, lr x "
+                          "sqrt(d_model x warmup), is not a finite number"),
+    "arch.two_schedules": ("--warmup sets the learning rate at every update, and --lr-decay at "
+                           "every epoch: leave one of them out (--warmup 0: no warm-up, a rate "
+                           "that --lr-decay lowers each epoch)"),
+    "train.composed_and_rnn": ("--composed chooses how the LSTM is computed, and --rnn replaces "
+                               "the LSTM: leave one of them out"),
+    "train.generating_only": ("applies only to a built-in task (it generates the pairs), not to "
+                              "the pairs file {task}, every line of which is read: leave it out"),
+    "train.recorded_pairs": "the recorded validation pairs",
+    "train.built_in_task": "the built-in task {task}",
+    "train.pairs_only_one": ("{options} applies only to a pairs file (--task FILE), not to {what}: "
+                             "leave it out"),
+    "train.pairs_only_two": ("{options} apply only to a pairs file (--task FILE), not to {what}: "
+                             "leave them out"),
+    "train.no_validation_one": ("warning: no validation pairs: --val-fraction {fraction} of "
+                                "{sources} distinct source holds out none, so no epoch is scored"),
+    "train.no_validation": ("warning: no validation pairs: --val-fraction {fraction} of {sources} "
+                            "distinct sources holds out none, so no epoch is scored"),
+    "train.no_split_record": ("cannot resume {out}: it was saved by an older version that did not "
+                              "record its split; train into a new --out"),
+    "train.other_data": ("cannot resume {out}: {named} is not the data the run started with "
+                         "(sha256 {was}..., now {now}...); train into a new --out"),
+    "train.other_val_pairs": ("{file}: its 'split.val_pairs' entry is not the validation split "
+                              "that its val_fraction and seed make of the run's data; train into "
+                              "a new --out"),
+    "train.other_train_sources": ("{file}: its 'split.train_sources' entry is not the split that "
+                                  "its val_fraction and seed make of the run's data; train into a "
+                                  "new --out"),
+    "train.bad_optimizer": ("{file}: not a seq2seq checkpoint that this version can load: its "
+                            "'optimizer' entry: {error}"),
 }

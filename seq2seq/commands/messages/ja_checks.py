@@ -123,4 +123,45 @@ MESSAGES = {
     "sizes.checkpoint_too_large": ("{what}: モデルの重みは {weights} 個で、そのチェックポイント"
                                    "(重みと Adam の 2 つのモーメント) は {need} になり、"
                                    "チェックポイントに入る {most} を超えます"),
+
+    # ---- train のオプションとデータ (seq2seq.commands.arch, train_options, train) --------------
+    "arch.one_of": "{option} には {choices} のいずれかを指定してください (指定された値: {value})",
+    "arch.transformer_only": ("{option} は --arch transformer だけのオプションで、この学習の "
+                              "arch は lstm です: 外すか、--arch transformer を付けてください"),
+    "arch.lstm_only": ("{option} は --arch lstm だけのオプションで、Transformer には使えません: "
+                       "外してください"),
+    "arch.lr_too_large": ("--lr {lr} はウォームアップのスケジュールには大きすぎます: 基準の学習率 "
+                          "lr x sqrt(d_model x warmup) が有限の数になりません"),
+    "arch.two_schedules": ("--warmup は更新ごとに、--lr-decay はエポックごとに学習率を決めます: "
+                           "どちらか一方を外してください (--warmup 0 ならウォームアップなしで、"
+                           "学習率を --lr-decay がエポックごとに下げます)"),
+    "train.composed_and_rnn": ("--composed は LSTM の計算のしかたを選び、--rnn は LSTM を置き換え"
+                               "ます: どちらか一方を外してください"),
+    "train.generating_only": ("は組み込みのタスク (文対を生成します) だけに使えます。文対"
+                              "ファイル {task} は全行を読むので使えません: 外してください"),
+    "train.recorded_pairs": "記録された検証用の文対",
+    "train.built_in_task": "組み込みのタスク {task}",
+    "train.pairs_only_one": ("{options} は文対ファイル (--task FILE) だけに使えます。{what} には"
+                             "使えません: 外してください"),
+    "train.pairs_only_two": ("{options} は文対ファイル (--task FILE) だけに使えます。{what} には"
+                             "使えません: 外してください"),
+    "train.no_validation_one": ("警告: 検証用の文対がありません: 異なる入力文 {sources} 個の "
+                                "--val-fraction {fraction} では 1 つも取り分けられないので、"
+                                "どのエポックも評価しません"),
+    "train.no_validation": ("警告: 検証用の文対がありません: 異なる入力文 {sources} 個の "
+                            "--val-fraction {fraction} では 1 つも取り分けられないので、どの"
+                            "エポックも評価しません"),
+    "train.no_split_record": ("{out} の続きを学習できません: 分割を記録しない古い版で保存されて"
+                              "います。新しい --out に学習してください"),
+    "train.other_data": ("{out} の続きを学習できません: {named} は学習を始めたときのデータでは"
+                         "ありません (sha256 {was}...、今は {now}...)。新しい --out に学習して"
+                         "ください"),
+    "train.other_val_pairs": ("{file}: 'split.val_pairs' エントリが、val_fraction と seed から"
+                              "作られる検証用の分割と一致しません。新しい --out に学習して"
+                              "ください"),
+    "train.other_train_sources": ("{file}: 'split.train_sources' エントリが、val_fraction と "
+                                  "seed から作られる分割と一致しません。新しい --out に学習して"
+                                  "ください"),
+    "train.bad_optimizer": ("{file}: この版で読める seq2seq のチェックポイントではありません: "
+                            "'optimizer' エントリ: {error}"),
 }
