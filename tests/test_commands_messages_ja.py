@@ -12,16 +12,21 @@ import pytest
 from minigrad.language import choose
 from minigrad.settings import SettingError
 from seq2seq.commands import sizes
+from seq2seq.commands.checkpoint_reading import WIDEST
 from seq2seq.commands.cli import main
 from seq2seq.commands.epoch import _diverged
 from seq2seq.commands.lock_file import LOCK, busy
 from seq2seq.commands.messages import message
 from seq2seq.commands.settings import check_settings
 
+from conftest import changed_run
+
 
 def error_of(capsys, *argv):
-    """The one line a command writes to stderr when it refuses `argv`."""
+    """The one line a command writes to stderr when it refuses `argv`; the next command starts
+    in the locale's language (English, in the tests), as a new process would."""
     assert main(list(argv)) == 1
+    choose(None)
     return capsys.readouterr().err.strip().splitlines()[-1]
 
 
@@ -154,3 +159,43 @@ def test_an_option_of_the_other_model_or_of_a_pairs_file_is_refused_in_japanese_
                     "ja") == ("エラー: --sep は文対ファイル (--task FILE) だけに使えます。組み込み"
                               "のタスク reverse には使えません: 外してください")
     assert not (tmp_path / "run").exists()
+
+
+# ---- a checkpoint's entries --------------------------------------------------------------------
+
+def test_a_model_config_value_out_of_bounds_is_refused_in_japanese_under_ja(
+        tiny_run, tmp_path, capsys):
+    folder = changed_run(tiny_run, tmp_path, lambda s: s["model_config"].update(hidden_size=0))
+    file = folder / "checkpoint.npz"
+    assert error_of(capsys, "evaluate", str(folder)) == (
+        f"error: {file}: not a seq2seq checkpoint that this version can load: its "
+        f"'model_config.hidden_size' entry should be an integer in [1, {WIDEST}], found 0 (int)")
+    assert error_of(capsys, "evaluate", str(folder), "--lang", "ja") == (
+        f"エラー: {file}: この版で読める seq2seq のチェックポイントではありません: "
+        f"'model_config.hidden_size' エントリは [1, {WIDEST}] の範囲の整数 であるべきですが、"
+        "0 (int) でした")
+
+
+def test_a_history_that_does_not_match_and_a_missing_entry_are_said_in_japanese_under_ja(
+        tiny_run, tmp_path, capsys):
+    folder = changed_run(tiny_run, tmp_path, lambda s: s.update(epochs=3))
+    assert error_of(capsys, "evaluate", str(folder)).endswith(
+        "its 'history' entry should be 3 epochs long (the 'epochs' entry), found 1")
+    assert error_of(capsys, "evaluate", str(folder), "--lang", "ja").endswith(
+        "'history' エントリは 3 エポック分の長さ ('epochs' エントリのとおり) であるべきですが、"
+        "1 でした")
+    shutil.rmtree(folder)
+    folder = changed_run(tiny_run, tmp_path, lambda s: s.pop("src_vocab"))
+    assert error_of(capsys, "evaluate", str(folder)).endswith("no 'src_vocab' entry")
+    assert error_of(capsys, "evaluate", str(folder), "--lang", "ja").endswith(
+        "'src_vocab' エントリがありません")
+
+
+def test_a_saved_setting_out_of_its_range_is_said_in_the_words_of_the_language(
+        tiny_run, tmp_path, capsys):
+    folder = changed_run(tiny_run, tmp_path, lambda s: s["config"].update(epochs=10 ** 6))
+    assert error_of(capsys, "evaluate", str(folder)).endswith(
+        "its 'config.epochs' entry should be an integer in [1, 100000], found 1000000 (int)")
+    assert error_of(capsys, "evaluate", str(folder), "--lang", "ja").endswith(
+        "'config.epochs' エントリは 整数 ([1, 100000] の範囲) であるべきですが、1000000 (int) "
+        "でした")

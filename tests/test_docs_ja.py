@@ -120,7 +120,8 @@ def uses(text, english):
 # The Japanese texts of the code: the explorer's page, and the messages of the commands and the
 # graders. They are the edition's too, and follow the glossary as its pages do.
 CATALOGUES = ["minigrad/viz/explorer/words/ja*.py", "minigrad/messages/ja*.py",
-              "seq2seq/commands/messages/ja*.py", "docs/pages/README.ja.md",
+              "seq2seq/commands/messages/ja*.py", "seq2seq/data/messages/ja*.py",
+              "seq2seq/models/messages/ja*.py", "docs/pages/README.ja.md",
               "attention/messages/ja*.py"]
 
 

@@ -42,6 +42,7 @@ from seq2seq.commands.checkpoint_history import check_history
 from seq2seq.commands.config_entry import check_config_entry
 from seq2seq.commands.entry_error import EntryError, list_of
 from seq2seq.commands.epoch import MAX_WEIGHT
+from seq2seq.commands.messages import message
 from seq2seq.commands.settings import MAX_EXAMPLES
 from seq2seq.data.tasks import TASKS
 from seq2seq.data.vocab import control_character
@@ -60,7 +61,7 @@ def check_declared(state, renamed):
     array's data is read. `renamed(model)` gives the state dict with this version's names.
     Raises EntryError (a ValueError) for the first entry that is wrong."""
     if not isinstance(state, dict):
-        raise EntryError("checkpoint", "a dict of entries", state)
+        raise EntryError("checkpoint", message("expect.entries"), state)
     for name in MODEL_ENTRIES:
         if name not in state:
             raise EntryError.missing(name)
@@ -79,7 +80,7 @@ def check_declared(state, renamed):
     found = state.get("longest_source")
     if found is not None and (isinstance(found, bool) or not isinstance(found, int)
                               or found < 1):
-        raise EntryError("longest_source", "None or a whole number of tokens, at least 1", found)
+        raise EntryError("longest_source", message("expect.longest_source"), found)
     if state.get("split") is not None:
         _split(state["split"], _most_sources(state.get("config")))
     if state.get("task_file") is not None:
@@ -97,13 +98,12 @@ def _layer_named(config, state):
         named = config.get(entry) if isinstance(config, dict) else None
         record = state.get(entry)
         if named is None and record is not None:
-            raise EntryError(f"config.{entry}", "the file the checkpoint records, not None",
-                             named)
+            raise EntryError(f"config.{entry}", message("expect.file_recorded"), named)
         if named is not None and (not isinstance(record, dict)
                                   or named.rpartition(":")[2] != record.get("class")):
-            raise EntryError(f"config.{entry}", "None, as the checkpoint records no file"
-                             if record is None else f"FILE.py:{record.get('class')}, the "
-                             "class the checkpoint records", named)
+            raise EntryError(f"config.{entry}", message("expect.no_file_recorded")
+                             if record is None else message("expect.class_recorded",
+                                                            name=record.get("class")), named)
 
 
 def _most_sources(config):
@@ -126,15 +126,15 @@ def check_shapes(arrays, config, layer_is_lstm, own_block=False):
     for name, array in arrays.items():
         if free and name.startswith(free):
             if math.prod(array.shape) > 4 * max(math.prod(s) for s in expected.values()):
-                what = "an encoder block's" if name.startswith(BLOCK_PREFIXES) else \
-                    "a recurrent layer's"
-                raise EntryError(f"model.{name}", f"the size of {what} weight", array)
+                what = ("expect.block_weight" if name.startswith(BLOCK_PREFIXES)
+                        else "expect.layer_weight")
+                raise EntryError(f"model.{name}", message(what), array)
             continue
         if name not in expected:
-            raise EntryError(f"model.{name}", "absent (the model has no such weight)", array)
+            raise EntryError(f"model.{name}", message("expect.absent"), array)
         if tuple(array.shape) != expected[name]:
-            raise EntryError(f"model.{name}", f"of shape {expected[name]} (as model_config "
-                             f"says)", array)
+            raise EntryError(f"model.{name}", message("expect.shape", shape=expected[name]),
+                             array)
     missing = [name for name in expected if name not in arrays
                and not (free and name.startswith(free))]
     if missing:
@@ -150,36 +150,35 @@ def check_finite(arrays):
     for name, array in arrays.items():
         if not np.isfinite(array).all():
             bad = int(np.size(array) - np.isfinite(array).sum())
-            raise EntryError(f"model.{name}", "finite numbers", None,
-                             f"{bad} of its {np.size(array)} values NaN or infinite")
+            raise EntryError(f"model.{name}", message("expect.finite"), None,
+                             message("expect.found_not_finite", bad=bad, size=np.size(array)))
         largest = float(np.abs(array).max(initial=0.0))
         if largest > MAX_WEIGHT:
-            raise EntryError(f"model.{name}", f"numbers no larger than {MAX_WEIGHT:g} in size "
-                             f"(training stops a run before its weights grow beyond that)", None,
-                             f"{int((np.abs(array) > MAX_WEIGHT).sum())} of its "
-                             f"{np.size(array)} values beyond it, the largest {largest:.3g}")
+            raise EntryError(f"model.{name}", message("expect.bounded", most=f"{MAX_WEIGHT:g}"),
+                             None, message("expect.found_beyond", size=np.size(array),
+                                           beyond=int((np.abs(array) > MAX_WEIGHT).sum()),
+                                           largest=f"{largest:.3g}"))
 
 
 # ---- one rule per kind of entry ------------------------------------------------------------
 
 def _dict_of_arrays(value, entry, kinds):
     if not isinstance(value, dict):
-        raise EntryError(entry, "a dict of arrays", value)
+        raise EntryError(entry, message("expect.arrays"), value)
     for key, array in value.items():
         if not isinstance(key, str):
-            raise EntryError(entry, "a dict with str keys", key)
+            raise EntryError(entry, message("expect.str_keys"), key)
         if not isinstance(array, Declared) or array.dtype.kind not in kinds:
-            raise EntryError(f"{entry}.{key}", "an array of floating-point numbers", array)
+            raise EntryError(f"{entry}.{key}", message("expect.float_array"), array)
     return value
 
 
 def _vocab(value, entry):
     if not isinstance(value, dict) or not isinstance(value.get("tokens"), list):
-        raise EntryError(entry, 'a dict {"tokens": [str, ...]}', value)
+        raise EntryError(entry, message("expect.vocab"), value)
     for i, token in enumerate(value["tokens"]):
         if not isinstance(token, str) or control_character(token) is not None:
-            raise EntryError(f"{entry}.tokens[{i}]", "a str (a token) without control "
-                             "characters", token)
+            raise EntryError(f"{entry}.tokens[{i}]", message("expect.token"), token)
 
 
 def _config(value, model_config):
@@ -189,33 +188,32 @@ def _config(value, model_config):
 
 def _split(value, most_sources):
     if not isinstance(value, dict):
-        raise EntryError("split", "a dict (the record of the split) or None", value)
-    pairs = list_of(value.get("val_pairs"), "split.val_pairs", list, "[source, target] pairs")
+        raise EntryError("split", message("expect.split"), value)
+    pairs = list_of(value.get("val_pairs"), "split.val_pairs", list, message("expect.pairs"))
     for i, pair in enumerate(pairs):
         if len(pair) != 2 or not all(isinstance(text, str) and control_character(text) is None
                                      for text in pair):
-            raise EntryError(f"split.val_pairs[{i}]", "a [source, target] pair of str without "
-                             "control characters", pair)
+            raise EntryError(f"split.val_pairs[{i}]", message("expect.pair"), pair)
     hashes = value.get("train_sources")
     if not isinstance(hashes, Declared) or hashes.dtype != np.uint64 or len(hashes.shape) != 1:
-        raise EntryError("split.train_sources", "a 1-d array of uint64 hashes", hashes)
+        raise EntryError("split.train_sources", message("expect.hashes"), hashes)
     if hashes.shape[0] > most_sources:
-        raise EntryError("split.train_sources", f"at most {most_sources:,} hashes (one per "
-                         "training source the run could have had)", hashes)
+        raise EntryError("split.train_sources", message("expect.most_hashes",
+                                                        most=f"{most_sources:,}"), hashes)
     for name in ("hash", "corpus_sha256"):
         if not isinstance(value.get(name), str):
-            raise EntryError(f"split.{name}", "a str", value.get(name))
+            raise EntryError(f"split.{name}", message("expect.str"), value.get(name))
 
 
 def _task_file(value):
     if not isinstance(value, dict) or set(value) != {"path", "sha256"}:
-        raise EntryError("task_file", 'None or a dict {"path": ..., "sha256": ...}', value)
+        raise EntryError("task_file", message("expect.task_file"), value)
     path, digest = value["path"], value["sha256"]
     if not isinstance(path, str) or not os.path.isabs(path) or "\0" in path:
-        raise EntryError("task_file.path", "an absolute path (a str)", path)
+        raise EntryError("task_file.path", message("expect.absolute_path"), path)
     if not (isinstance(digest, str) and len(digest) == 64
             and all(c in "0123456789abcdef" for c in digest)):
-        raise EntryError("task_file.sha256", "a sha256 in 64 hex digits", digest)
+        raise EntryError("task_file.sha256", message("expect.sha256"), digest)
 
 
 def _no_array_larger(value, entry, most):
@@ -224,7 +222,7 @@ def _no_array_larger(value, entry, most):
     while todo:
         where, item = todo.pop()
         if isinstance(item, Declared) and item.nbytes > most:
-            raise EntryError(where, f"no larger than the largest weight ({most} bytes)", item)
+            raise EntryError(where, message("expect.no_larger", most=most), item)
         if isinstance(item, dict):
             todo += [(f"{where}.{key}", v) for key, v in item.items()]
         elif isinstance(item, (list, tuple)):

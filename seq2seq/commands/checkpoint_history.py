@@ -12,6 +12,7 @@
 import math
 
 from seq2seq.commands.entry_error import EntryError, list_of
+from seq2seq.commands.messages import message
 
 
 def check_history(state):
@@ -31,25 +32,24 @@ BLEU_TOKENS = ("char", "13a")
 def _history(value):
     """Each epoch's record: its number (1, 2, ... in order), a finite loss >= 0, scores in
     [0, 1], counts >= 0, and nothing that JSON cannot hold (NaN, infinity, an array)."""
-    list_of(value, "history", dict, "dicts, one an epoch")
+    list_of(value, "history", dict, message("expect.epochs_dicts"))
     for i, record in enumerate(value):
         where = f"history[{i}]"
         epoch = record.get("epoch")
         if isinstance(epoch, bool) or epoch != i + 1 or not isinstance(epoch, int):
-            raise EntryError(f"{where}.epoch", f"{i + 1} (epochs are numbered from 1, in "
-                             f"order)", epoch)
+            raise EntryError(f"{where}.epoch", message("expect.epoch", number=i + 1), epoch)
         if "loss" not in record:
             raise EntryError.missing(f"{where}.loss")
         for key, item in record.items():
             if key == "loss":
-                _number(item, f"{where}.loss", "a finite number >= 0", 0, math.inf)
+                _number(item, f"{where}.loss", message("expect.loss"), 0, math.inf)
             elif key in SCORES:
-                _number(item, f"{where}.{key}", "a finite number in [0, 1]", 0, 1)
+                _number(item, f"{where}.{key}", message("expect.score"), 0, 1)
             elif key in COUNTS:
                 if isinstance(item, bool) or not isinstance(item, int) or item < 0:
-                    raise EntryError(f"{where}.{key}", "a whole number >= 0", item)
+                    raise EntryError(f"{where}.{key}", message("expect.count"), item)
             elif key == "bleu_tokens" and item not in BLEU_TOKENS:
-                raise EntryError(f"{where}.{key}", "'char' or '13a'", item)
+                raise EntryError(f"{where}.{key}", message("expect.bleu_tokens"), item)
             elif key != "epoch":
                 _plain(item, f"{where}.{key}")
 
@@ -63,26 +63,26 @@ def _history_agrees(state):
     epochs = state.get("epochs")
     if epochs is not None:
         if isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 0:
-            raise EntryError("epochs", "a whole number >= 0 (the epochs trained)", epochs)
+            raise EntryError("epochs", message("expect.epochs"), epochs)
         if epochs != len(history):
-            raise EntryError("history", f"{epochs} epochs long (the 'epochs' entry)", None,
+            raise EntryError("history", message("expect.epochs_long", epochs=epochs), None,
                              f"{len(history)}")
     steps = _optimizer_steps(state.get("optimizer"))
     if steps is not None and (steps < len(history) or (steps > 0 and not history)):
-        wanted = "at least 1 epoch" if not history else f"at most {steps} epochs"
-        raise EntryError("history", f"{wanted} long (the optimizer took {steps} steps)", None,
-                         f"{len(history)}")
+        wanted = (message("expect.one_epoch", steps=steps) if not history
+                  else message("expect.at_most_epochs", steps=steps))
+        raise EntryError("history", wanted, None, f"{len(history)}")
     check_steps_cover_history(state, _built_in_training_pairs(state))
     split = state.get("split")
     val_pairs = split.get("val_pairs") if isinstance(split, dict) else None
     for i, record in enumerate(history):
         examples, blank = record.get("examples"), record.get("blank_outputs")
         if isinstance(val_pairs, list) and examples is not None and examples != len(val_pairs):
-            raise EntryError(f"history[{i}].examples", f"{len(val_pairs)} (the split's "
-                             f"validation pairs)", examples)
+            raise EntryError(f"history[{i}].examples", message("expect.examples",
+                                                               count=len(val_pairs)), examples)
         if blank is not None and (examples is None or blank > examples):
-            raise EntryError(f"history[{i}].blank_outputs", f"at most the examples "
-                             f"({examples})", blank)
+            raise EntryError(f"history[{i}].blank_outputs", message("expect.blank",
+                                                                    examples=examples), blank)
 
 
 MOST_STEPS = 2 ** 53                    # an optimizer's step count, as minigrad.optim checks it
@@ -107,8 +107,8 @@ def check_steps_cover_history(state, training_pairs):
     most_an_epoch = -(-training_pairs // min(batch_sizes))
     needed = -(-steps // most_an_epoch)
     if len(history) < needed:
-        raise EntryError("history", f"at least {needed} epochs long (the optimizer took "
-                         f"{steps} steps, at most {most_an_epoch} an epoch)", None,
+        raise EntryError("history", message("expect.at_least_epochs", needed=needed,
+                                            steps=steps, most=most_an_epoch), None,
                          f"{len(history)}")
 
 
@@ -118,8 +118,7 @@ def check_resumed_steps(file, state, training_pairs):
     try:
         check_steps_cover_history(state, training_pairs)
     except EntryError as error:
-        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
-                         f"{error}") from None
+        raise ValueError(message("checkpoint.cannot_load", file=file, problem=error)) from None
 
 
 def _built_in_training_pairs(state):
@@ -176,11 +175,11 @@ def _plain(value, entry):
         where, item = todo.pop()
         if isinstance(item, dict):
             if not all(isinstance(key, str) for key in item):
-                raise EntryError(where, "a dict with str keys", item)
+                raise EntryError(where, message("expect.str_keys"), item)
             todo += [(f"{where}.{key}", v) for key, v in item.items()]
         elif isinstance(item, list):
             todo += [(f"{where}[{i}]", v) for i, v in enumerate(item)]
         elif isinstance(item, float) and not math.isfinite(item):
-            raise EntryError(where, "a finite number", item)
+            raise EntryError(where, message("expect.finite_number"), item)
         elif item is not None and not isinstance(item, (str, int, float)):
-            raise EntryError(where, "a str, a number, true, false or null", item)
+            raise EntryError(where, message("expect.json"), item)

@@ -10,6 +10,7 @@ import minigrad
 from minigrad.checkpoint import MAX_BYTES
 from seq2seq.commands import checkpoint_entries, sizes
 from seq2seq.commands.config_entry import check_agrees, check_level
+from seq2seq.commands.messages import message
 from seq2seq.commands.settings import MAX_HEADS, MAX_LAYERS
 from seq2seq.data.vocab import Vocab
 from seq2seq.models.rnn import SCORINGS
@@ -56,13 +57,12 @@ def entry(file, state, name, use):
         return use(state[name])
     except KeyError as error:
         if error.args == (name,):
-            raise ValueError(f"{file}: not a seq2seq checkpoint that this version can "
-                             f"load: no {name!r} entry") from error
+            raise ValueError(message("checkpoint.no_entry", file=file, name=repr(name))) from error
         problem = error
     except Exception as error:
         problem = error
-    raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
-                     f"{name!r} entry: {type(problem).__name__}: {problem}") from problem
+    raise ValueError(message("checkpoint.entry_error", file=file, name=repr(name),
+                             kind=type(problem).__name__, problem=problem)) from problem
 
 
 def _check_declared(state, file):
@@ -70,19 +70,17 @@ def _check_declared(state, file):
     weights' declared shapes compared with its model_config, before any array's data is read: a file
     whose weights declare gigabytes is refused without taking them."""
     if not isinstance(state, dict):
-        raise ValueError(f"{file}: not a seq2seq checkpoint: it holds a "
-                         f"{type(state).__name__}, not a dict")
+        raise ValueError(message("checkpoint.not_a_dict", file=file, type=type(state).__name__))
     arrays = _refused_in(file, checkpoint_entries.check_declared, state, renamed)
     lstm = state.get("rnn") is None
     try:
         config = checked_config(state["model_config"], arrays, None if lstm else "a layer")
         sizes.check_inference(config)
     except checkpoint_entries.EntryError as error:       # an entry of model_config, named
-        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
-                         f"{error}") from error
+        raise ValueError(message("checkpoint.cannot_load", file=file, problem=error)) from error
     except ValueError as error:
-        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: its "
-                         f"'model_config' entry: {type(error).__name__}: {error}") from error
+        raise ValueError(message("checkpoint.entry_error", file=file, name="'model_config'",
+                                 kind=type(error).__name__, problem=error)) from error
     _refused_in(file, checkpoint_entries.check_shapes, arrays, config, lstm,
                 state.get("block") is not None)
     if "config" in state:       # the settings both record: the config's, once model_config fits
@@ -94,8 +92,7 @@ def _refused_in(file, check, *args):
     try:
         return check(*args)
     except checkpoint_entries.EntryError as error:
-        raise ValueError(f"{file}: not a seq2seq checkpoint that this version can load: "
-                         f"{error}") from error
+        raise ValueError(message("checkpoint.cannot_load", file=file, problem=error)) from error
 
 
 # What a checkpoint says is taken at its word only once it has been checked: "no" is not False,
@@ -119,36 +116,35 @@ def _in_range(config, name):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
             1 <= value <= high):
         raise checkpoint_entries.EntryError(f"model_config.{name}",
-                                            f"an integer in [1, {high}]", value)
+                                            message("expect.integer_in", high=high), value)
 
 
 def _arrays(model):
     if not isinstance(model, dict):
-        raise ValueError(f"a dict of arrays expected, found a {type(model).__name__}")
+        raise ValueError(message("reading.arrays", type=type(model).__name__))
     return model
 
 
 def _flag(value):
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"true or false expected, found {value!r}")
+        raise ValueError(message("reading.flag", value=repr(value)))
     return bool(value)
 
 
 def _level(value):
     if value not in ("char", "word") or not isinstance(value, str):
-        raise ValueError(f"'char' or 'word' expected, found {value!r}")
+        raise ValueError(message("reading.level", value=repr(value)))
     return value
 
 
 def _same_size(found, expected, name):
     if found != expected:
-        raise ValueError(f"{found} tokens, but model_config says {name} {expected}")
+        raise ValueError(message("reading.size", found=found, name=name, expected=expected))
 
 
 def _same_pad(found, pad_id, side):
     if found != pad_id:
-        raise ValueError(f"padding_idx is {found!r}, but <pad> is token {pad_id} of the "
-                         f"{side} vocabulary")
+        raise ValueError(message("reading.pad", found=repr(found), pad_id=pad_id, side=side))
 
 
 def _same_arch(saved, model_config):
@@ -157,11 +153,10 @@ def _same_arch(saved, model_config):
     from seq2seq.commands.arch import ARCHS, describes_transformer
     arch = saved.get("arch", "lstm")            # older runs, from before the Transformer
     if arch not in ARCHS or not isinstance(arch, str):
-        raise ValueError(f"arch must be one of {', '.join(ARCHS)}, found {arch!r}")
+        raise ValueError(message("reading.arch", choices=", ".join(ARCHS), arch=repr(arch)))
     kind = "transformer" if describes_transformer(model_config) else "lstm"
     if arch != kind:
-        model = "a Transformer" if kind == "transformer" else "an LSTM model"
-        raise ValueError(f"arch {arch!r}, but model_config holds the settings of {model}")
+        raise ValueError(message(f"reading.arch_{kind}", arch=repr(arch)))
 
 
 # The settings a Transformer's training config and its model_config both record: they must agree
@@ -172,8 +167,8 @@ SHARED = ("d_model", "heads", "layers", "d_ff", "norm", "positions")
 def _same_settings(saved, model_config):
     for name in SHARED if "d_model" in model_config else ():
         if saved.get(name) is not None and saved[name] != model_config[name]:
-            raise ValueError(f"{name} {model_config[name]!r}, but the training config says "
-                             f"{name} {saved[name]!r}")
+            raise ValueError(message("reading.settings", name=name, value=repr(model_config[name]),
+                                     saved=repr(saved[name])))
 
 
 def _long_enough(model_config, longest_source):
@@ -183,9 +178,8 @@ def _long_enough(model_config, longest_source):
         return
     least = 2 * longest_source + 10
     if model_config["max_len"] < least:
-        raise ValueError(f"max_len {model_config['max_len']} is shorter than the run trained "
-                         f"on (its longest source has {longest_source} tokens: max_len >= "
-                         f"{least})")
+        raise ValueError(message("reading.max_len_short", max_len=model_config["max_len"],
+                                 longest=longest_source, least=least))
 
 
 def renamed(arrays):
@@ -207,10 +201,10 @@ def checked_config(config, arrays, rnn=None):
     model_config (it holds a Transformer's own settings): `checked_transformer_config`."""
     from seq2seq.commands.arch import describes_transformer
     if not isinstance(config, dict):
-        raise ValueError(f"a dict expected, found a {type(config).__name__}")
+        raise ValueError(message("reading.dict", type=type(config).__name__))
     if describes_transformer(config):
         if rnn is not None:
-            raise ValueError("a Transformer's model_config, with a recurrent layer's file")
+            raise ValueError(message("reading.transformer_rnn"))
         return checked_transformer_config(config, arrays)
     for name in SIZES:
         if name not in config:
@@ -218,16 +212,16 @@ def checked_config(config, arrays, rnn=None):
         _in_range(config, name)
     for name in ("fused", "bidirectional"):
         if not isinstance(config.get(name, False), (bool, np.bool_)):
-            raise ValueError(f"{name} must be true or false, got {config[name]!r}")
+            raise ValueError(message("reading.must_flag", name=name, value=repr(config[name])))
     if config.get("attention", "dot") not in (*SCORINGS, None):
-        raise ValueError(f"attention must be one of {', '.join(map(repr, SCORINGS))} or None, got "
-                         f"{config['attention']!r}")
+        raise ValueError(message("reading.attention", choices=", ".join(map(repr, SCORINGS)),
+                                 value=repr(config["attention"])))
     if config.get("wiring", "luong") not in ("luong", "bahdanau"):
-        raise ValueError(f"wiring must be 'luong' or 'bahdanau', got {config['wiring']!r}")
+        raise ValueError(message("reading.wiring", value=repr(config["wiring"])))
     pad = config.get("padding_idx", 0)
     if isinstance(pad, bool) or not isinstance(pad, (int, np.integer)) or not (
             0 <= pad < min(config["src_vocab_size"], config["tgt_vocab_size"])):
-        raise ValueError(f"padding_idx must be an index into both vocabularies, got {pad!r}")
+        raise ValueError(message("reading.padding_idx", value=repr(pad)))
     src, tgt, embed, hidden = (int(config[name]) for name in SIZES)
     outputs = hidden if config.get("attention", "dot") is None else 2 * hidden
     shapes = {"encoder.embedding.weight": (src, embed), "decoder.embedding.weight": (tgt, embed)}
@@ -237,10 +231,8 @@ def checked_config(config, arrays, rnn=None):
     for key, shape in shapes.items():
         found = getattr(arrays.get(key), "shape", None)
         if found is None or tuple(found) != shape:
-            raise ValueError(
-                f"its sizes (src_vocab_size {src}, tgt_vocab_size {tgt}, embed_size {embed}, "
-                f"hidden_size {hidden}) want {key} of shape {shape}, the saved one is "
-                f"{'missing' if found is None else tuple(found)}")
+            raise ValueError(message("reading.lstm_shape", src=src, tgt=tgt, embed=embed,
+                                     hidden=hidden, key=key, shape=shape, saved=_saved(found)))
     return config
 
 
@@ -254,36 +246,39 @@ def checked_transformer_config(config, arrays):
     missing = [f"model_config.{name}" for name in TRANSFORMER_ENTRIES if name not in config]
     if missing:
         raise checkpoint_entries.EntryError.missing(missing[0], None if len(missing) == 1 else
-                                                    "nor " + ", ".join(map(repr, missing[1:])))
+                                                    message("reading.nor", names=", ".join(
+                                                        map(repr, missing[1:]))))
     if set(config) != TRANSFORMER_KEYS:
-        raise ValueError(f"a Transformer's settings expected ({', '.join(sorted(TRANSFORMER_KEYS))}"
-                         f"), found {', '.join(sorted(map(str, config)))}")
+        raise ValueError(message("reading.transformer_keys", keys=", ".join(sorted(
+            TRANSFORMER_KEYS)), found=", ".join(sorted(map(str, config)))))
     for name in TRANSFORMER_SIZES:
         _in_range(config, name)
     if config["positions"] == "sinusoidal" and config["max_len"] > MAX_STEP + 1:
-        raise ValueError(f"max_len must be at most {MAX_STEP + 1} with sinusoidal positions (the "
-                         f"longest decoding there is; training writes that), got "
-                         f"{config['max_len']}")
+        raise ValueError(message("reading.sinusoidal_max_len", most=MAX_STEP + 1,
+                                 value=config["max_len"]))
     if config["d_model"] % config["heads"]:
-        raise ValueError(f"heads {config['heads']} does not divide d_model {config['d_model']}")
+        raise ValueError(message("reading.heads", heads=config["heads"], d_model=config["d_model"]))
     dropout = config["dropout"]
     if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not (
             0 <= dropout < 1):
-        raise ValueError(f"dropout must be a number in [0, 1), got {dropout!r}")
+        raise ValueError(message("reading.dropout", value=repr(dropout)))
     if config["norm"] not in NORMS or config["positions"] not in POSITIONS:
-        raise ValueError(f"norm must be one of {NORMS} and positions one of {POSITIONS}, got "
-                         f"{config['norm']!r} and {config['positions']!r}")
+        raise ValueError(message("reading.norm_positions", norms=NORMS, positions=POSITIONS,
+                                 norm=repr(config["norm"]), position=repr(config["positions"])))
     pad = config["padding_idx"]
     if isinstance(pad, bool) or not isinstance(pad, (int, np.integer)) or not (
             0 <= pad < min(config["src_vocab_size"], config["tgt_vocab_size"])):
-        raise ValueError(f"padding_idx must be an index into both vocabularies, got {pad!r}")
+        raise ValueError(message("reading.padding_idx", value=repr(pad)))
     src, tgt, d = (int(config[name]) for name in ("src_vocab_size", "tgt_vocab_size", "d_model"))
     for key, shape in {"encoder.embedding.tokens.weight": (src, d),
                        "decoder.embedding.tokens.weight": (tgt, d),
                        "decoder.out.weight": (tgt, d)}.items():
         found = getattr(arrays.get(key), "shape", None)
         if found is None or tuple(found) != shape:
-            raise ValueError(f"its sizes (src_vocab_size {src}, tgt_vocab_size {tgt}, d_model "
-                             f"{d}) want {key} of shape {shape}, the saved one is "
-                             f"{'missing' if found is None else tuple(found)}")
+            raise ValueError(message("reading.transformer_shape", src=src, tgt=tgt, d=d,
+                                     key=key, shape=shape, saved=_saved(found)))
     return config
+
+
+def _saved(shape):
+    return message("reading.missing") if shape is None else tuple(shape)

@@ -35,6 +35,7 @@ import typing
 
 from minigrad.settings import SettingError, SettingTypeError, check_number
 from seq2seq.commands.entry_error import EntryError
+from seq2seq.commands.messages import message
 from seq2seq.commands.settings import CHOICES, RULES
 from seq2seq.data.vocab import control_character
 
@@ -51,7 +52,7 @@ def check_config_entry(config, model_config):
     record are compared by `check_agrees`, once model_config is known to be right."""
     from seq2seq.commands.train import TrainConfig
     if not isinstance(config, dict):
-        raise EntryError("config", "a dict of the training settings", config)
+        raise EntryError("config", message("expect.settings"), config)
     fields = {f.name: f for f in dataclasses.fields(TrainConfig)}
     for name, found in config.items():
         if name in fields:
@@ -67,27 +68,38 @@ def _field(name, found, annotation):
     kinds = typing.get_args(annotation) or (annotation,)
     if found is None:
         if type(None) not in kinds:
-            raise EntryError(f"config.{name}", f"a {kinds[0].__name__}, not None", found)
+            raise EntryError(f"config.{name}", message("expect.not_none", type=kinds[0].__name__),
+                             found)
         return
     if bool in kinds:
         if not isinstance(found, bool):
-            raise EntryError(f"config.{name}", "true or false", found)
+            raise EntryError(f"config.{name}", message("expect.flag"), found)
     elif str in kinds:
         if not isinstance(found, str) or control_character(found) is not None:
-            optional = " or None" if type(None) in kinds else ""
-            raise EntryError(f"config.{name}", "a str without control characters" + optional,
-                             found)
+            optional = "_or_none" if type(None) in kinds else ""
+            raise EntryError(f"config.{name}", message("expect.plain_str" + optional), found)
         if name in CHOICES and found not in CHOICES[name]:
-            raise EntryError(f"config.{name}", "one of " + ", ".join(map(repr, CHOICES[name]))
-                             + (" or None" if type(None) in kinds else ""), found)
+            raise EntryError(f"config.{name}", message(
+                "expect.one_of" + ("_or_none" if type(None) in kinds else ""),
+                choices=", ".join(map(repr, CHOICES[name]))), found)
     elif name in RULES:
         try:
             check_number(name, found, **RULES[name])
-        except (SettingError, SettingTypeError) as error:
-            expected = str(error).split(" must be ", 1)[-1].rsplit(", got ", 1)[0]
-            raise EntryError(f"config.{name}", expected, found) from None
+        except (SettingError, SettingTypeError):
+            raise EntryError(f"config.{name}", _wanted(RULES[name]), found) from None
     else:                                   # a number without a rule: none today
-        raise EntryError(f"config.{name}", "a setting this version knows how to check", found)
+        raise EntryError(f"config.{name}", message("expect.known"), found)
+
+
+def _wanted(rule):
+    """What a setting's rule wants, in the words check_number uses ("an integer in [1, 100000]"),
+    made from the rule rather than cut out of the error's text, which is in either language."""
+    from minigrad.messages import message as minigrad_message
+    from minigrad.settings import _range
+    kind = minigrad_message("setting.integer" if rule.get("integer") else "setting.number")
+    bounds = _range(rule.get("low"), rule.get("high"), rule.get("low_open", False),
+                    rule.get("high_open", False))
+    return minigrad_message("setting.wanted", kind=kind, range=bounds) if bounds else kind
 
 
 def _pairs(config):
@@ -96,31 +108,30 @@ def _pairs(config):
     from seq2seq.data.corpus import parse_columns
     from seq2seq.data.tasks import TASKS
     if config.get("sep") == "":
-        raise EntryError("config.sep", "a separator (not empty)", "")
+        raise EntryError("config.sep", message("expect.sep"), "")
     if config.get("columns") is not None:
         try:
             parse_columns(config["columns"])
         except SettingError:
-            raise EntryError("config.columns", "two column numbers from 1, not the same, "
-                             "such as '1,2', or None", config["columns"]) from None
+            raise EntryError("config.columns", message("expect.columns"),
+                             config["columns"]) from None
     task = config.get("task")
     if isinstance(task, str) and task in TASKS:     # train refuses --sep, --columns on them
         if config.get("sep", "\t") != "\t":
-            raise EntryError("config.sep", f"'\\t', the default: the built-in task {task} "
-                             "reads no pairs file", config["sep"])
+            raise EntryError("config.sep", message("expect.tab", task=task), config["sep"])
         if config.get("columns") is not None:
-            raise EntryError("config.columns", f"None: the built-in task {task} reads no "
-                             "pairs file", config["columns"])
+            raise EntryError("config.columns", message("expect.no_columns", task=task),
+                             config["columns"])
     for kind in KINDS:
         if config.get(kind.entry) is not None:
             try:
                 split(config[kind.entry], kind)
             except RnnFileError:
-                raise EntryError(f"config.{kind.entry}", "FILE.py:CLASS or None",
+                raise EntryError(f"config.{kind.entry}", message("expect.layer_spec"),
                                  config[kind.entry]) from None
     low, high = config.get("min_len"), config.get("max_len")
     if low is not None and high is not None and low > high:
-        raise EntryError("config.min_len", f"no more than config.max_len ({high})", low)
+        raise EntryError("config.min_len", message("expect.min_len", high=high), low)
 
 
 def _other_model(config):
@@ -130,19 +141,18 @@ def _other_model(config):
     if arch == "lstm":
         for name in TRANSFORMER_ONLY:
             if config.get(name) is not None:
-                raise EntryError(f"config.{name}", "None: a Transformer's setting, and this "
-                                 "run's arch is lstm", config[name])
+                raise EntryError(f"config.{name}", message("expect.transformer_setting"),
+                                 config[name])
         return
     for name, usual in LSTM_ONLY.items():
         if name in config and config[name] != usual:
-            raise EntryError(f"config.{name}", f"{usual!r}: an LSTM's setting, and this run's "
-                             "arch is transformer", config[name])
+            raise EntryError(f"config.{name}", message("expect.lstm_setting", usual=repr(usual)),
+                             config[name])
     d_model, heads = config.get("d_model"), config.get("heads")
     if d_model is not None and heads is not None and d_model % heads:
-        raise EntryError("config.heads", f"a divisor of config.d_model ({d_model})", heads)
+        raise EntryError("config.heads", message("expect.divisor", d_model=d_model), heads)
     if config.get("warmup") and config.get("lr_decay", 1.0) != 1:
-        raise EntryError("config.lr_decay", "1 with a warm-up (config.warmup): one schedule "
-                         "for one learning rate", config["lr_decay"])
+        raise EntryError("config.lr_decay", message("expect.one_schedule"), config["lr_decay"])
 
 
 def _arch(config, model_config):
@@ -154,11 +164,10 @@ def _arch(config, model_config):
         return                              # refused as the model_config entry's own fault
     built = "transformer" if describes_transformer(model_config) else "lstm"
     if "arch" not in config and built == "transformer":
-        raise EntryError.missing("config.arch", "a Transformer run's config records arch "
-                                 "'transformer'; one without arch is an older LSTM run's")
+        raise EntryError.missing("config.arch", message("expect.arch_why"))
     arch = config.get("arch", "lstm")
     if arch != built:
-        raise EntryError("config.arch", f"{built!r}, the model model_config describes", arch)
+        raise EntryError("config.arch", message("expect.arch_built", built=repr(built)), arch)
 
 
 def check_level(config, level):
@@ -168,9 +177,9 @@ def check_level(config, level):
     task = config.get("task")
     own = task_level(task) if isinstance(task, str) and task in TASKS else "char"
     if (config.get("level") or own) != level:
-        raise EntryError("config.level", f"{level!r}, as its 'level' entry says"
-                         + (" (or None, the task's own)" if own == level else ""),
-                         config.get("level"))
+        raise EntryError("config.level", message(
+            "expect.level_or_none" if own == level else "expect.level", level=repr(level)),
+            config.get("level"))
 
 
 def check_agrees(config, model_config):
@@ -180,5 +189,5 @@ def check_agrees(config, model_config):
     arch = config.get("arch", "lstm")
     for name in SHARED[arch]:
         if name in config and name in model_config and config[name] != model_config[name]:
-            raise EntryError(f"config.{name}", f"{model_config[name]!r}, as model_config says",
-                             config[name])
+            raise EntryError(f"config.{name}", message(
+                "expect.as_model_config", value=repr(model_config[name])), config[name])

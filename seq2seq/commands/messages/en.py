@@ -2,7 +2,7 @@
 `translate`'s notes, and the one-line errors train, evaluate and translate meet most. Japanese:
 ja.py, with the same keys."""
 
-from seq2seq.commands.messages import en_checks
+from seq2seq.commands.messages import en_checkpoint, en_checks
 
 MESSAGES = {
     # ---- the beam-search grader (seq2seq.grade) -----------------------------------------------
@@ -261,6 +261,7 @@ MESSAGES = {
     "demo.written": "written to {out}/: {files}",
     "demo.graphs_not_drawn": "graphs not drawn: {error}",
 
-    # ---- what the checks say: en_checks.py ----------------------------------------------------
+    # ---- what the checks say: en_checks.py, en_checkpoint.py -----------------------------------
     **en_checks.MESSAGES,
+    **en_checkpoint.MESSAGES,
 }

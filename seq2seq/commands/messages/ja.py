@@ -1,6 +1,6 @@
 """seq2seq のメッセージ (日本語)。キーと差し込み箇所 ({path} など) は en.py と同じです。"""
 
-from seq2seq.commands.messages import ja_checks
+from seq2seq.commands.messages import ja_checkpoint, ja_checks
 
 MESSAGES = {
     # ---- ビームサーチの採点プログラム (seq2seq.grade) -----------------------------------------
@@ -268,6 +268,7 @@ MESSAGES = {
     "demo.written": "{out}/ に書き出しました: {files}",
     "demo.graphs_not_drawn": "計算グラフは描きませんでした: {error}",
 
-    # ---- 検査のメッセージ: ja_checks.py -------------------------------------------------------
+    # ---- 検査のメッセージ: ja_checks.py, ja_checkpoint.py ---------------------------------
     **ja_checks.MESSAGES,
+    **ja_checkpoint.MESSAGES,
 }
