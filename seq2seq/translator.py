@@ -198,13 +198,10 @@ def load_translator(path, layer_file=None):
     for kind, saved in ((rnn_file.RNN, record), (rnn_file.BLOCK, block_record)):
         named = layer_file if rnn_file.kind_of(layer_file) is kind else None
         if saved is None and named is not None:
-            raise ValueError(f"{kind.file_option} {named}: {file} records no {kind.noun} file "
-                             f"(its model's {kind.noun} is the project's own)"
-                             if kind is rnn_file.BLOCK else f"{kind.file_option} {named}: "
-                             f"{file} records no layer file (" + (
-                                 "a Transformer has no recurrent layer"
-                                 if state.get("model_config", {}).get("d_model") is not None
-                                 else "its model's recurrent layer is the LSTM") + ")")
+            why = ("block" if kind is rnn_file.BLOCK else "transformer"
+                   if state.get("model_config", {}).get("d_model") is not None else "lstm")
+            raise ValueError(message(f"translator.no_layer_file_{why}", named=named, file=file,
+                                     option=kind.file_option))
         classes[kind.entry] = (None if saved is None                    # refused if changed
                                else rnn_file.class_of(saved, file, moved=named, kind=kind))
     model = entry(file, state, "model_config", lambda config: make_model(

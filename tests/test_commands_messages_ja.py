@@ -199,3 +199,28 @@ def test_a_saved_setting_out_of_its_range_is_said_in_the_words_of_the_language(
     assert error_of(capsys, "evaluate", str(folder), "--lang", "ja").endswith(
         "'config.epochs' エントリは 整数 ([1, 100000] の範囲) であるべきですが、1000000 (int) "
         "でした")
+
+
+# ---- a layer from the user's file --------------------------------------------------------------
+
+def test_a_layer_file_that_is_not_one_is_refused_in_japanese_under_ja(
+        tmp_path, capsys, forget_layer_modules):
+    out = str(tmp_path / "run")
+    assert error_of(capsys, "train", "--rnn", "foo", "--out", out) == (
+        "error: --rnn should be FILE.py:CLASS (e.g. my_gru.py:GRU), got 'foo'")
+    assert error_of(capsys, "train", "--rnn", "foo", "--out", out, "--lang", "ja") == (
+        "エラー: --rnn は FILE.py:CLASS の形 (たとえば my_gru.py:GRU) で指定してください "
+        "(指定された値: 'foo')")
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sys\n\nraise ValueError('boom')\n")
+    assert error_of(capsys, "train", "--rnn", f"{bad}:GRU", "--out", out) == (
+        f"error: --rnn: running {bad}, line 3 raised ValueError: boom")
+    forget_layer_modules()
+    assert error_of(capsys, "train", "--rnn", f"{bad}:GRU", "--out", out, "--lang", "ja") == (
+        f"エラー: --rnn: {bad} の 3 行目 を実行中に ValueError が発生しました: boom")
+    bad.write_text("class Other:\n    pass\n")
+    forget_layer_modules()
+    assert error_of(capsys, "train", "--rnn", f"{bad}:GRU", "--out", out, "--lang", "ja") == (
+        f"エラー: --rnn {bad}:GRU: {bad} には、再帰層のクラスが来るはずの GRU が定義されて"
+        "いません")
+    assert not (tmp_path / "run").exists()

@@ -8,20 +8,23 @@ the messages use.
 
 from dataclasses import dataclass
 
+from minigrad.command import exit_call
+from seq2seq.commands.messages import Phrase, message
+
 
 @dataclass(frozen=True)
 class Kind:
     option: str             # the train option that names the file: "--rnn"
     file_option: str        # the option of the later commands, for a run without its copy
     entry: str              # the checkpoint's entry and the TrainConfig field: "rnn"
-    noun: str               # "recurrent layer"
+    noun: Phrase            # "recurrent layer" (or its Japanese, when shown)
     example: str            # "my_gru.py:GRU"
     contract: str           # where the class's contract is written
 
 
-RNN = Kind("--rnn", "--rnn-file", "rnn", "recurrent layer", "my_gru.py:GRU",
+RNN = Kind("--rnn", "--rnn-file", "rnn", Phrase("layer.noun_rnn"), "my_gru.py:GRU",
            "minigrad/nn/recurrent.py")
-BLOCK = Kind("--block", "--block-file", "block", "encoder block", "my_block.py:Block",
+BLOCK = Kind("--block", "--block-file", "block", Phrase("layer.noun_block"), "my_block.py:Block",
              "seq2seq/models/block_contract.py")
 KINDS = (RNN, BLOCK)
 
@@ -34,6 +37,15 @@ class NamedFile(str):
         named = super().__new__(cls, path)
         named.kind = kind
         return named
+
+
+def raised(error):
+    """'raised ValueError: message', or 'called sys.exit(3)' for a SystemExit, in the language
+    of the messages (seq2seq.models.recurrent.raised says it in English, for the models' own
+    errors, which load without the commands' messages)."""
+    if isinstance(error, SystemExit):
+        return message("layer.exited", call=exit_call(error))
+    return message("layer.raised", kind=type(error).__name__, error=error)
 
 
 def kind_of(named):

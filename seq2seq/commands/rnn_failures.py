@@ -16,6 +16,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from seq2seq.commands.messages import message
 from seq2seq.commands.rnn_file import BLOCK, KINDS, RNN, RnnFileError
 
 
@@ -31,7 +32,8 @@ def layer_site(error):
     mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename in files]
     if not mine:
         return None
-    return f"{mine[-1].filename}, line {mine[-1].lineno}", files[mine[-1].filename]
+    return (message("layer.site", file=mine[-1].filename, number=mine[-1].lineno),
+            files[mine[-1].filename])
 
 
 # What the child process runs: import the file, make its layer and check it on a tiny batch
@@ -82,11 +84,8 @@ def check_in_child(spec, kind=RNN, config=None):
                                stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                errors="replace", timeout=CHECK_SECONDS)
     except subprocess.TimeoutExpired:
-        raise RnnFileError(f"{kind.option} {spec}: the file was still running after "
-                           f"{CHECK_SECONDS} s, while it was imported or its layer checked on a "
-                           f"tiny batch (a loop that never ends? a sleep?); stopped") from None
+        raise RnnFileError(message("layer.still_running", option=kind.option, spec=spec,
+                                   seconds=CHECK_SECONDS)) from None
     if token not in child.stdout:
-        raise RnnFileError(f"{kind.option} {spec}: the file ended the process (exit status "
-                           f"{child.returncode}) while it was run or its layer checked on a "
-                           f"tiny batch: a layer file must return or raise, never exit the "
-                           f"process (os._exit)")
+        raise RnnFileError(message("layer.ended_process", option=kind.option, spec=spec,
+                                   status=child.returncode))

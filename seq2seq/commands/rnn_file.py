@@ -44,8 +44,8 @@ import traceback
 from pathlib import Path
 
 from minigrad.files import atomic_write, missing_file
-from seq2seq.commands.layer_kinds import BLOCK, KINDS, RNN, NamedFile, kind_of  # noqa: F401
-from seq2seq.models.recurrent import raised
+from seq2seq.commands.layer_kinds import BLOCK, KINDS, RNN, NamedFile, kind_of, raised  # noqa: F401
+from seq2seq.commands.messages import message
 
 __all__ = ["BLOCK", "KINDS", "RNN", "NamedFile", "RnnFileChanged", "RnnFileError", "add_option",
            "class_of", "keep_copy", "load", "record", "remove_earlier_copies", "resolved", "split"]
@@ -73,13 +73,13 @@ def resolved(rnn, kind=RNN):
                      and getattr(module, rnn.__name__, None) is rnn)
         file = inspect.getsourcefile(rnn) if in_a_file else None
         if file is None:
-            raise RnnFileError(f"{kind.entry}: the class {rnn.__name__} must be defined at the "
-                               f"top of a .py file of its own, not in a script or a notebook "
-                               f"(a run records the file, to load the class again)")
+            raise RnnFileError(message("layer.not_in_a_file", entry=kind.entry,
+                                       name=rnn.__name__))
         return f"{Path(file).resolve()}:{rnn.__name__}"
     path, name = split(rnn, kind)
     if (problem := missing_file(path)) is not None:
-        raise RnnFileError(f"{kind.option} {rnn}: {problem}: {path}")
+        raise RnnFileError(message("layer.no_file", option=kind.option, spec=rnn,
+                                   problem=problem, path=path))
     return f"{Path(path).resolve()}:{name}"
 
 
@@ -87,8 +87,8 @@ def split(spec, kind=RNN):
     """'my_gru.py:GRU' -> ('my_gru.py', 'GRU'); the last colon splits (C:\\x.py:GRU works)."""
     path, colon, name = str(spec).rpartition(":") if isinstance(spec, str) else ("", "", "")
     if not colon or not path.endswith(".py") or not name.isidentifier():
-        raise RnnFileError(f"{kind.option} should be FILE.py:CLASS (e.g. {kind.example}), got "
-                           f"{spec!r}")
+        raise RnnFileError(message("layer.spec", option=kind.option, example=kind.example,
+                                   spec=repr(spec)))
     return path, name
 
 
@@ -101,22 +101,23 @@ def load(spec, sha256=None, beside=True, kind=RNN):
     try:
         source = Path(path).read_bytes()
     except OSError as error:
-        raise RnnFileError(f"{kind.option} {spec}: cannot read {path}: {error.strerror}") from None
+        raise RnnFileError(message("layer.cannot_read", option=kind.option, spec=spec, path=path,
+                                   error=error.strerror)) from None
     digest = hashlib.sha256(source).hexdigest()
     if sha256 is not None and digest != sha256:
-        raise RnnFileChanged(f"{path} has changed since the model was trained (sha256 "
-                           f"{sha256[:12]}..., now {digest[:12]}...)")
+        raise RnnFileChanged(message("layer.changed", path=path, was=sha256[:12],
+                                     now=digest[:12]))
     module = _module(path, source, digest, beside, kind)
     found = vars(module).get(name)                  # not getattr: module.__class__ is a class
     imported = isinstance(found, type) and found.__module__ != module.__name__
     if kind is BLOCK and (imported or name.startswith("__")):
-        raise RnnFileError(f"{kind.option} {spec}: {name} is not a class defined in {path}"
-                           f"{f' (it imports it from {found.__module__})' if imported else ''}")
+        raise RnnFileError(message("layer.imported" if imported else "layer.not_defined",
+                                   option=kind.option, spec=spec, name=name, path=path,
+                                   module=getattr(found, "__module__", "")))
     if not isinstance(found, type):
-        what = "no" if found is None else f"a {type(found).__name__} named"
-        raise RnnFileError(f"{kind.option} {spec}: {path} defines {what} {name}, where "
-                           f"a{'n' if kind.noun[0] in 'aeiou' else ''} {kind.noun}'s class "
-                           f"belongs")
+        raise RnnFileError(message(f"layer.defines_{'no' if found is None else 'other'}_"
+                                   f"{kind.entry}", option=kind.option, spec=spec, path=path,
+                                   name=name, type=type(found).__name__))
     return found, digest
 
 
@@ -136,13 +137,11 @@ def _module(path, source, digest, beside=True, kind=RNN):
         exec(compile(source, path, "exec"), module.__dict__)    # what an import does
     except (Exception, SystemExit) as error:    # the user's code: anything can happen (a
         del sys.modules[name]                   # sys.exit() too, or the command stops silently)
-        line = ""
-        if isinstance(error, SyntaxError):
-            line = f", line {error.lineno}"
-        else:
-            mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
-            line = f", line {mine[-1].lineno}" if mine else ""
-        failed = RnnFileError(f"{kind.option}: running {path}{line} {raised(error)}")
+        mine = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == path]
+        number = error.lineno if isinstance(error, SyntaxError) else mine[-1].lineno if mine else 0
+        line = message("layer.line", number=number) if number else ""
+        failed = RnnFileError(message("layer.running", option=kind.option, path=path,
+                                      line=line, raised=raised(error)))
         failed.in_import = isinstance(error, ImportError)
         raise failed from None
     finally:
@@ -200,7 +199,7 @@ def keep_copy(folder, saved, kind=RNN):
             continue
         if hashlib.sha256(source).hexdigest() == saved["sha256"]:
             return atomic_write(copy, lambda file: file.write(source))
-    raise RnnFileChanged(f"{kind.option} {path} changed while the run trained: train again")
+    raise RnnFileChanged(message("layer.changed_in_training", option=kind.option, path=path))
 
 
 def remove_earlier_copies(folder, saved=None):
@@ -244,9 +243,8 @@ def class_of(saved, checkpoint, moved=None, kind=RNN):
             and saved["class"].isidentifier() and len(saved["sha256"]) == 64
             and all(c in "0123456789abcdef" for c in saved["sha256"])
             and 0 < len(saved["file"]) <= MAX_PATH and saved["file"].isprintable()):
-        raise RnnFileError(f"{checkpoint}: its {kind.entry!r} entry should be a record of the "
-                           f"layer's file (file: a path of at most {MAX_PATH} printable "
-                           f"characters, class, sha256), found {reprlib.repr(saved)}")
+        raise RnnFileError(message("layer.bad_record", checkpoint=checkpoint, entry=repr(
+            kind.entry), most=MAX_PATH, found=reprlib.repr(saved)))
     if moved is not None:
         return _moved_class(saved, checkpoint, moved, kind)
     folder = Path(checkpoint).parent
@@ -255,30 +253,21 @@ def class_of(saved, checkpoint, moved=None, kind=RNN):
     copy = folder / (recorded.name if inside else copy_name(saved))
     if copy.is_symlink() or (copy.exists() and (not copy.is_file()
                                                 or copy.resolve().parent != folder.resolve())):
-        raise RnnFileError(f"{checkpoint}: {copy} is a symbolic link or not a regular file, "
-                           f"where the run's copy of its layer file belongs: a run's layer file "
-                           f"runs only from its run folder or when named: if you trust the "
-                           f"file, name it with {kind.file_option} PATH ({kind.option} "
-                           f"PATH:CLASS on train --resume)")
+        raise RnnFileError(message("layer.copy_not_regular", checkpoint=checkpoint, copy=copy,
+                                   file_option=kind.file_option, option=kind.option))
     if not copy.is_file():
-        raise RnnFileError(f"{checkpoint}: its {kind.noun} {saved['class']} comes from "
-                           f"{saved['file']}, and {folder} holds no copy of it "
-                           f"({copy.name}): a run's layer file runs only from its run folder "
-                           f"or when named: if you trust that file, name it with "
-                           f"{kind.file_option} PATH ({kind.option} PATH:CLASS on train "
-                           f"--resume; its SHA-256 must be the recorded "
-                           f"{saved['sha256'][:12]}...)")
+        raise RnnFileError(message("layer.no_copy", checkpoint=checkpoint, noun=kind.noun,
+                                   name=saved["class"], file=saved["file"], folder=folder,
+                                   copy=copy.name, file_option=kind.file_option,
+                                   option=kind.option, sha256=saved["sha256"][:12]))
     if _sha256(copy) != saved["sha256"]:
-        raise RnnFileChanged(f"{checkpoint}: {copy} has changed since the model was trained "
-                             f"(sha256 {saved['sha256'][:12]}..., now {_sha256(copy)[:12]}...): "
-                             f"put back the file it was trained with, or train again")
+        raise RnnFileChanged(message("layer.copy_changed", checkpoint=checkpoint, copy=copy,
+                                     was=saved["sha256"][:12], now=_sha256(copy)[:12]))
     try:                # the copy runs, never the recorded path: its neighbours are not ours
         return load(f"{copy.resolve()}:{saved['class']}", saved["sha256"], beside=False,
                     kind=kind)[0]
     except RnnFileError as error:               # the file is there and unchanged, yet fails
-        note = (f" ({copy.name} is unchanged, but it runs on its own from the run folder: a "
-                f"layer that imports a module of yours beside it loads when named with "
-                f"{kind.file_option} PATH, or when kept as one file)"
+        note = (message("layer.runs_alone", copy=copy.name, file_option=kind.file_option)
                 if getattr(error, "in_import", False) else "")
         raise RnnFileError(f"{checkpoint}: {error}{note}") from None
 
@@ -287,12 +276,13 @@ def _moved_class(saved, checkpoint, moved, kind):
     """class_of for a file given as `--rnn-file PATH`: a copy of the one trained with."""
     path = Path(moved)
     if (problem := missing_file(path)) is not None:
-        raise RnnFileError(f"{kind.file_option} {moved}: {problem}")
+        raise RnnFileError(message("layer.moved_missing", file_option=kind.file_option,
+                                   moved=moved, problem=problem))
     digest = _sha256(path)
     if digest != saved["sha256"]:
-        raise RnnFileChanged(f"{kind.file_option} {moved} is not the file {checkpoint} was "
-                             f"trained with (sha256 {digest[:12]}..., the run records "
-                             f"{saved['sha256'][:12]}... for {saved['file']})")
+        raise RnnFileChanged(message("layer.moved_other", file_option=kind.file_option,
+                                     moved=moved, checkpoint=checkpoint, now=digest[:12],
+                                     was=saved["sha256"][:12], file=saved["file"]))
     try:
         return load(f"{path.resolve()}:{saved['class']}", saved["sha256"], kind=kind)[0]
     except RnnFileError as error:

@@ -156,4 +156,68 @@ MESSAGES = {
                                   "new --out"),
     "train.bad_optimizer": ("{file}: not a seq2seq checkpoint that this version can load: its "
                             "'optimizer' entry: {error}"),
+
+    # ---- a layer from the user's file (seq2seq.commands.layer_kinds, rnn_file, rnn_failures) --
+    "layer.noun_rnn": "recurrent layer",
+    "layer.noun_block": "encoder block",
+    "layer.raised": "raised {kind}: {error}",
+    "layer.exited": "called {call}",
+    "layer.code": "the {option} layer's code, {site}, {raised}",
+    "layer.site": "{file}, line {number}",
+    "layer.line": ", line {number}",
+    "layer.running": "{option}: running {path}{line} {raised}",
+    "layer.not_in_a_file": ("{entry}: the class {name} must be defined at the top of a .py file of "
+                            "its own, not in a script or a notebook (a run records the file, to "
+                            "load the class again)"),
+    "layer.no_file": "{option} {spec}: {problem}: {path}",
+    "layer.spec": "{option} should be FILE.py:CLASS (e.g. {example}), got {spec}",
+    "layer.cannot_read": "{option} {spec}: cannot read {path}: {error}",
+    "layer.changed": ("{path} has changed since the model was trained (sha256 {was}..., now "
+                      "{now}...)"),
+    "layer.not_defined": "{option} {spec}: {name} is not a class defined in {path}",
+    "layer.imported": ("{option} {spec}: {name} is not a class defined in {path} (it imports it "
+                       "from {module})"),
+    "layer.defines_no_rnn": ("{option} {spec}: {path} defines no {name}, where a recurrent "
+                             "layer's class belongs"),
+    "layer.defines_no_block": ("{option} {spec}: {path} defines no {name}, where an encoder "
+                               "block's class belongs"),
+    "layer.defines_other_rnn": ("{option} {spec}: {path} defines a {type} named {name}, where a "
+                                "recurrent layer's class belongs"),
+    "layer.defines_other_block": ("{option} {spec}: {path} defines a {type} named {name}, where "
+                                  "an encoder block's class belongs"),
+    "layer.changed_in_training": "{option} {path} changed while the run trained: train again",
+    "layer.bad_record": ("{checkpoint}: its {entry} entry should be a record of the layer's file "
+                         "(file: a path of at most {most} printable characters, class, sha256), "
+                         "found {found}"),
+    "layer.copy_not_regular": ("{checkpoint}: {copy} is a symbolic link or not a regular file, "
+                               "where the run's copy of its layer file belongs: a run's layer "
+                               "file runs only from its run folder or when named: if you trust "
+                               "the file, name it with {file_option} PATH ({option} PATH:CLASS "
+                               "on train --resume)"),
+    "layer.no_copy": ("{checkpoint}: its {noun} {name} comes from {file}, and {folder} holds no "
+                      "copy of it ({copy}): a run's layer file runs only from its run folder or "
+                      "when named: if you trust that file, name it with {file_option} PATH "
+                      "({option} PATH:CLASS on train --resume; its SHA-256 must be the recorded "
+                      "{sha256}...)"),
+    "layer.copy_changed": ("{checkpoint}: {copy} has changed since the model was trained (sha256 "
+                           "{was}..., now {now}...): put back the file it was trained with, or "
+                           "train again"),
+    "layer.runs_alone": (" ({copy} is unchanged, but it runs on its own from the run folder: a "
+                         "layer that imports a module of yours beside it loads when named with "
+                         "{file_option} PATH, or when kept as one file)"),
+    "layer.moved_missing": "{file_option} {moved}: {problem}",
+    "layer.moved_other": ("{file_option} {moved} is not the file {checkpoint} was trained with "
+                          "(sha256 {now}..., the run records {was}... for {file})"),
+    "layer.still_running": ("{option} {spec}: the file was still running after {seconds} s, while "
+                            "it was imported or its layer checked on a tiny batch (a loop that "
+                            "never ends? a sleep?); stopped"),
+    "layer.ended_process": ("{option} {spec}: the file ended the process (exit status {status}) "
+                            "while it was run or its layer checked on a tiny batch: a layer file "
+                            "must return or raise, never exit the process (os._exit)"),
+    "translator.no_layer_file_block": ("{option} {named}: {file} records no encoder block file "
+                                       "(its model's encoder block is the project's own)"),
+    "translator.no_layer_file_transformer": ("{option} {named}: {file} records no layer file (a "
+                                             "Transformer has no recurrent layer)"),
+    "translator.no_layer_file_lstm": ("{option} {named}: {file} records no layer file (its "
+                                      "model's recurrent layer is the LSTM)"),
 }

@@ -164,4 +164,73 @@ MESSAGES = {
                                   "ください"),
     "train.bad_optimizer": ("{file}: この版で読める seq2seq のチェックポイントではありません: "
                             "'optimizer' エントリ: {error}"),
+
+    # ---- 利用者のファイルの層 (seq2seq.commands.layer_kinds, rnn_file, rnn_failures) ----------
+    "layer.noun_rnn": "再帰層",
+    "layer.noun_block": "エンコーダのブロック",
+    "layer.raised": "{kind} が発生しました: {error}",
+    "layer.exited": "{call} が呼ばれました",
+    "layer.code": "{option} の層のコード ({site}) で {raised}",
+    "layer.site": "{file} の {number} 行目",
+    "layer.line": " の {number} 行目",
+    "layer.running": "{option}: {path}{line} を実行中に {raised}",
+    "layer.not_in_a_file": ("{entry}: クラス {name} は、スクリプトやノートブックではなく、それだけ"
+                            "の .py ファイルの最上位で定義してください (学習はクラスをもう一度"
+                            "読み込むためにファイルを記録します)"),
+    "layer.no_file": "{option} {spec}: {path} は使えません ({problem})",
+    "layer.spec": ("{option} は FILE.py:CLASS の形 (たとえば {example}) で指定してください "
+                   "(指定された値: {spec})"),
+    "layer.cannot_read": "{option} {spec}: {path} を読めません: {error}",
+    "layer.changed": ("{path} は、モデルを学習した後に変わっています (sha256 {was}...、今は "
+                      "{now}...)"),
+    "layer.not_defined": "{option} {spec}: {name} は {path} で定義されたクラスではありません",
+    "layer.imported": ("{option} {spec}: {name} は {path} で定義されたクラスではありません "
+                       "({module} から import しています)"),
+    "layer.defines_no_rnn": ("{option} {spec}: {path} には、再帰層のクラスが来るはずの {name} が"
+                             "定義されていません"),
+    "layer.defines_no_block": ("{option} {spec}: {path} には、エンコーダのブロックのクラスが来る"
+                               "はずの {name} が定義されていません"),
+    "layer.defines_other_rnn": ("{option} {spec}: {path} の {name} は {type} で、再帰層のクラス"
+                                "ではありません"),
+    "layer.defines_other_block": ("{option} {spec}: {path} の {name} は {type} で、エンコーダの"
+                                  "ブロックのクラスではありません"),
+    "layer.changed_in_training": ("{option} {path} は学習の途中で変わりました: もう一度学習して"
+                                  "ください"),
+    "layer.bad_record": ("{checkpoint}: {entry} エントリは層のファイルの記録 (file: 表示できる"
+                         "文字で {most} 文字までのパス、class、sha256) であるべきですが、{found} "
+                         "でした"),
+    "layer.copy_not_regular": ("{checkpoint}: 学習結果の層のファイルのコピーがあるはずの場所の "
+                               "{copy} が、シンボリックリンクか通常のファイルではありません: 学習"
+                               "結果の層のファイルは、そのフォルダにあるか指定されたときだけ実行"
+                               "します: そのファイルを信頼するなら {file_option} PATH で指定して"
+                               "ください (train --resume では {option} PATH:CLASS)"),
+    "layer.no_copy": ("{checkpoint}: {noun} {name} は {file} のものですが、{folder} にはその"
+                      "コピー ({copy}) がありません: 学習結果の層のファイルは、そのフォルダに"
+                      "あるか指定されたときだけ実行します: そのファイルを信頼するなら "
+                      "{file_option} PATH で指定してください (train --resume では {option} "
+                      "PATH:CLASS。SHA-256 は記録された {sha256}... でなければなりません)"),
+    "layer.copy_changed": ("{checkpoint}: {copy} は、モデルを学習した後に変わっています (sha256 "
+                           "{was}...、今は {now}...): 学習に使ったファイルに戻すか、もう一度"
+                           "学習してください"),
+    "layer.runs_alone": (" ({copy} は変わっていませんが、学習結果のフォルダでそれだけで実行され"
+                         "ます: 隣にある自分のモジュールを import する層は、{file_option} PATH "
+                         "で指定するか、ひとつのファイルにまとめると読み込めます)"),
+    "layer.moved_missing": "{file_option} {moved}: 使えません ({problem})",
+    "layer.moved_other": ("{file_option} {moved} は {checkpoint} の学習に使ったファイルではありま"
+                          "せん (sha256 {now}...。学習結果には {file} の {was}... が記録されて"
+                          "います)"),
+    "layer.still_running": ("{option} {spec}: ファイルの import か、小さなバッチでの層の確認の"
+                            "途中で、{seconds} 秒たっても終わりませんでした (終わらないループ? "
+                            "sleep?)。止めました"),
+    "layer.ended_process": ("{option} {spec}: ファイルの実行か、小さなバッチでの層の確認の途中"
+                            "で、ファイルがプロセスを終了させました (終了ステータス {status}): "
+                            "層のファイルは return か raise をするもので、プロセスを終了させては"
+                            "いけません (os._exit)"),
+    "translator.no_layer_file_block": ("{option} {named}: {file} にはエンコーダのブロックの"
+                                       "ファイルの記録がありません (そのモデルのエンコーダの"
+                                       "ブロックはこのプロジェクトのものです)"),
+    "translator.no_layer_file_transformer": ("{option} {named}: {file} には層のファイルの記録が"
+                                             "ありません (Transformer には再帰層がありません)"),
+    "translator.no_layer_file_lstm": ("{option} {named}: {file} には層のファイルの記録が"
+                                      "ありません (そのモデルの再帰層は LSTM です)"),
 }
