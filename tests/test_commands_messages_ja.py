@@ -224,3 +224,17 @@ def test_a_layer_file_that_is_not_one_is_refused_in_japanese_under_ja(
         f"エラー: --rnn {bad}:GRU: {bad} には、再帰層のクラスが来るはずの GRU が定義されて"
         "いません")
     assert not (tmp_path / "run").exists()
+
+
+# ---- draw and explore --------------------------------------------------------------------------
+
+def test_a_step_past_the_last_one_is_refused_in_japanese_under_ja(tiny_run, tmp_path, capsys):
+    argv = ["draw", str(tiny_run), "--sentence", "abcd", "--out", str(tmp_path / "x.svg"),
+            "--step", "18"]
+    assert error_of(capsys, *argv) == (
+        "error: --step 18 is past the last step decoding of 'abcd' can reach: it stops after 18 "
+        "steps (2 S + 10 for S = 4 source tokens), so the steps are 0 to 17")
+    assert error_of(capsys, *argv, "--lang", "ja") == (
+        "エラー: --step 18 は 'abcd' のデコードが届く最後のステップより後です: デコードは 18 "
+        "ステップで止まる (入力文が S = 4 トークンなので 2 S + 10) ので、ステップは 0 から 17 "
+        "までです")

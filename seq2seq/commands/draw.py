@@ -30,7 +30,7 @@ from minigrad import no_grad, scope
 from minigrad.files import default_path, output_path
 from minigrad.messages import message
 from minigrad.settings import SettingError
-from seq2seq.commands import transformer_step
+from seq2seq.commands import messages, transformer_step
 from seq2seq.commands.settings import check_settings
 
 
@@ -74,23 +74,22 @@ def run_step(translator, sentence, step):
     src = translator.source_ids([sentence])                             # (1, S)
     enc_outputs, state, src_mask = model.encode(src)                    # (1, S, H), (1, H) each
     limit = 2 * src.shape[1] + 10                       # where greedy decoding stops
-    why = f"2 S + 10 for S = {src.shape[1]} source tokens"
+    why = messages.message("draw.why_limit", tokens=src.shape[1])
     if transformer_step.is_transformer(model) and model.max_len < limit:
-        limit, why = model.max_len, "the model's max_len: it has no position beyond"
+        limit, why = model.max_len, messages.message("draw.why_max_len")
     token = np.array([tgt.bos_id])
     with no_grad():                                     # the steps before: run, not recorded
         for done in range(min(step, limit)):
             logits, state, _ = decoder.step(token, state, enc_outputs, src_mask)
             token = logits.data.argmax(-1)                              # (1,)
             if token[0] == tgt.eos_id:                  # the translation ended at step `done`
-                tokens = f"{done} token" + "s" * (done != 1)
-                raise SettingError("step", f"{step} is past the end of the translation of "
-                                   f"{sentence!r}: it is {tokens} long and writes <eos> "
-                                   f"at step {done}, so the steps are 0 to {done}")
+                raise SettingError("step", messages.message(
+                    "draw.past_the_end_one" if done == 1 else "draw.past_the_end", step=step,
+                    sentence=repr(sentence), done=done))
     if step >= limit:                                   # (decoding never wrote <eos>)
-        raise SettingError("step", f"{step} is past the last step decoding of {sentence!r} "
-                           f"can reach: it stops after {limit} steps ({why}), so the steps "
-                           f"are 0 to {limit - 1}")
+        raise SettingError("step", messages.message("draw.past_the_limit", step=step, why=why,
+                                                    sentence=repr(sentence), limit=limit,
+                                                    last=limit - 1))
 
     named = {}                                          # the step's tensors, by name
     logits, _, weights = decoder.step(token, state, enc_outputs, src_mask, named=named)
@@ -224,8 +223,7 @@ def load_step(args):
     if sentence is None:
         task = state["config"]["task"]
         if task not in tasks.TASKS:
-            raise ValueError(f"the model was trained on {task!r}, not a built-in task: "
-                             "give the sentence with --sentence")
+            raise ValueError(messages.message("draw.not_built_in", task=repr(task)))
         sentence = tasks.make_task(task, 1, seed=1)[0][0]
     return translator, sentence
 

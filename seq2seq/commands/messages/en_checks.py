@@ -220,4 +220,18 @@ MESSAGES = {
                                              "Transformer has no recurrent layer)"),
     "translator.no_layer_file_lstm": ("{option} {named}: {file} records no layer file (its "
                                       "model's recurrent layer is the LSTM)"),
+
+    # ---- draw and explore (seq2seq.commands.draw) ---------------------------------------------
+    "draw.why_limit": "2 S + 10 for S = {tokens} source tokens",
+    "draw.why_max_len": "the model's max_len: it has no position beyond",
+    "draw.past_the_end_one": ("{step} is past the end of the translation of {sentence}: it is "
+                              "{done} token long and writes <eos> at step {done}, so the steps "
+                              "are 0 to {done}"),
+    "draw.past_the_end": ("{step} is past the end of the translation of {sentence}: it is {done} "
+                          "tokens long and writes <eos> at step {done}, so the steps are 0 to "
+                          "{done}"),
+    "draw.past_the_limit": ("{step} is past the last step decoding of {sentence} can reach: it "
+                            "stops after {limit} steps ({why}), so the steps are 0 to {last}"),
+    "draw.not_built_in": ("the model was trained on {task}, not a built-in task: give the "
+                          "sentence with --sentence"),
 }

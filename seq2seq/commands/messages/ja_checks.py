@@ -233,4 +233,19 @@ MESSAGES = {
                                              "ありません (Transformer には再帰層がありません)"),
     "translator.no_layer_file_lstm": ("{option} {named}: {file} には層のファイルの記録が"
                                       "ありません (そのモデルの再帰層は LSTM です)"),
+
+    # ---- draw と explore (seq2seq.commands.draw) ----------------------------------------------
+    "draw.why_limit": "入力文が S = {tokens} トークンなので 2 S + 10",
+    "draw.why_max_len": "モデルの max_len。それより先の位置を持ちません",
+    "draw.past_the_end_one": ("{step} は {sentence} の翻訳の終わりより後です: 翻訳は {done} "
+                              "トークンで、ステップ {done} で <eos> を書くので、ステップは 0 から "
+                              "{done} までです"),
+    "draw.past_the_end": ("{step} は {sentence} の翻訳の終わりより後です: 翻訳は {done} トークン"
+                          "で、ステップ {done} で <eos> を書くので、ステップは 0 から {done} "
+                          "までです"),
+    "draw.past_the_limit": ("{step} は {sentence} のデコードが届く最後のステップより後です: "
+                            "デコードは {limit} ステップで止まる ({why}) ので、ステップは 0 から "
+                            "{last} までです"),
+    "draw.not_built_in": ("モデルの学習に使ったのは組み込みのタスクではなく {task} です: 文を "
+                          "--sentence で指定してください"),
 }
