@@ -93,5 +93,5 @@ class Translation:
 
     def _weights(self):
         if self.weights is None:
-            raise ValueError("a model without attention has no attention weights to draw")
+            raise ValueError(message("translate.no_attention"))
         return self.weights

@@ -18,6 +18,7 @@ from seq2seq.commands.epoch import _diverged
 from seq2seq.commands.lock_file import LOCK, busy
 from seq2seq.commands.messages import message
 from seq2seq.commands.settings import check_settings
+from seq2seq.translation import Translation
 
 from conftest import changed_run
 
@@ -238,3 +239,16 @@ def test_a_step_past_the_last_one_is_refused_in_japanese_under_ja(tiny_run, tmp_
         "エラー: --step 18 は 'abcd' のデコードが届く最後のステップより後です: デコードは 18 "
         "ステップで止まる (入力文が S = 4 トークンなので 2 S + 10) ので、ステップは 0 から 17 "
         "までです")
+
+
+# ---- a model without attention, report.json rewritten ------------------------------------------
+
+def test_a_model_without_attention_has_no_heatmap_in_either_language():
+    translation = Translation("ab", ["a", "b", "<eos>"], ["b", "a"])
+    with pytest.raises(ValueError, match="^a model without attention has no attention weights "
+                                         "to draw$"):
+        translation.text_heatmap()
+    choose("ja")
+    with pytest.raises(ValueError, match="^アテンションのないモデルには、描くアテンションの重みが"
+                                         "ありません$"):
+        translation.text_heatmap()

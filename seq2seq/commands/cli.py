@@ -54,8 +54,8 @@ def cmd_train(args):
         try:                # the saved settings alone: what fails there came from the file
             check_config(resumed_config(config, saved["config"], ()))
         except ValueError as error:
-            raise ValueError(f"{config.out}/checkpoint.npz: its 'config' entry, read for the "
-                             f"options not written on this command line: {error}") from None
+            raise ValueError(message("train.saved_config", out=config.out,
+                                     error=error)) from None
         config = resumed_config(config, saved["config"], args.given)
         check_pairs_options(config.task, given_sep, config.columns, generating)  # its own
         if "arch" not in args.given:            # an option of the other model: named as such
@@ -82,9 +82,8 @@ def cmd_train(args):
     except SeparatorError as error:     # the saved sep, not a --sep: the checkpoint's entry
         if saved is None or "sep" in args.given:
             raise
-        raise ValueError(f"{config.out}/checkpoint.npz: its 'config.sep' entry, "
-                         f"{config.sep!r}, does not read the run's pairs file: "
-                         f"{error.plain}") from None
+        raise ValueError(message("train.saved_sep", out=config.out, sep=repr(config.sep),
+                                 error=error.plain)) from None
     say(message("train.checkpoint", path=f"{config.out}/checkpoint.npz"))
 
 

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from minigrad.files import atomic_write, read_small_text
+from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
 from seq2seq.commands.runs import CHECKPOINT, REPORT, RunFolderError, hold
 
@@ -51,6 +52,6 @@ def reconcile_report(folder, state, log=say):
         report = None
     if report != expected:
         write_report(folder, state["history"])
-        log(f"{path} did not match {CHECKPOINT}: rewritten from the checkpoint's history "
-            f"({len(state['history'])} epochs)")
+        log(message("reports.rewritten", path=path, checkpoint=CHECKPOINT,
+                    epochs=len(state["history"])))
 

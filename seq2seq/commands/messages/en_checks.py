@@ -234,4 +234,13 @@ MESSAGES = {
                             "stops after {limit} steps ({why}), so the steps are 0 to {last}"),
     "draw.not_built_in": ("the model was trained on {task}, not a built-in task: give the "
                           "sentence with --sentence"),
+
+    # ---- train --resume's saved settings, report.json, a model without attention --------------
+    "train.saved_config": ("{out}/checkpoint.npz: its 'config' entry, read for the options not "
+                           "written on this command line: {error}"),
+    "train.saved_sep": ("{out}/checkpoint.npz: its 'config.sep' entry, {sep}, does not read the "
+                        "run's pairs file: {error}"),
+    "reports.rewritten": ("{path} did not match {checkpoint}: rewritten from the checkpoint's "
+                          "history ({epochs} epochs)"),
+    "translate.no_attention": "a model without attention has no attention weights to draw",
 }

@@ -248,4 +248,13 @@ MESSAGES = {
                             "{last} までです"),
     "draw.not_built_in": ("モデルの学習に使ったのは組み込みのタスクではなく {task} です: 文を "
                           "--sentence で指定してください"),
+
+    # ---- train --resume の保存された設定、report.json、アテンションのないモデル ---------------
+    "train.saved_config": ("{out}/checkpoint.npz: このコマンドラインで指定していないオプションの"
+                           "ために読んだ 'config' エントリ: {error}"),
+    "train.saved_sep": ("{out}/checkpoint.npz: 'config.sep' エントリの {sep} では、学習の文対"
+                        "ファイルを読めません: {error}"),
+    "reports.rewritten": ("{path} が {checkpoint} と一致しなかったので、チェックポイントの履歴 "
+                          "({epochs} エポック) から書き直しました"),
+    "translate.no_attention": "アテンションのないモデルには、描くアテンションの重みがありません",
 }
