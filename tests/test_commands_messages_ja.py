@@ -252,3 +252,23 @@ def test_a_model_without_attention_has_no_heatmap_in_either_language():
     with pytest.raises(ValueError, match="^アテンションのないモデルには、描くアテンションの重みが"
                                          "ありません$"):
         translation.text_heatmap()
+
+
+# ---- a pairs file ------------------------------------------------------------------------------
+
+def test_a_pairs_file_that_is_not_one_is_refused_in_japanese_under_ja(tmp_path, capsys):
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("a\tb\nc,d\n")
+    argv = ["train", "--task", str(pairs), "--out", str(tmp_path / "run"), "--no-progress"]
+    assert error_of(capsys, *argv) == (
+        f"error: {pairs}:2: expected 'source\\ttarget', found no '\\t' in 'c,d'; if the columns "
+        "are separated by something else, give it with --sep ','")
+    assert error_of(capsys, *argv, "--lang", "ja") == (
+        f"エラー: {pairs}:2: 'source\\ttarget' の形のはずですが、'c,d' には '\\t' がありません。"
+        "列がほかの文字で区切られているなら、--sep で指定してください (たとえば --sep ',')")
+    pairs.write_bytes(b"a\tb\n\xff\tc\n")
+    assert error_of(capsys, *argv, "--lang", "ja") == (
+        f"エラー: {pairs}:2: UTF-8 のテキストではありません (1 列目のバイト 0xff)")
+    assert error_of(capsys, "train", "--columns", "1,1", "--lang", "ja") == (
+        "エラー: --columns 1,1: 入力文と出力文が同じ列です")
+    assert not (tmp_path / "run").exists()

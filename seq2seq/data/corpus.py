@@ -13,6 +13,7 @@ import re
 
 from minigrad.files import open_regular
 from minigrad.settings import SettingError
+from seq2seq.data.messages import message
 from seq2seq.data.vocab import SPECIALS, control_character
 
 
@@ -78,8 +79,8 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                raise CorpusError(f"{path}:{lineno}: not UTF-8 text (byte 0x{raw[e.start]:02x} "
-                                  f"at column {e.start + 1})") from None
+                raise CorpusError(message("corpus.not_utf8", where=f"{path}:{lineno}",
+                                          byte=raw[e.start], column=e.start + 1)) from None
             if lineno == 1:
                 line = line.removeprefix("\ufeff")          # a byte-order mark some editors write
             if not line:                # only an empty line: "  \t  " is a pair, both empty
@@ -89,9 +90,8 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
                 _check_words(source + " " + target, f"{path}:{lineno}")
             pairs.append((source, target))
     if not pairs:
-        what = "the file is empty" if lineno == 0 else f"all {lineno} lines are empty"
-        raise CorpusError(f"{path}:{max(lineno, 1)}: no pairs, {what}; expected "
-                          f"'source{sep}target' lines")
+        raise CorpusError(message("corpus.file_empty" if lineno == 0 else "corpus.lines_empty",
+                                  where=f"{path}:{max(lineno, 1)}", count=lineno, sep=sep))
     return pairs
 
 
@@ -105,8 +105,8 @@ def check_size(f, path):
     from minigrad.npz_reader import size
     nbytes = os.fstat(f.fileno()).st_size
     if nbytes > MAX_FILE_BYTES:
-        raise CorpusError(f"{path}: {size(nbytes)}, more than the {size(MAX_FILE_BYTES)} a "
-                          f"pairs file may have")
+        raise CorpusError(message("corpus.too_big", path=path, size=size(nbytes),
+                                  most=size(MAX_FILE_BYTES)))
     lines, last = 0, b""
     while chunk := f.read(CHUNK_BYTES):
         lines += chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")
@@ -115,13 +115,12 @@ def check_size(f, path):
     lines += last not in (b"", b"\n", b"\r")                   # the last line, unended
     f.seek(0)
     if lines > MAX_PAIRS:
-        raise CorpusError(f"{path}: {lines:,} lines, more than the {MAX_PAIRS:,} pairs a pairs "
-                          f"file may have")
+        raise CorpusError(message("corpus.too_many_lines", path=path, lines=f"{lines:,}",
+                                  most=f"{MAX_PAIRS:,}"))
     need, limit = BYTES_PER_PAIR * lines + BYTES_PER_FILE_BYTE * nbytes, available_bytes()
     if limit is not None and need > limit:
-        raise CorpusError(f"{path}: {lines:,} lines, {size(nbytes)}: read and made ready to "
-                          f"train on, they would take about {size(need)}, more than the "
-                          f"{size(limit)} of memory available")
+        raise CorpusError(message("corpus.too_much_memory", path=path, lines=f"{lines:,}",
+                                  size=size(nbytes), need=size(need), limit=size(limit)))
 
 
 def _lines(f, path, max_line_bytes):
@@ -145,8 +144,8 @@ def _lines(f, path, max_line_bytes):
 
 def _checked(raw, path, lineno, max_line_bytes):
     if len(raw) > max_line_bytes:
-        raise CorpusError(f"{path}:{lineno}: line longer than {max_line_bytes} bytes, the "
-                          f"limit for a line of a pairs file")
+        raise CorpusError(message("corpus.long_line", where=f"{path}:{lineno}",
+                                  most=max_line_bytes))
     return raw
 
 
@@ -154,27 +153,26 @@ def _pair(line, sep, columns, where):
     """(source, target) of one line, stripped; `where` is "file:line" for the errors."""
     fields = line.split(sep)
     if columns is None and len(fields) > 2:
-        plain = (f"{where}: found {len(fields)} columns separated by {sep!r} in {line!r}, "
-                 f"expected 2 (source, target)")
-        raise SeparatorError(f"{plain}; to train on two of them, choose them with --columns (a "
-                             f"Tatoeba/Anki export: --columns 1,2)", plain)
+        plain = message("corpus.columns_found", where=where, count=len(fields), sep=repr(sep),
+                        line=repr(line))
+        raise SeparatorError(message("corpus.columns_hint", plain=plain), plain)
     wanted = (1, 2) if columns is None else columns
     if len(fields) == 1:                                # a tab shown as \t, not raw
-        plain = f"{where}: expected 'source{repr(sep)[1:-1]}target', found no {sep!r} in {line!r}"
+        plain = message("corpus.no_sep", where=where, escaped=repr(sep)[1:-1], sep=repr(sep),
+                        line=repr(line))
         raise SeparatorError(plain + _sep_hint(line, sep), plain)
     if len(fields) < max(wanted):
-        raise CorpusError(f"{where}: --columns {wanted[0]},{wanted[1]} needs {max(wanted)} "
-                          f"columns, found {len(fields)} in {line!r}")
+        raise CorpusError(message("corpus.needs_columns", where=where, first=wanted[0],
+                                  second=wanted[1], most=max(wanted), count=len(fields),
+                                  line=repr(line)))
     source, target = (fields[i - 1].strip() for i in wanted)
     if not source or not target:
-        empty = ("source and target" if not source and not target
-                 else "source" if not source else "target")
-        raise CorpusError(f"{where}: empty {empty} in {line!r}")
+        empty = "both" if not source and not target else "source" if not source else "target"
+        raise CorpusError(message(f"corpus.empty_{empty}", where=where, line=repr(line)))
     for side, text in (("source", source), ("target", target)):
         if control_character(text) is not None:
-            raise CorpusError(f"{where}: the {side} holds the control character "
-                              f"{control_character(text)!r}, which a sentence has none of, "
-                              f"in {line!r}")
+            raise CorpusError(message(f"corpus.control_{side}", where=where, line=repr(line),
+                                      char=repr(control_character(text))))
     return source, target
 
 
@@ -185,21 +183,19 @@ def _sep_hint(line, sep):
     """What to do about a line without the separator: "; if the columns are separated by
     something else, give it with --sep ' '", naming the first of SEPARATORS that would split the
     line into two non-empty columns (failing that, into more), or none if no such one does."""
-    hint = "; if the columns are separated by something else, give it with --sep"
     for fits in (lambda n: n == 2, lambda n: n >= 2):     # two columns exactly, first
         for other in SEPARATORS:
             if other != sep and fits(sum(1 for f in line.split(other) if f.strip())):
-                return f"{hint} {other!r}"
-    return hint
+                return message("corpus.sep_hint_other", other=repr(other))
+    return message("corpus.sep_hint")
 
 
 def _check_words(text, where):
     """Refuse a word-level sentence holding a reserved token written out."""
     reserved = [word for word in text.split() if word in SPECIALS]
     if reserved:
-        raise CorpusError(f"{where}: {reserved[0]!r} is a reserved token at the word level "
-                          f"({' '.join(SPECIALS)} mark padding, start, end and unknown words); "
-                          f"rewrite it, or train at the character level")
+        raise CorpusError(message("corpus.reserved", where=where, token=repr(reserved[0]),
+                                  specials=" ".join(SPECIALS)))
 
 
 def parse_columns(text):
@@ -207,11 +203,10 @@ def parse_columns(text):
     counted from 1. Anything else is a SettingError (a ValueError) saying what was expected."""
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() and int(p) >= 1 for p in parts):
-        raise SettingError("columns", f"takes two column numbers from 1, the source's first, "
-                           f"such as 1,2; got {text!r}")
+        raise SettingError("columns", message("corpus.columns_syntax", text=repr(text)))
     source, target = (int(p) for p in parts)
     if source == target:
-        raise SettingError("columns", f"{text}: the source and the target are the same column")
+        raise SettingError("columns", message("corpus.columns_same", text=text))
     return source, target
 
 
@@ -232,7 +227,7 @@ def split_pairs(pairs, val_fraction=0.1, seed=0):
     character level this only merges more, which keeps the split on the safe side).
     """
     if not 0.0 <= val_fraction < 1.0:
-        raise ValueError(f"val_fraction must be in [0, 1), got {val_fraction}")
+        raise ValueError(message("corpus.val_fraction", value=val_fraction))
     shuffled = list(pairs)
     random.Random(seed).shuffle(shuffled)
     sources = list(dict.fromkeys(source_key(s) for s, _ in shuffled))  # distinct, in that order

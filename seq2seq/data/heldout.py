@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from minigrad.files import open_regular
+from seq2seq.data.messages import message
 from seq2seq.data.tasks import TASKS, CorpusError, source_key
 
 HASH = "blake2b-64"
@@ -80,8 +81,8 @@ def read_record(state, run):
     if record.get("hash") != HASH:
         from seq2seq.translator import CHECKPOINT
         file = Path(run) / CHECKPOINT if Path(run).is_dir() else run
-        raise ValueError(f"{file}: its 'split.hash' entry is {record.get('hash')!r}: its "
-                         f"hashes were made another way than this version makes them, {HASH!r}")
+        raise ValueError(message("heldout.other_hash", file=file, found=repr(record.get("hash")),
+                                 hash=repr(HASH)))
     return record
 
 

@@ -25,6 +25,7 @@ from seq2seq.data.corpus import (  # noqa: F401  (the corpus files' names, where
     source_key,
     split_pairs,
 )
+from seq2seq.data.messages import message
 from seq2seq.data.vocab import tokenize
 
 # ---- toy-ja-en: Japanese -> English from a small grammar (see `toy_ja_en`) -----------------
@@ -142,8 +143,7 @@ def toy_ja_en(rng, min_len, max_len):
     noun with "と", an object, another clause) until it has exactly that length.
     """
     if max_len < 3:
-        raise ValueError(f"toy-ja-en sentences have at least 3 words, max_len={max_len} is "
-                         "too short")
+        raise ValueError(message("tasks.toy_too_short", max_len=max_len))
     length = rng.randint(max(min_len, 3), max_len)
     while True:
         clauses = [_simple_clause(rng)]
@@ -238,7 +238,7 @@ DEFAULT_LENGTHS = {"toy-ja-en": (3, 25), "dates": (1, 100), "reverse": (3, 12), 
 
 def _check_name(name):
     if name not in TASKS:
-        raise ValueError(f"unknown task {name!r}; the tasks are: {', '.join(TASKS)}")
+        raise ValueError(message("tasks.unknown", name=repr(name), tasks=", ".join(TASKS)))
 
 
 def task_level(name):
@@ -257,7 +257,7 @@ def make_task(name, n, seed=0, min_len=None, max_len=None):
     min_len = DEFAULT_LENGTHS[name][0] if min_len is None else min_len
     max_len = DEFAULT_LENGTHS[name][1] if max_len is None else max_len
     if not 1 <= min_len <= max_len:
-        raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
+        raise ValueError(message("tasks.lengths", low=min_len, high=max_len))
     rng, make, level = random.Random(seed), TASKS[name], LEVELS[name]
     pairs, misses = [], 0
     while len(pairs) < n:
@@ -268,5 +268,6 @@ def make_task(name, n, seed=0, min_len=None, max_len=None):
         else:
             misses += 1
             if misses == 10_000:
-                raise ValueError(f"task {name!r} makes no source of length {min_len}..{max_len}")
+                raise ValueError(message("tasks.no_source", name=repr(name), low=min_len,
+                                         high=max_len))
     return pairs
