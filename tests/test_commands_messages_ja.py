@@ -18,6 +18,8 @@ from seq2seq.commands.epoch import _diverged
 from seq2seq.commands.lock_file import LOCK, busy
 from seq2seq.commands.messages import message
 from seq2seq.commands.settings import check_settings
+from seq2seq.models.block_contract import BlockContractError, check_block
+from seq2seq.models.recurrent import RecurrentLayerError, make_rnn
 from seq2seq.translation import Translation
 
 from conftest import changed_run
@@ -272,3 +274,26 @@ def test_a_pairs_file_that_is_not_one_is_refused_in_japanese_under_ja(tmp_path, 
     assert error_of(capsys, "train", "--columns", "1,1", "--lang", "ja") == (
         "エラー: --columns 1,1: 入力文と出力文が同じ列です")
     assert not (tmp_path / "run").exists()
+
+
+# ---- a block or a recurrent layer of the user's that breaks its contract ---------------------
+
+class Failing:
+    """An encoder block whose making fails, as a student's may."""
+
+    def __init__(self, *args, **kwargs):
+        raise ValueError("boom")
+
+
+def test_a_block_that_breaks_its_contract_is_told_so_in_japanese_under_ja():
+    with pytest.raises(BlockContractError) as english:
+        check_block(Failing, d_model=8, heads=2, d_ff=8)
+    assert str(english.value) == ("Failing(8, 2, 8, 0.0, norm_first=True) raised ValueError: "
+                                  "boom")
+    choose("ja")
+    with pytest.raises(BlockContractError) as japanese:
+        check_block(Failing, d_model=8, heads=2, d_ff=8)
+    assert str(japanese.value) == ("Failing(8, 2, 8, 0.0, norm_first=True) で ValueError が発生し"
+                                   "ました: boom")
+    with pytest.raises(RecurrentLayerError, match="^rnn には再帰層のクラスを渡してください"):
+        make_rnn(3, 4, 8)

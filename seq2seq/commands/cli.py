@@ -221,8 +221,8 @@ def naming_the_layer(command, debug=False):
     not say whose code failed. With `debug` the exception goes through as it is, traceback and all.
     A KeyboardInterrupt stays one: a real Ctrl-C stops whatever line is running, most often the
     layer's cell, and the two cannot be told apart."""
-    from seq2seq.commands.layer_kinds import raised
     from seq2seq.commands.rnn_failures import layer_site
+    from seq2seq.models.recurrent import raised
     try:
         return command()
     except Exception as error:

@@ -8,8 +8,7 @@ the messages use.
 
 from dataclasses import dataclass
 
-from minigrad.command import exit_call
-from seq2seq.commands.messages import Phrase, message
+from seq2seq.commands.messages import Phrase
 
 
 @dataclass(frozen=True)
@@ -37,15 +36,6 @@ class NamedFile(str):
         named = super().__new__(cls, path)
         named.kind = kind
         return named
-
-
-def raised(error):
-    """'raised ValueError: message', or 'called sys.exit(3)' for a SystemExit, in the language
-    of the messages (seq2seq.models.recurrent.raised says it in English, for the models' own
-    errors, which load without the commands' messages)."""
-    if isinstance(error, SystemExit):
-        return message("layer.exited", call=exit_call(error))
-    return message("layer.raised", kind=type(error).__name__, error=error)
 
 
 def kind_of(named):

@@ -44,8 +44,9 @@ import traceback
 from pathlib import Path
 
 from minigrad.files import atomic_write, missing_file
-from seq2seq.commands.layer_kinds import BLOCK, KINDS, RNN, NamedFile, kind_of, raised  # noqa: F401
+from seq2seq.commands.layer_kinds import BLOCK, KINDS, RNN, NamedFile, kind_of  # noqa: F401
 from seq2seq.commands.messages import message
+from seq2seq.models.recurrent import raised
 
 __all__ = ["BLOCK", "KINDS", "RNN", "NamedFile", "RnnFileChanged", "RnnFileError", "add_option",
            "class_of", "keep_copy", "load", "record", "remove_earlier_copies", "resolved", "split"]

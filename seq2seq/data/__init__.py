@@ -5,6 +5,7 @@
     vocab.py      tokens and vocabularies: text -> tokens -> ids, and back
     batching.py   padded id arrays: sources padded on the left, targets framed by <bos>, <eos>
     heldout.py    what a run trained on and what it held out, the record its checkpoint keeps
+    messages/     what a pairs file that cannot be read is told, in English or Japanese
 
 The names a notebook needs most are here too: `from seq2seq.data import make_task`.
 """

@@ -10,6 +10,7 @@
                     DecoderBlock, stacked); the same interface as Seq2Seq
     block_contract.py  what an encoder block of your own must do to take EncoderBlock's place
     decoding.py     writing a translation: greedy decoding and beam search
+    messages/       what a layer or block of the user's is told, in English or Japanese
 
 The decoding works with any model whose `encode` and `decoder.step` work as Seq2Seq's do: the
 Transformer's decoder state is its layers' kept keys and values, rows per sentence.

@@ -29,6 +29,7 @@ never sees (longer sentences, bigger batches, other values, gradients on), or on
 import numpy as np
 
 from minigrad import Tensor, nn, no_grad
+from seq2seq.models.messages import message
 from seq2seq.models.recurrent import raised
 
 D_MODEL, HEADS, D_FF = 8, 2, 16             # sizes when no run gives them: small, two heads
@@ -46,15 +47,14 @@ def check_block(block, norm_first=True, d_model=D_MODEL, heads=HEADS, d_ff=D_FF)
     BlockContractError that names the class and what is wrong, else None."""
     name = getattr(block, "__name__", type(block).__name__)
     if not isinstance(block, type):
-        raise BlockContractError(f"block should be an encoder block's class, not a {name}")
+        raise BlockContractError(message("block.not_a_class", name=name))
     made = f"{name}({d_model}, {heads}, {d_ff}, 0.0, norm_first={norm_first})"
     try:
         layer = block(d_model, heads, d_ff, 0.0, norm_first=norm_first)
     except (Exception, SystemExit) as error:    # the user's code (a sys.exit() too)
-        raise BlockContractError(f"{made} {raised(error)}") from error
+        raise BlockContractError(message("block.made", made=made, raised=raised(error))) from error
     if not isinstance(layer, nn.Module):
-        raise BlockContractError(f"{name} should be a minigrad nn.Module (its parameters are "
-                                 f"trained and saved with the model's), not a {type(layer)}")
+        raise BlockContractError(message("block.not_a_module", name=name, type=type(layer)))
     rng = np.random.default_rng(0)
     for _ in range(ROUNDS):
         _check_round(layer, made, rng, d_model)
@@ -79,20 +79,13 @@ def _check_round(layer, made, rng, d_model):
             other = np.where(mask.swapaxes(1, 2), x, rng.standard_normal(x.shape)
                              ).astype(np.float32)                       # other padding
             if not _same(y, _run(layer, made, other, mask), mask):
-                raise BlockContractError(
-                    f"{made} ignores the mask: changing the padded positions of an example "
-                    f"changed its output at the real ones; forward(x, mask) must attend only "
-                    f"where mask is True (mask (B, 1, T), False at padding)")
+                raise BlockContractError(message("block.ignores_mask", made=made))
         rows = [(row, i) for row, i in enumerate(order)
                 if not np.allclose(alone[i], y[row, size - LENGTHS[i]:], rtol=1e-4, atol=1e-5)]
         if rows:
             row, i = rows[0]
-            raise BlockContractError(
-                f"{made} depends on the other sentences of its batch: a sentence alone gave "
-                f"other outputs than its rows in a batch (a sentence of length {LENGTHS[i]} at "
-                f"row {row} of {count}, T {size}); forward(x, mask) must treat each sentence "
-                f"on its own (no mean or norm across the batch, nothing that depends on the "
-                f"row, the batch's size or length, or the padding)")
+            raise BlockContractError(message("block.batch", made=made, length=LENGTHS[i],
+                                             row=row, count=count, size=size))
 
 
 def _same(y, y_other, mask):
@@ -108,14 +101,14 @@ def _run(layer, made, x, mask):
         with no_grad():
             y = layer(Tensor(x), mask=mask)
     except (Exception, SystemExit) as error:
-        raise BlockContractError(f"{made}: forward(x {x.shape}, mask={mask.shape}) "
-                                 f"{raised(error)}") from error
+        raise BlockContractError(message("block.forward_raised", made=made, x=x.shape,
+                                         mask=mask.shape, raised=raised(error))) from error
     if not isinstance(y, Tensor):
-        raise BlockContractError(f"{made}: forward(x, mask) should return a Tensor of x's shape "
-                                 f"{x.shape}, not a {type(y).__name__}")
+        raise BlockContractError(message("block.not_a_tensor", made=made, shape=x.shape,
+                                         type=type(y).__name__))
     if y.shape != x.shape:
-        raise BlockContractError(f"{made}: forward(x, mask) returned shape {y.shape}, where x's "
-                                 f"shape {x.shape} (B, T, d_model) belongs")
+        raise BlockContractError(message("block.shape", made=made, found=y.shape,
+                                         shape=x.shape))
     if not np.isfinite(y.data).all():
-        raise BlockContractError(f"{made}: forward(x, mask) returned NaN or infinite values")
+        raise BlockContractError(message("block.not_finite", made=made))
     return y.data

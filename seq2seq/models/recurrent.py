@@ -20,6 +20,7 @@ from minigrad.nn.recurrent import (
     join_parts,
     parts,
 )
+from seq2seq.models.messages import message
 
 __all__ = ["bridge", "checked_step", "hidden", "make_rnn", "named_parts", "raised"]
 
@@ -31,18 +32,16 @@ def make_rnn(rnn, input_size, hidden_size, fused=True):
         return nn.LSTM(input_size, hidden_size, batch_first=True, fused=fused)
     name = getattr(rnn, "__name__", type(rnn).__name__)
     if not isinstance(rnn, type) and callable(getattr(rnn, "cell", None)):
-        raise RecurrentLayerError(f"rnn should be a recurrent layer's class, not an instance: "
-                                  f"pass rnn={name}, and the model makes its layers with its "
-                                  f"own sizes")
+        raise RecurrentLayerError(message("rnn.instance", name=name))
     if not callable(rnn):
-        raise RecurrentLayerError(f"rnn should be a recurrent layer's class, not a {name}")
+        raise RecurrentLayerError(message("rnn.not_a_class", name=name))
     check_sizes("seq2seq model", hidden_size=hidden_size)      # the model's, before the layer's
     check_sizes("seq2seq model", embed_size=input_size)
     try:
         layer = rnn(input_size, hidden_size)
     except (Exception, SystemExit) as error:    # the user's code (a sys.exit() too)
-        raise RecurrentLayerError(f"{name}({input_size}, {hidden_size}) "
-                                  f"{raised(error)}") from error
+        raise RecurrentLayerError(message("rnn.made", made=f"{name}({input_size}, {hidden_size})",
+                                          raised=raised(error))) from error
     check_recurrent(layer, input_size, hidden_size)
     return layer
 
@@ -50,8 +49,8 @@ def make_rnn(rnn, input_size, hidden_size, fused=True):
 def raised(error):
     """'raised ValueError: message', or 'called sys.exit(3)' for a SystemExit."""
     if isinstance(error, SystemExit):
-        return f"called {exit_call(error)}"
-    return f"raised {type(error).__name__}: {error}"
+        return message("exited", call=exit_call(error))
+    return message("raised", kind=type(error).__name__, error=error)
 
 
 def checked_step(layer, new, state):

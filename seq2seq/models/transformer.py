@@ -42,6 +42,7 @@ from attention.cache import KeyValueCache
 from attention.positions import LearnedPositions, SinusoidalPositions
 from seq2seq.models.block_contract import BlockContractError, check_block
 from seq2seq.models.decoders import run_steps
+from seq2seq.models.messages import message
 
 NORMS = ("pre", "post")
 POSITIONS = ("sinusoidal", "learned")
@@ -124,9 +125,9 @@ class Encoder(nn.Module):
         for block in self.layers:
             y = block(x, mask=real[:, None, :])                         # (B, S, d)
             if getattr(y, "shape", None) != x.shape:                    # a block of the user's
-                raise BlockContractError(f"{type(block).__name__}: forward(x, mask) returned "
-                                         f"{getattr(y, 'shape', type(y).__name__)} for x of "
-                                         f"shape {x.shape}: a block keeps its input's shape")
+                raise BlockContractError(message("block.in_model", name=type(block).__name__,
+                                                 found=getattr(y, "shape", type(y).__name__),
+                                                 shape=x.shape))
             x = y
         if self.norm is not None:
             with scope("final norm"):

@@ -160,8 +160,6 @@ MESSAGES = {
     # ---- a layer from the user's file (seq2seq.commands.layer_kinds, rnn_file, rnn_failures) --
     "layer.noun_rnn": "recurrent layer",
     "layer.noun_block": "encoder block",
-    "layer.raised": "raised {kind}: {error}",
-    "layer.exited": "called {call}",
     "layer.code": "the {option} layer's code, {site}, {raised}",
     "layer.site": "{file}, line {number}",
     "layer.line": ", line {number}",

@@ -168,8 +168,6 @@ MESSAGES = {
     # ---- 利用者のファイルの層 (seq2seq.commands.layer_kinds, rnn_file, rnn_failures) ----------
     "layer.noun_rnn": "再帰層",
     "layer.noun_block": "エンコーダのブロック",
-    "layer.raised": "{kind} が発生しました: {error}",
-    "layer.exited": "{call} が呼ばれました",
     "layer.code": "{option} の層のコード ({site}) で {raised}",
     "layer.site": "{file} の {number} 行目",
     "layer.line": " の {number} 行目",
