@@ -19,7 +19,6 @@ from seq2seq.commands.cli import main as seq2seq_main
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOORS = ("minigrad.messages", "seq2seq.commands.messages", "seq2seq.data.messages",
-FLOORS = ("minigrad.messages", "seq2seq.commands.messages", "seq2seq.data.messages",
           "seq2seq.models.messages", "attention.messages")
 
 # terms.md's "never write" column: the Japanese edition uses one word for each idea

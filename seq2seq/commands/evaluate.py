@@ -56,7 +56,8 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed
         if high > translator.most_source_tokens():      # refused before any is translated
             raise ValueError(message("evaluate.too_long", task=task, high=high, origin=origin,
                                      most=translator.most_source_tokens()))
-        (lengths_note or warn)(message("evaluate.lengths", task=task, low=low, high=high, origin=origin))
+        (lengths_note or warn)(message("evaluate.lengths", task=task, low=low, high=high,
+                                       origin=origin))
         pairs = tasks.make_task(task, 1000 if num_examples is None else num_examples,
                                 seed=12345 if seed is None else seed, min_len=low, max_len=high)
         if record is not None:
