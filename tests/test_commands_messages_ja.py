@@ -82,7 +82,7 @@ def test_evaluates_table_and_notes_are_japanese_under_ja(tiny_run, capsys):
     assert main(["evaluate", str(tiny_run), "--task", "copy", "--num-examples", "20",
                  "--lang", "ja"]) == 0
     out, err = capsys.readouterr()
-    assert out.startswith("文対の数 (examples)            20\n")
+    assert out.startswith("ペアの数 (examples)            20\n")
     assert "完全一致率 (exact_match)" in out and "(文字)" in out and "examples " not in out
     assert "copy: 入力文は 3 から 12 トークン (タスクの既定の長さ)" in err
     assert "--min-len 4 が --max-len 3 より大きくなっています" in error_of(
@@ -159,7 +159,7 @@ def test_an_option_of_the_other_model_or_of_a_pairs_file_is_refused_in_japanese_
         "エラー: --d-model は --arch transformer だけのオプションで、この学習の arch は lstm "
         "です: 外すか、--arch transformer を付けてください")
     assert error_of(capsys, "train", "--task", "reverse", "--sep", ",", "--out", out, "--lang",
-                    "ja") == ("エラー: --sep は文対ファイル (--task FILE) だけに使えます。組み込み"
+                    "ja") == ("エラー: --sep はペアファイル (--task FILE) だけに使えます。組み込み"
                               "のタスク reverse には使えません: 外してください")
     assert not (tmp_path / "run").exists()
 

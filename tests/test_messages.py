@@ -120,9 +120,9 @@ def test_lang_is_found_on_a_command_line_before_it_is_parsed(argv, expected):
     (["--lang", "ja", "train", "--lr", "abc"],
      "エラー: 引数 --lr: 'abc' は float の値として正しくありません (python -m seq2seq train "
      "--help を参照してください)"),
-    (["evaluate", "--lang", "ja", "RUN"], "エラー: RUN: そのような学習結果のフォルダはありません "
+    (["evaluate", "--lang", "ja", "RUN"], "エラー: RUN: そのような実行フォルダはありません "
      "(学習するには: python -m seq2seq train --out RUN ...)"),
-    (["translate", "--lang", "ja", "RUN", "ねこ"], "エラー: RUN: そのような学習結果のフォルダは"
+    (["translate", "--lang", "ja", "RUN", "ねこ"], "エラー: RUN: そのような実行フォルダは"
      "ありません (学習するには: python -m seq2seq train --out RUN ...)"),
     (["demo", "--lang", "ja", "--epochs", "0", "--out", "RUN"],
      "エラー: --epochs には整数 ([1, 100000] の範囲) を指定してください (指定された値: 0)"),

@@ -26,7 +26,7 @@ SETTINGS = [
      "test longer ones"),
     (["compare-lengths", "--num-examples", "1"],
      "--num-examples には 100 以上を指定してください (指定された値: 1): compare-lengths では、"
-     "これより少ない文対ではどちらのモデルもタスクを学べず、どちらも失敗した 2 つのモデルからは"
+     "これより少ないペアではどちらのモデルもタスクを学べず、どちらも失敗した 2 つのモデルからは"
      "長さについて何もわかりません",
      "--num-examples must be at least 100 for compare-lengths, got 1: on fewer pairs neither "
      "model learns the task, and two models that both fail say nothing about length"),
@@ -81,7 +81,7 @@ def test_skipping_the_dates_task_is_said_in_japanese(tmp_path, capsys):
     assert main([*argv, "--lang", "ja"]) == 1
     printed = capsys.readouterr()
     assert printed.out == ("dates を飛ばします: --dates-file が指定されていません (組み込みのタスク"
-                           "は本のデータではありません: その文対のファイルを指定してください)\n")
+                           "は本のデータではありません: そのペアファイルを指定してください)\n")
     assert printed.err == "エラー: --tasks には比べるタスクが残っていません\n"
     assert main([*argv, "--lang", "en"]) == 1
     printed = capsys.readouterr()
@@ -208,7 +208,7 @@ POSITIONS = {"task": "reverse", "seeds": [0, 1], "epochs": 1, "num_examples": 10
 def test_the_positions_table_has_japanese_headings_and_the_same_english(tmp_path):
     choose("ja")
     assert positions_table(POSITIONS)[:3] == [
-        "\nreverse、3 から 4 桁で学習 (1,000 組の文対で 1 エポック)、シード 0, 1:",
+        "\nreverse、3 から 4 桁で学習 (1,000 組のペアで 1 エポック)、シード 0, 1:",
         "完全一致率はシード間の最小から最大、出力の長さはその平均",
         "  長さ    文の数           完全一致率                出力の長さ"]
     assert positions_table(POSITIONS)[5] == " " * 21 + "-- 学習したどの入力文よりも長い --"

@@ -54,7 +54,7 @@ MESSAGES = {
     "grade.elsewhere": "{name} は {command} {name} {path} で採点します",
     "grade.invalid_exercise": "引数 exercise: {name!r} は選べません (選択肢: {names})",
     "grade.function_passed": ("{name}: {cases} 個のケースで、出力 ({outputs}) と {inputs} "
-                              "に関する勾配が参照解と一致し、あなたの勾配は有限差分とも一致しました"),
+                              "に関する勾配が模範解答と一致し、あなたの勾配は有限差分とも一致しました"),
     "grade.to_get_inputs": ("この入力を得るには: from {package} import case_inputs; arrays, "
                             "settings = case_inputs({name!r}, {number})"),
     "grade.case": 'ケース {number}/{total}「{label}」({parts})',
@@ -162,20 +162,20 @@ MESSAGES = {
     "diagnose.name_them": ("(途中の結果に式と同じ名前 {names} を付けると、採点プログラムが"
                            "最初に食い違うものを教えます)"),
     "diagnose.first_shape": ("{names} のうち最初に食い違うのは{what} です: あなたの形は {got}、"
-                             "参照解の形は {expected} です"),
+                             "模範解答の形は {expected} です"),
     "diagnose.first_values": ("{names} のうち最初に食い違うのは{what} です: 要素 {element}、"
                               "あなたの値 {yours}、正しい値 {expected} (差 {off})。{total} 個の"
                               "要素のうち {wrong} 個がずれています"),
     "diagnose.check_line": "その行を確かめてください: {line}",
     "diagnose.check_maker": "{name} を作る行を確かめてください",
-    "diagnose.agree_one": "{names} は参照解と一致します: 間違いはその後の計算にあります",
-    "diagnose.agree_many": "{names} は参照解と一致します: 間違いはそれらの後の計算にあります",
+    "diagnose.agree_one": "{names} は模範解答と一致します: 間違いはその後の計算にあります",
+    "diagnose.agree_many": "{names} は模範解答と一致します: 間違いはそれらの後の計算にあります",
     "diagnose.output_line": " (出力を作る行: {line})",
     "diagnose.not_found": "({names} はあなたのローカル変数に見つからないため、比べていません)",
     "diagnose.and": "と",
     "diagnose.or": "か",
     "diagnose.no_gradient": "{part} に勾配が届いていません",
-    "diagnose.cut": ("参照解の勾配はそこで 0 ではありませんが、あなたの勾配は {yours} です。出力は"
+    "diagnose.cut": ("模範解答の勾配はそこで 0 ではありませんが、あなたの勾配は {yours} です。出力は"
                      "正しいので、{name} と出力の間で計算グラフが切れています: 値が計算グラフの外へ"
                      "取り出され (Tensor(t.data)、t.detach()、.data に対する NumPy の計算)、その"
                      "コピーから計算が続いたため、勾配が逆伝播しません。"),

@@ -27,8 +27,9 @@ MESSAGES = {
     "beam.not_greedy": ("beam_search: beam_size=1 のビームサーチは貪欲デコーディングで、結果は "
                         "{greedy} (対数確率 {best:.6g}) です。あなたのものは {ids} (対数確率 "
                         "{mine:.6g}) でした ({where})"),
-    "beam.less_likely": ("beam_search: あなたの翻訳 {ids} の対数確率は {mine:.6g} ですが、参照解は"
-                         " {found} を {best:.6g} で見つけています (大きいほど良い) ({where})"),
+    "beam.less_likely": ("beam_search: あなたの翻訳 {ids} の対数確率は {mine:.6g} ですが、模範解答"
+                         "が見つけた翻訳 {found} の対数確率は {best:.6g} です (大きいほど良い) "
+                         "({where})"),
     "beam.no_weights": ("beam_search: モデルはアテンションを持つので、その重みを出力トークン"
                         "ごとに 1 行ずつ返してください (ここでは {count} 行) ({where})"),
     "beam.weights": "beam_search: アテンションの重みの配列",
@@ -37,11 +38,11 @@ MESSAGES = {
     "beam.reproduce": ("再現するには: from seq2seq.grade import grading_model, CASES; model = "
                        "grading_model(); label, source, beam_size, max_len = CASES[{index}]"),
     "beam.passed": ("beam_search: {count} 個のケースで、beam_size=1 では貪欲デコーディングと一致"
-                    "し、翻訳は参照解と同じかそれ以上に確からしく、アテンションの重みも正しいことを"
+                    "し、翻訳は模範解答と同じかそれ以上に確からしく、アテンションの重みも正しいことを"
                     "確かめました"),
 
     # ---- 学習の進み具合 (seq2seq.commands.progress) -------------------------------------------
-    "progress.starting": ("{weights} 個の重みを {pairs} 組の文対で学習します (検証用 {validate} "
+    "progress.starting": ("{weights} 個の重みを {pairs} 組のペアで学習します (検証用 {validate} "
                           "組): 1 エポックあたり {batch_size} 組ずつ {batches}、{which}"),
     "progress.epochs_one": "{count} エポック",
     "progress.epochs_many": "{count} エポック",
@@ -59,7 +60,7 @@ MESSAGES = {
     "progress.level_word": "トークン: 単語 (空白で区切ります。--level word)",
     "progress.level_char": ("トークン: 文字 (空白も含みます。{how})。--level word にすると各単語が"
                             " 1 トークンになります"),
-    "progress.level_default": "文対ファイルの既定",
+    "progress.level_default": "ペアファイルの既定",
     "progress.blank_warning": ("警告: 検証用の {count} 個の出力がすべて空白です (空か、空白だけ)。"
                                "{hint}"),
     "progress.blank_spaces": ("空白の一つひとつが、置く場所を学ぶべきトークンです。単語の"
@@ -95,11 +96,11 @@ MESSAGES = {
     "runs.replacing_files": "{out} にある {what} のファイルを置き換えます",
     "runs.replacing_earlier": "{out} にある以前の {what} の結果を置き換えます",
     "runs.train_one": "(学習するには: python -m seq2seq train --out {path} ...)",
-    "runs.not_a_run": "{path}: {checkpoint} がないため、学習結果のフォルダではありません {train}",
-    "runs.no_run": "{path}: そのような学習結果のフォルダはありません {train}",
+    "runs.not_a_run": "{path}: {checkpoint} がないため、実行フォルダではありません {train}",
+    "runs.no_run": "{path}: そのような実行フォルダはありません {train}",
 
     # ---- evaluate (seq2seq.commands.cli, evaluate) --------------------------------------------
-    "evaluate.dropped": ("  (生成した文対のうち {dropped} 組を除きました: その入力文で学習して"
+    "evaluate.dropped": ("  (生成したペアのうち {dropped} 組を除きました: その入力文で学習して"
                          "いたためです)"),
     "evaluate.by_length": "入力文の長さごとの完全一致率: {lengths}",
 
@@ -151,9 +152,9 @@ MESSAGES = {
                             "された値: {task!r})"),
     "papers.at_least": ("には {least} 以上を指定してください (指定された値: {value}): {command} "
                         "では、{why}"),
-    "papers.why_length": ("これより少ない文対ではどちらのモデルもタスクを学べず、どちらも失敗した "
+    "papers.why_length": ("これより少ないペアではどちらのモデルもタスクを学べず、どちらも失敗した "
                           "2 つのモデルからは長さについて何もわかりません"),
-    "papers.why_learns": "これより少ない文対ではどちらのモデルもタスクを学べません",
+    "papers.why_learns": "これより少ないペアではどちらのモデルもタスクを学べません",
     "papers.why_tenth": "1 割を採点用に取り分けます",
     "papers.why_sources": "入力文の 1 割をモデルの採点用に取り分けます",
     "papers.test_below": ("{tested} は学習するいちばん長い入力文の長さ {high} (--max-len) より"
@@ -176,7 +177,7 @@ MESSAGES = {
     "papers.why_updates": "モデルごと、タスクごとの学習の更新回数です",
     "papers.no_task_left": "には比べるタスクが残っていません",
     "papers.skipping_dates": ("dates を飛ばします: {why} (組み込みのタスクは本のデータではありま"
-                              "せん: その文対のファイルを指定してください)"),
+                              "せん: そのペアファイルを指定してください)"),
     "papers.no_dates_file": "--dates-file が指定されていません",
     "papers.every_above": ("{every} が --updates {updates} より大きくなっています: 損失の曲線に"
                            "点がひとつもなくなります"),
@@ -190,7 +191,7 @@ MESSAGES = {
     "papers.training_for": "{task} で {name} を学習します ({spent})",
     "papers.budget_done": ("{updates} 回の更新 ({batches} バッチのエポックを {epochs:.2f} 回) を "
                            "CPU 時間 {seconds:.1f} 秒で行いました。最後の損失 {loss:.4f}"),
-    "papers.scoring_longer": ("{name} を、学習に使っていない文対と、長さ {low} から {high} の各"
+    "papers.scoring_longer": ("{name} を、学習に使っていないペアと、長さ {low} から {high} の各"
                               "長さの新しい系列 {count} 個で採点します"),
     "papers.training_norms": "{label}、シード {seed} を {updates} 回の更新で学習します",
     "papers.model_failed": "{label}、シード {seed}: {error}",
@@ -227,7 +228,7 @@ MESSAGES = {
     "papers.score": "スコア",
     "papers.parameters": "パラメータ",
     "papers.cpu_per_epoch": "CPU 秒/エポック",
-    "papers.same_budget": ("どのタスクでも各モデルに同じ {spent}。学習に使っていない文対で採点"
+    "papers.same_budget": ("どのタスクでも各モデルに同じ {spent}。学習に使っていないペアで採点"
                            "しました:"),
     "papers.task": "タスク",
     "papers.model": "モデル",
@@ -239,7 +240,7 @@ MESSAGES = {
     "papers.length": "長さ",
     "papers.seed_one": "シード {seeds}",
     "papers.seed_many": "シード {seeds}",
-    "papers.positions_head": ("{task}、{low} から {high} 桁で学習 ({pairs:,} 組の文対で "
+    "papers.positions_head": ("{task}、{low} から {high} 桁で学習 ({pairs:,} 組のペアで "
                               "{epochs})、{seeds}:"),
     "papers.positions_note": "完全一致率はシード間の最小から最大、出力の長さはその平均",
     "papers.output_length": "出力の長さ",
@@ -255,7 +256,7 @@ MESSAGES = {
 
     # ---- デモ (seq2seq.commands.demo) ---------------------------------------------------------
     "demo.training": ("{attention} 付きの LSTM エンコーダ・デコーダを {task} で学習します "
-                      "({pairs} 組の文対、{epochs} エポック、双方向エンコーダ)"),
+                      "({pairs} 組のペア、{epochs} エポック、双方向エンコーダ)"),
     "demo.attention_dot": "内積アテンション (注意機構)",
     "demo.scores": "{held_out}: 完全一致率 {exact}、BLEU {bleu} ({over}単位)",
     "demo.over_characters": "文字",

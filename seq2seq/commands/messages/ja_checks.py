@@ -7,7 +7,7 @@ MESSAGES = {
                        "heads 個の特徴量を受け持ちます)"),
     "settings.min_above_max": "{low} が --max-len {high} より大きくなっています",
     "settings.sep_empty": "は空にできません",
-    "settings.no_pair_left": ("{val_fraction} では学習に使う文対が残りません: {pairs} 組すべてが"
+    "settings.no_pair_left": ("{val_fraction} では学習に使うペアが残りません: {pairs} 組すべてが"
                               "検証用になります"),
     "settings.too_large": "--{option} {value} が大きすぎませんか?",
     "settings.why_warmup": "学習率が最大になるまでの更新回数として、どの学習よりも多すぎます",
@@ -29,7 +29,7 @@ MESSAGES = {
     "epoch.weight_too_large": "いちばん大きな重みが {largest} になりました (上限は {bound} です)",
 
     # ---- evaluate の表と注意 (seq2seq.commands.cli, evaluate) ---------------------------------
-    "evaluate.examples": "文対の数 (examples)            {count}",
+    "evaluate.examples": "ペアの数 (examples)            {count}",
     "evaluate.seen": "学習で見た入力文 (seen_in_training) {seen}",
     "evaluate.unknown": "不明",
     "evaluate.exact_match": "完全一致率 (exact_match)       {value:.4f}",
@@ -55,7 +55,7 @@ MESSAGES = {
                           "モデルは学習していました"),
     "evaluate.all_blank": "警告: {count} 個の出力がすべて空白です (空か、空白だけ)",
     "evaluate.file_changed": "{task} は、学習に使った後に変わっています",
-    "evaluate.not_as_trained": ("警告: {what}。学習時に記録した {count} 組の検証用の文対で評価"
+    "evaluate.not_as_trained": ("警告: {what}。学習時に記録した {count} 組の検証用のペアで評価"
                                 "します"),
 
     # ---- 翻訳するテキスト (seq2seq.translator) ------------------------------------------------
@@ -79,7 +79,7 @@ MESSAGES = {
     "translator.lstm_block": ("LSTM エンコーダ・デコーダにはエンコーダのブロックがありませんが、"
                               "チェックポイントには記録されています ('block')"),
 
-    # ---- 実行フォルダとそのロック、文対ファイル (runs, lock_file, task_file) ------------------
+    # ---- 実行フォルダとそのロック、ペアファイル (runs, lock_file, task_file) ------------------
     "runs.removed_temporary": ("止まった学習が {folder} に残した一時ファイルを {count} 個"
                                "削除しました"),
     "runs.experiment_there": ("{folder} には {experiment} の実験の結果があります ({file}): "
@@ -105,10 +105,10 @@ MESSAGES = {
     "lock.busy": ("{folder} は{who}が使っています: 終わるのを待つか、別の --out を選んで"
                   "ください"),
     "task_file.typed": " (学習を始めたときの --task {typed})",
-    "task_file.gone": ("{out} の続きを学習できません: 学習に使った文対ファイル {path}{how} が"
+    "task_file.gone": ("{out} の続きを学習できません: 学習に使ったペアファイル {path}{how} が"
                        "もうありません: そのファイルかそのコピーを --task FILE で指定してください"),
     "task_file.cannot_resume": "{out} の続きを学習できません: {why}",
-    "task_file.not_the_file": ("学習結果に記録された文対ファイル {path} は、学習に使った"
+    "task_file.not_the_file": ("学習結果に記録されたペアファイル {path} は、学習に使った"
                                "ファイルではありません (またはありません): --task FILE で"
                                "指定してください"),
 
@@ -137,18 +137,18 @@ MESSAGES = {
                            "学習率を --lr-decay がエポックごとに下げます)"),
     "train.composed_and_rnn": ("--composed は LSTM の計算のしかたを選び、--rnn は LSTM を置き換え"
                                "ます: どちらか一方を外してください"),
-    "train.generating_only": ("は組み込みのタスク (文対を生成します) だけに使えます。文対"
+    "train.generating_only": ("は組み込みのタスク (ペアを生成します) だけに使えます。ペア"
                               "ファイル {task} は全行を読むので使えません: 外してください"),
-    "train.recorded_pairs": "記録された検証用の文対",
+    "train.recorded_pairs": "記録された検証用のペア",
     "train.built_in_task": "組み込みのタスク {task}",
-    "train.pairs_only_one": ("{options} は文対ファイル (--task FILE) だけに使えます。{what} には"
+    "train.pairs_only_one": ("{options} はペアファイル (--task FILE) だけに使えます。{what} には"
                              "使えません: 外してください"),
-    "train.pairs_only_two": ("{options} は文対ファイル (--task FILE) だけに使えます。{what} には"
+    "train.pairs_only_two": ("{options} はペアファイル (--task FILE) だけに使えます。{what} には"
                              "使えません: 外してください"),
-    "train.no_validation_one": ("警告: 検証用の文対がありません: 異なる入力文 {sources} 個の "
+    "train.no_validation_one": ("警告: 検証用のペアがありません: 異なる入力文 {sources} 個の "
                                 "--val-fraction {fraction} では 1 つも取り分けられないので、"
                                 "どのエポックも評価しません"),
-    "train.no_validation": ("警告: 検証用の文対がありません: 異なる入力文 {sources} 個の "
+    "train.no_validation": ("警告: 検証用のペアがありません: 異なる入力文 {sources} 個の "
                             "--val-fraction {fraction} では 1 つも取り分けられないので、どの"
                             "エポックも評価しません"),
     "train.no_split_record": ("{out} の続きを学習できません: 分割を記録しない古い版で保存されて"
@@ -210,7 +210,7 @@ MESSAGES = {
     "layer.copy_changed": ("{checkpoint}: {copy} は、モデルを学習した後に変わっています (sha256 "
                            "{was}...、今は {now}...): 学習に使ったファイルに戻すか、もう一度"
                            "学習してください"),
-    "layer.runs_alone": (" ({copy} は変わっていませんが、学習結果のフォルダでそれだけで実行され"
+    "layer.runs_alone": (" ({copy} は変わっていませんが、実行フォルダでそれだけで実行され"
                          "ます: 隣にある自分のモジュールを import する層は、{file_option} PATH "
                          "で指定するか、ひとつのファイルにまとめると読み込めます)"),
     "layer.moved_missing": "{file_option} {moved}: 使えません ({problem})",
@@ -250,7 +250,7 @@ MESSAGES = {
     # ---- train --resume の保存された設定、report.json、アテンションのないモデル ---------------
     "train.saved_config": ("{out}/checkpoint.npz: このコマンドラインで指定していないオプションの"
                            "ために読んだ 'config' エントリ: {error}"),
-    "train.saved_sep": ("{out}/checkpoint.npz: 'config.sep' エントリの {sep} では、学習の文対"
+    "train.saved_sep": ("{out}/checkpoint.npz: 'config.sep' エントリの {sep} では、学習のペア"
                         "ファイルを読めません: {error}"),
     "reports.rewritten": ("{path} が {checkpoint} と一致しなかったので、チェックポイントの履歴 "
                           "({epochs} エポック) から書き直しました"),

@@ -1,19 +1,19 @@
 """データのメッセージ (日本語)。キーと差し込み箇所は en.py と同じです。"""
 
 MESSAGES = {
-    # ---- 文対ファイル (seq2seq.data.corpus) ---------------------------------------------------
+    # ---- ペアファイル (seq2seq.data.corpus) ---------------------------------------------------
     "corpus.not_utf8": ("{where}: UTF-8 のテキストではありません ({column} 列目のバイト "
                         "0x{byte:02x})"),
-    "corpus.file_empty": ("{where}: 文対がありません。ファイルが空です。'source{sep}target' の行"
+    "corpus.file_empty": ("{where}: ペアがありません。ファイルが空です。'source{sep}target' の行"
                           "を書いてください"),
-    "corpus.lines_empty": ("{where}: 文対がありません。{count} 行すべてが空です。"
+    "corpus.lines_empty": ("{where}: ペアがありません。{count} 行すべてが空です。"
                            "'source{sep}target' の行を書いてください"),
-    "corpus.too_big": "{path}: {size} あり、文対ファイルの上限 {most} を超えています",
-    "corpus.too_many_lines": ("{path}: {lines} 行あり、文対ファイルの文対の上限 {most} を超えて"
+    "corpus.too_big": "{path}: {size} あり、ペアファイルの上限 {most} を超えています",
+    "corpus.too_many_lines": ("{path}: {lines} 行あり、ペアファイルのペアの上限 {most} を超えて"
                               "います"),
     "corpus.too_much_memory": ("{path}: {lines} 行、{size}: 読み込んで学習の準備をすると約 "
                                "{need} になり、使えるメモリ {limit} を超えます"),
-    "corpus.long_line": ("{where}: 行が {most} バイトより長く、文対ファイルの 1 行の上限を超えて"
+    "corpus.long_line": ("{where}: 行が {most} バイトより長く、ペアファイルの 1 行の上限を超えて"
                          "います"),
     "corpus.columns_found": ("{where}: {line} には {sep} で区切られた列が {count} 個あります。"
                              "2 個 (source、target) のはずです"),
