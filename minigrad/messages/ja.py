@@ -175,7 +175,8 @@ MESSAGES = {
     "diagnose.and": "と",
     "diagnose.or": "か",
     "diagnose.no_gradient": "{part} に勾配が届いていません",
-    "diagnose.cut": ("模範解答の勾配はそこで 0 ではありませんが、あなたの勾配は {yours} です。出力は"
+    "diagnose.cut": ("模範解答の勾配はそこで 0 ではありませんが、あなたの勾配は {yours} です。"
+                     "出力は"
                      "正しいので、{name} と出力の間で計算グラフが切れています: 値が計算グラフの外へ"
                      "取り出され (Tensor(t.data)、t.detach()、.data に対する NumPy の計算)、その"
                      "コピーから計算が続いたため、勾配が逆伝播しません。"),
