@@ -253,8 +253,8 @@ def test_the_beam_search_grader_speaks_japanese_under_lang_ja(tmp_path, capsys):
     assert japanese == [
         "不合格: beam_search: あなたの翻訳 [5, 5] の対数確率は -3.72006 ですが、模範解答が見つけた"
         "翻訳 [7, 5] の対数確率は -3.29932 です (大きいほど良い) (ケース 2/7「貪欲デコーディング"
-        "は最良ではありません: 幅 2 のビームのほうが良い結果です」(入力系列 [6, 7, 5, 5, 7]、beam_size 2、"
-        "max_len 7))",
+        "は最良ではありません: 幅 2 のビームのほうが良い結果です」(入力系列 [6, 7, 5, 5, 7]、"
+        "beam_size 2、max_len 7))",
         "  再現するには: from seq2seq.grade import grading_model, CASES; model = grading_model(); "
         "label, source, beam_size, max_len = CASES[1]"]
 
