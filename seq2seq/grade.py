@@ -22,6 +22,7 @@ the model made from its weights; its ids and weights come back as arrays, and th
 above are asked here, of this process's model.
 """
 
+import operator
 import sys
 
 import numpy as np
@@ -102,9 +103,13 @@ def unpack(result, where, max_len):
                                      type=type(result).__name__))
     ids, weights = result
     try:
-        ids = [int(i) for i in ids]
-    except (TypeError, ValueError):
+        ids = [operator.index(i) for i in ids]     # 4.0 or "4" is refused, not cut to an int
+    except TypeError:
         raise SolutionFailed(message("beam.ids_not_list", ids=ids, where=where)) from None
+    outside = [i for i in ids if not 0 <= i < VOCAB]
+    if outside:
+        raise SolutionFailed(message("beam.id_outside", id=outside[0], last=VOCAB - 1,
+                                     where=where))
     if BOS in ids[:1] or EOS in ids:
         raise SolutionFailed(message("beam.bos_eos", ids=ids, bos=BOS, eos=EOS, where=where))
     if len(ids) > max_len:

@@ -175,7 +175,7 @@ def test_a_model_config_value_out_of_bounds_is_refused_in_japanese_under_ja(
         f"'model_config.hidden_size' entry should be an integer in [1, {WIDEST}], found 0 (int)")
     assert error_of(capsys, "evaluate", str(folder), "--lang", "ja") == (
         f"エラー: {file}: この版で読める seq2seq のチェックポイントではありません: "
-        f"'model_config.hidden_size' エントリは [1, {WIDEST}] の範囲の整数 であるべきですが、"
+        f"'model_config.hidden_size' エントリは [1, {WIDEST}] の範囲の整数であるべきですが、"
         "0 (int) でした")
 
 
@@ -185,7 +185,7 @@ def test_a_history_that_does_not_match_and_a_missing_entry_are_said_in_japanese_
     assert error_of(capsys, "evaluate", str(folder)).endswith(
         "its 'history' entry should be 3 epochs long (the 'epochs' entry), found 1")
     assert error_of(capsys, "evaluate", str(folder), "--lang", "ja").endswith(
-        "'history' エントリは 3 エポック分の長さ ('epochs' エントリのとおり) であるべきですが、"
+        "'history' エントリは 3 エポック分の長さ ('epochs' エントリのとおり)であるべきですが、"
         "1 でした")
     shutil.rmtree(folder)
     folder = changed_run(tiny_run, tmp_path, lambda s: s.pop("src_vocab"))
@@ -200,7 +200,7 @@ def test_a_saved_setting_out_of_its_range_is_said_in_the_words_of_the_language(
     assert error_of(capsys, "evaluate", str(folder)).endswith(
         "its 'config.epochs' entry should be an integer in [1, 100000], found 1000000 (int)")
     assert error_of(capsys, "evaluate", str(folder), "--lang", "ja").endswith(
-        "'config.epochs' エントリは 整数 ([1, 100000] の範囲) であるべきですが、1000000 (int) "
+        "'config.epochs' エントリは 整数 ([1, 100000] の範囲)であるべきですが、1000000 (int) "
         "でした")
 
 

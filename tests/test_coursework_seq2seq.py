@@ -83,6 +83,18 @@ def test_a_beam_that_returns_the_ids_with_eos_fails(tmp_path):
     assert "should hold neither <bos> (1) nor <eos> (2)" in message
 
 
+@pytest.mark.parametrize("ids, wrong", [("[10**9, 4]", "id 1000000000 is not"),
+                                         ("[-3]", "id -3 is not"),
+                                         ("[4.0]", "got [4.0]")])
+def test_ids_that_are_not_the_models_token_ids_fail_as_a_verdict(tmp_path, ids, wrong):
+    """An id past the vocabulary or below 0 failed as a program error (an IndexError of the
+    embedding, naming no case), and a float id was cut to an int and graded."""
+    path = student_file(tmp_path, "def beam_search(model, src, bos_id, eos_id, beam_size=4, "
+                        f"max_len=50):\n    return {ids}, None\n")
+    message = failure(path)
+    assert message.startswith("beam_search: ") and wrong in message and "for case 1 of" in message
+
+
 def test_a_beam_that_loses_the_attention_weights_fails(tmp_path):
     wrong = changed("return ids, (np.stack(rows) if rows else None)", "return ids, None")
     message = failure(student_file(tmp_path, wrong))

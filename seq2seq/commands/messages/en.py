@@ -19,6 +19,8 @@ MESSAGES = {
                         "returned {type}"),
     "beam.ids_not_list": "beam_search: ids must be a list of token ids, got {ids!r}, for {where}",
     "beam.ids_not_integers": "beam_search: ids must be a list of token ids, for {where}",
+    "beam.id_outside": ("beam_search: the id {id} is not a token id of the model (0 to {last}), "
+                        "for {where}"),
     "beam.bos_eos": ("beam_search: the ids {ids} should hold neither <bos> ({bos}) nor <eos> "
                      "({eos}), for {where}"),
     "beam.too_long": "beam_search: {count} tokens is more than max_len={max_len}, for {where}",

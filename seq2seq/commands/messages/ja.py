@@ -18,6 +18,8 @@ MESSAGES = {
     "beam.ids_not_list": ("beam_search: ids はトークン ID のリストにしてください。返ってきたのは "
                           "{ids!r} です ({where})"),
     "beam.ids_not_integers": "beam_search: ids はトークン ID のリストにしてください ({where})",
+    "beam.id_outside": ("beam_search: id {id} はモデルのトークン ID (0 から {last}) ではありません "
+                        "({where})"),
     "beam.bos_eos": ("beam_search: ids {ids} には <bos> ({bos}) も <eos> ({eos}) も含めないで"
                      "ください ({where})"),
     "beam.too_long": ("beam_search: トークン {count} 個は max_len={max_len} を超えています "

@@ -12,7 +12,7 @@ MESSAGES = {
                                "{name} エントリ: {kind}: {problem}"),
     "checkpoint.not_a_dict": ("{file}: seq2seq のチェックポイントではありません: 中身が dict で"
                               "はなく {type} です"),
-    "entry.should_be": "{entry} エントリは {expected} であるべきですが、{found} でした",
+    "entry.should_be": "{entry} エントリは {expected}であるべきですが、{found} でした",
     "entry.missing": "{entry} エントリがありません",
     "entry.missing_why": "{entry} エントリがありません ({why})",
     "entry.array": "形 {shape}、dtype {dtype} の配列",
