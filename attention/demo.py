@@ -178,6 +178,8 @@ def demo(config=DemoConfig(), out=None, log=print):
     `out`/soft-vs-hard-attention.png when `out` is a directory. Returns a dict of the results."""
     if out is not None:
         require("matplotlib")                  # missing: say so now, not after the training
+        if Path(out).exists() and not Path(out).is_dir():
+            raise ValueError(message("demo.out_is_a_file", path=out))
     initial = random_rotation(np.random.default_rng(config.seed), config.key_size)
     norms = gradient_norms(initial, config)
     log(message("demo.gradients"))

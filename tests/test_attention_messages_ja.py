@@ -70,6 +70,23 @@ def test_the_commands_one_line_errors_are_japanese_under_lang_ja(argv, english, 
     assert (status, err) in ((1, f"エラー: {japanese}\n"), (2, f"エラー: {japanese}{usage}\n"))
 
 
+def test_a_demo_out_that_is_a_file_is_refused_before_training(capsys, tmp_path,
+                                                               monkeypatch):
+    """`attention demo --out README.md` trained, printed its report, then ended with Python's
+    '[Errno 17] File exists': it is refused first, in one line, and the file is left as it was."""
+    (tmp_path / "notes.md").write_text("mine", encoding="utf-8")
+    status, err = run(["demo", "--out", "notes.md", "--steps", "1"], capsys, tmp_path,
+                      monkeypatch)
+    assert (status, err) == (1, "error: --out notes.md is a file; the demo writes its figure "
+                             "into a folder\n")
+    choose(None)
+    status, err = run(["demo", "--out", "notes.md", "--steps", "1", "--lang", "ja"], capsys,
+                      tmp_path, monkeypatch)
+    assert (status, err) == (1, "エラー: --out notes.md はファイルです。デモは図をフォルダの中に"
+                             "書き出します\n")
+    assert (tmp_path / "notes.md").read_text(encoding="utf-8") == "mine"
+
+
 def test_the_lang_option_is_on_every_attention_command(capsys, tmp_path, monkeypatch):
     for argv in (["--lang", "ja", "scaling", "--seed", "-1"], ["scaling", "--seed", "-1",
                                                                 "--lang", "ja"]):

@@ -28,6 +28,7 @@ MESSAGES = {
                         "(overwrite=True from Python) to replace it"),
 
     # ---- what `python -m attention demo` and `scaling` print (attention.demo, scaling) --------
+    "demo.out_is_a_file": "--out {path} is a file; the demo writes its figure into a folder",
     "demo.gradients": "Gradients at the initial projection W (one batch; norms over all elements):",
     "demo.soft": "soft",
     "demo.hard": "hard",

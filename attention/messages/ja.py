@@ -29,6 +29,7 @@ MESSAGES = {
                         "には --overwrite (Python からは overwrite=True) を指定してください"),
 
     # ---- `python -m attention demo` と `scaling` の出力 (attention.demo, scaling) -------------
+    "demo.out_is_a_file": "--out {path} はファイルです。デモは図をフォルダの中に書き出します",
     "demo.gradients": "初期の射影 W での勾配 (1 バッチ、全要素をまとめたノルム):",
     "demo.soft": "ソフト",
     "demo.hard": "ハード",
