@@ -243,6 +243,27 @@ def test_a_step_past_the_last_one_is_refused_in_japanese_under_ja(tiny_run, tmp_
         "までです")
 
 
+def test_explores_page_speaks_the_language_of_the_messages(tiny_run, tmp_path, capsys,
+                                                           monkeypatch):
+    """`seq2seq explore RUN` made an English page under a Japanese locale, and `seq2seq --lang ja
+    explore RUN` (the option before the command) too: the page follows the messages' language
+    when explore's --lang is not written, and explore's own --lang still decides when it is."""
+    def page(before=(), after=()):
+        out = tmp_path / "page.html"
+        assert main([*before, "explore", str(tiny_run), "--sentence", "abc", "--out", str(out),
+                     "--overwrite", *after]) == 0
+        choose(None)
+        return out.read_text(encoding="utf-8")[:200]
+    assert '<html lang="ja">' in page(["--lang", "ja"])
+    assert '<html lang="ja">' in page(after=["--lang", "ja"])
+    assert '<html lang="en">' in page(["--lang", "ja"], ["--lang", "en"])
+    assert '<html lang="en">' in page()
+    monkeypatch.setenv("LANGUAGE", "ja")                # a Japanese locale, no --lang
+    choose(None)
+    assert '<html lang="ja">' in page()
+    assert '<html lang="en">' in page(after=["--lang", "en"])
+
+
 # ---- a model without attention, report.json rewritten ------------------------------------------
 
 def test_a_model_without_attention_has_no_heatmap_in_either_language():

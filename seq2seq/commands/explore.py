@@ -16,6 +16,7 @@ never inside a folded scope (transformer_step.predict_questions).
     python -m seq2seq explore runs/demo --step 2 --predict --out runs/predict.html
 """
 
+from minigrad import language
 from minigrad.files import default_path, output_path
 from minigrad.graph import walk
 from minigrad.messages import message
@@ -83,8 +84,9 @@ def add_command(subparsers):
                    help=f"a step of more ops is refused ({MAX_OPS:,}: a browser takes seconds "
                    "to lay out a few thousand boxes; a deep or many-headed Transformer has more)")
     add_lang_option(p)
-    p.set_defaults(func=run_command)
-    return p
+    p.set_defaults(func=run_command, lang=None)     # not written: the page speaks as the
+    return p                                        # messages do (the locale, or a --lang
+                                                    # before the command)
 
 
 def run_command(args):
@@ -92,6 +94,7 @@ def run_command(args):
 
     translator, sentence = load_step(args)
     page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
-                                args.max_elements, args.max_bytes, args.max_ops, args.lang)
+                                args.max_elements, args.max_bytes, args.max_ops,
+                                args.lang or language.current())
     out = output_path(args.out, "decoder-step.html")
     print(message("files.wrote", path=save_page(page, out, args.overwrite)))
