@@ -220,7 +220,7 @@ def test_a_layer_file_that_is_not_one_is_refused_in_japanese_under_ja(
         f"error: --rnn: running {bad}, line 3 raised ValueError: boom")
     forget_layer_modules()
     assert error_of(capsys, "train", "--rnn", f"{bad}:GRU", "--out", out, "--lang", "ja") == (
-        f"エラー: --rnn: {bad} の 3 行目 を実行中に ValueError が発生しました: boom")
+        f"エラー: --rnn: {bad} の 3 行目を実行中に ValueError が発生しました: boom")
     bad.write_text("class Other:\n    pass\n")
     forget_layer_modules()
     assert error_of(capsys, "train", "--rnn", f"{bad}:GRU", "--out", out, "--lang", "ja") == (

@@ -170,8 +170,8 @@ MESSAGES = {
     "layer.noun_block": "エンコーダのブロック",
     "layer.code": "{option} の層のコード ({site}) で {raised}",
     "layer.site": "{file} の {number} 行目",
-    "layer.line": " の {number} 行目",
-    "layer.running": "{option}: {path}{line} を実行中に {raised}",
+    "layer.line": "の {number} 行目",
+    "layer.running": "{option}: {path} {line}を実行中に {raised}",
     "layer.not_in_a_file": ("{entry}: クラス {name} は、スクリプトやノートブックではなく、それだけ"
                             "の .py ファイルの最上位で定義してください (学習はクラスをもう一度"
                             "読み込むためにファイルを記録します)"),
