@@ -19,6 +19,7 @@ over a small seeded sequence (attention/explore_self.py).
 
 import numpy as np
 
+from minigrad import language
 from minigrad.files import default_path, output_path
 from minigrad.messages import message
 from minigrad.settings import check_number
@@ -81,7 +82,7 @@ def add_command(commands):
     p.add_argument("--composed", action="store_true", help="with --block: its layer norms from "
                    "primitive ops (mean, subtract, square, ...), a step each, not one op each")
     add_lang_option(p)
-    p.set_defaults(lang=None)       # not written: the locale speaks the messages, the page is en
+    p.set_defaults(lang=None)       # not written: the locale speaks the messages and the page
     return p
 
 
@@ -123,8 +124,8 @@ def run_command(args, log=print):
     from minigrad.viz.explorer.page import save_page
 
     chosen = self_attention_options(args)
-    lang = args.lang or "en"                    # the page's language (--lang), English unless
-    if chosen is not None:                      # written
+    lang = args.lang or language.current()      # the page's language: --lang, else the
+    if chosen is not None:                      # messages' (the locale's)
         page = explore_self_attention(predict=args.predict, lang=lang, **chosen)
     else:
         page = explore_attention_step(hard=args.hard, predict=args.predict, lang=lang,

@@ -82,8 +82,12 @@ def no_directory(path, verb="write"):
     "cannot write 'nodir/step.html': no directory 'nodir' (create it first: mkdir -p nodir)".
     Every command that writes a file the user names reports a missing folder with this."""
     given = os.path.dirname(os.fspath(path)) or "."
-    return FileNotFoundError(f"cannot {verb} {os.fspath(path)!r}: no directory {given!r} "
-                             f"(create it first: mkdir -p {shlex.quote(given)})")
+    said = message(VERBS[verb]) if verb in VERBS else verb
+    return FileNotFoundError(message("files.no_directory", verb=said, path=os.fspath(path),
+                                     folder=given, command=shlex.quote(given)))
+
+
+VERBS = {"write": "files.verb_write", "save to": "files.verb_save_to", "draw": "files.verb_draw"}
 
 
 def refuse_existing(path, overwrite=False, option="--overwrite"):

@@ -60,7 +60,8 @@ def check_number(name, value, *, low=None, high=None, low_open=False, high_open=
         raise SettingTypeError(name, message("setting.wrong_type", wanted=wanted, value=repr(value),
                                              type=type(value).__name__), where)
     if not integer and not _finite(value):
-        shown = f"an int of {value.bit_length()} bits" if isinstance(value, int) else value
+        shown = (message("setting.big_int", bits=value.bit_length()) if isinstance(value, int)
+                 else value)
         raise SettingError(name, message("setting.out_of_range", wanted=wanted, value=shown,
                                          reason=""), where)
     too_low = low is not None and (value <= low if low_open else value < low)

@@ -4,6 +4,7 @@ graders' verdicts and diagnoses (minigrad.grade); why the graders refuse a solut
 en_refusals.py. Japanese: ja.py and ja_refusals.py, with the same keys."""
 
 from minigrad.messages.en_refusals import REFUSALS
+from minigrad.messages.en_tools import TOOLS
 
 MESSAGES = {
     # ---- any command's failure, as one line (minigrad.command) --------------------------------
@@ -230,4 +231,7 @@ MESSAGES = {
 
     # ---- why a solution is refused (minigrad.grade.refusals, answers, ...): en_refusals.py ---
     **REFUSALS,
+
+    # ---- files, settings, drawings and the explorer (minigrad.viz): en_tools.py -------------
+    **TOOLS,
 }

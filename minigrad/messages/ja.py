@@ -2,6 +2,7 @@
 プログラムが解答を拒否する理由は ja_refusals.py にあります。"""
 
 from minigrad.messages.ja_refusals import REFUSALS
+from minigrad.messages.ja_tools import TOOLS
 
 MESSAGES = {
     # ---- コマンドの失敗を 1 行で (minigrad.command) -------------------------------------------
@@ -238,4 +239,7 @@ MESSAGES = {
 
     # ---- 解答を拒否する理由 (minigrad.grade.refusals など): ja_refusals.py -------------------
     **REFUSALS,
+
+    # ---- ファイル、設定、描画、エクスプローラ (minigrad.viz): ja_tools.py ----------------------
+    **TOOLS,
 }

@@ -16,6 +16,7 @@ import numbers
 
 import numpy as np
 
+from minigrad.messages import message
 from minigrad.settings import check_number
 
 MAX_LAST_EPOCH = 2 ** 53     # the step count a state dict may hold: no run takes more updates
@@ -104,7 +105,7 @@ def _shown(value):
     """A value for a message, in at most about 40 characters; an int too long for that by its
     size (str() of an int of more than 4,300 digits is itself an error)."""
     if isinstance(value, int) and value.bit_length() > 128:
-        return f"an int of {value.bit_length()} bits"
+        return message("setting.big_int", bits=value.bit_length())
     return f"{value!r:.40}"
 
 

@@ -17,8 +17,10 @@ import sys
 
 import numpy as np
 
+from minigrad import language
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
 from minigrad.files import default_path, output_path, refuse_existing
+from minigrad.language import add_language_option
 from minigrad.messages import message
 from minigrad.viz.explorer.page import save_page
 from minigrad.viz.explorer.words import add_lang_option
@@ -135,6 +137,7 @@ def main(argv=None):
                          "before showing them")
     add_cell_options(explore)
     add_lang_option(explore)
+    explore.set_defaults(lang=None)     # not written: the page speaks as the messages do
 
     dot = commands.add_parser("render", help="render a DOT file")
     dot.add_argument("source", help="a .dot file")
@@ -147,6 +150,7 @@ def main(argv=None):
     commands.add_parser("engines", help="list the engines that can render here")
 
     add_debug_option(parser, commands)
+    add_language_option(parser, commands)     # explore's --lang is its page's too
     args = parser.parse_args(argv)
     if args.command in ("lstm-cell", "explore"):
         for name in ("input_size", "hidden_size", "batch"):
@@ -181,7 +185,8 @@ def command(args):
                       overwrite=args.overwrite)
         print(message("files.wrote_drawing", path=path, dot=path.with_suffix(".dot")))
     elif args.command == "explore":
-        page = explore_lstm_cell(cell_config(args), predict=args.predict, lang=args.lang)
+        page = explore_lstm_cell(cell_config(args), predict=args.predict,
+                                 lang=args.lang or language.current())
         out = output_path(args.out, "lstm-cell.html")
         print(message("files.wrote", path=save_page(page, out, args.overwrite)))
     elif args.command == "render":

@@ -53,6 +53,7 @@ from html import escape
 from pathlib import Path
 
 from minigrad.files import atomic_write
+from minigrad.messages import message
 
 FONT_NAME = "IPAexGothic"
 PACKAGE = "matplotlib-fontja"
@@ -102,9 +103,7 @@ def warn_if_missing(text, format):
     the viewer draws): Graphviz then draws empty boxes unless a system font has the glyphs."""
     drawn = str(format).split(":")[0].lower() in DRAWN_FORMATS
     if drawn and font_path() is None and sys.platform != "win32" and needs_cjk_font(text):
-        warn_once(f"Graphviz draws these Japanese labels as empty boxes unless a system font "
-                  f"has them: the project's Japanese font is not installed; {HOW_TO_GET_IT} "
-                  "(or install a CJK font, e.g. apt install fonts-noto-cjk)")
+        warn_once(message("fonts.missing", how=HOW_TO_GET_IT))
 
 
 # ---- fontconfig (Graphviz) -----------------------------------------------------------------

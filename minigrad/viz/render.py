@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from minigrad.files import atomic_write, no_directory, refuse_existing
+from minigrad.messages import message
 from minigrad.viz import dot, fonts
 
 ENGINES = ("auto", "dot", "pygraphviz")
@@ -99,10 +100,11 @@ def render_bytes(source, format, engine="auto"):
     fonts.warn_if_missing(source, format)
     environment = fonts.subprocess_environment()
     if engine == "dot":                 # with the Japanese font added to fontconfig (fonts.py)
-        command, failed = [shutil.which("dot"), f"-T{format}"], f"dot -T{format} failed"
+        command = [shutil.which("dot"), f"-T{format}"]
+        failed = message("render.dot_failed", format=format)
     else:                               # in a child Python, which can be stopped when it is slow
         command = [sys.executable, "-c", _PYGRAPHVIZ_CHILD, format]
-        failed = f"pygraphviz could not render {format}"
+        failed = message("render.pygraphviz_failed", format=format)
     try:
         done = subprocess.run(command, input=source.encode("utf-8"), capture_output=True,
                               env=environment, check=False, timeout=TIMEOUT)
@@ -110,9 +112,9 @@ def render_bytes(source, format, engine="auto"):
         raise RenderError(f"Graphviz ({engine}) was stopped after {TIMEOUT} s laying out {boxes} "
                           f"boxes (minigrad.viz.render.TIMEOUT); {SMALLER}") from None
     if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        message = message[:3] if engine == "dot" else message[-1:]    # the child's: its last line
-        raise RenderError(f"{failed}: {' '.join(message) or 'no message'}")
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        said = said[:3] if engine == "dot" else said[-1:]      # the child's: its last line
+        raise RenderError(f"{failed}: {' '.join(said) or message('render.no_message')}")
     if engine == "pygraphviz":          # its warnings, as if it had run here (not fontconfig's
         said = fonts.without_sample_file_warnings(done.stderr.decode("utf-8", "replace"))
         if said and sys.stderr is not None:         # complaints about its own sample files)
@@ -202,7 +204,7 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
     try:
         picture = render_bytes(source, format, engine)
     except RenderError as error:
-        raise RenderError(f"{error}. The DOT text is in {source_path}") from error
+        raise RenderError(message("render.dot_text_in", error=error, path=source_path)) from error
     atomic_write(path, lambda file: file.write(picture))
     return path
 
@@ -216,8 +218,7 @@ def refuse_existing_drawing(path, format=None, overwrite=False):
     path = Path(path)
     format = (format or path.suffix.lstrip(".")).lower()
     if format not in FORMATS:           # before the work, and before a .dot is written
-        raise ValueError(f"cannot draw {path}: .{format} is not a format Graphviz writes "
-                         "(.svg, .png, .pdf, .dot, ...)")
+        raise ValueError(message("render.not_a_format", path=path, format=format))
     refuse_existing(path, overwrite)
     if format not in SOURCE_FORMATS:
         refuse_existing(path.with_suffix(".dot"), overwrite)

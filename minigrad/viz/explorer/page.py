@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from minigrad.files import atomic_write, exists_message
+from minigrad.messages import message
 from minigrad.settings import check_number
 from minigrad.viz.explorer import predict as predict_mode
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS, in_words
@@ -143,10 +144,9 @@ class Explorer:
         replaced unless `overwrite=True`. Returns the path."""
         path = Path(path)
         if path.suffix.lower() not in SUFFIXES:
-            raise ValueError(f"{path}: the explorer writes an HTML page; give it a name ending "
-                             "in .html")
+            raise ValueError(message("explorer.not_html", path=path))
         if path.is_dir():
-            raise IsADirectoryError(f"{path} is a directory; give the page a file name")
+            raise IsADirectoryError(message("explorer.is_a_directory", path=path))
         if (path.exists() or path.is_symlink()) and not overwrite:
             raise FileExistsError(exists_message(path, "overwrite=True"))
         text = self.html()

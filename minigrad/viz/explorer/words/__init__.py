@@ -12,6 +12,8 @@ its script (`page_words`), which fills them in the same way (`say` in script/sta
 import importlib
 import re
 
+from minigrad.messages import message
+
 LANGUAGES = ("en", "ja")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -19,8 +21,8 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 def check_lang(lang, where="explore"):
     """`lang` if it is one of LANGUAGES; else a one-line ValueError naming them."""
     if not isinstance(lang, str) or lang not in LANGUAGES:
-        raise ValueError(f"{where}: lang must be one of {', '.join(map(repr, LANGUAGES))}, "
-                         f"not {lang!r}")
+        raise ValueError(message("explorer.bad_lang", where=where, lang=repr(lang),
+                                 languages=", ".join(map(repr, LANGUAGES))))
     return lang
 
 

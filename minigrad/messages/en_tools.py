@@ -1,0 +1,33 @@
+"""minigrad's messages in English, part three: the files' and the settings' details
+(minigrad.files, minigrad.settings, minigrad.optim.lr_scheduler) and the drawings' and the
+explorer's (minigrad.viz). Merged into en.py's MESSAGES; Japanese: ja_tools.py, same keys."""
+
+TOOLS = {
+    # ---- a file whose folder is missing (minigrad.files.no_directory) -------------------------
+    "files.no_directory": ("cannot {verb} {path!r}: no directory {folder!r} (create it first: "
+                           "mkdir -p {command})"),
+    "files.verb_write": "write",
+    "files.verb_save_to": "save to",
+    "files.verb_draw": "draw",
+
+    # ---- a value too large to show (minigrad.settings, minigrad.optim.lr_scheduler) -----------
+    "setting.big_int": "an int of {bits} bits",
+
+    # ---- drawing with Graphviz (minigrad.viz.render) ------------------------------------------
+    "render.not_a_format": ("cannot draw {path}: .{format} is not a format Graphviz writes "
+                            "(.svg, .png, .pdf, .dot, ...)"),
+    "render.dot_failed": "dot -T{format} failed",
+    "render.pygraphviz_failed": "pygraphviz could not render {format}",
+    "render.no_message": "no message",
+    "render.dot_text_in": "{error}. The DOT text is in {path}",
+
+    # ---- the Japanese font (minigrad.viz.fonts) -----------------------------------------------
+    "fonts.missing": ("Graphviz draws these Japanese labels as empty boxes unless a system font "
+                      "has them: the project's Japanese font is not installed; {how} "
+                      "(or install a CJK font, e.g. apt install fonts-noto-cjk)"),
+
+    # ---- the explorer's page (minigrad.viz.explorer) ------------------------------------------
+    "explorer.not_html": "{path}: the explorer writes an HTML page; give it a name ending in .html",
+    "explorer.is_a_directory": "{path} is a directory; give the page a file name",
+    "explorer.bad_lang": "{where}: lang must be one of {languages}, not {lang}",
+}

@@ -1,0 +1,36 @@
+"""minigrad のメッセージ (日本語) その 3: ファイルと設定の細部 (minigrad.files、
+minigrad.settings、minigrad.optim.lr_scheduler)、描画とエクスプローラ (minigrad.viz)。
+ja.py の MESSAGES にまとめられます。キーは en_tools.py と同じです。"""
+
+TOOLS = {
+    # ---- フォルダがないファイル (minigrad.files.no_directory) ---------------------------------
+    "files.no_directory": ("{path!r} に{verb}ません: フォルダ {folder!r} がありません (先に作って"
+                           "ください: mkdir -p {command})"),
+    "files.verb_write": "書き出せ",
+    "files.verb_save_to": "保存でき",
+    "files.verb_draw": "描け",
+
+    # ---- 表示するには大きすぎる値 (minigrad.settings、minigrad.optim.lr_scheduler) -------------
+    "setting.big_int": "{bits} ビットの整数",
+
+    # ---- Graphviz での描画 (minigrad.viz.render) ----------------------------------------------
+    "render.not_a_format": ("{path} は描けません: .{format} は Graphviz が書き出す形式では"
+                            "ありません (.svg、.png、.pdf、.dot など)"),
+    "render.dot_failed": "dot -T{format} が失敗しました",
+    "render.pygraphviz_failed": "pygraphviz は {format} を描けませんでした",
+    "render.no_message": "メッセージはありません",
+    "render.dot_text_in": "{error}。DOT テキストは {path} にあります",
+
+    # ---- 日本語フォント (minigrad.viz.fonts) --------------------------------------------------
+    "fonts.missing": ("システムのフォントが持っていなければ、Graphviz はこの日本語のラベルを空の"
+                      "四角で描きます。プロジェクトの日本語フォントがインストールされていません。"
+                      "{how} を実行してください (または CJK フォントをインストールしてください。"
+                      "例: apt install fonts-noto-cjk)"),
+
+    # ---- エクスプローラのページ (minigrad.viz.explorer) ---------------------------------------
+    "explorer.not_html": ("{path}: エクスプローラが書き出すのは HTML ページです。.html で終わる"
+                          "名前を指定してください"),
+    "explorer.is_a_directory": "{path} はフォルダです。ページのファイル名を指定してください",
+    "explorer.bad_lang": ("{where}: lang には {languages} のどれかを指定してください ({lang} "
+                          "ではなく)"),
+}

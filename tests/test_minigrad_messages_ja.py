@@ -1,0 +1,98 @@
+"""minigrad's remaining messages under --lang ja: a missing folder, a value too large to show,
+the drawings' and the explorer's errors, and the explore pages' language when --lang is not
+written. Each Japanese line is checked whole, and the English one beside it is unchanged."""
+
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from minigrad.files import no_directory
+from minigrad.language import choose
+from minigrad.optim.lr_scheduler import _shown
+from minigrad.settings import SettingError, check_number
+from minigrad.viz import fonts
+from minigrad.viz.explorer.words import check_lang
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*argv, cwd, env=None):
+    """A command in a new process; its stderr."""
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    done = subprocess.run([sys.executable, *argv], cwd=cwd, env=environ, capture_output=True,
+                          text=True, check=False)
+    return done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+
+
+def test_a_missing_folder_is_said_in_japanese_and_in_the_same_english():
+    choose("ja")
+    assert str(no_directory("nodir/x.pt", verb="save to")) == (
+        "'nodir/x.pt' に保存できません: フォルダ 'nodir' がありません (先に作ってください: "
+        "mkdir -p nodir)")
+    choose("en")
+    assert str(no_directory("nodir/x.pt", verb="save to")) == (
+        "cannot save to 'nodir/x.pt': no directory 'nodir' (create it first: mkdir -p nodir)")
+
+
+def test_an_int_too_large_to_show_is_said_in_japanese():
+    choose("ja")
+    with pytest.raises(SettingError, match="1025 ビットの整数"):
+        check_number("lr", 2 ** 1024, low=0)
+    assert _shown(2 ** 200) == "201 ビットの整数"
+    choose("en")
+    assert _shown(2 ** 200) == "an int of 201 bits"
+
+
+def test_the_explorer_language_check_and_the_font_warning_speak_japanese(monkeypatch):
+    choose("ja")
+    with pytest.raises(ValueError) as refused:
+        check_lang("fr")
+    assert str(refused.value) == ("explore: lang には 'en', 'ja' のどれかを指定してください "
+                                  "('fr' ではなく)")
+    monkeypatch.setattr(fonts, "font_path", lambda: None)
+    monkeypatch.setattr(fonts, "_warned", set())
+    monkeypatch.setattr(sys, "platform", "linux")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        fonts.warn_if_missing("隠れ状態", "png")
+    assert str(said[0].message).startswith("システムのフォントが持っていなければ、Graphviz は")
+    choose("en")
+    with pytest.raises(ValueError, match=r"^explore: lang must be one of 'en', 'ja', not 'fr'$"):
+        check_lang("fr")
+
+
+@pytest.mark.parametrize("argv, japanese, english", [
+    (["lstm-cell", "--out", "nodir/x.svg"],
+     "エラー: 'nodir/x.svg' に書き出せません: フォルダ 'nodir' がありません (先に作ってください: "
+     "mkdir -p nodir)",
+     "error: cannot write 'nodir/x.svg': no directory 'nodir' (create it first: mkdir -p nodir)"),
+    (["lstm-cell", "--out", "x.txt"],
+     "エラー: x.txt は描けません: .txt は Graphviz が書き出す形式ではありません (.svg、.png、.pdf、"
+     ".dot など)",
+     "error: cannot draw x.txt: .txt is not a format Graphviz writes (.svg, .png, .pdf, .dot, "
+     "...)"),
+    (["explore", "lstm-cell", "--out", "y.txt"],
+     "エラー: y.txt: エクスプローラが書き出すのは HTML ページです。.html で終わる名前を指定して"
+     "ください",
+     "error: y.txt: the explorer writes an HTML page; give it a name ending in .html"),
+])
+def test_the_viz_commands_errors_in_japanese_and_english(tmp_path, argv, japanese, english):
+    assert run("-m", "minigrad.viz", *argv, "--lang", "ja", cwd=tmp_path) == japanese
+    assert run("-m", "minigrad.viz", "--lang", "ja", *argv, cwd=tmp_path) == japanese
+    assert run("-m", "minigrad.viz", *argv, cwd=tmp_path) == english
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [["minigrad.viz", "explore", "lstm-cell"],
+                                     ["attention", "explore"]])
+def test_an_explore_page_speaks_the_locales_language_when_lang_is_not_written(tmp_path,
+                                                                            command):
+    japanese = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "ja_JP.UTF-8"}
+    run("-m", *command, "--out", "ja.html", cwd=tmp_path, env=japanese)
+    run("-m", *command, "--out", "en.html", cwd=tmp_path, env={**japanese, "LANGUAGE": "en"})
+    assert '<html lang="ja"' in (tmp_path / "ja.html").read_text(encoding="utf-8")
+    assert '<html lang="en"' in (tmp_path / "en.html").read_text(encoding="utf-8")
