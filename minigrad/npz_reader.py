@@ -24,6 +24,7 @@ import zipfile
 import numpy as np
 
 from minigrad import files
+from minigrad.messages import message
 
 CHUNK = 1 << 20                 # bytes read at a time: memory grows with the data found, never
                                 # with the size a header merely declares
@@ -60,7 +61,7 @@ def check_unique(archive, path):
     seen = set()
     for name in archive.namelist():
         if name in seen:
-            raise NpzRefused(f"{path!r} is refused: it holds two members named {name!r}")
+            raise NpzRefused(message("npz.two_members", path=path, name=name))
         seen.add(name)
 
 
@@ -82,18 +83,17 @@ def read_member(archive, member, path, kinds, left, limit):
         shape, fortran_order, dtype, nbytes = _checked_header(archive, member, path, kinds, file)
         count = math.prod(shape)
         if nbytes > left:
-            raise NpzRefused(f"{path!r} is too large to load: its member {member!r} holds "
-                             f"{size(nbytes)}, which passes {limit}")
+            raise NpzRefused(message("npz.too_large", path=path, member=member,
+                                     size=size(nbytes), limit=limit))
         data = bytearray()
         while len(data) < nbytes:
             chunk = file.read(min(CHUNK, nbytes - len(data)))
             if not chunk:
-                raise NpzRefused(f"{path!r} is truncated or corrupt: its member {member!r} "
-                                 f"ends after {len(data)} of its {nbytes} bytes")
+                raise NpzRefused(message("npz.truncated", path=path, member=member,
+                                         read=len(data), nbytes=nbytes))
             data += chunk
         if file.read(1):                                # also makes zipfile check the CRC
-            raise NpzRefused(f"{path!r} is corrupt: its member {member!r} holds more than its "
-                             f"{nbytes} bytes")
+            raise NpzRefused(message("npz.longer", path=path, member=member, nbytes=nbytes))
     flat = np.frombuffer(data, dtype=dtype, count=count)            # writable: data is ours
     return flat.reshape(shape[::-1]).T if fortran_order else flat.reshape(shape)
 
@@ -102,31 +102,28 @@ def _checked_header(archive, member, path, kinds, file):
     """(shape, fortran_order, dtype, nbytes) from the .npy header at the start of `file`, the
     open member: its version, its dtype and its size checked against the zip directory."""
     info = archive.getinfo(member)
-    corrupt = f"{path!r} is corrupt: its member {member!r}"
+    where = {"path": path, "member": member}
     stored = info.compress_type == zipfile.ZIP_STORED
     deflated = info.compress_type == zipfile.ZIP_DEFLATED
     if ((stored and info.file_size != info.compress_size)
             or (deflated and info.file_size > DEFLATE_RATIO * info.compress_size + 1024)):
-        raise NpzRefused(f"{corrupt} claims {info.file_size} bytes from {info.compress_size} "
-                         "stored, more than they can hold")
+        raise NpzRefused(message("npz.claims", **where, claimed=info.file_size,
+                                 stored=info.compress_size))
     version = np.lib.format.read_magic(file)
     if version not in ((1, 0), (2, 0)):
-        raise NpzRefused(f"{corrupt} is a .npy file of version {version}, which a "
-                         "checkpoint never holds")
+        raise NpzRefused(message("npz.version", **where, version=version))
     read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
             else np.lib.format.read_array_header_2_0)
     shape, fortran_order, dtype = read(file)
     if dtype.hasobject:
-        raise NpzRefused(f"{path!r} holds pickled data in {member!r}, which is never "
-                         "loaded (refused; nothing in it was run)")
+        raise NpzRefused(message("npz.pickled", **where))
     if dtype.kind not in kinds:
-        raise NpzRefused(f"{corrupt} holds an array of dtype {dtype}, which a checkpoint "
-                         "never holds there")
+        raise NpzRefused(message("npz.dtype", **where, dtype=dtype))
     count = math.prod(shape)                        # Python ints: no overflow
     nbytes = count * dtype.itemsize
     if file.tell() + nbytes != info.file_size:
-        raise NpzRefused(f"{corrupt} declares {count} values of {dtype} ({size(nbytes)}) "
-                         f"but holds {size(info.file_size - file.tell())}")
+        raise NpzRefused(message("npz.declares", **where, count=count, dtype=dtype,
+                                 size=size(nbytes), held=size(info.file_size - file.tell())))
     return shape, fortran_order, dtype, nbytes
 
 
@@ -134,5 +131,5 @@ def size(nbytes):
     """1536 -> "1.5 KiB"."""
     for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
         if nbytes < 1024 or unit == "TiB":
-            return f"{nbytes} bytes" if unit == "bytes" else f"{nbytes:.1f} {unit}"
+            return message("npz.bytes", count=nbytes) if unit == "bytes" else f"{nbytes:.1f} {unit}"
         nbytes /= 1024

@@ -96,3 +96,27 @@ def test_an_explore_page_speaks_the_locales_language_when_lang_is_not_written(tm
     run("-m", *command, "--out", "en.html", cwd=tmp_path, env={**japanese, "LANGUAGE": "en"})
     assert '<html lang="ja"' in (tmp_path / "ja.html").read_text(encoding="utf-8")
     assert '<html lang="en"' in (tmp_path / "en.html").read_text(encoding="utf-8")
+
+
+
+def test_a_refused_checkpoint_member_is_said_in_japanese(tmp_path):
+    import zipfile
+
+    import numpy as np
+
+    from minigrad.npz_reader import NpzRefused, read_member, size
+    path = str(tmp_path / "pickled.npz")
+    np.savez(path, data=np.array([object()], dtype=object))
+
+    def refusal():
+        with zipfile.ZipFile(path) as archive, pytest.raises(NpzRefused) as refused:
+            read_member(archive, "data.npy", path, "biufc", 1000, "1000 bytes")
+        return str(refused.value)
+    choose("ja")
+    assert refusal() == (f"{path!r} のメンバー 'data.npy' には pickle のデータがあり、これは決して"
+                         "読み込みません (拒否しました。中身は何も実行していません)")
+    assert size(12) == "12 バイト"
+    choose("en")
+    assert refusal() == (f"{path!r} holds pickled data in 'data.npy', which is never loaded "
+                         "(refused; nothing in it was run)")
+    assert size(12) == "12 bytes"

@@ -30,4 +30,23 @@ TOOLS = {
     "explorer.not_html": "{path}: the explorer writes an HTML page; give it a name ending in .html",
     "explorer.is_a_directory": "{path} is a directory; give the page a file name",
     "explorer.bad_lang": "{where}: lang must be one of {languages}, not {lang}",
+
+    # ---- a checkpoint or results file refused as it is read (minigrad.npz_reader) -------------
+    "npz.two_members": "{path!r} is refused: it holds two members named {name!r}",
+    "npz.too_large": ("{path!r} is too large to load: its member {member!r} holds {size}, which "
+                      "passes {limit}"),
+    "npz.truncated": ("{path!r} is truncated or corrupt: its member {member!r} ends after {read} "
+                      "of its {nbytes} bytes"),
+    "npz.longer": "{path!r} is corrupt: its member {member!r} holds more than its {nbytes} bytes",
+    "npz.claims": ("{path!r} is corrupt: its member {member!r} claims {claimed} bytes from "
+                   "{stored} stored, more than they can hold"),
+    "npz.version": ("{path!r} is corrupt: its member {member!r} is a .npy file of version "
+                    "{version}, which a checkpoint never holds"),
+    "npz.pickled": ("{path!r} holds pickled data in {member!r}, which is never loaded (refused; "
+                    "nothing in it was run)"),
+    "npz.dtype": ("{path!r} is corrupt: its member {member!r} holds an array of dtype {dtype}, "
+                  "which a checkpoint never holds there"),
+    "npz.declares": ("{path!r} is corrupt: its member {member!r} declares {count} values of "
+                     "{dtype} ({size}) but holds {held}"),
+    "npz.bytes": "{count} bytes",
 }

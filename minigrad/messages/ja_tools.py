@@ -33,4 +33,24 @@ TOOLS = {
     "explorer.is_a_directory": "{path} はフォルダです。ページのファイル名を指定してください",
     "explorer.bad_lang": ("{where}: lang には {languages} のどれかを指定してください ({lang} "
                           "ではなく)"),
+
+    # ---- 読み込みで拒否したチェックポイントや結果のファイル (minigrad.npz_reader) -----------
+    "npz.two_members": "{path!r} は受け付けません: 同じ名前 {name!r} のメンバーが 2 つあります",
+    "npz.too_large": ("{path!r} は大きすぎて読み込めません: メンバー {member!r} は {size} で、"
+                      "{limit} を超えています"),
+    "npz.truncated": ("{path!r} は途中で切れているか壊れています: メンバー {member!r} は {nbytes} "
+                      "バイトのうち {read} バイトで終わっています"),
+    "npz.longer": ("{path!r} は壊れています: メンバー {member!r} には {nbytes} バイトより多くの"
+                   "データがあります"),
+    "npz.claims": ("{path!r} は壊れています: メンバー {member!r} は格納された {stored} バイトから "
+                   "{claimed} バイトになると書いていますが、それほどは入りません"),
+    "npz.version": ("{path!r} は壊れています: メンバー {member!r} はバージョン {version} の .npy "
+                    "ファイルで、チェックポイントにこれが入ることはありません"),
+    "npz.pickled": ("{path!r} のメンバー {member!r} には pickle のデータがあり、これは決して読み"
+                    "込みません (拒否しました。中身は何も実行していません)"),
+    "npz.dtype": ("{path!r} は壊れています: メンバー {member!r} は dtype {dtype} の配列で、"
+                  "チェックポイントのそこにこれが入ることはありません"),
+    "npz.declares": ("{path!r} は壊れています: メンバー {member!r} は {dtype} の値 {count} 個 "
+                     "({size}) と宣言していますが、中身は {held} です"),
+    "npz.bytes": "{count} バイト",
 }
