@@ -54,8 +54,9 @@ import zipfile
 
 import numpy as np
 
-from minigrad import messages, npz_reader
+from minigrad import npz_reader
 from minigrad.files import atomic_write, no_directory
+from minigrad.messages import message
 from minigrad.npz_reader import Declared, NpzRefused, open_regular, read_header, read_member, size
 from minigrad.tensor import Tensor
 
@@ -177,8 +178,8 @@ def load(path, check=None):
     with file:
         head = file.read(4)
         if head != _ZIP_MAGIC:
-            why = messages.message("files.pickle" if head[:1] == b"\x80" else "files.not_npz")
-            raise CheckpointError(messages.message("files.not_checkpoint", path=path, why=why))
+            why = message("files.pickle" if head[:1] == b"\x80" else "files.not_npz")
+            raise CheckpointError(message("files.not_checkpoint", path=path, why=why))
         file.seek(0)
         try:
             with zipfile.ZipFile(file) as archive:
@@ -190,11 +191,12 @@ def load(path, check=None):
         except NpzRefused as error:                 # a member's header or size
             raise CheckpointError(str(error)) from None
         except RecursionError as error:             # json's parser, on absurdly nested metadata
-            raise CheckpointError(f"{path!r} is refused: its metadata is nested deeper than "
-                                  f"the {MAX_DEPTH} levels a checkpoint may have") from error
+            raise CheckpointError(message("checkpoint.metadata_too_deep", path=path,
+                                          depth=MAX_DEPTH)) from error
         except (ValueError, zipfile.BadZipFile, OSError, EOFError, KeyError, TypeError,
                 AttributeError, RuntimeError) as error:     # RuntimeError: e.g. encrypted
-            raise CheckpointError(f"{path!r} is truncated or corrupt: {error}") from error
+            raise CheckpointError(message("checkpoint.truncated", path=path,
+                                          error=error)) from error
 
 
 def _read_checkpoint(archive, path, check=None):
@@ -203,26 +205,23 @@ def _read_checkpoint(archive, path, check=None):
     npz_reader.check_unique(archive, path)
     names = set(archive.namelist())
     if "metadata.npy" not in names:
-        raise CheckpointError(f"{path!r} is not a minigrad checkpoint (an .npz archive "
-                              "without metadata, e.g. written by np.savez)")
+        raise CheckpointError(message("checkpoint.no_metadata", path=path))
     text = read_member(archive, "metadata.npy", path, "U", MAX_METADATA_BYTES,
                        f"minigrad.checkpoint.MAX_METADATA_BYTES ({size(MAX_METADATA_BYTES)})")
     if text.shape != ():
-        raise CheckpointError(f"{path!r} is corrupt: its metadata is not one string")
+        raise CheckpointError(message("checkpoint.metadata_not_string", path=path))
     metadata = json.loads(text.item())
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
-        raise CheckpointError(f"{path!r} is not a minigrad checkpoint (its metadata "
-                              "does not name the format)")
+        raise CheckpointError(message("checkpoint.no_format", path=path))
     if metadata.get("version") != VERSION:
-        raise CheckpointError(f"{path!r} is a minigrad checkpoint of version "
-                              f"{metadata.get('version')!r}; this minigrad reads "
-                              f"version {VERSION}")
+        raise CheckpointError(message("checkpoint.version", path=path, version=VERSION,
+                                      found=repr(metadata.get("version"))))
 
     arrays, budget = {}, [MAX_BYTES]            # name -> array, read once; bytes still allowed
 
     def member(name):
         if not isinstance(name, str) or f"{name}.npy" not in names or name == "metadata":
-            raise CheckpointError(f"{path!r} is corrupt: the array {name!r} is missing")
+            raise CheckpointError(message("checkpoint.missing_array", path=path, name=name))
         return f"{name}.npy"
 
     if check is not None:
@@ -238,8 +237,8 @@ def _read_checkpoint(archive, path, check=None):
         member(name)
         if name not in arrays:
             arrays[name] = read_member(archive, f"{name}.npy", path, "biufc", budget[0],
-                                       f"minigrad.checkpoint.MAX_BYTES ({size(MAX_BYTES)} "
-                                       "in all)")
+                                       "minigrad.checkpoint.MAX_BYTES ("
+                                       f"{message('checkpoint.in_all', size=size(MAX_BYTES))})")
             budget[0] -= arrays[name].nbytes
         return arrays[name]
 
@@ -256,8 +255,8 @@ def _decode(node, array, path, depth, where="obj"):
         (kind, value), = node.items()
         if kind in ("dict", "list", "tuple"):
             if depth >= MAX_DEPTH:                      # checked on the way down: no deep stack
-                raise CheckpointError(f"{path!r} is refused: its object is nested deeper than "
-                                      f"the {MAX_DEPTH} levels a checkpoint may have")
+                raise CheckpointError(message("checkpoint.object_too_deep", path=path,
+                                              depth=MAX_DEPTH))
             _expect(isinstance(value, list), path, where, kind, "a list", value)
             if kind == "dict":
                 for item in value:
@@ -287,14 +286,13 @@ def _decode(node, array, path, depth, where="obj"):
             if isinstance(data, Declared):
                 return data
             return Tensor(data, requires_grad=value["requires_grad"], name=value["name"])
-    raise CheckpointError(f"{path!r} is corrupt: unexpected entry {reprlib.repr(node)} in its "
-                          f"metadata, at {where}")
+    raise CheckpointError(message("checkpoint.unexpected", path=path, where=where,
+                                  entry=reprlib.repr(node)))
 
 
 def _expect(holds, path, where, kind, expected, found):
     """A tagged value that is not what its tag says: one line naming the file and where."""
     if not holds:
         where = where if len(where) < 60 else f"{where[:40]}...{where[-16:]}"
-        raise CheckpointError(f"{path!r} is corrupt: in its metadata, {where} is tagged "
-                              f"{kind!r}, which holds {expected}, but holds "
-                              f"{reprlib.repr(found)}")
+        raise CheckpointError(message("checkpoint.tagged", path=path, where=where, kind=kind,
+                                      expected=expected, found=reprlib.repr(found)))

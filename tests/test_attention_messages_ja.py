@@ -96,15 +96,15 @@ def test_the_lang_option_is_on_every_attention_command(capsys, tmp_path, monkeyp
                                     "(指定された値: -1)\n"), argv
 
 
-def test_a_japanese_locale_speaks_japanese_in_explore_whose_page_stays_english(
+def test_a_japanese_locale_speaks_japanese_in_explore_and_on_its_page(
         capsys, tmp_path, monkeypatch):
-    """explore's --lang is also the page's; not written, the locale decides the messages."""
+    """explore's --lang is also the page's; not written, the locale decides both."""
     monkeypatch.setenv("LANGUAGE", "ja")
     status, err = run(["explore", "--causal"], capsys, tmp_path, monkeypatch)
     assert (status, err) == (1, "エラー: --causal は --self か --block と一緒に使います\n")
     assert run(["explore", "--out", "page.html"], capsys, tmp_path, monkeypatch)[0] == 0
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert 'lang="en"' in page
+    assert 'lang="ja"' in page
 
 
 def test_a_figure_over_a_file_no_figure_wrote_is_refused_in_japanese(tmp_path):

@@ -120,3 +120,22 @@ def test_a_refused_checkpoint_member_is_said_in_japanese(tmp_path):
     assert refusal() == (f"{path!r} holds pickled data in 'data.npy', which is never loaded "
                          "(refused; nothing in it was run)")
     assert size(12) == "12 bytes"
+
+
+def test_a_file_that_is_no_checkpoint_is_said_in_japanese(tmp_path):
+    import numpy as np
+
+    from minigrad.checkpoint import CheckpointError, load
+    path = str(tmp_path / "plain.npz")
+    np.savez(path, x=np.zeros(2))
+
+    def refusal():
+        with pytest.raises(CheckpointError) as refused:
+            load(path)
+        return str(refused.value)
+    choose("ja")
+    assert refusal() == (f"{path!r} は minigrad のチェックポイントではありません (メタデータのない "
+                         ".npz アーカイブです。np.savez で書いたものなど)")
+    choose("en")
+    assert refusal() == (f"{path!r} is not a minigrad checkpoint (an .npz archive without "
+                         "metadata, e.g. written by np.savez)")

@@ -49,4 +49,24 @@ TOOLS = {
     "npz.declares": ("{path!r} is corrupt: its member {member!r} declares {count} values of "
                      "{dtype} ({size}) but holds {held}"),
     "npz.bytes": "{count} bytes",
+
+    # ---- a checkpoint that is not one, or is corrupt (minigrad.checkpoint.load) ---------------
+    "checkpoint.metadata_too_deep": ("{path!r} is refused: its metadata is nested deeper than the "
+                                     "{depth} levels a checkpoint may have"),
+    "checkpoint.object_too_deep": ("{path!r} is refused: its object is nested deeper than the "
+                                   "{depth} levels a checkpoint may have"),
+    "checkpoint.truncated": "{path!r} is truncated or corrupt: {error}",
+    "checkpoint.no_metadata": ("{path!r} is not a minigrad checkpoint (an .npz archive without "
+                               "metadata, e.g. written by np.savez)"),
+    "checkpoint.metadata_not_string": "{path!r} is corrupt: its metadata is not one string",
+    "checkpoint.no_format": ("{path!r} is not a minigrad checkpoint (its metadata does not name "
+                             "the format)"),
+    "checkpoint.version": ("{path!r} is a minigrad checkpoint of version {found}; this minigrad "
+                           "reads version {version}"),
+    "checkpoint.missing_array": "{path!r} is corrupt: the array {name!r} is missing",
+    "checkpoint.unexpected": ("{path!r} is corrupt: unexpected entry {entry} in its metadata, at "
+                              "{where}"),
+    "checkpoint.tagged": ("{path!r} is corrupt: in its metadata, {where} is tagged {kind!r}, "
+                          "which holds {expected}, but holds {found}"),
+    "checkpoint.in_all": "{size} in all",
 }

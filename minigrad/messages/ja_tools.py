@@ -53,4 +53,25 @@ TOOLS = {
     "npz.declares": ("{path!r} は壊れています: メンバー {member!r} は {dtype} の値 {count} 個 "
                      "({size}) と宣言していますが、中身は {held} です"),
     "npz.bytes": "{count} バイト",
+
+    # ---- チェックポイントでないか、壊れているファイル (minigrad.checkpoint.load) --------------
+    "checkpoint.metadata_too_deep": ("{path!r} は受け付けません: メタデータの入れ子が、チェック"
+                                     "ポイントに許される {depth} 段より深くなっています"),
+    "checkpoint.object_too_deep": ("{path!r} は受け付けません: オブジェクトの入れ子が、チェック"
+                                   "ポイントに許される {depth} 段より深くなっています"),
+    "checkpoint.truncated": "{path!r} は途中で切れているか壊れています: {error}",
+    "checkpoint.no_metadata": ("{path!r} は minigrad のチェックポイントではありません ("
+                               "メタデータのない .npz アーカイブです。np.savez で書いたものなど)"),
+    "checkpoint.metadata_not_string": ("{path!r} は壊れています: メタデータが 1 つの文字列では"
+                                       "ありません"),
+    "checkpoint.no_format": ("{path!r} は minigrad のチェックポイントではありません (メタデータが"
+                             "形式を示していません)"),
+    "checkpoint.version": ("{path!r} はバージョン {found} の minigrad チェックポイントです。この "
+                           "minigrad が読めるのはバージョン {version} です"),
+    "checkpoint.missing_array": "{path!r} は壊れています: 配列 {name!r} がありません",
+    "checkpoint.unexpected": ("{path!r} は壊れています: メタデータの {where} に予期しない項目 "
+                              "{entry} があります"),
+    "checkpoint.tagged": ("{path!r} は壊れています: メタデータの {where} には {kind!r} の印が"
+                          "あり、{expected} が入るはずですが、{found} が入っています"),
+    "checkpoint.in_all": "全部で {size}",
 }
