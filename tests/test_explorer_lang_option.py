@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from minigrad.language import choose
 from docs.pages import commands
 from tests.test_pages import DATA
 
@@ -32,6 +33,7 @@ def test_lang_ja_writes_a_japanese_page_and_the_default_an_english_one(module, t
                                                                        capsys):
     main, argv = commands()[module], EXPLORE[module]
     for lang, extra in (("ja", ["--lang", "ja", "--predict"]), ("en", [])):
+        choose(None)            # each command line in a new process: the locale (en) again
         out = tmp_path / f"{lang}.html"
         assert main([*argv, *extra, "--out", str(out)]) in (0, None)
         assert page_lang(out) == (lang, lang)
