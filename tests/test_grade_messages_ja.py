@@ -163,7 +163,7 @@ RAISING_BACKWARD = """
         variance = (centred ** 2).mean(axis=-1, keepdims=True)
         return Same()(centred / (variance + eps).sqrt() * weight + bias)
 """
-CASE = "ケース 1/4「rows of 6」(x (4, 6), weight (6,), bias (6,))"
+CASE = "ケース 1/4「長さ 6 の行」(x (4, 6), weight (6,), bias (6,))"
 
 
 def test_an_output_cut_from_its_inputs_is_said_in_japanese(tmp_path):
@@ -195,7 +195,7 @@ def test_a_numerical_backward_is_said_in_japanese(tmp_path):
                                                                 "def backward"))
     text = failure(path, "logsumexp")
     assert text.startswith("logsumexp: あなたの backward が forward (LogSumExp.forward) を"
-                           "もう一度実行しています (ケース 1/5「rows, axis=-1」(x (3, 5))): "
+                           "もう一度実行しています (ケース 1/5「行ごと、axis=-1」(x (3, 5))): "
                            "これは数値微分です (有限差分であり、手で導いた導関数ではありません)。"
                            "dL/dx を紙の上で導き、forward が self に保存したものから、NumPy で "
                            "backward に書いてください。"), text

@@ -139,3 +139,15 @@ def test_a_file_that_is_no_checkpoint_is_said_in_japanese(tmp_path):
     choose("en")
     assert refusal() == (f"{path!r} is not a minigrad checkpoint (an .npz archive without "
                          "metadata, e.g. written by np.savez)")
+
+
+def test_the_graders_cases_are_named_in_japanese():
+    from minigrad.grade.exercises import gru_cases, layer_norm_cases, logsumexp_cases
+    choose("ja")
+    assert [case.label for case in gru_cases()] == [
+        "例ひとつ", "例 3 個のバッチ", "最初のステップ: h = 0", "大きな重み: 飽和したゲート"]
+    assert layer_norm_cases()[3].label == "eps=0.1 の場合"
+    choose("en")
+    assert [case.label for case in logsumexp_cases()] == [
+        "rows, axis=-1", "columns, axis=0", "keepdims=True, axis=1", "one vector (a 0-d output)",
+        "huge values (exp overflows)"]

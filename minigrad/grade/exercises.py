@@ -38,12 +38,12 @@ TORCH_GRUS = ("builtin torch:_VariableFunctionsClass.gru_cell",
 def gru_cases():
     """I = 4 inputs, H = 5 hidden units: weight_ih (15, 4), weight_hh (15, 5), biases (15,)."""
     cases = []
-    for label, batch, scale, zero_state in (("one example", 1, 1.0, False),
-                                            ("a batch of 3", 3, 1.0, False),
-                                            ("the first step: h = 0", 2, 1.0, True),
-                                            ("large weights: saturated gates", 2, 4.0, False)):
+    for label, batch, scale, zero_state in (("cases.one_example", 1, 1.0, False),
+                                            ("cases.batch_of_3", 3, 1.0, False),
+                                            ("cases.first_step", 2, 1.0, True),
+                                            ("cases.large_weights", 2, 4.0, False)):
         rng = np.random.default_rng(len(cases) + 10)
-        cases.append(Case(label, {
+        cases.append(Case(message(label), {
             "x": rng.standard_normal((batch, 4)),
             "h": np.zeros((batch, 5)) if zero_state else rng.standard_normal((batch, 5)),
             "weight_ih": scale * rng.uniform(-0.6, 0.6, (15, 4)),
@@ -56,29 +56,29 @@ def gru_cases():
 
 def layer_norm_cases():
     cases = []
-    for label, shape, spread, settings in (("rows of 6", (4, 6), 1.0, {}),
-                                           ("a 3-d input", (2, 3, 5), 1.0, {}),
-                                           ("rows that barely vary (var < eps)", (3, 6), 1e-3, {}),
-                                           ("eps=0.1", (3, 4), 1.0, {"eps": 0.1})):
+    for label, shape, spread, settings in (("cases.rows_of_6", (4, 6), 1.0, {}),
+                                           ("cases.input_3d", (2, 3, 5), 1.0, {}),
+                                           ("cases.barely_vary", (3, 6), 1e-3, {}),
+                                           ("cases.eps", (3, 4), 1.0, {"eps": 0.1})):
         rng = np.random.default_rng(len(cases) + 20)
         size = shape[-1]
         x = spread * rng.standard_normal(shape) + rng.standard_normal(shape[:-1] + (1,))
-        cases.append(Case(label, {"x": x,
-                                  "weight": 1 + 0.5 * rng.standard_normal(size),
-                                  "bias": rng.standard_normal(size)}, settings))
+        cases.append(Case(message(label), {"x": x,
+                                           "weight": 1 + 0.5 * rng.standard_normal(size),
+                                           "bias": rng.standard_normal(size)}, settings))
     return cases
 
 
 def logsumexp_cases():
     cases = []
-    for label, shape, scale, settings in (("rows, axis=-1", (3, 5), 1.0, {}),
-                                          ("columns, axis=0", (4, 3), 1.0, {"axis": 0}),
-                                          ("keepdims=True, axis=1", (2, 3, 4), 1.0,
+    for label, shape, scale, settings in (("cases.rows", (3, 5), 1.0, {}),
+                                          ("cases.columns", (4, 3), 1.0, {"axis": 0}),
+                                          ("cases.keepdims", (2, 3, 4), 1.0,
                                            {"axis": 1, "keepdims": True}),
-                                          ("one vector (a 0-d output)", (6,), 1.0, {}),
-                                          ("huge values (exp overflows)", (2, 4), 1000.0, {})):
+                                          ("cases.one_vector", (6,), 1.0, {}),
+                                          ("cases.huge_values", (2, 4), 1000.0, {})):
         rng = np.random.default_rng(len(cases) + 30)
-        cases.append(Case(label, {"x": scale * rng.standard_normal(shape)}, settings))
+        cases.append(Case(message(label), {"x": scale * rng.standard_normal(shape)}, settings))
     return cases
 
 

@@ -69,4 +69,19 @@ TOOLS = {
     "checkpoint.tagged": ("{path!r} is corrupt: in its metadata, {where} is tagged {kind!r}, "
                           "which holds {expected}, but holds {found}"),
     "checkpoint.in_all": "{size} in all",
+
+    # ---- the graders' cases, as a verdict names them (minigrad.grade.exercises) ---------------
+    "cases.one_example": "one example",
+    "cases.batch_of_3": "a batch of 3",
+    "cases.first_step": "the first step: h = 0",
+    "cases.large_weights": "large weights: saturated gates",
+    "cases.rows_of_6": "rows of 6",
+    "cases.input_3d": "a 3-d input",
+    "cases.barely_vary": "rows that barely vary (var < eps)",
+    "cases.eps": "eps=0.1",
+    "cases.rows": "rows, axis=-1",
+    "cases.columns": "columns, axis=0",
+    "cases.keepdims": "keepdims=True, axis=1",
+    "cases.one_vector": "one vector (a 0-d output)",
+    "cases.huge_values": "huge values (exp overflows)",
 }

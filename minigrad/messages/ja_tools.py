@@ -74,4 +74,19 @@ TOOLS = {
     "checkpoint.tagged": ("{path!r} は壊れています: メタデータの {where} には {kind!r} の印が"
                           "あり、{expected} が入るはずですが、{found} が入っています"),
     "checkpoint.in_all": "全部で {size}",
+
+    # ---- 採点のケース名 (minigrad.grade.exercises) --------------------------------------------
+    "cases.one_example": "例ひとつ",
+    "cases.batch_of_3": "例 3 個のバッチ",
+    "cases.first_step": "最初のステップ: h = 0",
+    "cases.large_weights": "大きな重み: 飽和したゲート",
+    "cases.rows_of_6": "長さ 6 の行",
+    "cases.input_3d": "3 次元の入力",
+    "cases.barely_vary": "ほとんど変化しない行 (var < eps)",
+    "cases.eps": "eps=0.1 の場合",
+    "cases.rows": "行ごと、axis=-1",
+    "cases.columns": "列ごと、axis=0",
+    "cases.keepdims": "keepdims=True、axis=1 の場合",
+    "cases.one_vector": "ベクトルひとつ (0 次元の出力)",
+    "cases.huge_values": "とても大きな値 (exp があふれます)",
 }
