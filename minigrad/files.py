@@ -49,8 +49,8 @@ def atomic_write(path, write, text=False):
     except OSError as error:                # named by the path asked for, not the temporary
         if os.path.exists(temporary):
             os.remove(temporary)
-        raise type(error)(f"cannot write {os.fspath(path)!r}: "
-                          f"{error.strerror or error}") from error
+        raise type(error)(message("files.cannot_write", path=os.fspath(path),
+                                  reason=error.strerror or error)) from error
     except BaseException:
         if os.path.exists(temporary):
             os.remove(temporary)

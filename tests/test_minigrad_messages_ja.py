@@ -52,7 +52,7 @@ def test_the_explorer_language_check_and_the_font_warning_speak_japanese(monkeyp
     with pytest.raises(ValueError) as refused:
         check_lang("fr")
     assert str(refused.value) == ("explore: lang には 'en', 'ja' のどれかを指定してください "
-                                  "('fr' ではなく)")
+                                  "(指定された値: 'fr')")
     monkeypatch.setattr(fonts, "font_path", lambda: None)
     monkeypatch.setattr(fonts, "_warned", set())
     monkeypatch.setattr(sys, "platform", "linux")
@@ -79,6 +79,14 @@ def test_the_explorer_language_check_and_the_font_warning_speak_japanese(monkeyp
      "エラー: y.txt: エクスプローラが書き出すのは HTML ページです。.html で終わる名前を指定して"
      "ください",
      "error: y.txt: the explorer writes an HTML page; give it a name ending in .html"),
+    (["lstm-cell", "--hidden-size", "0"],
+     "エラー: --hidden-size には 1 以上を指定してください (python -m minigrad.viz --help を参照"
+     "してください)",
+     "error: --hidden-size must be at least 1 (see python -m minigrad.viz --help)"),
+    (["explore", "lstm-cell", "--seed", "-1", "--out", "e.html"],
+     "エラー: --seed には 0 以上を指定してください (指定された値: -1) (python -m minigrad.viz "
+     "--help を参照してください)",
+     "error: --seed must be 0 or more, not -1 (see python -m minigrad.viz --help)"),
 ])
 def test_the_viz_commands_errors_in_japanese_and_english(tmp_path, argv, japanese, english):
     assert run("-m", "minigrad.viz", *argv, "--lang", "ja", cwd=tmp_path) == japanese
@@ -151,3 +159,19 @@ def test_the_graders_cases_are_named_in_japanese():
     assert [case.label for case in logsumexp_cases()] == [
         "rows, axis=-1", "columns, axis=0", "keepdims=True, axis=1", "one vector (a 0-d output)",
         "huge values (exp overflows)"]
+
+
+def test_a_file_that_cannot_be_written_is_said_in_japanese(tmp_path):
+    from minigrad.files import atomic_write
+
+    (tmp_path / "afile").write_text("not a folder")
+    path = tmp_path / "afile" / "x.txt"
+
+    def refusal():
+        with pytest.raises(OSError) as refused:
+            atomic_write(path, lambda file: file.write("x"), text=True)
+        return str(refused.value)
+    choose("ja")
+    assert refusal().startswith(f"{str(path)!r} に書き出せません: ")
+    choose("en")
+    assert refusal().startswith(f"cannot write {str(path)!r}: ")

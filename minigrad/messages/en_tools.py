@@ -6,6 +6,7 @@ TOOLS = {
     # ---- a file whose folder is missing (minigrad.files.no_directory) -------------------------
     "files.no_directory": ("cannot {verb} {path!r}: no directory {folder!r} (create it first: "
                            "mkdir -p {command})"),
+    "files.cannot_write": "cannot write {path!r}: {reason}",
     "files.verb_write": "write",
     "files.verb_save_to": "save to",
     "files.verb_draw": "draw",
@@ -25,6 +26,10 @@ TOOLS = {
     "fonts.missing": ("Graphviz draws these Japanese labels as empty boxes unless a system font "
                       "has them: the project's Japanese font is not installed; {how} "
                       "(or install a CJK font, e.g. apt install fonts-noto-cjk)"),
+
+    # ---- python -m minigrad.viz's own options (minigrad.viz.__main__) -------------------------
+    "viz.at_least_one": "--{option} must be at least 1",
+    "viz.seed": "--seed must be 0 or more, not {seed}",
 
     # ---- the explorer's page (minigrad.viz.explorer) ------------------------------------------
     "explorer.not_html": "{path}: the explorer writes an HTML page; give it a name ending in .html",

@@ -6,6 +6,7 @@ TOOLS = {
     # ---- フォルダがないファイル (minigrad.files.no_directory) ---------------------------------
     "files.no_directory": ("{path!r} に{verb}ません: フォルダ {folder!r} がありません (先に作って"
                            "ください: mkdir -p {command})"),
+    "files.cannot_write": "{path!r} に書き出せません: {reason}",
     "files.verb_write": "書き出せ",
     "files.verb_save_to": "保存でき",
     "files.verb_draw": "描け",
@@ -27,12 +28,16 @@ TOOLS = {
                       "{how} を実行してください (または CJK フォントをインストールしてください。"
                       "例: apt install fonts-noto-cjk)"),
 
+    # ---- python -m minigrad.viz のオプション (minigrad.viz.__main__) --------------------------
+    "viz.at_least_one": "--{option} には 1 以上を指定してください",
+    "viz.seed": "--seed には 0 以上を指定してください (指定された値: {seed})",
+
     # ---- エクスプローラのページ (minigrad.viz.explorer) ---------------------------------------
     "explorer.not_html": ("{path}: エクスプローラが書き出すのは HTML ページです。.html で終わる"
                           "名前を指定してください"),
     "explorer.is_a_directory": "{path} はフォルダです。ページのファイル名を指定してください",
-    "explorer.bad_lang": ("{where}: lang には {languages} のどれかを指定してください ({lang} "
-                          "ではなく)"),
+    "explorer.bad_lang": ("{where}: lang には {languages} のどれかを指定してください (指定"
+                          "された値: {lang})"),
 
     # ---- 読み込みで拒否したチェックポイントや結果のファイル (minigrad.npz_reader) -----------
     "npz.two_members": "{path!r} は受け付けません: 同じ名前 {name!r} のメンバーが 2 つあります",

@@ -155,9 +155,9 @@ def main(argv=None):
     if args.command in ("lstm-cell", "explore"):
         for name in ("input_size", "hidden_size", "batch"):
             if getattr(args, name) < 1:
-                parser.error(f"--{name.replace('_', '-')} must be at least 1")
+                parser.error(message("viz.at_least_one", option=name.replace("_", "-")))
         if args.seed < 0:
-            parser.error(f"--seed must be 0 or more, not {args.seed}")
+            parser.error(message("viz.seed", seed=args.seed))
     return run(lambda: command(args), debug=debug_wanted(args))
 
 
