@@ -175,3 +175,24 @@ def test_a_file_that_cannot_be_written_is_said_in_japanese(tmp_path):
     assert refusal().startswith(f"{str(path)!r} に書き出せません: ")
     choose("en")
     assert refusal().startswith(f"cannot write {str(path)!r}: ")
+
+
+def test_no_graphviz_to_render_with_is_said_in_japanese(monkeypatch):
+    import importlib
+    render = importlib.import_module("minigrad.viz.render")     # not the function viz.render
+    monkeypatch.setattr(render, "available_engines", list)
+
+    def refusal():
+        with pytest.raises(render.RenderError) as refused:
+            render.choose_engine("auto")
+        return str(refused.value)
+    choose("ja")
+    assert refusal().startswith("描画に使える Graphviz がありません: `dot` プログラムも "
+                                "pygraphviz パッケージも見つかりませんでした。どちらかを"
+                                "インストールしてください: `pip install pygraphviz`")
+    choose("en")
+    assert refusal() == ("no Graphviz to render with: neither the `dot` program nor the "
+                         "pygraphviz package was found; install one: `pip install pygraphviz` "
+                         "(its wheels bundle Graphviz on Linux, macOS and Windows x86-64), or "
+                         "the Graphviz package of your system (apt install graphviz, brew "
+                         "install graphviz, winget install graphviz)")

@@ -20,6 +20,25 @@ TOOLS = {
     "render.dot_failed": "dot -T{format} failed",
     "render.pygraphviz_failed": "pygraphviz could not render {format}",
     "render.no_message": "no message",
+    "render.how_to_get_one": ("install one: `pip install pygraphviz` (its wheels bundle Graphviz "
+                              "on Linux, macOS and Windows x86-64), or the Graphviz package of "
+                              "your system (apt install graphviz, brew install graphviz, winget "
+                              "install graphviz)"),
+    "render.smaller": ("draw a smaller graph: fold scopes into one box each (draw_graph(..., "
+                       "collapse=[...])) or keep the boxes nearest the root (draw_graph(..., "
+                       "max_nodes=...))"),
+    "render.no_graphviz": ("no Graphviz to render with: neither the `dot` program nor the "
+                           "pygraphviz package was found; {how}"),
+    "render.no_dot": "the `dot` program is not on the PATH",
+    "render.no_pygraphviz": "the pygraphviz package is not installed",
+    "render.no_engine": "cannot render with engine={engine!r}: {what}; {how}",
+    "render.too_many_boxes": ("the graph has {boxes} boxes, more than the {most} Graphviz lays out "
+                              "in reasonable time (minigrad.viz.render.MAX_BOXES; a frame of a "
+                              "scope counts as a box); {smaller}"),
+    "render.too_deep": ("the graph has frames nested {deepest} deep, more than the {most} Graphviz "
+                        "is given (minigrad.viz.dot.MAX_SCOPE_DEPTH); {smaller}"),
+    "render.stopped": ("Graphviz ({engine}) was stopped after {seconds} s laying out {boxes} boxes "
+                       "(minigrad.viz.render.TIMEOUT); {smaller}"),
     "render.dot_text_in": "{error}. The DOT text is in {path}",
 
     # ---- the Japanese font (minigrad.viz.fonts) -----------------------------------------------

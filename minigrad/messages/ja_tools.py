@@ -20,6 +20,25 @@ TOOLS = {
     "render.dot_failed": "dot -T{format} が失敗しました",
     "render.pygraphviz_failed": "pygraphviz は {format} を描けませんでした",
     "render.no_message": "メッセージはありません",
+    "render.how_to_get_one": ("どちらかをインストールしてください: `pip install pygraphviz` (その "
+                              "wheel には Linux、macOS、Windows x86-64 用の Graphviz が入って"
+                              "います)、またはシステムの Graphviz パッケージ (apt install "
+                              "graphviz、brew install graphviz、winget install graphviz)"),
+    "render.smaller": ("もっと小さなグラフを描いてください: スコープをそれぞれ 1 つの箱にまとめる "
+                       "(draw_graph(..., collapse=[...]))か、根に近い箱だけを残します "
+                       "(draw_graph(..., max_nodes=...))"),
+    "render.no_graphviz": ("描画に使える Graphviz がありません: `dot` プログラムも pygraphviz "
+                           "パッケージも見つかりませんでした。{how}"),
+    "render.no_dot": "`dot` プログラムが PATH にありません",
+    "render.no_pygraphviz": "pygraphviz パッケージがインストールされていません",
+    "render.no_engine": "engine={engine!r} では描画できません: {what}。{how}",
+    "render.too_many_boxes": ("グラフの箱が {boxes} 個あり、Graphviz が現実的な時間で配置できる "
+                              "{most} 個を超えています (minigrad.viz.render.MAX_BOXES。スコープの"
+                              "枠も 1 個の箱に数えます)。{smaller}"),
+    "render.too_deep": ("グラフの枠の入れ子が {deepest} 段あり、Graphviz に渡せる {most} 段を"
+                        "超えています (minigrad.viz.dot.MAX_SCOPE_DEPTH)。{smaller}"),
+    "render.stopped": ("Graphviz ({engine}) は {boxes} 個の箱を配置している途中、{seconds} 秒で"
+                       "止められました (minigrad.viz.render.TIMEOUT)。{smaller}"),
     "render.dot_text_in": "{error}。DOT テキストは {path} にあります",
 
     # ---- 日本語フォント (minigrad.viz.fonts) --------------------------------------------------

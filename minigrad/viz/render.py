@@ -30,9 +30,8 @@ FORMATS = ("svg", "svgz", "png", "pdf", "ps", "ps2", "eps", "jpg", "jpeg", "jpe"
            "imap_np", "cmapx_np", "mp", "pov", "tk", "vdx", "vrml", "wbmp", "gd", "gd2",
            *SOURCE_FORMATS)             # what Graphviz's `dot -T` writes (its builds differ)
 
-HOW_TO_GET_ONE = ("install one: `pip install pygraphviz` (its wheels bundle Graphviz on Linux, "
-                  "macOS and Windows x86-64), or the Graphviz package of your system "
-                  "(apt install graphviz, brew install graphviz, winget install graphviz)")
+# How to get an engine, and how to draw less: render.how_to_get_one and render.smaller in
+# minigrad/messages (en_tools.py, ja_tools.py), said in the language of the messages.
 
 
 # Graphviz's layout time grows faster than the graph: a chain of 1,500 ops (3,000 boxes) took
@@ -44,8 +43,6 @@ HOW_TO_GET_ONE = ("install one: `pip install pygraphviz` (its wheels bundle Grap
 # some 2,000 nested ones, whatever the boxes.
 MAX_BOXES = 3000
 TIMEOUT = 60
-SMALLER = ("draw a smaller graph: fold scopes into one box each (draw_graph(..., collapse=[...])) "
-           "or keep the boxes nearest the root (draw_graph(..., max_nodes=...))")
 
 
 class RenderError(OSError):
@@ -73,13 +70,12 @@ def choose_engine(engine="auto"):
     found = available_engines()
     if engine == "auto":
         if not found:
-            raise RenderError("no Graphviz to render with: neither the `dot` program nor the "
-                              f"pygraphviz package was found; {HOW_TO_GET_ONE}")
+            raise RenderError(message("render.no_graphviz", how=message("render.how_to_get_one")))
         return found[0]
     if engine not in found:
-        what = "the `dot` program is not on the PATH" if engine == "dot" else \
-            "the pygraphviz package is not installed"
-        raise RenderError(f"cannot render with engine={engine!r}: {what}; {HOW_TO_GET_ONE}")
+        what = message("render.no_dot" if engine == "dot" else "render.no_pygraphviz")
+        raise RenderError(message("render.no_engine", engine=engine, what=what,
+                                  how=message("render.how_to_get_one")))
     return engine
 
 
@@ -90,13 +86,11 @@ def render_bytes(source, format, engine="auto"):
     frames, deepest = count_frames(source)
     boxes = count_boxes(source) + frames
     if boxes > MAX_BOXES:
-        raise RenderError(f"the graph has {boxes} boxes, more than the {MAX_BOXES} Graphviz lays "
-                          f"out in reasonable time (minigrad.viz.render.MAX_BOXES; a frame of a "
-                          f"scope counts as a box); {SMALLER}")
+        raise RenderError(message("render.too_many_boxes", boxes=boxes, most=MAX_BOXES,
+                                  smaller=message("render.smaller")))
     if deepest > dot.MAX_SCOPE_DEPTH:
-        raise RenderError(f"the graph has frames nested {deepest} deep, more than the "
-                          f"{dot.MAX_SCOPE_DEPTH} Graphviz is given "
-                          f"(minigrad.viz.dot.MAX_SCOPE_DEPTH); {SMALLER}")
+        raise RenderError(message("render.too_deep", deepest=deepest, most=dot.MAX_SCOPE_DEPTH,
+                                  smaller=message("render.smaller")))
     fonts.warn_if_missing(source, format)
     environment = fonts.subprocess_environment()
     if engine == "dot":                 # with the Japanese font added to fontconfig (fonts.py)
@@ -109,8 +103,8 @@ def render_bytes(source, format, engine="auto"):
         done = subprocess.run(command, input=source.encode("utf-8"), capture_output=True,
                               env=environment, check=False, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        raise RenderError(f"Graphviz ({engine}) was stopped after {TIMEOUT} s laying out {boxes} "
-                          f"boxes (minigrad.viz.render.TIMEOUT); {SMALLER}") from None
+        raise RenderError(message("render.stopped", engine=engine, seconds=TIMEOUT, boxes=boxes,
+                                  smaller=message("render.smaller"))) from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         said = said[:3] if engine == "dot" else said[-1:]      # the child's: its last line
