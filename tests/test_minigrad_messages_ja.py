@@ -196,3 +196,12 @@ def test_no_graphviz_to_render_with_is_said_in_japanese(monkeypatch):
                          "(its wheels bundle Graphviz on Linux, macOS and Windows x86-64), or "
                          "the Graphviz package of your system (apt install graphviz, brew "
                          "install graphviz, winget install graphviz)")
+
+
+def test_a_file_to_render_without_a_suffix_is_said_in_japanese(tmp_path):
+    (tmp_path / "ok.dot").write_text("digraph { a -> b }")
+    argv = ["-m", "minigrad.viz", "render", "ok.dot", "--out", "c"]
+    assert run(*argv, "--lang", "ja", cwd=tmp_path) == (
+        "エラー: render: c には拡張子がありません。format= を指定してください (svg、png、pdf、dot)")
+    assert run(*argv, cwd=tmp_path) == (
+        "error: render: c has no suffix; pass format= (svg, png, pdf, dot)")

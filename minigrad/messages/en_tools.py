@@ -20,6 +20,11 @@ TOOLS = {
     "render.dot_failed": "dot -T{format} failed",
     "render.pygraphviz_failed": "pygraphviz could not render {format}",
     "render.no_message": "no message",
+    "render.no_suffix": "render: {path} has no suffix; pass format= (svg, png, pdf, dot)",
+    "render.not_our_dot": ("{dot} exists and is not the DOT text of {name}; pass overwrite=True "
+                           "to replace it"),
+    "render.not_our_picture": ("{path} exists and no earlier drawing wrote it (its DOT text {dot} "
+                               "is not beside it); pass overwrite=True to replace it"),
     "render.how_to_get_one": ("install one: `pip install pygraphviz` (its wheels bundle Graphviz "
                               "on Linux, macOS and Windows x86-64), or the Graphviz package of "
                               "your system (apt install graphviz, brew install graphviz, winget "

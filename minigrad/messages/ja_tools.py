@@ -20,6 +20,13 @@ TOOLS = {
     "render.dot_failed": "dot -T{format} が失敗しました",
     "render.pygraphviz_failed": "pygraphviz は {format} を描けませんでした",
     "render.no_message": "メッセージはありません",
+    "render.no_suffix": ("render: {path} には拡張子がありません。format= を指定してください (svg、"
+                         "png、pdf、dot)"),
+    "render.not_our_dot": ("{dot} はすでにあり、{name} の DOT テキストではありません。置き"
+                           "換えるには overwrite=True を指定してください"),
+    "render.not_our_picture": ("{path} はすでにあり、以前の描画が書いたものではありません (その "
+                               "DOT テキスト {dot} が隣にありません)。置き換えるには "
+                               "overwrite=True を指定してください"),
     "render.how_to_get_one": ("どちらかをインストールしてください: `pip install pygraphviz` (その "
                               "wheel には Linux、macOS、Windows x86-64 用の Graphviz が入って"
                               "います)、またはシステムの Graphviz パッケージ (apt install "

@@ -175,20 +175,18 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
     path = Path(path)
     format = (format or path.suffix.lstrip(".")).lower()
     if not format:
-        raise ValueError(f"render: {path} has no suffix; pass format= (svg, png, pdf, dot)")
+        raise ValueError(message("render.no_suffix", path=path))
     source_path = path.with_suffix(".dot") if format not in SOURCE_FORMATS else path
     header = DOT_HEADER.format(name=path.name)
     source = _without_header(source)
     existing = _read(source_path)
     ours = existing is None or existing.startswith(header) or overwrite
     if not ours and _without_header(existing) != source:    # the same text there: leave it
-        raise FileExistsError(f"{source_path} exists and is not the DOT text of {path.name}; "
-                              "pass overwrite=True to replace it")
+        raise FileExistsError(message("render.not_our_dot", dot=source_path, name=path.name))
     if (format not in SOURCE_FORMATS and not overwrite and (path.exists() or path.is_symlink())
             and (existing is None or not existing.startswith(header))):
-        raise FileExistsError(f"{path} exists and no earlier drawing wrote it (its DOT text "
-                              f"{source_path.name} is not beside it); pass overwrite=True to "
-                              "replace it")
+        raise FileExistsError(message("render.not_our_picture", path=path,
+                                      dot=source_path.name))
     if not path.parent.is_dir():            # a picture's folder is the user's to make
         raise no_directory(path)
     if ours:
