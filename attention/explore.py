@@ -82,7 +82,6 @@ def add_command(commands):
     p.add_argument("--composed", action="store_true", help="with --block: its layer norms from "
                    "primitive ops (mean, subtract, square, ...), a step each, not one op each")
     add_lang_option(p)
-    p.set_defaults(lang=None)       # not written: the locale speaks the messages and the page
     return p
 
 

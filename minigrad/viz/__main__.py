@@ -137,7 +137,6 @@ def main(argv=None):
                          "before showing them")
     add_cell_options(explore)
     add_lang_option(explore)
-    explore.set_defaults(lang=None)     # not written: the page speaks as the messages do
 
     dot = commands.add_parser("render", help="render a DOT file")
     dot.add_argument("source", help="a .dot file")

@@ -84,9 +84,8 @@ def add_command(subparsers):
                    help=f"a step of more ops is refused ({MAX_OPS:,}: a browser takes seconds "
                    "to lay out a few thousand boxes; a deep or many-headed Transformer has more)")
     add_lang_option(p)
-    p.set_defaults(func=run_command, lang=None)     # not written: the page speaks as the
-    return p                                        # messages do (the locale, or a --lang
-                                                    # before the command)
+    p.set_defaults(func=run_command)
+    return p
 
 
 def run_command(args):

@@ -49,7 +49,10 @@ def page_words(table):
 
 
 def add_lang_option(parser):
-    """`--lang {en,ja}` on an explore command line: the page's language, passed to explore()."""
-    parser.add_argument("--lang", choices=LANGUAGES, default="en",
+    """`--lang {en,ja}` on an explore command line: the page's language, passed to explore().
+    Not written, it is None: the command then gives the page the messages' language (the
+    locale's, or the --lang written before the command)."""
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
                         help="the page's language: en (English) or ja (Japanese: every button, "
-                        "heading, rule, question and hint) (default: en)")
+                        "heading, rule, question and hint) (default: the messages' language, "
+                        "from a --lang before the command or the locale; else en)")
