@@ -205,3 +205,59 @@ def test_a_file_to_render_without_a_suffix_is_said_in_japanese(tmp_path):
         "エラー: render: c には拡張子がありません。format= を指定してください (svg、png、pdf、dot)")
     assert run(*argv, cwd=tmp_path) == (
         "error: render: c has no suffix; pass format= (svg, png, pdf, dot)")
+
+
+# ---- a recurrent layer that breaks the contract (minigrad.nn.recurrent) ---------------------
+
+def test_a_layer_that_breaks_the_recurrent_contract_is_told_so_in_japanese():
+    from minigrad.nn.recurrent import RecurrentLayerError, check_recurrent
+    from tests.test_recurrent import NoMask, Raises, TupleWithoutParts
+
+    said = {}
+    for lang in ("ja", "en"):
+        choose(lang)
+        for layer in (NoMask, TupleWithoutParts, Raises):
+            with pytest.raises(RecurrentLayerError) as error:
+                check_recurrent(layer(3, 4), 3, 4)
+            said[lang, layer.__name__] = str(error.value)
+    assert said["ja", "NoMask"] == (
+        "NoMask: forward がマスクを受け取りませんが、エンコーダはパディングしたバッチを読みます。"
+        "forward(x, state=None, mask=None) と書くか、forward がマスクを受け取る nn.Recurrent を"
+        "継承してください")
+    assert said["ja", "TupleWithoutParts"] == (
+        "TupleWithoutParts: cell が返した状態は 要素 2 個の tuple ですが、state_parts ('h',) "
+        "によればテンソルひとつのはずです")
+    assert said["ja", "Raises"].startswith(
+        "Raises: cell(x, state) で KeyError が発生しました: 'weight_xx' (test_recurrent.py の ")
+    assert said["ja", "Raises"].endswith(" 行目)")
+    assert said["en", "NoMask"] == (
+        "NoMask: forward takes no mask, but the encoder reads padded batches: write forward(x, "
+        "state=None, mask=None), or subclass nn.Recurrent, whose forward takes one")
+    assert said["en", "TupleWithoutParts"] == (
+        "TupleWithoutParts: cell returned a state that is a tuple of 2, but state_parts ('h',) "
+        "make it one tensor")
+
+
+def test_a_cell_that_goes_wrong_at_a_step_is_named_in_japanese():
+    from minigrad.nn.recurrent import RecurrentLayerError
+    from tests.test_recurrent_steps import Shrinks, sequence
+
+    choose("ja")
+    layer = Shrinks(3, 4)
+    layer.broken_at = 3
+    with pytest.raises(RecurrentLayerError) as raised:
+        layer(sequence())
+    assert str(raised.value) == (
+        "Shrinks: 時刻 3 のステップで、cell(x, state) が h (2, 3) float32 を返しましたが、渡された"
+        "状態の h は (2, 4) float32 です。各ステップは状態の形状 (batch, hidden_size) と dtype を"
+        "保ちます")
+
+
+def test_train_with_a_layer_that_breaks_the_contract_ends_in_one_japanese_line(tmp_path):
+    layer = tmp_path / "my_rnn.py"
+    layer.write_text("from tests.test_recurrent import NoMask\n", encoding="utf-8")
+    line = run("-m", "seq2seq", "--lang", "ja", "train", "--task", "reverse", "--num-examples",
+               "40", "--epochs", "1", "--rnn", f"{layer}:NoMask", "--out", str(tmp_path / "run"),
+               cwd=ROOT)
+    assert "NoMask: forward がマスクを受け取りませんが" in line, line
+    assert not (tmp_path / "run").exists()

@@ -113,4 +113,48 @@ TOOLS = {
     "cases.keepdims": "keepdims=True, axis=1",
     "cases.one_vector": "one vector (a 0-d output)",
     "cases.huge_values": "huge values (exp overflows)",
+
+    # ---- the recurrent-layer contract (minigrad.nn.recurrent) ---------------------------------
+    "recurrent.time_step": "time step {t}",
+    "recurrent.tuple_of": "{kind} of {count}",
+    "recurrent.step_parts": ("{name}: at {where}, cell(x, state) returned a {got}, but "
+                             "state_parts {state_parts} make the state {count} tensor(s), as the "
+                             "state it was given"),
+    "recurrent.step_shape": ("{name}: at {where}, cell(x, state) returned {part} {new_shape} "
+                             "{new_dtype}, but the state it was given has {part} {old_shape} "
+                             "{old_dtype}: a step keeps the state's shape (batch, hidden_size) "
+                             "and dtype"),
+    "recurrent.pass_a_layer": ("check_recurrent: pass a layer, e.g. {cls}({input_size!r}, "
+                               "{hidden_size!r}), not the class {cls}"),
+    "recurrent.size": "check_recurrent: {argument} should be a whole number >= 1, got {size!r}",
+    "recurrent.outputs_shape": ("{name}: forward returned outputs of shape {found}, expected "
+                                "(batch, time, hidden_size) = (2, 3, {hidden_size})"),
+    "recurrent.ignores_mask": ("{name}: forward ignores the mask: a sequence padded on the left "
+                               "ends in another state than the same sequence alone (a padded step "
+                               "must leave the state as it was; nn.Recurrent's forward does this)"),
+    "recurrent.disagree": ("{name}: cell and forward disagree: one cell step from zeros should "
+                           "give forward's first output"),
+    "recurrent.state_parts": ("{name}: state_parts should name the state's parts, hidden first, "
+                              "as a tuple of strings (('h',) or ('h', 'c')), found "
+                              "{state_parts!r}"),
+    "recurrent.size_attribute": ("{name}: layer.{attribute} is {found!r}, expected {size!r} (a "
+                                 "layer keeps the sizes it is made with as attributes)"),
+    "recurrent.no_cell": "{name}: no cell(x, state) method (one step of the layer)",
+    "recurrent.no_mask": ("{name}: forward takes no mask, but the encoder reads padded batches: "
+                          "write forward(x, state=None, mask=None), or subclass nn.Recurrent, "
+                          "whose forward takes one"),
+    "recurrent.raised": "{name}: {what} raised {kind}: {error}{where}",
+    "recurrent.raised_at": " ({file}, line {line})",
+    "recurrent.cell_takes_one": ("{name}: state_parts {state_parts} make the state a tuple of "
+                                 "{count} tensors, but cell(x, state) takes one tensor (and "
+                                 "returns one): name one part, state_parts = ('h',), or make the "
+                                 "cell take and return the tuple"),
+    "recurrent.state_kind": ("{name}: {where} returned a state that is a {got}, but state_parts "
+                             "{state_parts} make it {want}"),
+    "recurrent.one_tensor": "one tensor",
+    "recurrent.tuple_of_tensors": "a tuple of {count} tensors",
+    "recurrent.state_shape": ("{name}: {where} returned {part} of shape {found}, expected "
+                              "(batch, hidden_size) = ({batch}, {hidden_size})"),
+    "recurrent.state_not_finite": ("{name}: {where} returned {part} holding NaN or infinity for a "
+                                   "small finite input and a zero state"),
 }

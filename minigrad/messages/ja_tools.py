@@ -120,4 +120,52 @@ TOOLS = {
     "cases.keepdims": "keepdims=True、axis=1 の場合",
     "cases.one_vector": "ベクトルひとつ (0 次元の出力)",
     "cases.huge_values": "とても大きな値 (exp があふれます)",
+
+    # ---- 再帰層の約束 (minigrad.nn.recurrent) -------------------------------------------------
+    "recurrent.time_step": "時刻 {t} のステップ",
+    "recurrent.tuple_of": "要素 {count} 個の {kind}",
+    "recurrent.step_parts": ("{name}: {where}で、cell(x, state) が {got} を返しましたが、"
+                             "state_parts {state_parts} によれば、状態は渡された状態と同じく"
+                             "テンソル {count} 個です"),
+    "recurrent.step_shape": ("{name}: {where}で、cell(x, state) が {part} {new_shape} "
+                             "{new_dtype} を返しましたが、渡された状態の {part} は {old_shape} "
+                             "{old_dtype} です。各ステップは状態の形状 (batch, hidden_size) と "
+                             "dtype を保ちます"),
+    "recurrent.pass_a_layer": ("check_recurrent: クラス {cls} ではなく、層を渡してください "
+                               "(たとえば {cls}({input_size!r}, {hidden_size!r}))"),
+    "recurrent.size": ("check_recurrent: {argument} は 1 以上の整数であるべきですが、{size!r} "
+                       "でした"),
+    "recurrent.outputs_shape": ("{name}: forward が返した出力の形状は {found} で、(batch, time, "
+                                "hidden_size) = (2, 3, {hidden_size}) であるべきです"),
+    "recurrent.ignores_mask": ("{name}: forward がマスクを無視しています。左にパディングした"
+                               "系列が、同じ系列だけを読んだときとは別の状態で終わります "
+                               "(パディングのステップは状態をそのまま残すべきです。"
+                               "nn.Recurrent の forward は"
+                               "そうします)"),
+    "recurrent.disagree": ("{name}: cell と forward が食い違っています。ゼロから cell を 1 ステップ"
+                           "進めた結果は、forward の最初の出力と同じになるべきです"),
+    "recurrent.state_parts": ("{name}: state_parts は状態の部分の名前を、隠れ状態を先頭にして文字列"
+                              "のタプルで示すべきです (('h',) または ('h', 'c'))。見つかったのは "
+                              "{state_parts!r} です"),
+    "recurrent.size_attribute": ("{name}: layer.{attribute} は {found!r} で、{size!r} であるべき"
+                                 "です (層は、作られたときの大きさを属性として持ちます)"),
+    "recurrent.no_cell": "{name}: cell(x, state) メソッド (層の 1 ステップ) がありません",
+    "recurrent.no_mask": ("{name}: forward がマスクを受け取りませんが、エンコーダはパディングした"
+                          "バッチを読みます。forward(x, state=None, mask=None) と書くか、"
+                          "forward がマスクを受け取る nn.Recurrent を継承してください"),
+    "recurrent.raised": "{name}: {what} で {kind} が発生しました: {error}{where}",
+    "recurrent.raised_at": " ({file} の {line} 行目)",
+    "recurrent.cell_takes_one": ("{name}: state_parts {state_parts} によれば状態はテンソル "
+                                 "{count} 個のタプルですが、cell(x, state) はテンソルひとつを"
+                                 "受け取ります (そして返します)。部分をひとつだけ名付ける "
+                                 "(state_parts = ('h',)) か、セルがタプルを受け取って返すように"
+                                 "してください"),
+    "recurrent.state_kind": ("{name}: {where} が返した状態は {got} ですが、state_parts "
+                             "{state_parts} によれば{want}のはずです"),
+    "recurrent.one_tensor": "テンソルひとつ",
+    "recurrent.tuple_of_tensors": "テンソル {count} 個のタプル",
+    "recurrent.state_shape": ("{name}: {where} が返した {part} の形状は {found} で、(batch, "
+                              "hidden_size) = ({batch}, {hidden_size}) であるべきです"),
+    "recurrent.state_not_finite": ("{name}: 小さな有限の入力とゼロの状態に対して、{where} が NaN "
+                                   "または無限大を含む {part} を返しました"),
 }

@@ -36,6 +36,7 @@ import numpy as np
 
 import minigrad.functional as F
 from minigrad.grad_mode import no_grad
+from minigrad.messages import message
 from minigrad.nn.module import Module
 from minigrad.scopes import scope
 from minigrad.tensor import Tensor
@@ -79,7 +80,8 @@ class Recurrent(Module):
         for t in range(steps):
             with scope(f"time step {t}"):                       # a drawing can fold each step
                 new = self.cell(x[:, t], state)                 # each part (B, H)
-                check_step(self, new, state, f"time step {t}", same_dtype=t > 0)
+                check_step(self, new, state, message("recurrent.time_step", t=t),
+                           same_dtype=t > 0)
                 if mask is not None:                            # padded rows keep their state
                     real = mask[:, t, None]                                     # (B, 1)
                     new = join_parts(self, [F.where(real, n, old)
@@ -113,16 +115,14 @@ def check_step(layer, new, old, where, same_dtype=True):
             return
     name = type(layer).__name__
     if len(parts(new)) != len(parts(old)) or not all(isinstance(n, Tensor) for n in parts(new)):
-        got = type(new).__name__ + (f" of {len(new)}" if isinstance(new, tuple) else "")
-        raise RecurrentLayerError(f"{name}: at {where}, cell(x, state) returned a {got}, but "
-                                  f"state_parts {layer.state_parts} make the state "
-                                  f"{len(parts(old))} tensor(s), as the state it was given")
+        raise RecurrentLayerError(message("recurrent.step_parts", name=name, where=where,
+                                          got=_described(new), state_parts=layer.state_parts,
+                                          count=len(parts(old))))
     for part, n, o in zip(layer.state_parts, parts(new), parts(old)):
         if n.shape != o.shape or (same_dtype and n.dtype != o.dtype):
-            raise RecurrentLayerError(f"{name}: at {where}, cell(x, state) returned {part} "
-                                      f"{n.shape} {n.dtype}, but the state it was given has "
-                                      f"{part} {o.shape} {o.dtype}: a step keeps the state's "
-                                      f"shape (batch, hidden_size) and dtype")
+            raise RecurrentLayerError(message("recurrent.step_shape", name=name, where=where,
+                                              part=part, new_shape=n.shape, new_dtype=n.dtype,
+                                              old_shape=o.shape, old_dtype=o.dtype))
 
 
 # ---- states: one tensor, or a tuple of them -------------------------------------------------
@@ -173,13 +173,11 @@ def check_recurrent(layer, input_size, hidden_size):
     tiny batch (no gradients recorded) the shapes it returns, a mask that it honours (a row
     padded on the left ends where it ends alone) and a `cell` that agrees with `forward`."""
     if isinstance(layer, type):
-        raise RecurrentLayerError(f"check_recurrent: pass a layer, e.g. {layer.__name__}"
-                                  f"({input_size!r}, {hidden_size!r}), not the class "
-                                  f"{layer.__name__}")
+        raise RecurrentLayerError(message("recurrent.pass_a_layer", cls=layer.__name__,
+                                          input_size=input_size, hidden_size=hidden_size))
     for argument, size in (("input_size", input_size), ("hidden_size", hidden_size)):
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-            raise RecurrentLayerError(f"check_recurrent: {argument} should be a whole number "
-                                      f">= 1, got {size!r}")
+            raise RecurrentLayerError(message("recurrent.size", argument=argument, size=size))
     name = type(layer).__name__
     _check_attributes(layer, name, input_size, hidden_size)
     params = list(layer.parameters()) if isinstance(layer, Module) else []
@@ -194,40 +192,32 @@ def check_recurrent(layer, input_size, hidden_size):
         _check_state(name, "forward", layer, state, 2, hidden_size)
         found = getattr(outputs, "shape", type(outputs).__name__)
         if found != (2, 3, hidden_size):
-            raise RecurrentLayerError(f"{name}: forward returned outputs of shape {found}, "
-                                      f"expected (batch, time, hidden_size) = "
-                                      f"(2, 3, {hidden_size})")
+            raise RecurrentLayerError(message("recurrent.outputs_shape", name=name, found=found,
+                                              hidden_size=hidden_size))
         _, alone = _run(name, "forward(x)", lambda: layer(Tensor(x[:1, 1:])))
         if not _close(parts(alone), [s.data[:1] for s in parts(state)]):
-            raise RecurrentLayerError(
-                f"{name}: forward ignores the mask: a sequence padded on the left ends in "
-                f"another state than the same sequence alone (a padded step must leave the "
-                f"state as it was; nn.Recurrent's forward does this)")
+            raise RecurrentLayerError(message("recurrent.ignores_mask", name=name))
         if not _close([hidden(step)[1:]], [outputs.data[1:, 0]]):
-            raise RecurrentLayerError(f"{name}: cell and forward disagree: one cell step from "
-                                      f"zeros should give forward's first output")
+            raise RecurrentLayerError(message("recurrent.disagree", name=name))
 
 
 def _check_attributes(layer, name, input_size, hidden_size):
     state_parts = getattr(layer, "state_parts", None)
     if (not isinstance(state_parts, tuple) or not state_parts
             or not all(isinstance(p, str) for p in state_parts)):
-        raise RecurrentLayerError(f"{name}: state_parts should name the state's parts, hidden "
-                                  f"first, as a tuple of strings (('h',) or ('h', 'c')), found "
-                                  f"{state_parts!r}")
+        raise RecurrentLayerError(message("recurrent.state_parts", name=name,
+                                          state_parts=state_parts))
     for attribute, size in (("input_size", input_size), ("hidden_size", hidden_size)):
         if getattr(layer, attribute, None) != size:
-            raise RecurrentLayerError(f"{name}: layer.{attribute} is "
-                                      f"{getattr(layer, attribute, None)!r}, expected {size!r} "
-                                      f"(a layer keeps the sizes it is made with as attributes)")
+            raise RecurrentLayerError(message("recurrent.size_attribute", name=name,
+                                              attribute=attribute, size=size,
+                                              found=getattr(layer, attribute, None)))
     if not callable(getattr(layer, "cell", None)):
-        raise RecurrentLayerError(f"{name}: no cell(x, state) method (one step of the layer)")
+        raise RecurrentLayerError(message("recurrent.no_cell", name=name))
     forward = getattr(layer, "forward", layer)
     takes = inspect.signature(forward).parameters
     if "mask" not in takes and not any(p.kind is p.VAR_KEYWORD for p in takes.values()):
-        raise RecurrentLayerError(f"{name}: forward takes no mask, but the encoder reads padded "
-                                  f"batches: write forward(x, state=None, mask=None), or "
-                                  f"subclass nn.Recurrent, whose forward takes one")
+        raise RecurrentLayerError(message("recurrent.no_mask", name=name))
 
 
 def _run(name, what, call):
@@ -241,9 +231,11 @@ def _run(name, what, call):
         package = Path(__file__).resolve().parent.parent
         theirs = [f for f in traceback.extract_tb(error.__traceback__)
                   if package not in Path(f.filename).resolve().parents]
-        where = f" ({Path(theirs[-1].filename).name}, line {theirs[-1].lineno})" if theirs else ""
-        raise RecurrentLayerError(f"{name}: {what} raised {type(error).__name__}: "
-                                  f"{error}{where}") from error
+        where = message("recurrent.raised_at", file=Path(theirs[-1].filename).name,
+                        line=theirs[-1].lineno) if theirs else ""
+        raise RecurrentLayerError(message("recurrent.raised", name=name, what=what,
+                                          kind=type(error).__name__, error=error,
+                                          where=where)) from error
 
 
 def _first_step(name, layer, x, zeros):
@@ -260,28 +252,35 @@ def _first_step(name, layer, x, zeros):
             raise error from None
         if not isinstance(alone, Tensor):
             raise
-        raise RecurrentLayerError(
-            f"{name}: state_parts {layer.state_parts} make the state a tuple of "
-            f"{len(layer.state_parts)} tensors, but cell(x, state) takes one tensor (and "
-            f"returns one): name one part, state_parts = ('h',), or make the cell take and "
-            f"return the tuple") from None
+        raise RecurrentLayerError(message("recurrent.cell_takes_one", name=name,
+                                          state_parts=layer.state_parts,
+                                          count=len(layer.state_parts))) from None
 
 
 def _check_state(name, where, layer, state, batch, hidden_size):
     n = len(layer.state_parts)
     if (n == 1) != isinstance(state, Tensor) or (n > 1 and len(parts(state)) != n):
-        got = type(state).__name__ + (f" of {len(state)}" if isinstance(state, tuple) else "")
-        want = "one tensor" if n == 1 else f"a tuple of {n} tensors"
-        raise RecurrentLayerError(f"{name}: {where} returned a state that is a {got}, but "
-                                  f"state_parts {layer.state_parts} make it {want}")
+        want = (message("recurrent.one_tensor") if n == 1
+                else message("recurrent.tuple_of_tensors", count=n))
+        raise RecurrentLayerError(message("recurrent.state_kind", name=name, where=where,
+                                          got=_described(state), state_parts=layer.state_parts,
+                                          want=want))
     for part, s in zip(layer.state_parts, parts(state)):
         if getattr(s, "shape", None) != (batch, hidden_size):
-            raise RecurrentLayerError(f"{name}: {where} returned {part} of shape "
-                                      f"{getattr(s, 'shape', type(s).__name__)}, expected "
-                                      f"(batch, hidden_size) = ({batch}, {hidden_size})")
+            raise RecurrentLayerError(message("recurrent.state_shape", name=name, where=where,
+                                              part=part, batch=batch, hidden_size=hidden_size,
+                                              found=getattr(s, "shape", type(s).__name__)))
         if not np.all(np.isfinite(np.asarray(getattr(s, "data", s)))):
-            raise RecurrentLayerError(f"{name}: {where} returned {part} holding NaN or infinity "
-                                      f"for a small finite input and a zero state")
+            raise RecurrentLayerError(message("recurrent.state_not_finite", name=name,
+                                              where=where, part=part))
+
+
+def _described(state):
+    """A state's kind as a message says it: "Tensor", "list", or "tuple of 3"."""
+    kind = type(state).__name__
+    if isinstance(state, tuple):
+        return message("recurrent.tuple_of", kind=kind, count=len(state))
+    return kind
 
 
 def _close(got, expected):

@@ -58,7 +58,7 @@ def checked_step(layer, new, state):
     its parts, shapes and dtype (`minigrad.nn.recurrent.check_step`): a cell that goes wrong
     late in training is named here, not by the attention or output layer it reaches next."""
     if state is not None:                       # None: zeros, made by the cell itself
-        check_step(layer, new, state, "a decoder step")
+        check_step(layer, new, state, message("decoder_step"))
     return new
 
 

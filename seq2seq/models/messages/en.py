@@ -4,6 +4,7 @@ Japanese: ja.py, with the same keys."""
 MESSAGES = {
     # ---- the user's code failing (seq2seq.models.recurrent.raised) ----------------------------
     "raised": "raised {kind}: {error}",
+    "decoder_step": "a decoder step",
     "exited": "called {call}",
 
     # ---- a recurrent layer of the user's (seq2seq.models.recurrent) ---------------------------

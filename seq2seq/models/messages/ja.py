@@ -3,6 +3,7 @@
 MESSAGES = {
     # ---- 利用者のコードの失敗 (seq2seq.models.recurrent.raised) -------------------------------
     "raised": "{kind} が発生しました: {error}",
+    "decoder_step": "デコーダのステップ",
     "exited": "{call} が呼ばれました",
 
     # ---- 利用者の再帰層 (seq2seq.models.recurrent) --------------------------------------------
