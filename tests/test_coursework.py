@@ -15,6 +15,7 @@ from minigrad import Tensor
 from minigrad.grade import EXERCISES, SolutionFailed, case_inputs, grade, grader
 from minigrad.grade.expected import computed
 from minigrad.grade.grader import Case, function_exercise
+from minigrad.language import choose
 from tests.reference import minigrad_reference as reference
 
 from conftest import student_file
@@ -71,6 +72,16 @@ def test_a_file_that_calls_sys_exit_fails_instead_of_passing_silently(tmp_path, 
 
 def test_a_directory_given_as_the_file_is_named_as_a_directory(tmp_path):
     assert failure("gru_cell", tmp_path) == f"{tmp_path} is a directory, not a .py file"
+
+
+def test_a_fifo_given_as_the_file_is_named_for_what_it_is_not_as_missing(tmp_path):
+    fifo = tmp_path / "solution.py"
+    os.mkfifo(fifo)
+    assert failure("gru_cell", fifo) == (f"{fifo} is not a regular file (a FIFO, a device or a "
+                                         "socket): name a .py file")
+    choose("ja")
+    assert failure("gru_cell", fifo) == (f"{fifo} は通常のファイルではありません (FIFO、デバイス、"
+                                         "ソケットなど)。.py ファイルを指定してください")
 
 
 def test_importing_the_checker_imports_neither_attention_nor_seq2seq():

@@ -210,6 +210,8 @@ def grade(exercises, name, path):
     path = Path(path)
     if path.is_dir():
         raise SolutionFailed(message("grade.directory", path=path))
+    if path.exists() and not path.is_file():
+        raise SolutionFailed(message("grade.not_regular", path=path))
     if not path.is_file():
         raise SolutionFailed(message("grade.no_file", path=path))
     exercise = exercises[name]

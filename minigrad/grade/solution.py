@@ -37,6 +37,8 @@ def load_solution(path):
     path = Path(path)
     if path.is_dir():
         raise SolutionFailed(message("grade.directory", path=path))
+    if path.exists() and not path.is_file():
+        raise SolutionFailed(message("grade.not_regular", path=path))
     if not path.is_file():
         raise SolutionFailed(message("grade.no_file", path=path))
     name = f"solution_{abs(hash(str(path.resolve())))}"

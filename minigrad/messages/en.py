@@ -52,6 +52,8 @@ MESSAGES = {
     "grade.failed": "failed: {report}",
     "grade.no_exercise": "no exercise {name!r}; the exercises are: {names}",
     "grade.directory": "{path} is a directory, not a .py file",
+    "grade.not_regular": ("{path} is not a regular file (a FIFO, a device or a socket): name a "
+                          ".py file"),
     "grade.no_file": "no such file: {path}",
     "grade.elsewhere": "{name} is graded by {command} {name} {path}",
     "grade.invalid_exercise": "argument exercise: invalid choice: {name!r} (choose from {names})",

@@ -51,6 +51,8 @@ MESSAGES = {
     "grade.failed": "不合格: {report}",
     "grade.no_exercise": "課題 {name!r} はありません。課題は次のとおりです: {names}",
     "grade.directory": "{path} はフォルダです。.py ファイルを指定してください",
+    "grade.not_regular": ("{path} は通常のファイルではありません (FIFO、デバイス、ソケットなど)。"
+                          ".py ファイルを指定してください"),
     "grade.no_file": "ファイルがありません: {path}",
     "grade.elsewhere": "{name} は {command} {name} {path} で採点します",
     "grade.invalid_exercise": "引数 exercise: {name!r} は選べません (選択肢: {names})",
