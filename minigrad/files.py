@@ -157,36 +157,37 @@ def read_small_text(path, most, what):
     with open_regular(path, what) as file:
         data = file.read(most + 1)
     if len(data) > most:
-        raise ValueError(f"{os.fspath(path)!r} holds more than the {most:,} bytes {what} "
-                         f"takes; refused")
+        raise ValueError(message("files.too_many_bytes", path=os.fspath(path), most=most,
+                                 what=what))
     return data.decode("utf-8")
 
 
 def _refuse_special(path, mode, what, error):
     if stat.S_ISREG(mode):
         return
-    kind = _kind(mode, otherwise="not a regular file")
-    raise error(f"{os.fspath(path)!r} is not {what} ({kind}, not a regular file; "
-                "refused, nothing read)")
+    kind = _kind(mode, otherwise="files.kind_not_regular")
+    raise error(message("files.not_regular", path=os.fspath(path), what=what, kind=kind))
 
 
-def missing_file(path, what=".py file"):
+def missing_file(path, what=None):
     """Why `path` is no file to read, in a few words ("no such file", "is a directory, not a
     .py file", "is a FIFO, not a regular file"), or None for a regular file."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
-        return "no such file"
+        return message("files.missing")
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return f"is a directory, not a {what}"
-    return f"is {_kind(mode, otherwise='special')}, not a regular file"
+        return message("files.is_directory", what=what or message("files.what_py"))
+    return message("files.is_special", kind=_kind(mode, otherwise="files.kind_special"))
 
 
 def _kind(mode, otherwise):
-    """What a file that is not a regular one is, from its stat mode: "a directory", ..."""
-    return ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else otherwise)
+    """What a file that is not a regular one is, from its stat mode: "a directory", ...;
+    `otherwise` is the key of what to say for anything else."""
+    return message("files.kind_directory" if stat.S_ISDIR(mode) else
+                   "files.kind_fifo" if stat.S_ISFIFO(mode) else
+                   "files.kind_device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+                   "files.kind_socket" if stat.S_ISSOCK(mode) else otherwise)
 

@@ -38,7 +38,7 @@ class NpzRefused(ValueError):
 def open_regular(path):
     """`path` opened for reading, if it is a regular file; a FIFO, device, socket or directory is
     an NpzRefused, raised before anything is read (see minigrad.files.open_regular)."""
-    return files.open_regular(path, "a minigrad checkpoint", NpzRefused)
+    return files.open_regular(path, message("files.what_checkpoint"), NpzRefused)
 
 
 class Declared(tuple):

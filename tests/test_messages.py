@@ -26,7 +26,7 @@ NEVER = ("グラディエント", "バックプロパゲーション", "後方�
          "ロス関数", "ウェイト", "隠し状態", "エンコーダー", "デコーダー", "教師強制", "注目機構",
          "自己注意機構", "ドット積", "エンベディング", "レイヤー正規化", "レイヤーノルム",
          "位置符号化", "オペレーション", "エクスプローラー", "パラメーター", "トランス")
-JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")          # kana or kanji
+JAPANESE = re.compile(r"[\u3001\u3002\u3040-\u30ff\u4e00-\u9fff]")   # 、。 kana or kanji
 # only placeholders and symbols: "{kind} ({range})", "{name}: {cut} ({where}):", " {name} "
 NEUTRAL = {"setting.wanted", "grade.cut", "diagnose.named"}
 

@@ -261,3 +261,42 @@ def test_train_with_a_layer_that_breaks_the_contract_ends_in_one_japanese_line(t
                cwd=ROOT)
     assert "NoMask: forward がマスクを受け取りませんが" in line, line
     assert not (tmp_path / "run").exists()
+
+
+# ---- a file to read that is not a regular one; a scope that is not there --------------------
+
+def test_a_folder_or_fifo_given_as_a_pairs_file_or_checkpoint_is_refused_in_japanese(tmp_path):
+    folder, fifo = tmp_path / "pairs", tmp_path / "fifo.tsv"
+    folder.mkdir()
+    os.mkfifo(fifo)
+    (tmp_path / "run" / "checkpoint.npz").mkdir(parents=True)
+    train = ["-m", "seq2seq", "--lang", "ja", "train", "--epochs", "1", "--out",
+             str(tmp_path / "out"), "--task"]
+    assert run(*train, str(folder), cwd=ROOT) == (
+        f"エラー: '{folder}' はペアファイルではありません (フォルダで、通常のファイルではありま"
+        "せん。何も読まずに拒否しました)")
+    assert run(*train, str(fifo), cwd=ROOT) == (
+        f"エラー: '{fifo}' はペアファイルではありません (FIFO で、通常のファイルではありません。"
+        "何も読まずに拒否しました)")
+    assert run("-m", "seq2seq", "--lang", "ja", "evaluate", str(tmp_path / "run"), cwd=ROOT) == (
+        f"エラー: '{tmp_path / 'run' / 'checkpoint.npz'}' はチェックポイントではありません ("
+        "フォルダで、通常のファイルではありません。何も読まずに拒否しました)")
+    assert run(*train[:3], "en", *train[4:], str(fifo), cwd=ROOT) == (
+        f"error: '{fifo}' is not a pairs file (a FIFO, not a regular file; refused, nothing read)")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_scope_that_is_not_in_the_graph_is_named_in_japanese():
+    from minigrad import Tensor
+    from minigrad.viz import explore
+
+    x = Tensor([1.0, 2.0], requires_grad=True)
+    said = {}
+    for lang in ("ja", "en"):
+        choose(lang)
+        with pytest.raises(SettingError) as error:
+            explore((x * x).sum(), collapse=["sofmax"])
+        said[lang] = str(error.value)
+    assert said["ja"] == ("explore: collapse に指定された 'sofmax' は、このグラフのスコープでは"
+                          "ありません。このグラフのスコープ: なし")
+    assert said["en"] == "explore: collapse names no scope 'sofmax' of this graph; its scopes: none"

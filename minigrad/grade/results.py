@@ -44,7 +44,7 @@ def read_results(name, file, limit):
     members declare more than `limit` bytes each (4 * limit in all)."""
     unreadable = message("results.unreadable", name=name)
     try:
-        handle = open_regular(file, "a results file", NpzRefused)
+        handle = open_regular(file, message("files.what_results"), NpzRefused)
     except (OSError, NpzRefused):
         raise SolutionFailed(unreadable) from None
     with handle:

@@ -58,6 +58,11 @@ TOOLS = {
     # ---- the explorer's page (minigrad.viz.explorer) ------------------------------------------
     "explorer.not_html": "{path}: the explorer writes an HTML page; give it a name ending in .html",
     "explorer.is_a_directory": "{path} is a directory; give the page a file name",
+    "explorer.collapse_not_names": "must be scope names (a string or a list of them), not {type}",
+    "explorer.collapse_not_strings": "must be scope names (strings), not {type} ({name!r})",
+    "explorer.no_such_scope": "names no scope {unknown} of this graph; its scopes: {listed}",
+    "explorer.no_scopes": "none",
+    "explorer.list_joiner": ", ",
     "explorer.bad_lang": "{where}: lang must be one of {languages}, not {lang}",
 
     # ---- a checkpoint or results file refused as it is read (minigrad.npz_reader) -------------
@@ -113,6 +118,24 @@ TOOLS = {
     "cases.keepdims": "keepdims=True, axis=1",
     "cases.one_vector": "one vector (a 0-d output)",
     "cases.huge_values": "huge values (exp overflows)",
+
+    # ---- a file to read that is not a regular one (minigrad.files) ----------------------------
+    "files.not_regular": ("{path!r} is not {what} ({kind}, not a regular file; refused, nothing "
+                          "read)"),
+    "files.too_many_bytes": "{path!r} holds more than the {most:,} bytes {what} takes; refused",
+    "files.missing": "no such file",
+    "files.is_directory": "is a directory, not a {what}",
+    "files.is_special": "is {kind}, not a regular file",
+    "files.what_py": ".py file",
+    "files.what_file": "file",
+    "files.what_checkpoint": "a minigrad checkpoint",
+    "files.what_results": "a results file",
+    "files.kind_directory": "a directory",
+    "files.kind_fifo": "a FIFO",
+    "files.kind_device": "a device",
+    "files.kind_socket": "a socket",
+    "files.kind_not_regular": "not a regular file",
+    "files.kind_special": "special",
 
     # ---- the recurrent-layer contract (minigrad.nn.recurrent) ---------------------------------
     "recurrent.time_step": "time step {t}",

@@ -27,7 +27,7 @@ MESSAGES = {
     "argparse.invalid_choice": ("引数 {argument}: {value} は選べません (選択肢: {choices})"),
     "argparse.required": "次の引数が必要です: {names}",
     "argparse.unrecognized": "認識できない引数です: {names}",
-    "argparse.one_argument": "引数 {argument}: 値を 1 つ指定してください",
+    "argparse.one_argument": "引数 {argument}: 値をひとつ指定してください",
 
     # ---- 数値の設定が範囲外 (minigrad.settings) -----------------------------------------------
     "setting.integer": "整数",

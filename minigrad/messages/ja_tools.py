@@ -31,7 +31,7 @@ TOOLS = {
                               "wheel には Linux、macOS、Windows x86-64 用の Graphviz が入って"
                               "います)、またはシステムの Graphviz パッケージ (apt install "
                               "graphviz、brew install graphviz、winget install graphviz)"),
-    "render.smaller": ("もっと小さなグラフを描いてください: スコープをそれぞれ 1 つの箱にまとめる "
+    "render.smaller": ("もっと小さなグラフを描いてください: スコープをそれぞれひとつの箱にまとめる "
                        "(draw_graph(..., collapse=[...]))か、根に近い箱だけを残します "
                        "(draw_graph(..., max_nodes=...))"),
     "render.no_graphviz": ("描画に使える Graphviz がありません: `dot` プログラムも pygraphviz "
@@ -62,6 +62,14 @@ TOOLS = {
     "explorer.not_html": ("{path}: エクスプローラが書き出すのは HTML ページです。.html で終わる"
                           "名前を指定してください"),
     "explorer.is_a_directory": "{path} はフォルダです。ページのファイル名を指定してください",
+    "explorer.collapse_not_names": ("にはスコープの名前 (文字列、またはそのリスト) を指定して"
+                                    "ください ({type} ではなく)"),
+    "explorer.collapse_not_strings": ("にはスコープの名前 (文字列) を指定してください ({type} の "
+                                      "{name!r} ではなく)"),
+    "explorer.no_such_scope": ("に指定された {unknown} は、このグラフのスコープではありません。"
+                               "このグラフのスコープ: {listed}"),
+    "explorer.no_scopes": "なし",
+    "explorer.list_joiner": "、",
     "explorer.bad_lang": ("{where}: lang には {languages} のどれかを指定してください (指定"
                           "された値: {lang})"),
 
@@ -93,7 +101,7 @@ TOOLS = {
     "checkpoint.truncated": "{path!r} は途中で切れているか壊れています: {error}",
     "checkpoint.no_metadata": ("{path!r} は minigrad のチェックポイントではありません ("
                                "メタデータのない .npz アーカイブです。np.savez で書いたものなど)"),
-    "checkpoint.metadata_not_string": ("{path!r} は壊れています: メタデータが 1 つの文字列では"
+    "checkpoint.metadata_not_string": ("{path!r} は壊れています: メタデータがひとつの文字列では"
                                        "ありません"),
     "checkpoint.no_format": ("{path!r} は minigrad のチェックポイントではありません (メタデータが"
                              "形式を示していません)"),
@@ -120,6 +128,26 @@ TOOLS = {
     "cases.keepdims": "keepdims=True、axis=1 の場合",
     "cases.one_vector": "ベクトルひとつ (0 次元の出力)",
     "cases.huge_values": "とても大きな値 (exp があふれます)",
+
+    # ---- 読むファイルが通常のファイルでない (minigrad.files) ----------------------------------
+    # kind_* は、続く「、通常のファイルではありません」につながる形 (「FIFO で」) です。
+    "files.not_regular": ("{path!r} は{what}ではありません ({kind}、通常のファイルではありま"
+                          "せん。何も読まずに拒否しました)"),
+    "files.too_many_bytes": ("{path!r} は{what}として読める {most:,} バイトを超えています。"
+                             "拒否しました"),
+    "files.missing": "ファイルがありません",
+    "files.is_directory": "フォルダで、{what}ではありません",
+    "files.is_special": "{kind}、通常のファイルではありません",
+    "files.what_py": ".py ファイル",
+    "files.what_file": "ファイル",
+    "files.what_checkpoint": "チェックポイント",
+    "files.what_results": "結果ファイル",
+    "files.kind_directory": "フォルダで",
+    "files.kind_fifo": "FIFO で",
+    "files.kind_device": "デバイスで",
+    "files.kind_socket": "ソケットで",
+    "files.kind_not_regular": "種類のわからないファイルで",
+    "files.kind_special": "特殊なファイルで",
 
     # ---- 再帰層の約束 (minigrad.nn.recurrent) -------------------------------------------------
     "recurrent.time_step": "時刻 {t} のステップ",

@@ -184,7 +184,8 @@ def _is_earlier_demo(out):
         return False
     if (out / DEMO_REPORT).exists():            # a finished demo: its report names the config
         try:
-            report = json.loads(read_small_text(out / DEMO_REPORT, runs.MAX_JSON, "a demo report"))
+            report = json.loads(read_small_text(out / DEMO_REPORT, runs.MAX_JSON,
+                                                message("what.demo_report")))
         except (OSError, ValueError):
             return False
         return isinstance(report, dict) and report.get("config") == saved

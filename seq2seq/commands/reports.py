@@ -47,7 +47,7 @@ def reconcile_report(folder, state, log=say):
     """Rewrite report.json from the checkpoint if they disagree (a kill between the two)."""
     path, expected = Path(folder) / REPORT, report_text(state["history"])
     try:                        # a FIFO, or a link to /dev/zero, is not read, only rewritten
-        report = read_small_text(path, len(expected.encode("utf-8")), "a run's report")
+        report = read_small_text(path, len(expected.encode("utf-8")), message("what.run_report"))
     except (OSError, ValueError):
         report = None
     if report != expected:

@@ -183,7 +183,7 @@ def experiment_in(folder):
         if path.name == REPORT:
             continue
         try:
-            result = json.loads(read_small_text(path, MAX_JSON, "a result file"))
+            result = json.loads(read_small_text(path, MAX_JSON, message("what.result_file")))
         except (OSError, ValueError):
             continue
         if isinstance(result, dict) and isinstance(result.get("experiment"), str):

@@ -73,7 +73,7 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
     and the hours that training on a sequence of millions of tokens would.
     """
     pairs, lineno = [], 0
-    with open_regular(path, "a pairs file", CorpusError) as f:     # a FIFO would block forever
+    with open_regular(path, message("what.pairs"), CorpusError) as f:    # a FIFO: blocks
         check_size(f, path)
         for lineno, raw in _lines(f, path, max_line_bytes):
             try:
@@ -91,7 +91,8 @@ def load_pairs(path, sep="\t", max_line_bytes=MAX_LINE_BYTES, columns=None, leve
             pairs.append((source, target))
     if not pairs:
         raise CorpusError(message("corpus.file_empty" if lineno == 0 else "corpus.lines_empty",
-                                  where=f"{path}:{max(lineno, 1)}", count=lineno, sep=sep))
+                                  where=f"{path}:{max(lineno, 1)}", count=lineno,
+                                  sep=repr(sep)[1:-1]))           # a tab as \t, seen
     return pairs
 
 

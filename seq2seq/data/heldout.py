@@ -53,7 +53,7 @@ def pairs_sha256(pairs):
 def file_sha256(path):
     """sha256 of a file's bytes (what `sha256sum` prints), read a megabyte at a time."""
     digest = hashlib.sha256()
-    with open_regular(path, "a pairs file", CorpusError) as f:     # a FIFO would block forever
+    with open_regular(path, message("what.pairs"), CorpusError) as f:    # a FIFO: blocks
         while chunk := f.read(1 << 20):
             digest.update(chunk)
     return digest.hexdigest()

@@ -105,7 +105,7 @@ def compare_architectures(out="runs/compare-architectures", task_names=DEFAULT_T
     if "dates" in task_names and (dates_file is None or missing_file(dates_file)):
         log(message("papers.skipping_dates", why=(
             message("papers.no_dates_file") if dates_file is None else
-            f"--dates-file {dates_file}: {missing_file(dates_file, 'file')}")))
+            f"--dates-file {dates_file}: {missing_file(dates_file, message('what.file'))}")))
         task_names = tuple(name for name in task_names if name != "dates")
     if not task_names:
         raise SettingError("tasks", message("papers.no_task_left"))

@@ -97,7 +97,8 @@ def _models(out, what, configs, results, free):
     (a JSON that names `what`); none when there is no such JSON. A JSON written before the
     results recorded their models: as then, those of `configs` and `_other_models`."""
     try:
-        result = json.loads(read_small_text(out / _json(results), runs.MAX_JSON, "a result file"))
+        result = json.loads(read_small_text(out / _json(results), runs.MAX_JSON,
+                                            message("what.result_file")))
     except (OSError, ValueError):
         return ()
     if not isinstance(result, dict) or result.get("experiment") != what:
@@ -170,7 +171,8 @@ def _earlier(what, configs, results, free):
         report = out / next((r for r in results if r.endswith(".json")), "")
         if report.is_file():
             try:
-                result = json.loads(read_small_text(report, runs.MAX_JSON, "a result file"))
+                result = json.loads(read_small_text(report, runs.MAX_JSON,
+                                                    message("what.result_file")))
             except (OSError, ValueError):
                 return False
             return isinstance(result, dict) and result.get("experiment") == what

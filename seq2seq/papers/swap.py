@@ -84,7 +84,7 @@ def _swap(out):
     """Move every entry of OUT/.next over its namesake (repeatable: a kill at any point is
     finished by running it again), remove the stale files READY lists, then the scratch."""
     place, gone = out / NEXT, out / REPLACED
-    stale = json.loads(read_small_text(place / READY, runs.MAX_JSON, "the swap's list"))
+    stale = json.loads(read_small_text(place / READY, runs.MAX_JSON, message("what.swap_list")))
     gone.mkdir(exist_ok=True)
     for entry in sorted(place.iterdir()):
         if entry.name in (READY, LOCK, BEGUN):

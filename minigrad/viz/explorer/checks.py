@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from minigrad.autograd import Function
+from minigrad.messages import message
 from minigrad.settings import SettingError, SettingTypeError, check_number
 from minigrad.tensor import Tensor
 
@@ -133,12 +134,14 @@ def collapse_names(collapse, where="explore"):
     try:
         names = tuple(collapse)
     except TypeError:
-        raise SettingTypeError("collapse", f"must be scope names (a string or a list of them), "
-                               f"not {type(collapse).__name__}", where) from None
+        raise SettingTypeError("collapse", message("explorer.collapse_not_names",
+                                                   type=type(collapse).__name__),
+                               where) from None
     for name in names:
         if not isinstance(name, str):
-            raise SettingTypeError("collapse", f"must be scope names (strings), not "
-                                   f"{type(name).__name__} ({name!r})", where)
+            raise SettingTypeError("collapse", message("explorer.collapse_not_strings",
+                                                       type=type(name).__name__, name=name),
+                                   where)
     return names
 
 
@@ -152,7 +155,9 @@ def check_collapse(ops, collapse, where="explore"):
         there.update(dict.fromkeys(op.scope))
     unknown = [name for name in names if name not in there]
     if unknown:
-        listed = ", ".join(repr(name) for name in there) if there else "none"
-        raise SettingError("collapse", f"names no scope {', '.join(map(repr, unknown))} of "
-                           f"this graph; its scopes: {listed}", where)
+        listed = (message("explorer.list_joiner").join(repr(name) for name in there) if there
+                  else message("explorer.no_scopes"))
+        raise SettingError("collapse", message(
+            "explorer.no_such_scope", listed=listed,
+            unknown=message("explorer.list_joiner").join(map(repr, unknown))), where)
     return names

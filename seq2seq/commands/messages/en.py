@@ -5,6 +5,13 @@ ja.py, with the same keys."""
 from seq2seq.commands.messages import en_checkpoint, en_checks
 
 MESSAGES = {
+    # ---- what a file read is, as a refusal names it (minigrad.files.read_small_text) ----------
+    "what.swap_list": "the swap's list",
+    "what.result_file": "a result file",
+    "what.demo_report": "a demo report",
+    "what.run_report": "a run's report",
+    "what.file": "file",
+
     # ---- the beam-search grader (seq2seq.grade) -----------------------------------------------
     "beam.case_greedy": "beam_size=1 is greedy decoding",
     "beam.case_better": "greedy is not the best: a beam of 2 does better",

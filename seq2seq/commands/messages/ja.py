@@ -3,6 +3,13 @@
 from seq2seq.commands.messages import ja_checkpoint, ja_checks
 
 MESSAGES = {
+    # ---- 読むファイルの種類 (拒否のメッセージが示すもの: minigrad.files.read_small_text) ------
+    "what.swap_list": "入れ替えの一覧",
+    "what.result_file": "結果ファイル",
+    "what.demo_report": "デモの報告",
+    "what.run_report": "実行の報告",
+    "what.file": "ファイル",
+
     # ---- ビームサーチの採点プログラム (seq2seq.grade) -----------------------------------------
     "beam.case_greedy": "beam_size=1 は貪欲デコーディング",
     "beam.case_better": "貪欲デコーディングは最良ではありません: 幅 2 のビームのほうが良い結果です",

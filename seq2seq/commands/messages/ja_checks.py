@@ -16,7 +16,7 @@ MESSAGES = {
     "settings.why_epochs": ("チェックポイントはエポックごとに書き出され、各エポックを記録します: "
                             "これより多いのは打ち間違いです"),
     "settings.why_threads": "BLAS のスレッド数として、どのマシンのコア数よりも多すぎます",
-    "settings.why_beam": "ビームサーチは 1 ステップに beam_size**2 個の候補を 1 つずつ比べます",
+    "settings.why_beam": "ビームサーチは 1 ステップに beam_size**2 個の候補をひとつずつ比べます",
 
     # ---- 発散した学習 (seq2seq.commands.epoch) ------------------------------------------------
     "epoch.diverged": ("エポック {epoch}、バッチ {batch} で{what}: --lr (現在 {lr}) か --clip "
@@ -146,10 +146,10 @@ MESSAGES = {
     "train.pairs_only_two": ("{options} はペアファイル (--task FILE) だけに使えます。{what} には"
                              "使えません: 外してください"),
     "train.no_validation_one": ("警告: 検証用のペアがありません: 異なる入力文 {sources} 個の "
-                                "--val-fraction {fraction} では 1 つも取り分けられないので、"
+                                "--val-fraction {fraction} ではひとつも取り分けられないので、"
                                 "どのエポックも評価しません"),
     "train.no_validation": ("警告: 検証用のペアがありません: 異なる入力文 {sources} 個の "
-                            "--val-fraction {fraction} では 1 つも取り分けられないので、どの"
+                            "--val-fraction {fraction} ではひとつも取り分けられないので、どの"
                             "エポックも評価しません"),
     "train.no_split_record": ("{out} の続きを学習できません: 分割を記録しない古い版で保存されて"
                               "います。新しい --out に学習してください"),

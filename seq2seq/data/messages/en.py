@@ -7,6 +7,7 @@ MESSAGES = {
     "corpus.file_empty": "{where}: no pairs, the file is empty; expected 'source{sep}target' lines",
     "corpus.lines_empty": ("{where}: no pairs, all {count} lines are empty; expected "
                            "'source{sep}target' lines"),
+    "what.pairs": "a pairs file",
     "corpus.too_big": "{path}: {size}, more than the {most} a pairs file may have",
     "corpus.too_many_lines": ("{path}: {lines} lines, more than the {most} pairs a pairs file may "
                               "have"),

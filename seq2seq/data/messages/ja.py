@@ -2,12 +2,13 @@
 
 MESSAGES = {
     # ---- ペアファイル (seq2seq.data.corpus) ---------------------------------------------------
-    "corpus.not_utf8": ("{where}: UTF-8 のテキストではありません ({column} 列目のバイト "
-                        "0x{byte:02x})"),
+    "corpus.not_utf8": ("{where}: UTF-8 のテキストではありません (この行の {column} バイト目が "
+                        "0x{byte:02x} です)"),
     "corpus.file_empty": ("{where}: ペアがありません。ファイルが空です。'source{sep}target' の行"
                           "を書いてください"),
     "corpus.lines_empty": ("{where}: ペアがありません。{count} 行すべてが空です。"
                            "'source{sep}target' の行を書いてください"),
+    "what.pairs": "ペアファイル",
     "corpus.too_big": "{path}: {size} あり、ペアファイルの上限 {most} を超えています",
     "corpus.too_many_lines": ("{path}: {lines} 行あり、ペアファイルのペアの上限 {most} を超えて"
                               "います"),
