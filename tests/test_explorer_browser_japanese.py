@@ -100,7 +100,7 @@ def test_a_japanese_question_names_the_mistake_and_the_summary_is_japanese(tmp_p
     page.fill("#answer", repr(-div["answer"]))            # the right size, the wrong sign
     page.click("#check")
     feedback = page.locator(".feedback").inner_text()
-    assert feedback.startswith(f"惜しい: {-div['answer']!r}")
+    assert feedback.startswith(f"違います: {-div['answer']!r}")
     assert "よくある誤りと一致します: 大きさは正しく、符号が逆です" in feedback
     assert "もう一度どうぞ (あと 2 回で数値を表示します)" in feedback
     page.fill("#answer", repr(div["answer"]))
@@ -112,7 +112,7 @@ def test_a_japanese_question_names_the_mistake_and_the_summary_is_japanese(tmp_p
     one_term = next(m["value"] for m in summed["mistakes"] if m["kind"] == "missed_sum")
     page.fill("#answer", repr(one_term))
     page.click("#check")
-    assert ("それは 1 つの項だけです。Exp の出力 は 2 個の演算で使われているので"
+    assert ("それはひとつの項だけです。Exp の出力 は 2 個の演算で使われているので"
             in page.locator(".feedback").inner_text())
     page.evaluate("window.explorer.last()")
     summary = page.locator("#summary").inner_text()
@@ -137,7 +137,7 @@ def test_no_visible_text_of_a_japanese_page_is_an_english_sentence(tmp_path, ope
     assert english_on(page) == []
     page.evaluate("window.explorer.last()")               # a question not seen: not right yet
     summary = page.locator("#summary").inner_text()
-    assert "入力 12345, 12345。通過" in summary and "まだ正解していません" in summary
+    assert "あなたの答え 12345, 12345。通過" in summary and "まだ正解していません" in summary
     assert not [text for text in page.evaluate(VISIBLE_TEXT) if re.search("。[ \u3000]", text)]
 
 

@@ -99,7 +99,7 @@ def explore_lstm_cell(config=LSTMCellConfig(), predict=False, lang="en"):
         loss, cell, title = lstm_cell_step(config)
     asks = lstm_cell_asks if predict and not config.fused else None
     if lang == "ja":
-        kind = "1 つの融合演算" if config.fused else "基本演算"
+        kind = "ひとつの融合演算" if config.fused else "基本演算"
         title = f"LSTM の 1 ステップ ({kind}): sum(h') の逆伝播"
     return explore(loss, names=cell, variables=found,
                    collapse=["lstm cell"] if config.collapse else None,

@@ -99,7 +99,7 @@ TEXT = {
     "page.check": "判定",
     "page.show_me": "答えを見る",
     "page.not_quite": "違います: {number}。",
-    "page.close": "惜しい: {number}。",
+    "page.close": "違います: {number}。",
     "page.matches": "よくある誤りと一致します: {mistake}。",
     "page.matches_none": "既知のよくある誤りのどれとも一致しません。",
     "page.try_again_one": "もう一度どうぞ (あと 1 回で数値を表示します)。"
@@ -133,7 +133,7 @@ TEXT = {
     "page.hide_summary": "まとめを閉じる",
     "page.summary_title": "予測モードのまとめ",
     "page.summary_question": "ステップ {step}、\u2202L/\u2202{name}{index}: ",
-    "page.typed": "入力 {numbers}。",
+    "page.typed": "あなたの答え {numbers}。",
     "page.right_first": "1 回目で正解",
     "page.right_at": "{tries} 回目で正解",
     "page.passed_seen": "通過 (数値は表示済み)",
@@ -190,7 +190,7 @@ TEXT = {
     "title.all_true": "すべて True",
     "title.true_count": "{size} 個中 {kept} 個が True",
     # ---- the known mistakes (mistakes.py, judging.py) ----
-    "mistake.missed_sum": "それは 1 つの項だけです。{name} は{used}ので、勾配は各使用箇所から"
+    "mistake.missed_sum": "それはひとつの項だけです。{name} は{used}ので、勾配は各使用箇所から"
                           "戻る値の和です",
     "mistake.broadcast_sum": "それは和をとる前の 1 要素です。{name} {shape} は順伝播で "
                              "{out_shape} にブロードキャストされたので、勾配はブロードキャスト"
@@ -224,7 +224,7 @@ TEXT = {
     "mistake.own_factor": "それは dL/dy に {name} 自身の値を掛けています。y = a * b では "
                           "dL/da = dL/dy * b、つまりもう一方の因子を掛けます",
     "mistake.sign": "大きさは正しく、符号が逆です",
-    "mistake_name.missed_sum": "すべての使用箇所の和の代わりに 1 つの項だけ",
+    "mistake_name.missed_sum": "すべての使用箇所の和の代わりにひとつの項だけ",
     "mistake_name.broadcast_sum": "ブロードキャストの和をとる前の勾配の 1 要素",
     "mistake_name.transposed": "転置を間違えた行列積",
     "mistake_name.softmax_diagonal": "ソフトマックスのヤコビ行列を対角成分 y_i (1 - y_i) "
