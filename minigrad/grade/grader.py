@@ -26,15 +26,13 @@ The verdict is written here, from the arrays alone: what the graded code prints,
 or anything it changes in its own process is no verdict. It cannot open the expected values there
 (nor the reference solutions, in a clone that has them), nor run the project's own version of the
 piece unnoticed (answers.py, audit.py). Loading and calling the student's code is in `solution`;
-comparing arrays and writing what differs, in `compare`.
-
-Other packages (attention, seq2seq) build their graders from these same pieces.
+comparing arrays and writing what differs, in `compare`. Other packages (attention, seq2seq)
+build their graders from these same pieces.
 """
 
 import shlex
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from minigrad.command import (
     Parser,
@@ -49,7 +47,14 @@ from minigrad.grade import diagnose
 from minigrad.grade.compare import compare_arrays, compare_gradients, describe, difference
 from minigrad.grade.process import run_child
 from minigrad.grade.requests import request, request_arrays
-from minigrad.grade.solution import SolutionFailed, call, load_solution, require, visible
+from minigrad.grade.solution import (
+    SolutionFailed,
+    call,
+    load_solution,
+    require,
+    solution_file,
+    visible,
+)
 from minigrad.language import add_language_option
 from minigrad.messages import message
 
@@ -207,13 +212,7 @@ def grade(exercises, name, path):
     compares what it gives back and writes the verdict."""
     if name not in exercises:
         raise SolutionFailed(message("grade.no_exercise", name=name, names=", ".join(exercises)))
-    path = Path(path)
-    if path.is_dir():
-        raise SolutionFailed(message("grade.directory", path=path))
-    if path.exists() and not path.is_file():
-        raise SolutionFailed(message("grade.not_regular", path=path))
-    if not path.is_file():
-        raise SolutionFailed(message("grade.no_file", path=path))
+    path = solution_file(path)
     exercise = exercises[name]
     return message("grade.passed", report=exercise.run(path, exercise))
 

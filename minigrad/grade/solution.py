@@ -32,8 +32,9 @@ class FreshSource(importlib.machinery.SourceFileLoader):
         return self.source_to_code(self.get_data(self.path), self.path)
 
 
-def load_solution(path):
-    """The student's file as a module, imported by its path (it need not be on sys.path)."""
+def solution_file(path):
+    """`path` as a Path, if it is a regular file; else SolutionFailed saying what it is: a
+    folder, a FIFO or device (which would block or never end), or nothing."""
     path = Path(path)
     if path.is_dir():
         raise SolutionFailed(message("grade.directory", path=path))
@@ -41,6 +42,12 @@ def load_solution(path):
         raise SolutionFailed(message("grade.not_regular", path=path))
     if not path.is_file():
         raise SolutionFailed(message("grade.no_file", path=path))
+    return path
+
+
+def load_solution(path):
+    """The student's file as a module, imported by its path (it need not be on sys.path)."""
+    path = solution_file(path)
     name = f"solution_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(name, path,
                                                   loader=FreshSource(name, str(path)))
