@@ -48,7 +48,7 @@ def test_a_refusal_to_open_the_expected_values_is_one_japanese_line(tmp_path, ca
     assert capsys.readouterr().err == (
         "不合格: layer_norm: 採点中のあなたのコードが、採点プログラムの期待値 (expected.npz) を"
         "開こうとしました。これはこの課題の答えです。import したり読み込んだりすれば、何を書いても"
-        "合格してしまいます。自分で書いてください: 答えを読むのは構いませんが、実行してはいけま"
+        "合格してしまいます。自分で書いてください: 答えを読むのはかまいませんが、実行してはいけま"
         "せん。\n")
     assert failure(path, lang="en") == (
         "layer_norm: your code opens the grader's expected values (expected.npz), an answer to "
@@ -80,7 +80,7 @@ def test_a_process_started_while_graded_is_refused_in_japanese_as_is_its_error(t
     assert failure(path) == (
         "layer_norm: 採点中のあなたのコードが、別のプロセスを起動しようとしました "
         "(subprocess.Popen)。これでは、この課題の答えを実行しているかどうかが採点プログラム"
-        "から見えなくなります。自分で書いてください: 答えを読むのは構いませんが、実行しては"
+        "から見えなくなります。自分で書いてください: 答えを読むのはかまいませんが、実行しては"
         "いけません。")
     choose("ja")
     assert message("refusal.refused", why=reason("process", event="os.fork")) == (

@@ -199,7 +199,7 @@ def test_the_grader_names_a_wrong_gate_in_japanese(tmp_path, capsys):
                       ["--lang", "ja", "gru_cell", str(path)]) == 1
     report = capsys.readouterr().err.split("\n")
     assert report[0].startswith("不合格: gru_cell: 出力 h_new が間違っています (ケース 1/4")
-    assert report[3].startswith("  r, z か n のうち最初に食い違うのはリセットゲート r です")
+    assert report[3].startswith("  r、z か n のうち最初に食い違うのはリセットゲート r です")
     # the graded code's own process speaks Japanese too: it quotes the line
     assert report[4] == ("  その行を確かめてください: あなたのファイルの 6 行目: "
                          "r = (gi[:, :size] + gh[:, :size]).tanh()")

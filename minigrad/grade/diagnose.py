@@ -84,7 +84,8 @@ def after_wrong_output(output_line, intermediates, mine, reference, compare):
 def _listing(names, word="or"):
     names = list(names)
     word = message(f"diagnose.{word}")                   # 'and' or 'or'
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
+    most = message("diagnose.joiner").join(names[:-1])      # 'r, z' or 'r、z'
+    return names[0] if len(names) == 1 else f"{most} {word} {names[-1]}"
 
 
 # ---- a gradient is wrong although the outputs are right -------------------------------------

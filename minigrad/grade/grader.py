@@ -125,11 +125,11 @@ def function_exercise(name, title, defines, signature, expected, cases, outputs,
             try:
                 grade_case(exercise, results, case, wanted, number, len(all_cases), path)
             except SolutionFailed as failure:
-                inputs = message("grade.to_get_inputs", package=package, name=name,
-                                 number=number)
+                inputs = message("grade.to_get_inputs", package=package, name=name, number=number)
                 raise SolutionFailed(f"{failure}\n  {inputs}") from None
+        comma = message("diagnose.joiner").join
         return message("grade.function_passed", name=name, cases=len(all_cases),
-                       outputs=", ".join(outputs), inputs=", ".join(case_names(all_cases)))
+                       outputs=comma(outputs), inputs=comma(case_names(all_cases)))
 
     def grade_case(exercise, results, case, wanted, number, total, path):
         where = describe(case, number, total)

@@ -169,6 +169,7 @@ MESSAGES = {
                             "after them"),
     "diagnose.output_line": ", {line}",
     "diagnose.not_found": "({names} not found among your local variables, so not compared)",
+    "diagnose.joiner": ", ",
     "diagnose.and": "and",
     "diagnose.or": "or",
     "diagnose.no_gradient": "no gradient reaches {part}",

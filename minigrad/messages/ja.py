@@ -84,7 +84,7 @@ MESSAGES = {
     "grade.defines_none": ("{name}: あなたのファイルには `{defines}` が定義されていません。"
                            "必要なのは {signature} です"),
     "grade.not_callable": "{name}: あなたのファイルの `{defines}` は {type} で、関数ではありません",
-    "grade.call_raised": "{name}: あなたの {defines} を {case} で呼ぶと例外が起きました: {error}",
+    "grade.call_raised": "{name}: あなたの {defines} を{case}で呼ぶと例外が起きました: {error}",
     "grade.your_line": " (あなたのファイルの {line} 行目: {code})",
     "grade.file_line": "あなたのファイルの {number} 行目: {code}",
     "grade.file_line_only": "あなたのファイルの {number} 行目",
@@ -175,6 +175,7 @@ MESSAGES = {
     "diagnose.agree_many": "{names} は模範解答と一致します: 間違いはそれらの後の計算にあります",
     "diagnose.output_line": " (出力を作る行: {line})",
     "diagnose.not_found": "({names} はあなたのローカル変数に見つからないため、比べていません)",
+    "diagnose.joiner": "、",
     "diagnose.and": "と",
     "diagnose.or": "か",
     "diagnose.no_gradient": "{part} に勾配が届いていません",
