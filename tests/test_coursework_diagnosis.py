@@ -173,6 +173,18 @@ def test_a_detached_gate_is_named_with_the_line_that_detaches_it(tmp_path):
     assert "Did you make a new Tensor" not in message
 
 
+def test_a_detached_gate_used_in_one_minus_z_is_named_not_the_constant_one(tmp_path):
+    """1 - z with z detached is recorded by no op: it goes back to z's copy, not to the 1 that
+    the op turned into a tensor, so the first line named is the one that detaches z."""
+    path, line = gru_with(tmp_path, "from_h[:, H:2 * H]).sigmoid()",
+                          "from_h[:, H:2 * H]).sigmoid().detach()")
+    message = failure(path).splitlines()
+    assert message[0].startswith("gru_cell: no gradient reaches W_iz (rows 5 to 9 of weight_ih)")
+    assert message[2].startswith(f"  your file, line {line} makes z, a (1, 5) tensor outside "
+                                 "the graph")
+    assert "a () tensor" not in "\n".join(message)
+
+
 def test_an_input_used_only_through_a_copy_gets_no_gradient_at_all(tmp_path):
     code = GRU.replace("H = h.shape[-1]", "H = h.shape[-1]\n        h = h.detach()")
     message = failure(student_file(tmp_path, code))

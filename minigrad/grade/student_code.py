@@ -94,8 +94,10 @@ class StudentLines(Watcher):
         if self.path is None:
             return
         if out.creator is None:             # not recorded: computed from copies alone, such as
-            made = next((self.copy_of(x) for x in inputs         # Tensor(h.data)[:, :5]: it
-                         if self.copy_of(x) is not None), None)    # goes back to Tensor(...)
+            copies = [self.copy_of(x) for x in inputs if self.copy_of(x) is not None]
+            made = next((c for c in copies if c.tensor.size > 1),   # Tensor(h.data)[:, :5]: it
+                        copies[0] if copies else None)              # goes back to Tensor(...);
+                                                                    # 1 - z: to z, not to the 1
             if made is not None:
                 self.leaves[id(out)] = (out, made)
         frame, direct = sys._getframe(1), True
