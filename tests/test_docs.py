@@ -41,6 +41,8 @@ from pathlib import Path
 
 import pytest
 
+from minigrad import language
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 # The Japanese edition: docs/ja/NAME.md for each docs/NAME.md (tests/test_docs_ja.py checks that
@@ -49,6 +51,9 @@ JAPANESE = [ROOT / "docs" / "ja" / path.name for path in DOCS
             if (ROOT / "docs" / "ja" / path.name).is_file()]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 NOT_COMPARED = re.compile(r"<!-- output not compared: \S.*? -->")
+# A Japanese page runs with the messages in Japanese, as a reader whose locale is Japanese sees
+# them, and shows them so; a page whose code checks the English messages says so and why.
+ENGLISH_MESSAGES = re.compile(r"^<!-- messages in English: \S.*? -->$", re.MULTILINE)
 WITHIN = re.compile(r"<!-- numbers within (\d+(?:\.\d+)?)%: \S.*? -->")
 NUMBER = r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
 NEEDS_TORCH = re.compile(r"^(import torch|from torch)\b", re.MULTILINE)
@@ -141,8 +146,18 @@ def page_name(path):
 def run_page(path, name):
     """Run the page's blocks in order, in one namespace, capturing what each prints, and
     compare that with the text block shown after it."""
-    blocks = page_blocks(path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    blocks = page_blocks(text)
     namespace = {"__name__": name}
+    japanese = path.parent == ROOT / "docs" / "ja" and not ENGLISH_MESSAGES.search(text)
+    language.choose("ja" if japanese else "en")
+    try:
+        return _run_blocks(path, blocks, namespace)
+    finally:
+        language.choose(None)
+
+
+def _run_blocks(path, blocks, namespace):
     run = PageRun(blocks_left_out([code for code, _ in blocks], torch_installed()))
     for number, (code, shown) in enumerate(blocks, 1):
         if number in run.left_out:
