@@ -26,6 +26,7 @@ repeats by Python's `random.Random(0)` (whose draws from a seed are the same in 
 """
 
 import argparse
+import importlib.util
 import os
 import random
 import stat
@@ -39,6 +40,28 @@ ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", 
 TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 PER_LENGTH = 350                # numbers of each length from 3 to 6 digits
 FILE = Path(__file__).with_name("numbers.tsv")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _module(path):
+    """A module of the project read from its file, not imported by name: this script's name,
+    numbers.py, hides the standard `numbers` module that NumPy imports, so importing minigrad
+    or seq2seq would fail. The language and the messages' two catalogues import nothing."""
+    spec = importlib.util.spec_from_file_location(f"_numbers_{path.stem}", ROOT / path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+language = _module(Path("minigrad/language.py"))
+TEXTS = {name: _module(Path(f"seq2seq/data/messages/{name}.py")).MESSAGES
+         for name in language.LANGUAGES}
+LANG = None                     # --lang, once read; else the locale decides
+
+
+def say(key, **values):
+    """The message `key` (sample.*) in --lang's language, else the locale's."""
+    return TEXTS[LANG or language.from_environment()][key].format(**values)
 
 
 def number_words(n):
@@ -92,33 +115,34 @@ def main(argv=None):
                         help="check that the file is what this script writes; write nothing")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace a file at --out that holds anything else")
+    parser.add_argument("--lang", choices=language.LANGUAGES, default=None, help=language.HELP)
     args = parser.parse_args(argv)
+    global LANG
+    LANG = args.lang
     wanted = text().encode("utf-8")
     try:
         out, mode = _target(args.out)
         found = _read_at_most(out, len(wanted) + 1) if mode is not None else None
     except OSError as error:
-        return _refused(f"cannot read {args.out}: {error.strerror or error}")
+        return _refused(say("sample.cannot_read", out=args.out, reason=error.strerror or error))
     except ValueError as error:
         return _refused(str(error))
     if args.check:
         if found == wanted:
-            print(f"{args.out}: the {len(pairs())} pairs this script writes, byte for byte")
+            print(say("sample.checked", out=args.out, count=len(pairs())))
             return 0
-        return _refused(f"{args.out}: " + ("no such file" if found is None else
-                                           "differs from what this script writes") +
-                        "; run this script without --check to write it")
+        return _refused(say("sample.check_missing" if found is None else "sample.check_differs",
+                            out=args.out))
     if found == wanted:
-        print(f"{args.out} is already what this script writes: left as it is")
+        print(say("sample.already", out=args.out))
         return 0
     if found is not None and not args.overwrite:
-        return _refused(f"{args.out} holds something else than this script writes (an edited "
-                        f"copy?): pass --overwrite to replace it, or choose another --out")
+        return _refused(say("sample.edited", out=args.out))
     try:
         write_atomically(out, wanted, 0o644 if mode is None else mode)
     except OSError as error:
-        return _refused(f"cannot write {args.out}: {error.strerror or error}")
-    print(f"wrote {args.out}: {len(pairs())} pairs")
+        return _refused(say("sample.cannot_write", out=args.out, reason=error.strerror or error))
+    print(say("sample.wrote", out=args.out, count=len(pairs())))
     return 0
 
 
@@ -128,8 +152,7 @@ def _target(path):
     folder, a device such as /dev/zero, a FIFO, a symlink to nothing) is a ValueError: reading
     it would never end or block, and replacing it would put a file where it was."""
     if path.is_symlink() and not path.exists():
-        raise ValueError(f"--out {path} is a symlink to nothing ({os.readlink(path)}): name a "
-                         f"file")
+        raise ValueError(say("sample.dangling", path=path, target=os.readlink(path)))
     given, path = path, Path(os.path.realpath(path))
     try:
         info = path.stat()
@@ -137,11 +160,11 @@ def _target(path):
         return path, None
     if stat.S_ISREG(info.st_mode):
         return path, stat.S_IMODE(info.st_mode)
-    kind = ("a folder" if stat.S_ISDIR(info.st_mode) else
-            "a FIFO" if stat.S_ISFIFO(info.st_mode) else
-            "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else
-            "a socket" if stat.S_ISSOCK(info.st_mode) else "not a regular file")
-    raise ValueError(f"--out {given} is {kind}: name a file")
+    kind = ("sample.folder" if stat.S_ISDIR(info.st_mode) else
+            "sample.fifo" if stat.S_ISFIFO(info.st_mode) else
+            "sample.device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else
+            "sample.socket" if stat.S_ISSOCK(info.st_mode) else "sample.not_regular")
+    raise ValueError(say("sample.not_a_file", path=given, kind=say(kind)))
 
 
 def _read_at_most(path, size):
@@ -155,8 +178,7 @@ def write_atomically(path, data, mode=0o644):
     """`data` into a temporary file beside `path`, flushed to disk, then renamed over `path` with
     permission bits `mode` (a file replaced keeps its own):
     a kill leaves the old file or the new one, never half of one. (The standard library alone,
-    as minigrad.files.atomic_write does it: this script's name, numbers.py, hides the standard
-    `numbers` module that NumPy imports, so it cannot import NumPy or minigrad.)"""
+    as minigrad.files.atomic_write does it: this script cannot import minigrad, see _module.)"""
     fd, temporary = tempfile.mkstemp(dir=Path(path).resolve().parent,
                                      prefix=f".{Path(path).name}.", suffix=".tmp")
     try:
@@ -173,7 +195,7 @@ def write_atomically(path, data, mode=0o644):
 
 
 def _refused(message):
-    print(f"error: {message}", file=sys.stderr)
+    print(say("sample.error", message=message), file=sys.stderr)
     return 1
 
 

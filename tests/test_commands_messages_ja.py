@@ -291,7 +291,7 @@ def test_a_pairs_file_that_is_not_one_is_refused_in_japanese_under_ja(tmp_path, 
         "列がほかの文字で区切られているなら、--sep で指定してください (たとえば --sep ',')")
     pairs.write_bytes(b"a\tb\n\xff\tc\n")
     assert error_of(capsys, *argv, "--lang", "ja") == (
-        f"エラー: {pairs}:2: UTF-8 のテキストではありません (1 列目のバイト 0xff)")
+        f"エラー: {pairs}:2: UTF-8 のテキストではありません (この行の 1 バイト目が 0xff です)")
     assert error_of(capsys, "train", "--columns", "1,1", "--lang", "ja") == (
         "エラー: --columns 1,1: 入力文と出力文が同じ列です")
     assert not (tmp_path / "run").exists()

@@ -5,6 +5,7 @@ saw, within the range the README and the seq2seq tutorial quote."""
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -55,9 +56,14 @@ def test_the_sample_file_is_byte_for_byte_what_its_script_writes():
     assert FILE.read_bytes() == script().text().encode("utf-8")
 
 
-def numbers_script(*args, cwd):
+def numbers_script(*args, cwd, env=None):
+    """The script run as a user runs it; `env`: the locale's variables, in place of the suite's
+    (which pins LANGUAGE=en)."""
+    environ = dict(os.environ)
+    if env is not None:
+        environ = {k: v for k, v in environ.items() if not k.startswith(("LANG", "LC_"))} | env
     return subprocess.run([sys.executable, str(ROOT / "examples" / "numbers.py"), *args],
-                          cwd=cwd, capture_output=True, text=True, timeout=60)
+                          cwd=cwd, capture_output=True, text=True, timeout=60, env=environ)
 
 
 def test_the_scripts_help_writes_nothing(tmp_path):
@@ -145,3 +151,15 @@ def test_the_documented_run_on_the_sample_reaches_the_quoted_range(tmp_path):
     assert scores["examples"] == 150 and scores["seen_in_training"] == 0
     right = round(scores["exact_match"] * 150)
     assert 139 <= right <= 147, right       # quoted: 92.7-98% (seeds 0-2, three BLAS kernels)
+
+
+def test_the_script_speaks_japanese_under_lang_ja_or_a_japanese_locale(tmp_path):
+    out = tmp_path / "numbers.tsv"
+    done = numbers_script("--out", str(out), "--lang", "ja", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == f"{out} に書き出しました: 1500 組のペア\n"
+    done = numbers_script("--out", "/dev/null", cwd=tmp_path, env={"LANG": "ja_JP.UTF-8"})
+    assert done.returncode == 1 and done.stderr == (
+        "エラー: --out /dev/null はデバイスです。ファイルを指定してください\n")
+    done = numbers_script("--out", "/dev/null", "--lang", "en", cwd=tmp_path,
+                          env={"LANG": "ja_JP.UTF-8"})
+    assert done.stderr == "error: --out /dev/null is a device: name a file\n"

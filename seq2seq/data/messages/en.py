@@ -49,4 +49,24 @@ MESSAGES = {
     "tasks.no_source": "task {name} makes no source of length {low}..{high}",
     "heldout.other_hash": ("{file}: its 'split.hash' entry is {found}: its hashes were made "
                            "another way than this version makes them, {hash}"),
+
+    # ---- the sample pairs file's script (examples/numbers.py) ---------------------------------
+    "sample.error": "error: {message}",
+    "sample.cannot_read": "cannot read {out}: {reason}",
+    "sample.cannot_write": "cannot write {out}: {reason}",
+    "sample.checked": "{out}: the {count} pairs this script writes, byte for byte",
+    "sample.check_missing": "{out}: no such file; run this script without --check to write it",
+    "sample.check_differs": ("{out}: differs from what this script writes; run this script "
+                             "without --check to write it"),
+    "sample.already": "{out} is already what this script writes: left as it is",
+    "sample.edited": ("{out} holds something else than this script writes (an edited copy?): "
+                      "pass --overwrite to replace it, or choose another --out"),
+    "sample.wrote": "wrote {out}: {count} pairs",
+    "sample.dangling": "--out {path} is a symlink to nothing ({target}): name a file",
+    "sample.not_a_file": "--out {path} is {kind}: name a file",
+    "sample.folder": "a folder",
+    "sample.fifo": "a FIFO",
+    "sample.device": "a device",
+    "sample.socket": "a socket",
+    "sample.not_regular": "not a regular file",
 }
