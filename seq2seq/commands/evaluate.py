@@ -31,16 +31,13 @@ def evaluate_run(run, task=None, sep=None, columns=None, num_examples=None, seed
     dropped = 0
     for option, given in (("--num-examples", num_examples), ("--seed", seed)):
         if given is not None and task not in tasks.TASKS:
-            raise ValueError(f"{option} chooses the pairs a built-in --task generates "
-                             f"({', '.join(tasks.TASKS)}); without one, evaluate scores the "
-                             f"run's own held-out pairs: leave it out, or give --task")
+            raise ValueError(message("evaluate.needs_task", option=option,
+                                     tasks=", ".join(tasks.TASKS)))
     if (min_len is not None or max_len is not None) and task not in tasks.TASKS:
-        raise ValueError("--min-len and --max-len choose the lengths of a generated --task: "
-                         "give a built-in one (" + ", ".join(tasks.TASKS) + ")")
+        raise ValueError(message("evaluate.lengths_need_task", tasks=", ".join(tasks.TASKS)))
     if task is None:
         if record is None:
-            raise ValueError(f"{run} does not record its validation split (it was saved by "
-                             "an older version); evaluate it with --task, or train it again")
+            raise ValueError(message("evaluate.no_record", run=run))
         warn_if_changed(state, record, run, warn)
         pairs = [(s, t) for s, t in record["val_pairs"]]
         for i, (source, _) in enumerate(pairs):     # the checkpoint's, not a text of the user's

@@ -58,7 +58,8 @@ def epoch_report(epoch, epochs, loss, scores, batches=None, seconds=None):
     `seconds` is None (training without progress, whose lines do not depend on the machine)."""
     blank = bool(scores) and scores["blank_outputs"] == scores["examples"]
     line = message("progress.epoch", epoch=epoch, epochs=epochs, loss=f"{loss:.4f}") + "".join(
-        f"  {k} {scores[k]:.4f}" for k in ("exact_match", "token_accuracy", "bleu")
+        message(f"progress.{k}", value=f"{scores[k]:.4f}")
+        for k in ("exact_match", "token_accuracy", "bleu")
         if k in scores) + (message("progress.all_blank") if blank else "")
     if seconds is not None:
         rate = (message("progress.rate", rate=f"{batches / seconds:.1f}")

@@ -178,8 +178,9 @@ def train(config, log=say, layer_file=None, pairs_file=None, note_level=True):
                 translator.model.set_dropout(config.dropout)
             check_same_data(out, config, split, state, read)
             model, start = translator.model, len(history)
-            log(f"resuming after epoch {start}" + "".join(
-                f"; {name} {old} -> {new}" for name, (old, new) in changed.items()))
+            log(message("train.resuming", epoch=start) + "".join(
+                message("train.resuming_changed", name=name, old=old, new=new)
+                for name, (old, new) in changed.items()))
         longest = max(len(tokenize(s, translator.level)) for s, _ in train_pairs)   # translate
         examples = [(encode_source(s, translator.src_vocab, translator.level, config.reverse_input),
                      encode_target(t, translator.tgt_vocab, translator.level))

@@ -2,7 +2,7 @@
 `translate`'s notes, and the one-line errors train, evaluate and translate meet most. Japanese:
 ja.py, with the same keys."""
 
-from seq2seq.commands.messages import en_checkpoint, en_checks
+from seq2seq.commands.messages import en_checkpoint, en_checks, en_left
 
 MESSAGES = {
     # ---- what a file read is, as a refusal names it (minigrad.files.read_small_text) ----------
@@ -273,4 +273,5 @@ MESSAGES = {
     # ---- what the checks say: en_checks.py, en_checkpoint.py -----------------------------------
     **en_checks.MESSAGES,
     **en_checkpoint.MESSAGES,
+    **en_left.MESSAGES,
 }

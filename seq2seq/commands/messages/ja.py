@@ -1,6 +1,6 @@
 """seq2seq のメッセージ (日本語)。キーと差し込み箇所 ({path} など) は en.py と同じです。"""
 
-from seq2seq.commands.messages import ja_checkpoint, ja_checks
+from seq2seq.commands.messages import ja_checkpoint, ja_checks, ja_left
 
 MESSAGES = {
     # ---- 読むファイルの種類 (拒否のメッセージが示すもの: minigrad.files.read_small_text) ------
@@ -281,4 +281,5 @@ MESSAGES = {
     # ---- 検査のメッセージ: ja_checks.py, ja_checkpoint.py ---------------------------------
     **ja_checks.MESSAGES,
     **ja_checkpoint.MESSAGES,
+    **ja_left.MESSAGES,
 }
