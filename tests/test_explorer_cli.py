@@ -263,7 +263,7 @@ def test_seq2seq_explore_takes_max_ops(transformer_run, tmp_path, capsys):
     from seq2seq.commands.cli import main
     out = tmp_path / "step.html"
     assert main(["explore", str(transformer_run), "--max-ops", "10", "--out", str(out)]) == 1
-    assert "more than max_ops=10" in capsys.readouterr().err
+    assert "more than --max-ops 10" in capsys.readouterr().err
     assert main(["explore", str(transformer_run), "--max-ops", "100000", "--out",
                  str(out)]) == 0
     assert out.exists()

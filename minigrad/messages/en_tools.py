@@ -180,4 +180,9 @@ TOOLS = {
                               "(batch, hidden_size) = ({batch}, {hidden_size})"),
     "recurrent.state_not_finite": ("{name}: {where} returned {part} holding NaN or infinity for a "
                                    "small finite input and a zero state"),
+
+    # ---- explore's graph of more ops than max_ops (minigrad.viz.explorer.data) ---------------
+    "explore.too_many_ops": ("explore: the graph has {count:,} ops, more than max_ops={most:,} (a "
+                             "browser needs seconds to lay out a few thousand); explore a smaller "
+                             "part (one step, one layer) or raise max_ops"),
 }

@@ -196,4 +196,10 @@ TOOLS = {
                               "hidden_size) = ({batch}, {hidden_size}) であるべきです"),
     "recurrent.state_not_finite": ("{name}: 小さな有限の入力とゼロの状態に対して、{where} が NaN "
                                    "または無限大を含む {part} を返しました"),
+
+    # ---- explore の、max_ops より多くの演算を持つグラフ (minigrad.viz.explorer.data) ----------
+    "explore.too_many_ops": ("explore: このグラフには {count:,} 個の演算があり、max_ops={most:,} "
+                             "を超えています (ブラウザは数千個を配置するのに数秒かかります)。"
+                             "もっと小さな部分 (1 ステップ、1 層) を探るか、max_ops を大きく"
+                             "してください"),
 }

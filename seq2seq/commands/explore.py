@@ -21,7 +21,7 @@ from minigrad.files import default_path, output_path
 from minigrad.graph import walk
 from minigrad.messages import message
 from minigrad.viz.explorer.arrays import MAX_BYTES, MAX_ELEMENTS
-from minigrad.viz.explorer.data import MAX_OPS
+from minigrad.viz.explorer.data import MAX_OPS, TooManyOps
 from minigrad.viz.explorer.words import add_lang_option
 from seq2seq.commands.draw import (
     add_step_options,
@@ -30,6 +30,7 @@ from seq2seq.commands.draw import (
     step_collapse,
     step_title,
 )
+from seq2seq.commands.messages import message as step_message
 from seq2seq.commands.transformer_step import is_transformer, predict_collapse, predict_questions
 
 
@@ -92,8 +93,12 @@ def run_command(args):
     from minigrad.viz.explorer.page import save_page
 
     translator, sentence = load_step(args)
-    page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
-                                args.max_elements, args.max_bytes, args.max_ops,
-                                args.lang or language.current())
+    try:
+        page = explore_decoder_step(translator, sentence, args.step, args.collapse, args.predict,
+                                    args.max_elements, args.max_bytes, args.max_ops,
+                                    args.lang or language.current())
+    except TooManyOps as error:             # named as the command line's option
+        raise ValueError(step_message("explore.too_many_ops", count=error.count,
+                                      most=error.most)) from None
     out = output_path(args.out, "decoder-step.html")
     print(message("files.wrote", path=save_page(page, out, args.overwrite)))

@@ -34,6 +34,7 @@ import re
 
 from minigrad.autograd import backward_walk
 from minigrad.graph import walk
+from minigrad.messages import message
 from minigrad.tensor import Tensor
 from minigrad.versions import saved_arrays
 from minigrad.viz import labels
@@ -52,6 +53,15 @@ from minigrad.viz.plan import tensor_kind
 MAX_OPS = 3000
 
 
+class TooManyOps(ValueError):
+    """A graph of more ops than max_ops: `count` and `most` say how many, so that a command line
+    can name its own option (seq2seq explore's --max-ops) without reading the message."""
+
+    def __init__(self, count, most):
+        self.count, self.most = count, most
+        super().__init__(message("explore.too_many_ops", count=count, most=most))
+
+
 class Graph:
     """The graph behind the root, with the engine's walk replayed: the page's data (`data`) and
     the Python objects behind it, for the predict questions (`tensors`, `ops`, `steps`)."""
@@ -63,10 +73,7 @@ class Graph:
             raise TypeError(f"explore: root must be a Tensor, not {type(root).__name__}")
         graph = walk([root])
         if len(graph.ops) > max_ops:                    # before any array is copied
-            raise ValueError(f"explore: the graph has {len(graph.ops):,} ops, more than "
-                             f"max_ops={max_ops:,} (a browser needs seconds to lay out a few "
-                             "thousand); explore a smaller part (one step, one layer) or raise "
-                             "max_ops")
+            raise TooManyOps(len(graph.ops), max_ops)
         check_scope_depth([op.scope for op in graph.ops], "explore",
                           "explore a smaller part (the page holds every scope, folded or not)")
         collapse = check_collapse(graph.ops, collapse)  # (one line, listing the scopes there)
