@@ -100,6 +100,7 @@ def _refused_in(file, check, *args):
 # any size before load_state_dict could say the shapes differ.
 
 SIZES = ("src_vocab_size", "tgt_vocab_size", "embed_size", "hidden_size")
+LSTM_KEYS = (*SIZES, "attention", "wiring", "padding_idx", "fused", "bidirectional")
 TRANSFORMER_SIZES = ("src_vocab_size", "tgt_vocab_size", "d_model", "heads", "layers", "d_ff",
                      "max_len")
 TRANSFORMER_KEYS = {*TRANSFORMER_SIZES, "dropout", "norm", "positions", "padding_idx"}
@@ -206,6 +207,10 @@ def checked_config(config, arrays, rnn=None):
         if rnn is not None:
             raise ValueError(message("reading.transformer_rnn"))
         return checked_transformer_config(config, arrays)
+    unknown = [name for name in config if name not in LSTM_KEYS]
+    if unknown:                         # refused by name, before the constructor sees it
+        raise checkpoint_entries.EntryError(f"model_config.{unknown[0]}", message(
+            "expect.no_setting", names=", ".join(LSTM_KEYS)), config[unknown[0]])
     for name in SIZES:
         if name not in config:
             raise checkpoint_entries.EntryError.missing(f"model_config.{name}")

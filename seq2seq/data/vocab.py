@@ -18,6 +18,8 @@ and the corpus tokens follow from id 4 on.
 import unicodedata
 from collections import Counter
 
+from seq2seq.data.messages import message
+
 PAD, BOS, EOS, UNK = "<pad>", "<bos>", "<eos>", "<unk>"
 SPECIALS = (PAD, BOS, EOS, UNK)
 LEVELS = ("char", "word")
@@ -144,8 +146,8 @@ class Vocab:
         """The vocabulary that `to_dict` described, with the same ids."""
         tokens = list(d["tokens"])
         if tuple(tokens[:len(SPECIALS)]) != SPECIALS:
-            raise ValueError(f"a vocabulary must start with {SPECIALS}, this one starts with "
-                             f"{tuple(tokens[:len(SPECIALS)])}")
+            raise ValueError(message("vocab.specials", specials=SPECIALS,
+                                     found=tuple(tokens[:len(SPECIALS)])))
         if len(set(tokens)) != len(tokens):
-            raise ValueError("a vocabulary must not repeat a token")
+            raise ValueError(message("vocab.repeated"))
         return cls(tokens[len(SPECIALS):])

@@ -47,6 +47,8 @@ MESSAGES = {
     "tasks.unknown": "unknown task {name}; the tasks are: {tasks}",
     "tasks.lengths": "need 1 <= min_len <= max_len, got min_len={low}, max_len={high}",
     "tasks.no_source": "task {name} makes no source of length {low}..{high}",
+    "vocab.specials": "a vocabulary must start with {specials}, this one starts with {found}",
+    "vocab.repeated": "a vocabulary must not repeat a token",
     "heldout.other_hash": ("{file}: its 'split.hash' entry is {found}: its hashes were made "
                            "another way than this version makes them, {hash}"),
 

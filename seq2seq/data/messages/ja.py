@@ -49,6 +49,8 @@ MESSAGES = {
     "tasks.lengths": ("1 <= min_len <= max_len のはずですが、min_len={low}、max_len={high} "
                       "でした"),
     "tasks.no_source": "タスク {name} は長さ {low}..{high} の入力文を作れません",
+    "vocab.specials": "語彙は {specials} で始まるべきですが、この語彙は {found} で始まっています",
+    "vocab.repeated": "語彙に同じトークンが 2 度以上あってはいけません",
     "heldout.other_hash": ("{file}: 'split.hash' エントリが {found} です: そのハッシュ値は、"
                            "この版の作り方 {hash} とは別の方法で作られています"),
 
