@@ -160,7 +160,7 @@ def test_the_demo_announces_dot_product_attention_as_naiseki_attention(monkeypat
             demo._run_demo(tmp_path, demo.demo_config(tmp_path), 0, said.append)
     assert said == [
         "内積アテンション (注意機構) 付きの LSTM エンコーダ・デコーダを toy-ja-en で学習します "
-        "(12000 組のペア、6 エポック、双方向エンコーダ)",
+        "(12,000 組のペア、6 エポック、双方向エンコーダ)",
         "training an LSTM encoder-decoder with dot-product attention on toy-ja-en (12000 "
         "sentence pairs, 6 epochs, bidirectional encoder)"]
 

@@ -265,7 +265,7 @@ MESSAGES = {
 
     # ---- デモ (seq2seq.commands.demo) ---------------------------------------------------------
     "demo.training": ("{attention} 付きの LSTM エンコーダ・デコーダを {task} で学習します "
-                      "({pairs} 組のペア、{epochs} エポック、双方向エンコーダ)"),
+                      "({pairs:,} 組のペア、{epochs} エポック、双方向エンコーダ)"),
     "demo.attention_dot": "内積アテンション (注意機構)",
     "demo.scores": "{held_out}: 完全一致率 {exact}、BLEU {bleu} ({over}単位)",
     "demo.over_characters": "文字",
