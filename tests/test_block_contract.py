@@ -59,7 +59,8 @@ class Infinite(Block):
 
 @pytest.mark.parametrize("block, words", [
     (Block(8, 2, 16), "block should be an encoder block's class, not a Block"),
-    (NotAModule, "NotAModule should be a minigrad nn.Module"),
+    (NotAModule, "norm_first=True) made a NotAModule, not a minigrad nn.Module: make NotAModule "
+                 "a subclass of nn.Module"),
     (Breaks, "Breaks(8, 2, 16, 0.0, norm_first=True) raised ValueError: no"),
     (Halves, "forward(x, mask) returned shape (1, 8, 4), where x's shape (1, 8, 8)"),
     (NoMask, "ignores the mask: changing the padded positions of an example changed its "

@@ -168,12 +168,12 @@ def test_a_block_that_is_not_a_module_is_named_by_its_class(tmp_path, capsys):
             "--block", f"{block}:B", "--out", str(tmp_path / "run")]
     assert main([*args, "--lang", "ja"]) == 1
     assert error_line(capsys).endswith(
-        "B は minigrad の nn.Module であるべきです (そのパラメータはモデルのものと一緒に学習・"
-        "保存されます) が、B です")
+        "norm_first=True) が作ったのは B で、minigrad の nn.Module ではありません。B を nn.Module "
+        "のサブクラスにしてください (そのパラメータはモデルのものと一緒に学習・保存されます)")
     assert main([*args, "--lang", "en"]) == 1
     assert error_line(capsys).endswith(
-        "B should be a minigrad nn.Module (its parameters are trained and saved with the "
-        "model's), not a B")
+        "norm_first=True) made a B, not a minigrad nn.Module: make B a subclass of nn.Module (its "
+        "parameters are trained and saved with the model's)")
 
 
 # ---- the demo's count of pairs ---------------------------------------------------------------

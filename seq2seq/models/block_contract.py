@@ -54,7 +54,7 @@ def check_block(block, norm_first=True, d_model=D_MODEL, heads=HEADS, d_ff=D_FF)
     except (Exception, SystemExit) as error:    # the user's code (a sys.exit() too)
         raise BlockContractError(message("block.made", made=made, raised=raised(error))) from error
     if not isinstance(layer, nn.Module):
-        raise BlockContractError(message("block.not_a_module", name=name,
+        raise BlockContractError(message("block.not_a_module", name=name, made=made,
                                          type=type(layer).__name__))
     rng = np.random.default_rng(0)
     for _ in range(ROUNDS):

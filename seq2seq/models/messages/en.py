@@ -16,8 +16,9 @@ MESSAGES = {
     # ---- an encoder block of the user's (seq2seq.models.block_contract, transformer) ----------
     "block.not_a_class": "block should be an encoder block's class, not a {name}",
     "block.made": "{made} {raised}",
-    "block.not_a_module": ("{name} should be a minigrad nn.Module (its parameters are trained and "
-                           "saved with the model's), not a {type}"),
+    "block.not_a_module": ("{made} made a {type}, not a minigrad nn.Module: make {name} a "
+                           "subclass of nn.Module (its parameters are trained and saved with the "
+                           "model's)"),
     "block.ignores_mask": ("{made} ignores the mask: changing the padded positions of an example "
                            "changed its output at the real ones; forward(x, mask) must attend "
                            "only where mask is True (mask (B, 1, T), False at padding)"),

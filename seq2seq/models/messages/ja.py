@@ -15,8 +15,9 @@ MESSAGES = {
     # ---- 利用者のエンコーダのブロック (seq2seq.models.block_contract, transformer) -------------
     "block.not_a_class": "block にはエンコーダのブロックのクラスを渡してください ({name} ではなく)",
     "block.made": "{made} で {raised}",
-    "block.not_a_module": ("{name} は minigrad の nn.Module であるべきです (そのパラメータはモデル"
-                           "のものと一緒に学習・保存されます) が、{type} です"),
+    "block.not_a_module": ("{made} が作ったのは {type} で、minigrad の nn.Module ではありません。"
+                           "{name} を nn.Module のサブクラスにしてください (そのパラメータはモデル"
+                           "のものと一緒に学習・保存されます)"),
     "block.ignores_mask": ("{made} はマスクを無視しています: 例のパディングの位置を変えると、実際"
                            "の位置の出力が変わりました。forward(x, mask) は mask が True の位置"
                            "だけにアテンションしなければなりません (mask は (B, 1, T) で、"
