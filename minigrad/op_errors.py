@@ -3,19 +3,19 @@ settings) and the shapes."""
 
 import numpy as np
 
+from minigrad.messages import message
+
 
 def with_op_and_shapes(error, op, inputs):
     """The same kind of error, its message prefixed by the op and followed by the input shapes."""
     shapes = ", ".join(str(x.shape) for x in inputs)
-    message = f"{op!r}: {error} (input shapes {shapes})"
+    text = f"{op!r}: {error} (input shapes {shapes})"
     if "read-only" in str(error):                   # gradcheck hands out read-only arrays
-        message += (f"; {type(op).__name__}.forward wrote into an input array in place (x -= m, "
-                    "x[i] = v, out=x): those arrays belong to other tensors; make a new array "
-                    "instead (x = x - m)")
+        text += message("op.wrote_in_place", kind=type(op).__name__)
     try:
-        return type(error)(message)
+        return type(error)(text)
     except TypeError:                      # an error class that takes other arguments
-        return ValueError(message) if isinstance(error, ValueError) else TypeError(message)
+        return ValueError(text) if isinstance(error, ValueError) else TypeError(text)
 
 
 def short(value):
@@ -31,10 +31,8 @@ def broken_forward(op, y):
     """forward returned a tensor, or kept something under the engine's own name `inputs`."""
     kind = type(op).__name__
     if op.inputs is not None:
-        return TypeError(f"{kind}.forward set self.inputs, the name the engine keeps for the op's "
-                         "input tensors; save your arrays under other names (and in `saves`)")
-    return TypeError(f"{kind}.forward returned a Tensor; forward works on NumPy arrays (its "
-                     "arguments are arrays, not tensors) and returns an array")
+        return TypeError(message("op.set_inputs", kind=kind))
+    return TypeError(message("op.forward_tensor", kind=kind))
 
 
 def forward_output(op, y):
@@ -69,8 +67,7 @@ def checked_gradients(op, grads_in):
 def as_array(op, grad):
     """A gradient that is not an ndarray (a NumPy scalar from a 0-d op) as an array."""
     if hasattr(grad, "requires_grad"):                      # a Tensor
-        raise TypeError(f"{op!r}.backward returned a Tensor; backward works on NumPy arrays "
-                        "and returns arrays (return grad.data, or compute with NumPy)")
+        raise TypeError(message("op.backward_tensor", op=repr(op)))
     return np.asarray(grad)
 
 
@@ -87,8 +84,7 @@ def read_only(arrays):
 
 def wrong_count(op, grads_in):
     got = len(grads_in) if isinstance(grads_in, tuple) else type(grads_in).__name__
-    return TypeError(f"{op!r}.backward returned {got} gradient(s) for {len(op.inputs)} "
-                     "input(s); return a tuple with one gradient (or None) per input")
+    return TypeError(message("op.wrong_count", op=repr(op), got=got, count=len(op.inputs)))
 
 
 class WrongShape(ValueError):
@@ -107,12 +103,11 @@ def wrong_shape(op, grads_in):
             hint = ""
             try:
                 if np.broadcast_shapes(x.data.shape, np.shape(grad_x)) == np.shape(grad_x):
-                    hint = ("; the input was broadcast: sum the gradient over the broadcast axes "
-                            "(minigrad.ops.arithmetic.unbroadcast(grad, shape))")
+                    hint = message("op.broadcast_hint")
             except ValueError:
                 pass
-            return WrongShape(f"{op!r}.backward returned a gradient of shape {np.shape(grad_x)} "
-                              f"for input {i}, which has shape {x.data.shape}{hint}", op, grads_in)
+            return WrongShape(message("op.wrong_shape", op=repr(op), got=np.shape(grad_x),
+                                      index=i, shape=x.data.shape, hint=hint), op, grads_in)
 
 
 def root_gradient(root, grad=None):

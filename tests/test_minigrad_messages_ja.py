@@ -8,6 +8,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from minigrad.files import no_directory
@@ -300,3 +301,51 @@ def test_a_scope_that_is_not_in_the_graph_is_named_in_japanese():
     assert said["ja"] == ("explore: collapse に指定された 'sofmax' は、このグラフのスコープでは"
                           "ありません。このグラフのスコープ: なし")
     assert said["en"] == "explore: collapse names no scope 'sofmax' of this graph; its scopes: none"
+
+
+# ---- an op a person wrote, and what the grader quotes of it (minigrad.op_errors) -------------
+
+def test_an_ops_wrong_gradient_shape_is_said_in_japanese_and_the_same_english():
+    from minigrad import Function, Tensor
+
+    class Unsummed(Function):
+        def forward(self, a, b):
+            return a + b
+
+        def backward(self, grad_y):
+            return grad_y, grad_y                   # b was broadcast: its gradient is unsummed
+
+    said = {}
+    for lang in ("ja", "en"):
+        choose(lang)
+        y = Unsummed()(Tensor(np.ones((2, 3)), requires_grad=True),
+                       Tensor(np.ones(3), requires_grad=True))
+        with pytest.raises(ValueError) as error:
+            y.sum().backward()
+        said[lang] = str(error.value)
+    assert said["ja"] == (
+        "Unsummed().backward が入力 1 に返した勾配の形状は (2, 3) ですが、その入力の形状は (3,) "
+        "です。入力はブロードキャストされていました。ブロードキャストされた軸に沿って勾配の和を"
+        "とってください (minigrad.ops.arithmetic.unbroadcast(grad, shape))")
+    assert said["en"] == (
+        "Unsummed().backward returned a gradient of shape (2, 3) for input 1, which has shape "
+        "(3,); the input was broadcast: sum the gradient over the broadcast axes "
+        "(minigrad.ops.arithmetic.unbroadcast(grad, shape))")
+
+
+def test_a_grader_verdict_quotes_a_wrong_backward_in_japanese(tmp_path):
+    from minigrad.grade import SolutionFailed, grade
+    from tests.reference import minigrad_reference as reference
+
+    source = Path(reference.__file__).read_text(encoding="utf-8")
+    solution = tmp_path / "logsumexp_op.py"
+    wrong = "        return (grad_y * self.softmax,)"
+    assert wrong in source
+    solution.write_text(source.replace(wrong, "        return (grad_y,)"), encoding="utf-8")
+    choose("ja")
+    with pytest.raises(SolutionFailed) as failed:
+        grade("logsumexp", solution)
+    said = str(failed.value)
+    assert (".backward が入力 0 に返した勾配の形状は (3, 1) ですが、その入力の形状は (3, 5) "
+            "です") in said
+    assert "backward returned" not in said

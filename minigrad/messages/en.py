@@ -3,6 +3,7 @@ settings' (minigrad.settings), the files' (minigrad.files, minigrad.checkpoint) 
 graders' verdicts and diagnoses (minigrad.grade); why the graders refuse a solution, in
 en_refusals.py. Japanese: ja.py and ja_refusals.py, with the same keys."""
 
+from minigrad.messages.en_ops import OPS
 from minigrad.messages.en_refusals import REFUSALS
 from minigrad.messages.en_tools import TOOLS
 
@@ -237,4 +238,7 @@ MESSAGES = {
 
     # ---- files, settings, drawings and the explorer (minigrad.viz): en_tools.py -------------
     **TOOLS,
+
+    # ---- an op a person wrote: what its forward or backward returned (op_errors): en_ops.py ---
+    **OPS,
 }

@@ -1,6 +1,7 @@
 """minigrad のメッセージ (日本語)。キーと差し込み箇所 ({path} など) は en.py と同じです。採点
 プログラムが解答を拒否する理由は ja_refusals.py にあります。"""
 
+from minigrad.messages.ja_ops import OPS
 from minigrad.messages.ja_refusals import REFUSALS
 from minigrad.messages.ja_tools import TOOLS
 
@@ -245,4 +246,7 @@ MESSAGES = {
 
     # ---- ファイル、設定、描画、エクスプローラ (minigrad.viz): ja_tools.py ----------------------
     **TOOLS,
+
+    # ---- 自分で書いた演算: forward や backward が返したもの (op_errors): ja_ops.py -------------
+    **OPS,
 }
