@@ -8,6 +8,8 @@ import numpy as np
 import minigrad.functional as F
 from minigrad import Tensor, gradcheck
 from minigrad.command import Parser, add_debug_option, debug_wanted, run as run_command
+from minigrad.language import add_language_option
+from minigrad.messages import message
 from minigrad.settings import check_number
 
 
@@ -18,7 +20,7 @@ def demo(steps=300, seed=0):
     q = Tensor(rng.standard_normal(3), requires_grad=True, name="q")
     keys = Tensor(rng.standard_normal((5, 3)), requires_grad=True, name="keys")
     gradcheck(lambda q, k: F.softmax(k @ q) @ k, q, keys)
-    print("gradcheck: softmax(keys @ q) @ keys  -> analytic and numeric gradients agree")
+    print(message("engine_demo.gradcheck"))
 
     # 2. A two-layer network learns XOR-like labels from 2-d points.
     x = rng.standard_normal((256, 2))
@@ -39,7 +41,7 @@ def demo(steps=300, seed=0):
             p.data = p.data - 0.5 * p.grad
         if step % 50 == 0:
             accuracy = np.mean(logits.data.argmax(-1) == labels)
-            print(f"step {step:4d}  loss {loss.item():.4f}  accuracy {accuracy:.1%}")
+            print(message("engine_demo.step", step=step, loss=loss.item(), accuracy=accuracy))
     return accuracy
 
 
@@ -50,6 +52,7 @@ def main(argv=None):
     run.add_argument("--steps", type=int, default=300, help="training steps of the network")
     run.add_argument("--seed", type=int, default=0, help="seeds the data and the weights")
     add_debug_option(parser, sub)
+    add_language_option(parser, sub)
     args = parser.parse_args(argv)
     return run_command(lambda: command(args), debug=debug_wanted(args))
 

@@ -349,3 +349,12 @@ def test_a_grader_verdict_quotes_a_wrong_backward_in_japanese(tmp_path):
     assert (".backward が入力 0 に返した勾配の形状は (3, 1) ですが、その入力の形状は (3, 5) "
             "です") in said
     assert "backward returned" not in said
+
+
+def test_the_engines_own_demo_speaks_japanese_under_lang_ja(capsys):
+    from minigrad.__main__ import main
+
+    assert main(["demo", "--steps", "0", "--lang", "ja"]) in (0, None)
+    assert capsys.readouterr().out.splitlines() == [
+        "gradcheck: softmax(keys @ q) @ keys  -> 逆伝播の勾配と有限差分の勾配が一致しました",
+        "ステップ    0  損失 0.8076  正解率 52.0%"]

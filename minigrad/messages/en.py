@@ -9,6 +9,9 @@ from minigrad.messages.en_tools import TOOLS
 
 MESSAGES = {
     # ---- any command's failure, as one line (minigrad.command) --------------------------------
+    "engine_demo.gradcheck": ("gradcheck: softmax(keys @ q) @ keys  -> analytic and numeric "
+                              "gradients agree"),
+    "engine_demo.step": "step {step:4d}  loss {loss:.4f}  accuracy {accuracy:.1%}",
     "command.error": "error: {message}",
     "command.usage": "error: {message} (see {prog} --help)",
     "command.interrupted": "interrupted",

@@ -7,6 +7,9 @@ from minigrad.messages.ja_tools import TOOLS
 
 MESSAGES = {
     # ---- コマンドの失敗を 1 行で (minigrad.command) -------------------------------------------
+    "engine_demo.gradcheck": ("gradcheck: softmax(keys @ q) @ keys  -> 逆伝播の勾配と有限差分の"
+                              "勾配が一致しました"),
+    "engine_demo.step": "ステップ {step:4d}  損失 {loss:.4f}  正解率 {accuracy:.1%}",
     "command.error": "エラー: {message}",
     "command.usage": "エラー: {message} ({prog} --help を参照してください)",
     "command.interrupted": "中断しました",
