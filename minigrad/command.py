@@ -20,6 +20,7 @@ import sys
 import traceback
 
 from minigrad import language
+from minigrad.files import REASONS, os_error_text
 from minigrad.messages import message
 from minigrad.settings import SettingError
 
@@ -234,9 +235,13 @@ OS_ERRORS = {errno.ENOENT: "command.no_such_file", errno.EACCES: "command.permis
 def os_error(error):
     """The line for an OSError as the system raised it ("[Errno 2] No such file or directory:
     'x'"), in the language of the messages, or None for any other error (one whose message the
-    project wrote, which says more)."""
-    if not isinstance(error, OSError) or error.errno not in OS_ERRORS or error.filename is None:
+    project wrote, which says more). The errnos of OS_ERRORS have a line of their own; the
+    other usual ones (minigrad.files.REASONS) keep the system's form, their reason said by
+    os_reason: "[Errno 36] File name too long: 'x'", "ファイル名が長すぎます: 'x' (errno 36)"."""
+    if not isinstance(error, OSError) or error.filename is None:
         return None
     if str(error) != f"[Errno {error.errno}] {error.strerror}: {error.filename!r}":
         return None
-    return message(OS_ERRORS[error.errno], path=os.fspath(error.filename))
+    if error.errno in OS_ERRORS:
+        return message(OS_ERRORS[error.errno], path=os.fspath(error.filename))
+    return os_error_text(error) if error.errno in REASONS else None

@@ -16,8 +16,12 @@ lands under `runs/`, which git ignores, and never among the files of the folder 
 
 Reading, the other way round: `open_regular(path, what)` opens a file only if it is a regular one,
 so that a FIFO given where a file is expected is refused at once instead of blocking forever.
+
+Why the system refused (an OSError's reason, "No such file or directory") is said in the
+language of the messages by `os_reason(error)`, never pasted from the error as it came.
 """
 
+import errno
 import os
 import re
 import secrets
@@ -50,7 +54,7 @@ def atomic_write(path, write, text=False):
         if os.path.exists(temporary):
             os.remove(temporary)
         raise type(error)(message("files.cannot_write", path=os.fspath(path),
-                                  reason=error.strerror or error)) from error
+                                  reason=os_reason(error))) from error
     except BaseException:
         if os.path.exists(temporary):
             os.remove(temporary)
@@ -80,14 +84,48 @@ def output_path(given, name):
 def no_directory(path, verb="write"):
     """The error for a file whose folder does not exist, saying how to make it:
     "cannot write 'nodir/step.html': no directory 'nodir' (create it first: mkdir -p nodir)".
-    Every command that writes a file the user names reports a missing folder with this."""
+    Every command that writes a file the user names reports a missing folder with this. When
+    what stands where a folder should is a file ('notes.txt/step.html'), it says so instead:
+    mkdir -p would fail there too."""
     given = os.path.dirname(os.fspath(path)) or "."
     said = message(VERBS[verb]) if verb in VERBS else verb
+    found = given
+    while found and not os.path.exists(found) and os.path.dirname(found) != found:
+        found = os.path.dirname(found)      # the nearest part of the path that is there
+    if found and os.path.exists(found) and not os.path.isdir(found):
+        return NotADirectoryError(message("files.not_a_folder", verb=said, path=os.fspath(path),
+                                          folder=found))
     return FileNotFoundError(message("files.no_directory", verb=said, path=os.fspath(path),
                                      folder=given, command=shlex.quote(given)))
 
 
 VERBS = {"write": "files.verb_write", "save to": "files.verb_save_to", "draw": "files.verb_draw"}
+
+# The reasons the system gives most often, by errno: their keys in minigrad/messages
+REASONS = {number: f"os.{errno.errorcode[number]}" for number in (
+    errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EACCES, errno.EPERM, errno.ENAMETOOLONG,
+    errno.EROFS, errno.ENOSPC, errno.EEXIST, errno.ELOOP)}
+
+
+def os_reason(error):
+    """Why the system refused, from an OSError's errno, in the language of the messages: "File
+    name too long" or "ファイル名が長すぎます" for the usual errnos (REASONS; the English is the
+    system's own, os.strerror's), any other reason as the system said it (its strerror), and
+    the error's text when it gives no reason (an OSError the project raised with a sentence)."""
+    key = REASONS.get(getattr(error, "errno", None))
+    if key is None or not getattr(error, "strerror", None):
+        return getattr(error, "strerror", None) or str(error)
+    return message(key)
+
+
+def os_error_text(error):
+    """An OSError's whole text, "[Errno 36] File name too long: 'x'", in the language of the
+    messages when it is as the system raised it (one file named; a reason os_reason says);
+    any other error's text as it is."""
+    if (not isinstance(error, OSError) or error.filename is None or error.errno not in REASONS
+            or str(error) != f"[Errno {error.errno}] {error.strerror}: {error.filename!r}"):
+        return str(error)
+    return message("os.error", number=error.errno, reason=os_reason(error), path=error.filename)
 
 
 def refuse_existing(path, overwrite=False, option="--overwrite"):

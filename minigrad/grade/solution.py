@@ -6,6 +6,7 @@ While their code runs, the exercise's answers may not (minigrad.grade.answers): 
 calls the reference fails, whatever it computes.
 """
 
+import errno
 import importlib.machinery
 import importlib.util
 import sys
@@ -14,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from minigrad.command import exit_call
+from minigrad.files import os_reason
 from minigrad.grade.answers import refusal, watching
 from minigrad.messages import message
 
@@ -34,8 +36,15 @@ class FreshSource(importlib.machinery.SourceFileLoader):
 
 def solution_file(path):
     """`path` as a Path, if it is a regular file; else SolutionFailed saying what it is: a
-    folder, a FIFO or device (which would block or never end), or nothing."""
+    folder, a FIFO or device (which would block or never end), nothing, or a path the system
+    cannot look at (a name too long, a folder not to be read), with its reason."""
     path = Path(path)
+    try:
+        path.stat()
+    except OSError as error:            # pathlib's is_dir() takes these for "no file"; not others
+        if error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.EBADF):
+            raise SolutionFailed(message("grade.cannot_look", path=path,
+                                         reason=os_reason(error))) from None
     if path.is_dir():
         raise SolutionFailed(message("grade.directory", path=path))
     if path.exists() and not path.is_file():

@@ -137,6 +137,31 @@ TOOLS = {
     "files.kind_not_regular": "not a regular file",
     "files.kind_special": "special",
 
+    # ---- the system's reasons and zipfile's, said in the language (minigrad.files) ----------
+    # English as the system and Python's zipfile say them (os.strerror on Linux and macOS)
+    "os.ENOENT": "No such file or directory",
+    "os.ENOTDIR": "Not a directory",
+    "os.EISDIR": "Is a directory",
+    "os.EACCES": "Permission denied",
+    "os.EPERM": "Operation not permitted",
+    "os.ENAMETOOLONG": "File name too long",
+    "os.EROFS": "Read-only file system",
+    "os.ENOSPC": "No space left on device",
+    "os.EEXIST": "File exists",
+    "os.ELOOP": "Too many levels of symbolic links",
+    "os.error": "[Errno {number}] {reason}: {path!r}",
+    "zip.not_zip": "File is not a zip file",
+    "zip.bad_crc": "Bad CRC-32 for file {member}",
+    "zip.central_magic": "Bad magic number for central directory",
+    "zip.central_truncated": "Truncated central directory",
+    "zip.header_magic": "Bad magic number for file header",
+    "zip.header_truncated": "Truncated file header",
+    "files.not_a_folder": "cannot {verb} {path!r}: {folder!r} is a file, not a folder",
+    "render.not_utf8": "{path}: not UTF-8 text (byte 0x{byte:02x} at byte {position} of the file)",
+    "grade.cannot_look": "cannot read {path}: {reason}",
+    "render.no_suffix_out": ("cannot draw {path}: it has no suffix; end --out with the format's: "
+                             ".svg, .png, .pdf or .dot"),
+
     # ---- the recurrent-layer contract (minigrad.nn.recurrent) ---------------------------------
     "recurrent.time_step": "time step {t}",
     "recurrent.tuple_of": "{kind} of {count}",

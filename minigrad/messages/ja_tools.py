@@ -149,6 +149,32 @@ TOOLS = {
     "files.kind_not_regular": "種類のわからないファイルで",
     "files.kind_special": "特殊なファイルで",
 
+    # ---- システムと zipfile が言う理由を、選んだ言語で (minigrad.files) ---------------------
+    "os.ENOENT": "ファイルまたはフォルダがありません",
+    "os.ENOTDIR": "フォルダではありません",
+    "os.EISDIR": "フォルダです",
+    "os.EACCES": "アクセスが許可されていません",
+    "os.EPERM": "その操作は許可されていません",
+    "os.ENAMETOOLONG": "ファイル名が長すぎます",
+    "os.EROFS": "読み取り専用のファイルシステムです",
+    "os.ENOSPC": "デバイスに空き容量がありません",
+    "os.EEXIST": "ファイルがすでにあります",
+    "os.ELOOP": "シンボリックリンクの段数が多すぎます",
+    "os.error": "{reason}: {path!r} (errno {number})",
+    "zip.not_zip": "zip ファイルではありません",
+    "zip.bad_crc": "メンバー {member} の CRC-32 が合いません",
+    "zip.central_magic": "zip の中央ディレクトリの印が正しくありません",
+    "zip.central_truncated": "zip の中央ディレクトリが途中で切れています",
+    "zip.header_magic": "メンバーのヘッダの印が正しくありません",
+    "zip.header_truncated": "メンバーのヘッダが途中で切れています",
+    "files.not_a_folder": ("{path!r} に{verb}ません: {folder!r} はファイルで、フォルダでは"
+                           "ありません"),
+    "render.not_utf8": ("{path}: UTF-8 のテキストではありません (ファイルの {position} バイト目が "
+                        "0x{byte:02x} です)"),
+    "grade.cannot_look": "{path} を読めません: {reason}",
+    "render.no_suffix_out": ("{path} は描けません: 拡張子がありません。--out の名前を形式の拡張子 "
+                             "(.svg、.png、.pdf、.dot) で終えてください"),
+
     # ---- 再帰層の約束 (minigrad.nn.recurrent) -------------------------------------------------
     "recurrent.time_step": "時刻 {t} のステップ",
     "recurrent.tuple_of": "要素 {count} 個の {kind}",

@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from minigrad.files import atomic_write, read_small_text
+from minigrad.files import atomic_write, os_error_text, read_small_text
 from seq2seq.commands import runs
 from seq2seq.commands.messages import message
 from seq2seq.commands.progress import say
@@ -125,7 +125,7 @@ def draw_pictures(translator, sentence, out, log):
         draw_decoder_step(translator, sentence, out / "decoder-step.svg", step=2,
                           overwrite=True)       # the folder is the demo's (claim)
     except (RuntimeError, OSError, ImportError) as error:
-        log(message("demo.graphs_not_drawn", error=error))
+        log(message("demo.graphs_not_drawn", error=os_error_text(error)))
         return []
     return ["attention-step.svg", "decoder-step.svg"]
 

@@ -11,6 +11,7 @@ import contextlib
 import os
 from pathlib import Path
 
+from minigrad.files import os_reason
 from seq2seq.commands.messages import message
 
 LOCK = ".lock"
@@ -56,7 +57,7 @@ def _open(folder, error):
         except FileExistsError:
             fd, made = os.open(path, flags), False
     except OSError as problem:
-        raise error(message("lock.cannot_open", path=path, error=problem.strerror)) from None
+        raise error(message("lock.cannot_open", path=path, error=os_reason(problem))) from None
     import stat
     found = os.fstat(fd)
     if not stat.S_ISREG(found.st_mode) or found.st_nlink > 1:     # a hard link: another name

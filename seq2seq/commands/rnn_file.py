@@ -43,7 +43,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from minigrad.files import atomic_write, missing_file
+from minigrad.files import atomic_write, missing_file, os_reason
 from seq2seq.commands.layer_kinds import BLOCK, KINDS, RNN, NamedFile, kind_of  # noqa: F401
 from seq2seq.commands.messages import message
 from seq2seq.models.recurrent import raised
@@ -103,7 +103,7 @@ def load(spec, sha256=None, beside=True, kind=RNN):
         source = Path(path).read_bytes()
     except OSError as error:
         raise RnnFileError(message("layer.cannot_read", option=kind.option, spec=spec, path=path,
-                                   error=error.strerror)) from None
+                                   error=os_reason(error))) from None
     digest = hashlib.sha256(source).hexdigest()
     if sha256 is not None and digest != sha256:
         raise RnnFileChanged(message("layer.changed", path=path, was=sha256[:12],

@@ -35,7 +35,7 @@ import json
 import os
 from pathlib import Path
 
-from minigrad.files import read_small_text, stale_temporaries
+from minigrad.files import os_reason, read_small_text, stale_temporaries
 from seq2seq.commands import lock_file
 from seq2seq.commands.lock_file import LOCK
 from seq2seq.commands.messages import message
@@ -133,7 +133,7 @@ def make_folder(folder):
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise RunFolderError(message("runs.cannot_make", folder=folder,
-                                     error=error.strerror or error)) from error
+                                     error=os_reason(error))) from error
     return created
 
 
