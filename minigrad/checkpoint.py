@@ -196,7 +196,7 @@ def load(path, check=None):
         except (ValueError, zipfile.BadZipFile, OSError, EOFError, KeyError, TypeError,
                 AttributeError, RuntimeError) as error:     # RuntimeError: e.g. encrypted
             raise CheckpointError(message("checkpoint.truncated", path=path,
-                                          error=error)) from error
+                                          error=npz_reader.zip_reason(error))) from error
 
 
 def _read_checkpoint(archive, path, check=None):

@@ -16,9 +16,11 @@ values), and `np.savez` archives are zips, in which a 1 MB member can inflate to
                                   and which a reader takes is its own choice, so neither is
 
 Each refusal is an NpzRefused (a ValueError) whose one-line message names the file and member.
+An archive zipfile itself refuses (not a zip, a bad CRC) is said by `zip_reason(error)`.
 """
 
 import math
+import re
 import zipfile
 
 import numpy as np
@@ -133,3 +135,24 @@ def size(nbytes):
         if nbytes < 1024 or unit == "TiB":
             return message("npz.bytes", count=nbytes) if unit == "bytes" else f"{nbytes:.1f} {unit}"
         nbytes /= 1024
+
+
+# zipfile's own texts (Python's, in English), matched to say them in the language of the messages
+ZIP_ERRORS = (("zip.not_zip", r"File is not a zip file"),
+              ("zip.bad_crc", r"Bad CRC-32 for file (?P<member>.+)"),
+              ("zip.central_magic", r"Bad magic number for central directory"),
+              ("zip.central_truncated", r"Truncated central directory"),
+              ("zip.header_magic", r"Bad magic number for file header"),
+              ("zip.header_truncated", r"Truncated file header"))
+
+
+def zip_reason(error):
+    """Why an archive could not be read, in the language of the messages: zipfile's usual
+    errors (ZIP_ERRORS) said in it, the member named as zipfile names it ('a0.npy'); an OSError
+    as minigrad.files.os_error_text says it; any other error's text as it is."""
+    if isinstance(error, zipfile.BadZipFile):
+        for key, pattern in ZIP_ERRORS:
+            found = re.fullmatch(pattern, str(error))
+            if found:
+                return message(key, **found.groupdict())
+    return files.os_error_text(error)

@@ -29,6 +29,7 @@ from minigrad.gradcheck import send_back
 from minigrad.grade.run_cases import tensors
 from minigrad.grade.student_code import keeping_locals
 from minigrad.messages import message
+from minigrad.npz_reader import zip_reason
 from minigrad.tensor import Tensor
 
 
@@ -95,7 +96,7 @@ def stored(file, name):
                 arrays = {k: found[k] for k in found.files if k.startswith(f"{name}/")}
         except (OSError, ValueError, zipfile.BadZipFile) as error:
             raise DamagedExpected(message("expected.unreadable", file=file,
-                                          error=error)) from None
+                                          error=zip_reason(error))) from None
         return [read_case(file, name, arrays, number, case, len(outputs), names)
                 for number, case in enumerate(cases, 1)]
 
