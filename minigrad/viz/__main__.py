@@ -24,7 +24,13 @@ from minigrad.language import add_language_option
 from minigrad.messages import message
 from minigrad.viz.explorer.page import save_page
 from minigrad.viz.explorer.words import add_lang_option
-from minigrad.viz.render import ENGINES, available_engines, refuse_existing_drawing, render
+from minigrad.viz.render import (
+    ENGINES,
+    available_engines,
+    refuse_existing_drawing,
+    refuse_format,
+    render,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -189,8 +195,14 @@ def command(args):
         out = output_path(args.out, "lstm-cell.html")
         print(message("files.wrote", path=save_page(page, out, args.overwrite)))
     elif args.command == "render":
-        with open(args.source, encoding="utf-8") as file:
+        refuse_format(args.out)
+        with open(args.source, "rb") as file:
             source = file.read()
+        try:
+            source = source.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ValueError(message("render.not_utf8", path=args.source, byte=source[error.start],
+                                     position=error.start + 1)) from None
         refuse_existing(args.out, args.overwrite)
         print(message("files.wrote",
                       path=render(source, args.out, engine=args.engine, overwrite=True)))

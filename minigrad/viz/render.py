@@ -176,6 +176,8 @@ def render(graph, path, format=None, engine="auto", overwrite=False):
     format = (format or path.suffix.lstrip(".")).lower()
     if not format:
         raise ValueError(message("render.no_suffix", path=path))
+    if format not in FORMATS:       # refused before drawing: pygraphviz fails on it obscurely
+        raise ValueError(message("render.not_a_format", path=path, format=format))
     source_path = path.with_suffix(".dot") if format not in SOURCE_FORMATS else path
     header = DOT_HEADER.format(name=path.name)
     source = _without_header(source)
@@ -208,12 +210,23 @@ def refuse_existing_drawing(path, format=None, overwrite=False):
     exists; pass --overwrite to replace it").
     render() itself, called from Python, replaces a drawing it wrote earlier."""
     path = Path(path)
-    format = (format or path.suffix.lstrip(".")).lower()
-    if format not in FORMATS:           # before the work, and before a .dot is written
-        raise ValueError(message("render.not_a_format", path=path, format=format))
+    format = refuse_format(path, format)
     refuse_existing(path, overwrite)
     if format not in SOURCE_FORMATS:
         refuse_existing(path.with_suffix(".dot"), overwrite)
+
+
+def refuse_format(path, format=None):
+    """The format of a drawing command's --out `path` (its suffix, unless `format`), refused
+    before the work, and before a .dot is written, when Graphviz does not write it (.txt) or
+    when there is none: the suffix to give is named, as a command line has no format=."""
+    path = Path(path)
+    format = (format or path.suffix.lstrip(".")).lower()
+    if not format:
+        raise ValueError(message("render.no_suffix_out", path=path))
+    if format not in FORMATS:
+        raise ValueError(message("render.not_a_format", path=path, format=format))
+    return format
 
 
 DOT_HEADER = "// The DOT text of {name}, written beside it by minigrad.viz.render\n"
