@@ -15,7 +15,7 @@ hard choice (argmax, one-hot): the values still get a gradient, the scores none 
 import numpy as np
 
 from minigrad import Tensor, scope
-from minigrad.files import default_path, output_path
+from minigrad.files import default_path, os_error_text, output_path
 from minigrad.messages import message as minigrad_message
 from minigrad.settings import check_number
 from attention.functional import one_hot_argmax
@@ -209,7 +209,7 @@ def run_command(args, log=print):
         path = write_attention_step(out, engine=args.engine, overwrite=args.overwrite,
                                     **options)
     except (OSError, ValueError) as error:          # minigrad.viz.RenderError is an OSError
-        print(minigrad_message("command.error", message=error), file=sys.stderr)
+        print(minigrad_message("command.error", message=os_error_text(error)), file=sys.stderr)
         return 1
     log(minigrad_message("files.wrote_drawing", path=path, dot=path.with_suffix(".dot")))
     return 0
