@@ -237,7 +237,8 @@ def os_error(error):
     'x'"), in the language of the messages, or None for any other error (one whose message the
     project wrote, which says more). The errnos of OS_ERRORS have a line of their own; the
     other usual ones (minigrad.files.REASONS) keep the system's form, their reason said by
-    os_reason: "[Errno 36] File name too long: 'x'", "ファイル名が長すぎます: 'x' (errno 36)"."""
+    os_reason: "[Errno 36] File name too long: 'x'",
+    "ファイル名が長すぎます: 'x' (エラー番号 36)"."""
     if not isinstance(error, OSError) or error.filename is None:
         return None
     if str(error) != f"[Errno {error.errno}] {error.strerror}: {error.filename!r}":

@@ -202,10 +202,12 @@ def test_no_graphviz_to_render_with_is_said_in_japanese(monkeypatch):
 def test_a_file_to_render_without_a_suffix_is_said_in_japanese(tmp_path):
     (tmp_path / "ok.dot").write_text("digraph { a -> b }")
     argv = ["-m", "minigrad.viz", "render", "ok.dot", "--out", "c"]
-    assert run(*argv, "--lang", "ja", cwd=tmp_path) == (
-        "エラー: render: c には拡張子がありません。format= を指定してください (svg、png、pdf、dot)")
+    assert run(*argv, "--lang", "ja", cwd=tmp_path) == (      # a command line has no format=
+        "エラー: c は描けません: 拡張子がありません。--out の名前を形式の拡張子 (.svg、.png、.pdf、"
+        ".dot) で終えてください")
     assert run(*argv, cwd=tmp_path) == (
-        "error: render: c has no suffix; pass format= (svg, png, pdf, dot)")
+        "error: cannot draw c: it has no suffix; end --out with the format's: .svg, .png, .pdf "
+        "or .dot")
 
 
 # ---- a recurrent layer that breaks the contract (minigrad.nn.recurrent) ---------------------

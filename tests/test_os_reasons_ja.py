@@ -83,7 +83,7 @@ def test_a_name_too_long_is_said_in_japanese_by_each_command(tmp_path, monkeypat
             (viz_main, ["explore", "lstm-cell", "--out", f"{LONG}.html"], f"{LONG}.html"),
             (attention_main, ["draw", "--out", f"{LONG}.svg"], f"{LONG}.dot")):   # written first
         assert error_line(main, ["--lang", "ja", *argv], capsys) == (
-            f"エラー: ファイル名が長すぎます: {name!r} (errno {errno.ENAMETOOLONG})"), argv
+            f"エラー: ファイル名が長すぎます: {name!r} (エラー番号 {errno.ENAMETOOLONG})"), argv
         assert error_line(main, ["--lang", "en", *argv], capsys) == (
             f"error: [Errno {errno.ENAMETOOLONG}] File name too long: {name!r}"), argv
 

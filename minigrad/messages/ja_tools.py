@@ -160,7 +160,7 @@ TOOLS = {
     "os.ENOSPC": "デバイスに空き容量がありません",
     "os.EEXIST": "ファイルがすでにあります",
     "os.ELOOP": "シンボリックリンクの段数が多すぎます",
-    "os.error": "{reason}: {path!r} (errno {number})",
+    "os.error": "{reason}: {path!r} (エラー番号 {number})",
     "zip.not_zip": "zip ファイルではありません",
     "zip.bad_crc": "メンバー {member} の CRC-32 が合いません",
     "zip.central_magic": "zip の中央ディレクトリの印が正しくありません",
