@@ -184,4 +184,4 @@ def test_the_demo_writes_its_pairs_as_it_writes_the_held_out_count():
     choose("ja")
     assert "(12,000 組のペア、6 エポック" in message("demo.training", **values)
     choose("en")
-    assert "(12000 sentence pairs, 6 epochs" in message("demo.training", **values)
+    assert "(12,000 sentence pairs, 6 epochs" in message("demo.training", **values)

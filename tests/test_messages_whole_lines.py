@@ -161,7 +161,7 @@ def test_the_demo_announces_dot_product_attention_as_naiseki_attention(monkeypat
     assert said == [
         "内積アテンション (注意機構) 付きの LSTM エンコーダ・デコーダを toy-ja-en で学習します "
         "(12,000 組のペア、6 エポック、双方向エンコーダ)",
-        "training an LSTM encoder-decoder with dot-product attention on toy-ja-en (12000 "
+        "training an LSTM encoder-decoder with dot-product attention on toy-ja-en (12,000 "
         "sentence pairs, 6 epochs, bidirectional encoder)"]
 
 

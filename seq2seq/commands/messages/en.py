@@ -257,7 +257,7 @@ MESSAGES = {
 
     # ---- the demo (seq2seq.commands.demo) -----------------------------------------------------
     "demo.training": ("training an LSTM encoder-decoder with {attention} on "
-                      "{task} ({pairs} sentence pairs, {epochs} epochs, bidirectional encoder)"),
+                      "{task} ({pairs:,} sentence pairs, {epochs} epochs, bidirectional encoder)"),
     "demo.attention_dot": "dot-product attention",
     "demo.scores": "{held_out}: exact match {exact}, BLEU {bleu} (over {over})",
     "demo.over_characters": "characters",
