@@ -25,7 +25,7 @@ def run(*argv, cwd, env=None):
     """A command in a new process; its stderr."""
     environ = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     done = subprocess.run([sys.executable, *argv], cwd=cwd, env=environ, capture_output=True,
-                          text=True, check=False)
+                          text=True, check=False, timeout=120)
     return done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
 
 
@@ -360,3 +360,22 @@ def test_the_engines_own_demo_speaks_japanese_under_lang_ja(capsys):
     assert capsys.readouterr().out.splitlines() == [
         "gradcheck: softmax(keys @ q) @ keys  -> 逆伝播の勾配と有限差分の勾配が一致しました",
         "ステップ    0  損失 0.8076  正解率 52.0%"]
+
+
+def test_render_refuses_a_fifo_a_device_and_an_empty_file_at_once(tmp_path):
+    """A FIFO nobody writes to would block the command for ever; /dev/null drew an empty
+    picture and said it wrote it."""
+    fifo, empty = tmp_path / "graph.dot", tmp_path / "empty.dot"
+    os.mkfifo(fifo)
+    empty.write_text(" \n", encoding="utf-8")
+    render = ["-m", "minigrad.viz", "--lang", "ja", "render"]
+    out = str(tmp_path / "g.svg")
+    assert run(*render, str(fifo), "--out", out, cwd=tmp_path) == (
+        f"エラー: '{fifo}' は DOT ファイルではありません (FIFO で、通常のファイルではありません。"
+        "何も読まずに拒否しました)")
+    assert run(*render, str(empty), "--out", out, cwd=tmp_path) == (
+        f"エラー: {empty} は空です。描くグラフが入っていません")
+    assert run(*render[:3], "en", "render", "/dev/null", "--out", out, cwd=tmp_path) == (
+        "error: '/dev/null' is not a DOT file (a device, not a regular file; refused, nothing "
+        "read)")
+    assert not (tmp_path / "g.svg").exists()

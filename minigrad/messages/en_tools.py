@@ -20,6 +20,9 @@ TOOLS = {
     "render.dot_failed": "dot -T{format} failed",
     "render.pygraphviz_failed": "pygraphviz could not render {format}",
     "render.no_message": "no message",
+    "render.empty": "{path} is empty: there is no graph in it to draw",
+    "render.none_available": ("none: pip install pygraphviz, or install Graphviz (apt install "
+                              "graphviz, brew install graphviz, winget install graphviz)"),
     "render.no_suffix": "render: {path} has no suffix; pass format= (svg, png, pdf, dot)",
     "render.not_our_dot": ("{dot} exists and is not the DOT text of {name}; pass overwrite=True "
                            "to replace it"),
@@ -127,6 +130,7 @@ TOOLS = {
     "files.is_directory": "is a directory, not a {what}",
     "files.is_special": "is {kind}, not a regular file",
     "files.what_py": ".py file",
+    "files.what_dot": "a DOT file",
     "files.what_file": "file",
     "files.what_checkpoint": "a minigrad checkpoint",
     "files.what_results": "a results file",

@@ -20,6 +20,10 @@ TOOLS = {
     "render.dot_failed": "dot -T{format} が失敗しました",
     "render.pygraphviz_failed": "pygraphviz は {format} を描けませんでした",
     "render.no_message": "メッセージはありません",
+    "render.empty": "{path} は空です。描くグラフが入っていません",
+    "render.none_available": ("なし: pip install pygraphviz でインストールするか、Graphviz を"
+                              "インストールしてください (apt install graphviz、brew install "
+                              "graphviz、winget install graphviz)"),
     "render.no_suffix": ("render: {path} には拡張子がありません。format= を指定してください (svg、"
                          "png、pdf、dot)"),
     "render.not_our_dot": ("{dot} はすでにあり、{name} の DOT テキストではありません。置き"
@@ -139,6 +143,7 @@ TOOLS = {
     "files.is_directory": "フォルダで、{what}ではありません",
     "files.is_special": "{kind}、通常のファイルではありません",
     "files.what_py": ".py ファイル",
+    "files.what_dot": " DOT ファイル",            # 「は DOT ファイルではありません」
     "files.what_file": "ファイル",
     "files.what_checkpoint": "チェックポイント",
     "files.what_results": "結果ファイル",

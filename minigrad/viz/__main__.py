@@ -19,7 +19,7 @@ import numpy as np
 
 from minigrad import language
 from minigrad.command import Parser, add_debug_option, debug_wanted, run
-from minigrad.files import default_path, output_path, refuse_existing
+from minigrad.files import default_path, open_regular, output_path, refuse_existing
 from minigrad.language import add_language_option
 from minigrad.messages import message
 from minigrad.viz.explorer.page import save_page
@@ -196,19 +196,20 @@ def command(args):
         print(message("files.wrote", path=save_page(page, out, args.overwrite)))
     elif args.command == "render":
         refuse_format(args.out)
-        with open(args.source, "rb") as file:
+        with open_regular(args.source, message("files.what_dot")) as file:   # a FIFO: blocks
             source = file.read()
         try:
             source = source.decode("utf-8")
         except UnicodeDecodeError as error:
             raise ValueError(message("render.not_utf8", path=args.source, byte=source[error.start],
                                      position=error.start + 1)) from None
+        if not source.strip():                              # /dev/null's copy, say
+            raise ValueError(message("render.empty", path=args.source))
         refuse_existing(args.out, args.overwrite)
         print(message("files.wrote",
                       path=render(source, args.out, engine=args.engine, overwrite=True)))
     else:
-        print(", ".join(available_engines()) or "none: pip install pygraphviz, or install "
-              "Graphviz (apt install graphviz, brew install graphviz, winget install graphviz)")
+        print(", ".join(available_engines()) or message("render.none_available"))
 
 
 if __name__ == "__main__":

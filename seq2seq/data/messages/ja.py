@@ -72,7 +72,7 @@ MESSAGES = {
                         "ファイルを指定してください"),
     "sample.not_a_file": "--out {path} は{kind}。ファイルを指定してください",
     "sample.folder": "フォルダです",
-    "sample.fifo": "FIFO です",
+    "sample.fifo": " FIFO です",                 # 「は FIFO です」
     "sample.device": "デバイスです",
     "sample.socket": "ソケットです",
     "sample.not_regular": "通常のファイルではありません",
