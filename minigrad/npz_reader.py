@@ -19,6 +19,7 @@ Each refusal is an NpzRefused (a ValueError) whose one-line message names the fi
 An archive zipfile itself refuses (not a zip, a bad CRC) is said by `zip_reason(error)`.
 """
 
+import errno
 import math
 import re
 import zipfile
@@ -143,16 +144,33 @@ ZIP_ERRORS = (("zip.not_zip", r"File is not a zip file"),
               ("zip.central_magic", r"Bad magic number for central directory"),
               ("zip.central_truncated", r"Truncated central directory"),
               ("zip.header_magic", r"Bad magic number for file header"),
-              ("zip.header_truncated", r"Truncated file header"))
+              ("zip.header_truncated", r"Truncated file header"),
+              ("zip.name_differs",
+               r"File name in directory (?P<member>'.*?') and header .* differ\."),
+              ("zip.extra_field", r"Corrupt extra field .*"),
+              ("zip.central_offset", r"Bad offset for central directory"),
+              ("zip.compression", r"That compression method is not supported"))
+
+
+NPY_HEADER = re.compile(r"magic string|[Hh]eader|descr|fortran_order")      # np.lib.format's
 
 
 def zip_reason(error):
     """Why an archive could not be read, in the language of the messages: zipfile's usual
     errors (ZIP_ERRORS) said in it, the member named as zipfile names it ('a0.npy'); an OSError
     as minigrad.files.os_error_text says it; any other error's text as it is."""
-    if isinstance(error, zipfile.BadZipFile):
+    if isinstance(error, (zipfile.BadZipFile, NotImplementedError)):
         for key, pattern in ZIP_ERRORS:
             found = re.fullmatch(pattern, str(error))
             if found:
                 return message(key, **found.groupdict())
+        return message("zip.other", text=str(error))
+    if isinstance(error, OSError) and error.errno == errno.EINVAL:     # a seek off the file
+        return message("zip.offset")
+    if isinstance(error, ValueError) and NPY_HEADER.search(str(error)):  # NumPy's own reader
+        return message("zip.npy_header", text=str(error))
+    if isinstance(error, EOFError):                 # zipfile: a member shorter than it says
+        return message("zip.ended")
+    if isinstance(error, (KeyError, RuntimeError, TypeError, AttributeError)):
+        return message("zip.other", text=str(error) or type(error).__name__)
     return files.os_error_text(error)

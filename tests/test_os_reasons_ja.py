@@ -8,6 +8,7 @@ path it cannot look at (failed:, as for a missing file, not error:)."""
 
 import errno
 import os
+import re
 
 import numpy as np
 import pytest
@@ -139,6 +140,32 @@ def test_a_broken_checkpoint_says_zipfiles_reason_in_japanese(tmp_path):
                                    "ファイルではありません")
     assert said["ja", bad_crc] == (f"{bad_crc!r} は途中で切れているか壊れています: メンバー "
                                    "'a0.npy' の CRC-32 が合いません")
+
+
+def test_every_byte_flipped_in_a_checkpoint_is_refused_in_japanese_without_english(tmp_path):
+    """A byte flipped anywhere (a member's name, a header, the central directory, an array's
+    .npy header): each is refused in one line, the Japanese saying the reason in Japanese (zipfile
+    or NumPy's own English at most in parentheses, after it)."""
+    good = tmp_path / "good.npz"
+    checkpoint.save({"w": np.arange(50, dtype=np.float32)}, good)
+    data = good.read_bytes()
+    choose("ja")
+    reasons = set()
+    for offset in range(len(data)):
+        broken = bytearray(data)
+        broken[offset] ^= 0x5A
+        path = tmp_path / "broken.npz"
+        path.write_bytes(bytes(broken))
+        try:
+            checkpoint.load(path)
+        except checkpoint.CheckpointError as error:
+            reason = str(error).replace(repr(str(path)), "PATH")
+            reasons.add(reason)
+            said = re.sub(r" \((NumPy|zipfile): .*\)$", "", reason)   # the library's, quoted
+            assert not re.search(r"[A-Za-z]+ [A-Za-z]+ [A-Za-z]+", said), (offset, reason)
+    assert any("名前が、アーカイブのディレクトリ" in reason for reason in reasons)
+    assert any("ヘッダに記録された大きさより前で終わっています" in reason for reason in reasons)
+    assert not [reason for reason in reasons if reason.endswith(": ")]     # a reason said
 
 
 # ---- drawing ---------------------------------------------------------------------------------

@@ -172,6 +172,15 @@ TOOLS = {
     "zip.central_truncated": "zip の中央ディレクトリが途中で切れています",
     "zip.header_magic": "メンバーのヘッダの印が正しくありません",
     "zip.header_truncated": "メンバーのヘッダが途中で切れています",
+    "zip.name_differs": ("メンバー {member} の名前が、アーカイブのディレクトリとメンバー自身の"
+                         "ヘッダとで食い違っています"),
+    "zip.extra_field": "メンバーの拡張フィールドが壊れています",
+    "zip.central_offset": "zip の中央ディレクトリの位置が正しくありません",
+    "zip.compression": "メンバーが、この読み込みの対応していない方式で圧縮されています",
+    "zip.offset": "アーカイブ内の位置がファイルの外を指しています",
+    "zip.other": "zip アーカイブとして読めません (zipfile: {text})",
+    "zip.npy_header": "中の配列の .npy ヘッダが壊れています (NumPy: {text})",
+    "zip.ended": "メンバーが、ヘッダに記録された大きさより前で終わっています",
     "files.not_a_folder": ("{path!r} に{verb}ません: {folder!r} はファイルで、フォルダでは"
                            "ありません"),
     "render.not_utf8": ("{path}: UTF-8 のテキストではありません (ファイルの {position} バイト目が "
