@@ -32,11 +32,12 @@ function summaryView() {
   var lines = r.questions.map(function (q, n) {
     var what = say("page.summary_question", {step: q.step, name: nameIn(questions[n].tensor),
       index: q.index.length ? "[" + q.index.join(", ") + "]" : ""});
-    var tries = q.attempts.length ? say("page.typed", {numbers: q.attempts.join(", ")}) : "";
+    var tries = q.attempts.length ? say("page.typed", {
+      numbers: q.attempts.join(say("page.number_joiner", {}))}) : "";
     return what + tries + say(q.first_try ? "page.right_first" : q.right ? "page.right_at"
       : q.passed ? "page.passed_seen" : q.revealed ? "page.revealed" : "page.not_answered",
                               {tries: q.attempts.length}) +
-      (q.mistakes.length ? say("page.with_mistakes", {kinds: q.mistakes.join(", ")}) : "");
+      (q.mistakes.length ? say("page.with_mistakes", {count: q.mistakes.length}) : "");
   });
   box.appendChild(el("pre", {"class": "results", text: lines.join("\n")}));
   box.appendChild(el("div", {text: say(r.mistakes.length ? "page.mistakes_made"
