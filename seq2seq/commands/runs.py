@@ -166,7 +166,9 @@ def start(folder, config, level, log=say, pairs_file=None):
             log(message("runs.overwrite_later", folder=folder))
         return None, {}
     if not present(folder, [CHECKPOINT]):
-        raise RunFolderError(message("runs.nothing_to_resume", folder=folder,
+        holds = present(folder, RUN_FILES)      # a report without its checkpoint: replace it
+        raise RunFolderError(message("runs.nothing_to_resume" if holds else
+                                     "runs.nothing_to_resume_empty", folder=folder,
                                      checkpoint=CHECKPOINT))
     from seq2seq.commands.checkpoint_reading import read_checkpoint  # every entry checked first
     from seq2seq.commands.reports import reconcile_report  # reports imports this file

@@ -95,6 +95,8 @@ MESSAGES = {
                              "first epoch is saved over it"),
     "runs.nothing_to_resume": ("nothing to resume in {folder}: it holds no {checkpoint} (pass "
                                "--overwrite instead of --resume to start a new run there)"),
+    "runs.nothing_to_resume_empty": ("nothing to resume in {folder}: it holds no {checkpoint} "
+                                     "(leave out --resume to start a new run there)"),
     "runs.not_earlier": ("{out} holds files that are not an earlier {what} run ({files}): "
                          "choose another --out, or pass --overwrite to replace the {what}'s "
                          "files there"),

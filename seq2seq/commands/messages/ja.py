@@ -99,6 +99,9 @@ MESSAGES = {
     "runs.nothing_to_resume": ("{folder} には続きから学習するものがありません: {checkpoint} が"
                                "ありません (新しく学習するには --resume の代わりに --overwrite "
                                "を指定してください)"),
+    "runs.nothing_to_resume_empty": ("{folder} には続きから学習するものがありません: "
+                                     "{checkpoint} がありません (新しく学習するには --resume を"
+                                     "外してください)"),
     "runs.not_earlier": ("{out} には以前の {what} の結果ではないファイルがあります ({files}): "
                          "別の --out を選ぶか、--overwrite を指定して {what} のファイルを置き"
                          "換えてください"),
