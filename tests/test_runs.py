@@ -395,7 +395,7 @@ def test_resume_with_nothing_to_resume_is_an_error(tmp_path, capsys):
     assert main(["train", *TINY, "--out", str(tmp_path / "new"), "--resume"]) == 1
     err = one_error_line(capsys)
     assert f"nothing to resume in {tmp_path / 'new'}" in err
-    assert err.endswith("(leave out --resume to start a new run there)")   # not --overwrite
+    assert err.rstrip().endswith("(leave out --resume to start a new run there)")  # not --overwrite
     assert not (tmp_path / "new").exists()                  # a refused run leaves nothing
 
 
