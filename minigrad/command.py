@@ -98,7 +98,11 @@ def usage_error(text):
     for key, pattern in USAGE_ERRORS:
         found = re.fullmatch(pattern, text)
         if found:
-            return message(key, **found.groupdict())
+            values = found.groupdict()
+            if key == "argparse.invalid_value" and values["kind"] in ("int", "float"):
+                key, values["kind"] = "argparse.invalid_number", message(
+                    f"argparse.kind_{values['kind']}")      # 'an int', 'a number': said
+            return message(key, **values)
     return text
 
 

@@ -118,8 +118,8 @@ def test_lang_is_found_on_a_command_line_before_it_is_parsed(argv, expected):
     (["train", "--lang", "ja", "--hidden-size", "0", "--epochs", "1"],
      "エラー: --hidden-size には整数 (>= 1) を指定してください (指定された値: 0)"),
     (["--lang", "ja", "train", "--lr", "abc"],
-     "エラー: 引数 --lr: 'abc' は float の値として正しくありません (python -m seq2seq train "
-     "--help を参照してください)"),
+     "エラー: 引数 --lr: 'abc' は数値ではありません (python -m seq2seq train --help を参照して"
+     "ください)"),
     (["evaluate", "--lang", "ja", "RUN"], "エラー: RUN: そのような実行フォルダはありません "
      "(学習するには: python -m seq2seq train --out RUN ...)"),
     (["translate", "--lang", "ja", "RUN", "ねこ"], "エラー: RUN: そのような実行フォルダは"

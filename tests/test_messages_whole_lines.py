@@ -41,7 +41,7 @@ def japanese_failure(tmp_path, old, new):
 def test_a_cut_graph_is_reported_in_japanese_with_its_case_in_japanese(tmp_path):
     lines = japanese_failure(tmp_path, "r * from_h[:, 2 * H:]",
                              "r * Tensor(from_h.data)[:, 2 * H:]")
-    assert lines[0].startswith("gru_cell: W_hn (weight_hh の 10 行目から 14 行目) に勾配が届いて"
+    assert lines[0].startswith("gru_cell: W_hn (weight_hh の行 10 から 14) に勾配が届いて"
                                "いません (ケース 1/4「例ひとつ」(")
     assert lines[0].endswith(")):")
     assert ", for " not in lines[0]

@@ -29,6 +29,9 @@ MESSAGES = {
 
     # ---- argparse's own errors, as minigrad.command.Parser reports them -----------------------
     "argparse.invalid_value": "argument {argument}: invalid {kind} value: {value}",
+    "argparse.invalid_number": "argument {argument}: invalid {kind} value: {value}",
+    "argparse.kind_int": "int",
+    "argparse.kind_float": "float",
     "argparse.invalid_choice": "argument {argument}: invalid choice: {value} (choose from "
                                "{choices})",
     "argparse.required": "the following arguments are required: {names}",

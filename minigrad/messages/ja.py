@@ -28,6 +28,9 @@ MESSAGES = {
 
     # ---- argparse のエラー (minigrad.command.Parser) ------------------------------------------
     "argparse.invalid_value": "引数 {argument}: {value} は {kind} の値として正しくありません",
+    "argparse.invalid_number": "引数 {argument}: {value} は{kind}ではありません",
+    "argparse.kind_int": "整数",
+    "argparse.kind_float": "数値",
     "argparse.invalid_choice": ("引数 {argument}: {value} は選べません (選択肢: {choices})"),
     "argparse.required": "次の引数が必要です: {names}",
     "argparse.unrecognized": "認識できない引数です: {names}",
@@ -189,7 +192,7 @@ MESSAGES = {
                      "取り出され (Tensor(t.data)、t.detach()、.data に対する NumPy の計算)、その"
                      "コピーから計算が続いたため、勾配が逆伝播しません。"),
     "diagnose.missing": "None (ありません)",
-    "diagnose.rows": "{block} ({name} の {first} 行目から {last} 行目)",
+    "diagnose.rows": "{block} ({name} の行 {first} から {last})",
     "diagnose.elements": "{name} の {size} 個の要素のうち {count} 個",
 
     # ---- 計算グラフの外で作られたテンソル (minigrad.grade.diagnose, suspects) ----------------
