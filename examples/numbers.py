@@ -26,6 +26,7 @@ repeats by Python's `random.Random(0)` (whose draws from a seed are the same in 
 """
 
 import argparse
+import errno
 import importlib.util
 import os
 import random
@@ -56,12 +57,22 @@ def _module(path):
 language = _module(Path("minigrad/language.py"))
 TEXTS = {name: _module(Path(f"seq2seq/data/messages/{name}.py")).MESSAGES
          for name in language.LANGUAGES}
+REASONS = {name: _module(Path(f"minigrad/messages/{name}_tools.py")).TOOLS   # os.ENOENT, ...
+           for name in language.LANGUAGES}
 LANG = None                     # --lang, once read; else the locale decides
 
 
 def say(key, **values):
     """The message `key` (sample.*) in --lang's language, else the locale's."""
     return TEXTS[LANG or language.from_environment()][key].format(**values)
+
+
+def reason(error):
+    """Why the system refused, in that language for the usual errnos (minigrad's os.* messages,
+    as minigrad.files.os_reason says them), else as the system said it."""
+    key = f"os.{errno.errorcode.get(error.errno, '')}"
+    said = REASONS[LANG or language.from_environment()].get(key)
+    return said if said and error.strerror else error.strerror or str(error)
 
 
 def number_words(n):
@@ -124,7 +135,7 @@ def main(argv=None):
         out, mode = _target(args.out)
         found = _read_at_most(out, len(wanted) + 1) if mode is not None else None
     except OSError as error:
-        return _refused(say("sample.cannot_read", out=args.out, reason=error.strerror or error))
+        return _refused(say("sample.cannot_read", out=args.out, reason=reason(error)))
     except ValueError as error:
         return _refused(str(error))
     if args.check:
@@ -141,7 +152,7 @@ def main(argv=None):
     try:
         write_atomically(out, wanted, 0o644 if mode is None else mode)
     except OSError as error:
-        return _refused(say("sample.cannot_write", out=args.out, reason=error.strerror or error))
+        return _refused(say("sample.cannot_write", out=args.out, reason=reason(error)))
     print(say("sample.wrote", out=args.out, count=len(pairs())))
     return 0
 

@@ -80,7 +80,7 @@ def test_the_script_checks_writes_and_never_replaces_an_edited_file_unasked(tmp_
     assert numbers_script("--check", "--out", str(out), cwd=tmp_path).returncode == 1
     assert not out.exists()                                     # --check writes nothing
     done = numbers_script("--out", str(out), cwd=tmp_path)
-    assert done.returncode == 0 and done.stdout == f"wrote {out}: 1500 pairs\n"
+    assert done.returncode == 0 and done.stdout == f"wrote {out}: 1,500 pairs\n"
     assert out.read_bytes() == FILE.read_bytes()
     assert numbers_script("--check", "--out", str(out), cwd=tmp_path).returncode == 0
     out.write_bytes(FILE.read_bytes() + b"my own pair\tmine\n")     # the user's edit
@@ -156,10 +156,13 @@ def test_the_documented_run_on_the_sample_reaches_the_quoted_range(tmp_path):
 def test_the_script_speaks_japanese_under_lang_ja_or_a_japanese_locale(tmp_path):
     out = tmp_path / "numbers.tsv"
     done = numbers_script("--out", str(out), "--lang", "ja", cwd=tmp_path)
-    assert done.returncode == 0 and done.stdout == f"{out} に書き出しました: 1500 組のペア\n"
+    assert done.returncode == 0 and done.stdout == f"{out} に書き出しました: 1,500 組のペア\n"
     done = numbers_script("--out", "/dev/null", cwd=tmp_path, env={"LANG": "ja_JP.UTF-8"})
     assert done.returncode == 1 and done.stderr == (
         "エラー: --out /dev/null はデバイスです。ファイルを指定してください\n")
     done = numbers_script("--out", "/dev/null", "--lang", "en", cwd=tmp_path,
                           env={"LANG": "ja_JP.UTF-8"})
     assert done.stderr == "error: --out /dev/null is a device: name a file\n"
+    (tmp_path / "notes.txt").write_text("", encoding="utf-8")
+    done = numbers_script("--out", "notes.txt/x.tsv", cwd=tmp_path, env={"LANG": "ja_JP.UTF-8"})
+    assert done.stderr == "エラー: notes.txt/x.tsv を読めません: フォルダではありません\n"

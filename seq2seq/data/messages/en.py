@@ -56,14 +56,14 @@ MESSAGES = {
     "sample.error": "error: {message}",
     "sample.cannot_read": "cannot read {out}: {reason}",
     "sample.cannot_write": "cannot write {out}: {reason}",
-    "sample.checked": "{out}: the {count} pairs this script writes, byte for byte",
+    "sample.checked": "{out}: the {count:,} pairs this script writes, byte for byte",
     "sample.check_missing": "{out}: no such file; run this script without --check to write it",
     "sample.check_differs": ("{out}: differs from what this script writes; run this script "
                              "without --check to write it"),
     "sample.already": "{out} is already what this script writes: left as it is",
     "sample.edited": ("{out} holds something else than this script writes (an edited copy?): "
                       "pass --overwrite to replace it, or choose another --out"),
-    "sample.wrote": "wrote {out}: {count} pairs",
+    "sample.wrote": "wrote {out}: {count:,} pairs",
     "sample.dangling": "--out {path} is a symlink to nothing ({target}): name a file",
     "sample.not_a_file": "--out {path} is {kind}: name a file",
     "sample.folder": "a folder",

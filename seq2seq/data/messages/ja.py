@@ -58,7 +58,7 @@ MESSAGES = {
     "sample.error": "エラー: {message}",
     "sample.cannot_read": "{out} を読めません: {reason}",
     "sample.cannot_write": "{out} に書き出せません: {reason}",
-    "sample.checked": "{out}: このスクリプトが書き出す {count} 組のペアとバイト単位で同じです",
+    "sample.checked": "{out}: このスクリプトが書き出す {count:,} 組のペアとバイト単位で同じです",
     "sample.check_missing": ("{out}: ファイルがありません。書き出すには --check を付けずにこの"
                              "スクリプトを実行してください"),
     "sample.check_differs": ("{out}: このスクリプトが書き出すものと違います。書き出すには --check "
@@ -67,7 +67,7 @@ MESSAGES = {
     "sample.edited": ("{out} には、このスクリプトが書き出すものとは別の内容があります (編集した"
                       "コピーでしょうか?)。置き換えるには --overwrite を付けるか、別の --out を"
                       "指定してください"),
-    "sample.wrote": "{out} に書き出しました: {count} 組のペア",
+    "sample.wrote": "{out} に書き出しました: {count:,} 組のペア",
     "sample.dangling": ("--out {path} は、存在しないものを指すシンボリックリンクです ({target})。"
                         "ファイルを指定してください"),
     "sample.not_a_file": "--out {path} は{kind}。ファイルを指定してください",
