@@ -122,7 +122,8 @@ TEXT = {
                       "me.",
     "page.answer_note": "Enter checks; Esc leaves the box (the \u2190 \u2192 keys step again).",
     "page.stops_here": "Step {step} asks a question first: answer it, or press Show me. The same "
-                       "move again goes on past it (and shows its number).",
+                       "move again goes on past it (and shows its number); with the keys, press "
+                       "Esc first to leave the answer box.",
     "page.right": "Right: {number}.",
     "page.right_at_try": "Right: {number} (at try {tries}).",
     "page.passed": "Passed without an answer (the steps after it show it).",
